@@ -1,0 +1,297 @@
+/* mosaic.h — the public API of libmosaic, a multithreaded sort-middle
+ * software rasterizer.  Everything the library owns hangs off a mos_context.
+ *
+ * USAGE
+ *
+ *   mos_context *ctx;
+ *   mos_context_desc cd = { .pipeline = { .threads = 0 } };   // 0 = default
+ *   if (mos_context_create(&cd, &ctx) != MOS_OK) ...
+ *
+ *   mos_target rt;   mos_target_create(ctx, &(mos_target_desc){ .width = 640,
+ *                        .height = 480, .samples = 4 }, &rt);
+ *   mos_buffer vb;   mos_buffer_create(ctx, &(mos_buffer_desc){ .data = verts,
+ *                        .size = sizeof verts }, &vb);
+ *   mos_shader sh;   mos_shader_create(ctx, &(mos_shader_desc){ .vertex = my_vs,
+ *                        .fragment = my_fs, .varying_count = 3 }, &sh);
+ *
+ *   mos_begin_frame(ctx, &(mos_frame_desc){ .target = rt, .clear_depth = 1 });
+ *   mos_draw(ctx, &(mos_draw_desc){ .shader = sh, .vertices = vb,
+ *            .vertex_stride = 6, .vertex_count = 3, .depth_test = true });
+ *   mos_frame_stats st;
+ *   mos_end_frame(ctx, &st);          // returns when the image is complete
+ *   mos_target_read_rgba8(ctx, rt, pixels, 640 * 4);
+ *
+ *   mos_context_destroy(ctx);
+ *
+ * Descriptor structs follow one rule: a zero field means "the default".
+ * Every call that can fail returns a mos_result; mos_last_error(ctx) then
+ * holds a readable message naming what was wrong.
+ *
+ * THREADING CONTRACT
+ *   A context is used from one application thread at a time.  Inside, one
+ *   front-end thread and N worker threads run the frame; mos_end_frame returns
+ *   only when every worker has finished and resolved its bins.  Buffers,
+ *   textures and shaders are immutable once created, and uniforms are copied
+ *   at mos_draw, so the application may reuse its memory right after a call.
+ *   Shader callbacks run on worker and front-end threads concurrently and must
+ *   be pure functions of their inputs (this is what makes images
+ *   deterministic across thread counts and bin sizes).
+ *
+ * COORDINATES
+ *   Clip space as in OpenGL (x, y, z in [-w, w]); window y points up, so
+ *   pixel (0, 0) and fine bin (0, 0) are the lower-left ones.  Pixel centres
+ *   are at +0.5.  mos_target_read_rgba8 returns rows top first (image order).
+ */
+#ifndef MOSAIC_H
+#define MOSAIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MOS_VERSION_MAJOR 0
+#define MOS_VERSION_MINOR 1
+
+#define MOS_MAX_WORKERS 256   /* logical rasterizers per context */
+#define MOS_MAX_VARYINGS 16   /* floats a vertex shader may pass on */
+#define MOS_MAX_TEXTURES 4    /* textures bound per draw */
+#define MOS_MAX_UNIFORM_BYTES 1024
+
+/* ---- results ------------------------------------------------------------
+ * One X-macro list gives the enum and the default messages (grep ORDER
+ * MOS_RESULTS: src/api/result.c expands the same list). */
+#define MOS_RESULTS(X)                                                        \
+    X(MOS_OK, "ok")                                                           \
+    X(MOS_ERR_INVALID_ARGUMENT, "invalid argument")                          \
+    X(MOS_ERR_OUT_OF_MEMORY, "out of memory")                                 \
+    X(MOS_ERR_BAD_HANDLE, "handle is invalid or was destroyed")               \
+    X(MOS_ERR_UNKNOWN_PATTERN, "unknown bin pattern")                         \
+    X(MOS_ERR_PATTERN_WORKERS, "pattern does not support this worker count")  \
+    X(MOS_ERR_BAD_SIZE, "size is zero or out of range")                       \
+    X(MOS_ERR_UNSUPPORTED_SAMPLES, "unsupported samples per pixel")           \
+    X(MOS_ERR_INDEX_RANGE, "index out of range")                              \
+    X(MOS_ERR_FRAME_STATE, "call not allowed in this frame state")            \
+    X(MOS_ERR_THREAD, "could not start a thread")                             \
+    X(MOS_ERR_IO, "file could not be read or written")                        \
+    X(MOS_ERR_PARSE, "malformed input file")
+
+typedef enum mos_result {
+#define MOS_X_ENUM(name, msg) name,
+    MOS_RESULTS(MOS_X_ENUM)
+#undef MOS_X_ENUM
+    MOS_RESULT_COUNT
+} mos_result;
+
+/* The fixed name ("MOS_ERR_INDEX_RANGE") and default message of a code. */
+const char *mos_result_name(mos_result r);
+const char *mos_result_message(mos_result r);
+
+/* ---- hooks --------------------------------------------------------------- */
+typedef struct mos_allocator {
+    void *(*alloc)(size_t size, void *user_data);  /* 64-byte aligned not required */
+    void (*free)(void *ptr, void *user_data);
+    void *user_data;
+} mos_allocator;
+
+typedef struct mos_logger {
+    /* Called with every error the library reports (also those of
+     * mos_context_create, which has no context yet to hold a message). */
+    void (*func)(mos_result code, const char *message, void *user_data);
+    void *user_data;
+} mos_logger;
+
+/* ---- context ------------------------------------------------------------- */
+typedef struct mos_context mos_context;
+
+/* The sort-middle pipeline's shape.  Zero fields take the defaults below. */
+typedef struct mos_pipeline_desc {
+    int threads;          /* worker threads (logical rasterizers); 0 = online cores */
+    const char *pattern;  /* bin -> worker table: "diagonal" (default), "g80", ... */
+    int bin_px;           /* fine bin edge in pixels, power of two 4..256; default 16 */
+    int coarse_px;        /* coarse tile edge in pixels, multiple of bin_px; default 256 */
+    int batch;            /* primitives per binning batch; default 4096; <0 = whole frame */
+    int early;            /* early-draw capacity K; default 64; <0 = off (K = 0) */
+    int fifo_depth;       /* work items per worker FIFO; default 256 */
+} mos_pipeline_desc;
+
+typedef struct mos_context_desc {
+    mos_pipeline_desc pipeline;
+    mos_allocator allocator;  /* zero = malloc/free */
+    mos_logger logger;        /* zero = silent */
+} mos_context_desc;
+
+mos_result mos_context_create(const mos_context_desc *desc, mos_context **out);
+void mos_context_destroy(mos_context *ctx);
+/* Changes the pipeline shape between frames (threads, pattern, bins, ...).
+ * Resources stay valid.  On error the previous shape is kept. */
+mos_result mos_context_configure(mos_context *ctx, const mos_pipeline_desc *desc);
+/* The shape in use, with defaults filled in (pattern points into the context). */
+void mos_context_pipeline(const mos_context *ctx, mos_pipeline_desc *out);
+/* The message of the last failed call on this context ("" if none). */
+const char *mos_last_error(const mos_context *ctx);
+
+/* Names of the registered bin patterns, NULL-terminated, and a one-line
+ * description of each. */
+const char *const *mos_pattern_names(void);
+const char *mos_pattern_describe(const char *name);
+
+/* ---- handles ------------------------------------------------------------- */
+typedef struct mos_target { uint32_t id; } mos_target;
+typedef struct mos_buffer { uint32_t id; } mos_buffer;
+typedef struct mos_texture { uint32_t id; } mos_texture;
+typedef struct mos_shader { uint32_t id; } mos_shader;
+
+/* ---- render targets: colour RGBA8 + depth per sample --------------------- */
+typedef struct mos_target_desc {
+    int width, height;  /* pixels, 1..16384 */
+    int samples;        /* 1, 2, 4, 8 or 16; 0 = 1 */
+} mos_target_desc;
+
+mos_result mos_target_create(mos_context *ctx, const mos_target_desc *desc, mos_target *out);
+void mos_target_destroy(mos_context *ctx, mos_target t);
+/* Resolved image, rows top first, row_bytes >= 4 * width. */
+mos_result mos_target_read_rgba8(mos_context *ctx, mos_target t, uint8_t *rgba, size_t row_bytes);
+/* Raw samples, rows top first: width * samples RGBA8 values per row
+ * (row_bytes >= 4 * width * samples).  For tests and tools. */
+mos_result mos_target_read_samples(mos_context *ctx, mos_target t, uint8_t *rgba, size_t row_bytes);
+
+/* ---- buffers: vertex floats or uint32 indices, copied at creation -------- */
+typedef struct mos_buffer_desc {
+    const void *data;
+    size_t size;  /* bytes */
+} mos_buffer_desc;
+
+mos_result mos_buffer_create(mos_context *ctx, const mos_buffer_desc *desc, mos_buffer *out);
+void mos_buffer_destroy(mos_context *ctx, mos_buffer b);
+
+/* ---- textures: RGBA8, mipmapped, repeat wrap, bilinear within a level ----- */
+typedef struct mos_texture_desc {
+    int width, height;     /* 1..16384 */
+    const uint8_t *rgba8;  /* width * height * 4 bytes, rows top first */
+} mos_texture_desc;
+
+mos_result mos_texture_create(mos_context *ctx, const mos_texture_desc *desc, mos_texture *out);
+void mos_texture_destroy(mos_context *ctx, mos_texture t);
+
+/* What a fragment shader sees of a bound texture. */
+typedef struct mos_sampler mos_sampler;
+/* Samples quad_count 2x2 quads (lanes as in mos_fs_batch): the mip level of
+ * each quad comes from its (u, v) differences.  out[c][lane], c = r,g,b,a in
+ * 0..1. */
+void mos_sample_quads(const mos_sampler *s, int quad_count, const float *u, const float *v,
+                      float *const out[4]);
+
+/* ---- native C shaders ----------------------------------------------------
+ * Vertex stage: count vertices at a time.  attribs points at the first
+ * vertex's floats (stride floats apart); the shader writes clip-space
+ * positions (4 floats per vertex) and varying_count floats per vertex. */
+typedef struct mos_vs_batch {
+    int count;
+    const float *attribs;
+    int stride;
+    const void *uniforms;
+    float *clip;      /* [count][4] */
+    float *varyings;  /* [count][varying_count] */
+    int varying_count;
+} mos_vs_batch;
+
+/* Fragment stage: quad_count 2x2 quads in SoA layout.  Lane l = 4*q + i with
+ * i = 0 (x, y), 1 (x+1, y), 2 (x, y+1), 3 (x+1, y+1), so ddx of a value is
+ * lane 1 - lane 0 and ddy lane 2 - lane 0.  Lanes that cover no sample are
+ * helper lanes: they are shaded so derivatives exist, their colour is unused.
+ * Varyings arrive perspective-correct at pixel centres. */
+typedef struct mos_fs_batch {
+    int quad_count;
+    const float *const *varyings;  /* [varying_count][4 * quad_count] */
+    int varying_count;
+    const float *frag_x, *frag_y;  /* window coordinates of pixel centres */
+    const uint8_t *live;           /* 1 = covers a sample, 0 = helper lane */
+    const void *uniforms;
+    const mos_sampler *const *textures;  /* MOS_MAX_TEXTURES, NULL if unbound */
+    float *const *out;             /* out[c][lane], c = r, g, b, a, 0..1 */
+    uint8_t *discard;              /* set lane to 1 to discard; starts 0 */
+} mos_fs_batch;
+
+typedef void (*mos_vertex_fn)(const mos_vs_batch *b);
+typedef void (*mos_fragment_fn)(const mos_fs_batch *b);
+
+typedef struct mos_shader_desc {
+    mos_vertex_fn vertex;
+    mos_fragment_fn fragment;
+    int varying_count;  /* 0..MOS_MAX_VARYINGS */
+    const char *label;
+} mos_shader_desc;
+
+mos_result mos_shader_create(mos_context *ctx, const mos_shader_desc *desc, mos_shader *out);
+void mos_shader_destroy(mos_context *ctx, mos_shader s);
+
+/* ---- frames and draws ----------------------------------------------------- */
+typedef struct mos_frame_desc {
+    mos_target target;
+    float clear_rgba[4];  /* 0..1 */
+    float clear_depth;    /* window depth in (0, 1]; 0 = default 1 (far) */
+} mos_frame_desc;
+
+typedef enum mos_blend {
+    MOS_BLEND_OPAQUE = 0,  /* dst = src */
+    MOS_BLEND_ALPHA,       /* dst = src * a + dst * (1 - a) ("over") */
+    MOS_BLEND_ADD,         /* dst = min(dst + src, 1) per channel, 8-bit exact */
+} mos_blend;
+
+typedef enum mos_cull {
+    MOS_CULL_NONE = 0,
+    MOS_CULL_BACK,  /* drop clockwise triangles (window space, y up) */
+} mos_cull;
+
+typedef struct mos_draw_desc {
+    mos_shader shader;
+    mos_buffer vertices;  /* floats */
+    int vertex_stride;    /* floats per vertex (>= 1) */
+    int vertex_count;
+    mos_buffer indices;   /* uint32; id 0 = non-indexed (vertices in order) */
+    int index_count;      /* multiple of 3; 0 with indices = whole buffer */
+    int first_index;
+    const void *uniforms; /* copied; at most MOS_MAX_UNIFORM_BYTES */
+    size_t uniform_size;
+    mos_texture textures[MOS_MAX_TEXTURES];
+    bool depth_test;      /* less-than */
+    bool depth_write;
+    mos_cull cull;
+    mos_blend blend;
+} mos_draw_desc;
+
+mos_result mos_begin_frame(mos_context *ctx, const mos_frame_desc *desc);
+mos_result mos_draw(mos_context *ctx, const mos_draw_desc *desc);
+/* Runs the frame and returns when the image is complete.  stats may be NULL. */
+typedef struct mos_frame_stats mos_frame_stats;
+mos_result mos_end_frame(mos_context *ctx, mos_frame_stats *stats);
+
+/* ---- per-frame statistics (names match the --stats-json keys) ------------- */
+struct mos_frame_stats {
+    double frame_ms;           /* mos_end_frame: submit to image complete */
+    double first_work_ms;      /* frame start -> first work item at any worker */
+    double frontend_ms;        /* front-end thread busy (vertex .. fine binning) */
+    double frontend_stall_ms;  /* front-end blocked on a full worker FIFO */
+    int width, height, spp;
+    int threads, bin, coarse, batch, early, fifo;
+    char pattern[64];
+    uint64_t triangles_in;      /* triangles submitted */
+    uint64_t triangles_binned;  /* after clip and cull (clipping may add some) */
+    double bin_spread;          /* fine bins per binned triangle */
+    uint64_t bin_items;         /* work items pushed to workers */
+    uint64_t covered_pixels;    /* (triangle, pixel) pairs with a covered sample */
+    uint64_t visibility_samples;/* covered samples */
+    uint64_t shade_invocations; /* fragment shader lanes run, helpers included */
+    double shading_rate;        /* shade_invocations / covered_pixels */
+    double worker_busy_ms[MOS_MAX_WORKERS];
+    uint64_t worker_fragments[MOS_MAX_WORKERS]; /* covered samples per worker */
+};
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* MOSAIC_H */

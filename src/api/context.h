@@ -1,0 +1,72 @@
+/* context.h — private: the mos_context and its handle pools.
+ * Fed by every file of src/api; no other stage includes it. */
+#ifndef MOSAIC_API_CONTEXT_H
+#define MOSAIC_API_CONTEXT_H
+
+#include <stdarg.h>
+
+#include "backend/backend.h"
+#include "frontend/frontend.h"
+#include "pattern/pattern.h"
+#include "sched/sched.h"
+#include "shader/texture.h"
+
+/* A slot pool: handle id = (generation << 20) | (index + 1), 0 = invalid. */
+#define POOL_INDEX_BITS 20
+typedef struct pool_slot {
+    void *obj;
+    uint32_t generation;
+    bool dying;  /* destroyed during a frame: freed when the frame ends */
+} pool_slot;
+typedef struct pool {
+    pool_slot *slots;
+    uint32_t count, capacity;
+} pool;
+
+typedef struct buffer_obj {
+    size_t size;
+    void *data;
+} buffer_obj;
+typedef struct shader_obj {
+    mos_shader_desc desc;
+} shader_obj;
+
+struct mos_context {
+    mos_allocator allocator;
+    mos_logger logger;
+    char last_error[512];
+
+    mos_pipeline_desc pipeline;  /* defaults filled in */
+    char pattern_name[64];
+    sched sched;
+    bool sched_running;
+
+    /* bin -> worker table for the last frame's grid */
+    pattern_table pattern;
+    int pattern_bin_px, pattern_width, pattern_height;
+
+    pool targets, buffers, textures, shaders;
+
+    /* frame being recorded */
+    bool in_frame;
+    uint32_t frame_serial;
+    mos_target frame_target;
+    uint32_t clear_color;
+    float clear_depth;
+    arena draw_arena;  /* uniform copies */
+    fe_draw *draws;
+    uint32_t draw_count, draw_capacity;
+};
+
+/* Records an error on the context (and the logger); returns code. */
+mos_result ctx_fail(mos_context *ctx, mos_result code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void ctx_clear_error(mos_context *ctx);
+
+/* Pools (resources.c). */
+void *pool_get(const pool *p, uint32_t id);
+void pool_release_all(mos_context *ctx);
+/* Frees objects destroyed while a frame was being recorded. */
+void pool_collect_dying(mos_context *ctx);
+
+#endif

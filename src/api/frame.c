@@ -1,0 +1,223 @@
+/* frame.c — frame recording (mos_begin_frame, mos_draw), the hand-off to
+ * the front-end thread (mos_end_frame) and the per-frame statistics.
+ * Fed by the application; feeds sched_run_frame. */
+#include <stdio.h>
+#include <string.h>
+
+#include "api/context.h"
+#include "util/clock.h"
+
+static uint32_t pack_clear(const float c[4])
+{
+    uint32_t out = 0;
+    for (int i = 0; i < 4; i++) {
+        float v = c[i] > 0.0f ? (c[i] < 1.0f ? c[i] : 1.0f) : 0.0f;
+        out |= (uint32_t)(v * 255.0f + 0.5f) << (8 * i);
+    }
+    return out;
+}
+
+mos_result mos_begin_frame(mos_context *ctx, const mos_frame_desc *desc)
+{
+    if (!ctx) return MOS_ERR_INVALID_ARGUMENT;
+    if (!desc) return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_begin_frame: NULL desc");
+    if (ctx->in_frame) return ctx_fail(ctx, MOS_ERR_FRAME_STATE, "mos_begin_frame: a frame is already being recorded");
+    if (!pool_get(&ctx->targets, desc->target.id))
+        return ctx_fail(ctx, MOS_ERR_BAD_HANDLE, "mos_begin_frame: target handle %u is invalid", desc->target.id);
+    float depth = desc->clear_depth == 0.0f ? 1.0f : desc->clear_depth;
+    if (!(depth > 0.0f && depth <= 1.0f))
+        return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_begin_frame: clear_depth must be in (0, 1]");
+    ctx->in_frame = true;
+    ctx->frame_target = desc->target;
+    ctx->clear_color = pack_clear(desc->clear_rgba);
+    ctx->clear_depth = depth;
+    ctx->draw_count = 0;
+    arena_reset(&ctx->draw_arena);
+    ctx_clear_error(ctx);
+    return MOS_OK;
+}
+
+mos_result mos_draw(mos_context *ctx, const mos_draw_desc *desc)
+{
+    if (!ctx) return MOS_ERR_INVALID_ARGUMENT;
+    if (!ctx->in_frame) return ctx_fail(ctx, MOS_ERR_FRAME_STATE, "mos_draw: no frame is being recorded");
+    if (!desc) return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_draw: NULL desc");
+    const shader_obj *sh = pool_get(&ctx->shaders, desc->shader.id);
+    if (!sh) return ctx_fail(ctx, MOS_ERR_BAD_HANDLE, "mos_draw: shader handle %u is invalid", desc->shader.id);
+    const buffer_obj *vb = pool_get(&ctx->buffers, desc->vertices.id);
+    if (!vb) return ctx_fail(ctx, MOS_ERR_BAD_HANDLE, "mos_draw: vertex buffer handle %u is invalid", desc->vertices.id);
+    if (desc->vertex_stride < 1 || desc->vertex_count < 0)
+        return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_draw: vertex_stride %d / vertex_count %d are invalid",
+                        desc->vertex_stride, desc->vertex_count);
+    if ((uint64_t)desc->vertex_stride * (uint64_t)desc->vertex_count * sizeof(float) > vb->size)
+        return ctx_fail(ctx, MOS_ERR_INDEX_RANGE,
+                        "mos_draw: %d vertices of %d floats need %llu bytes, the vertex buffer has %zu",
+                        desc->vertex_count, desc->vertex_stride,
+                        (unsigned long long)desc->vertex_stride * (unsigned long long)desc->vertex_count * 4u,
+                        vb->size);
+    if ((unsigned)desc->blend > MOS_BLEND_ADD || (unsigned)desc->cull > MOS_CULL_BACK)
+        return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_draw: unknown blend or cull mode");
+    if (desc->uniform_size > MOS_MAX_UNIFORM_BYTES || (desc->uniform_size && !desc->uniforms))
+        return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_draw: uniform_size %zu (max %d) without data or too large",
+                        desc->uniform_size, MOS_MAX_UNIFORM_BYTES);
+    if (desc->first_index < 0 || desc->index_count < 0)
+        return ctx_fail(ctx, MOS_ERR_INDEX_RANGE, "mos_draw: negative first_index or index_count");
+
+    fe_draw d = {0};
+    const uint32_t *indices = NULL;
+    int64_t available;
+    if (desc->indices.id) {
+        const buffer_obj *ib = pool_get(&ctx->buffers, desc->indices.id);
+        if (!ib) return ctx_fail(ctx, MOS_ERR_BAD_HANDLE, "mos_draw: index buffer handle %u is invalid", desc->indices.id);
+        indices = ib->data;
+        available = (int64_t)(ib->size / sizeof(uint32_t));
+    } else {
+        available = desc->vertex_count;
+    }
+    int64_t count = desc->index_count ? desc->index_count : available - desc->first_index;
+    if (count < 0 || desc->first_index + count > available)
+        return ctx_fail(ctx, MOS_ERR_INDEX_RANGE, "mos_draw: indices [%d, %lld) exceed the %lld available",
+                        desc->first_index, (long long)(desc->first_index + count), (long long)available);
+    if (count % 3)
+        return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_draw: %lld indices is not a whole number of triangles",
+                        (long long)count);
+    if (indices) {
+        for (int64_t i = 0; i < count; i++) {
+            uint32_t v = indices[desc->first_index + i];
+            if (v >= (uint32_t)desc->vertex_count)
+                return ctx_fail(ctx, MOS_ERR_INDEX_RANGE, "mos_draw: index %lld is %u, vertex_count is %d",
+                                (long long)(desc->first_index + i), v, desc->vertex_count);
+        }
+    }
+    for (int k = 0; k < MOS_MAX_TEXTURES; k++) {
+        if (!desc->textures[k].id) continue;
+        d.samplers[k] = pool_get(&ctx->textures, desc->textures[k].id);
+        if (!d.samplers[k])
+            return ctx_fail(ctx, MOS_ERR_BAD_HANDLE, "mos_draw: texture %d handle %u is invalid", k,
+                            desc->textures[k].id);
+    }
+    if (count == 0) return MOS_OK;
+
+    if (ctx->draw_count == ctx->draw_capacity) {
+        uint32_t cap = ctx->draw_capacity ? ctx->draw_capacity * 2 : 64;
+        fe_draw *nd = util_alloc(&ctx->allocator, cap * sizeof *nd);
+        if (!nd) return ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_draw: out of memory");
+        if (ctx->draw_count) memcpy(nd, ctx->draws, ctx->draw_count * sizeof *nd);
+        util_free(&ctx->allocator, ctx->draws);
+        ctx->draws = nd;
+        ctx->draw_capacity = cap;
+    }
+    if (desc->uniform_size) {
+        void *u = arena_alloc(&ctx->draw_arena, desc->uniform_size, 64);
+        if (!u) return ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_draw: out of memory for uniforms");
+        memcpy(u, desc->uniforms, desc->uniform_size);
+        d.uniforms = u;
+    }
+    d.vertex = sh->desc.vertex;
+    d.fragment = sh->desc.fragment;
+    d.varying_count = sh->desc.varying_count;
+    d.vertices = vb->data;
+    d.vertex_stride = desc->vertex_stride;
+    d.vertex_count = desc->vertex_count;
+    d.indices = indices;
+    d.first_index = desc->first_index;
+    d.prim_count = (int)(count / 3);
+    d.depth_test = desc->depth_test;
+    d.depth_write = desc->depth_write;
+    d.cull = desc->cull;
+    d.blend = desc->blend;
+    ctx->draws[ctx->draw_count++] = d;
+    return MOS_OK;
+}
+
+/* The bin -> worker table for this frame's grid, rebuilt when it changed. */
+static mos_result frame_pattern(mos_context *ctx, const rt_target *t)
+{
+    int bin = ctx->pipeline.bin_px;
+    if (ctx->pattern.owner && ctx->pattern_bin_px == bin && ctx->pattern_width == t->width &&
+        ctx->pattern_height == t->height)
+        return MOS_OK;
+    pattern_free(&ctx->pattern, &ctx->allocator);
+    char err[256];
+    mos_result r = pattern_build(&ctx->pattern, ctx->pipeline.pattern, ctx->pipeline.threads,
+                                 (t->width + bin - 1) / bin, (t->height + bin - 1) / bin, &ctx->allocator, err,
+                                 sizeof err);
+    if (r != MOS_OK) return ctx_fail(ctx, r, "mos_end_frame: %s", err);
+    ctx->pattern_bin_px = bin;
+    ctx->pattern_width = t->width;
+    ctx->pattern_height = t->height;
+    return MOS_OK;
+}
+
+static void fill_stats(const mos_context *ctx, const pipe_frame *f, double frame_ms, mos_frame_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    const mos_pipeline_desc *p = &ctx->pipeline;
+    st->frame_ms = frame_ms;
+    st->frontend_ms = f->frontend_ms;
+    st->frontend_stall_ms = f->frontend_stall_ms;
+    st->width = f->target->width;
+    st->height = f->target->height;
+    st->spp = f->target->samples;
+    st->threads = p->threads;
+    st->bin = p->bin_px;
+    st->coarse = p->coarse_px;
+    st->batch = p->batch;
+    st->early = p->early;
+    st->fifo = p->fifo_depth;
+    snprintf(st->pattern, sizeof st->pattern, "%s", p->pattern);
+    st->triangles_in = f->triangles_in;
+    st->triangles_binned = f->triangles_binned;
+    st->bin_items = f->bin_items;
+    st->bin_spread = f->triangles_binned ? (double)f->bin_refs / (double)f->triangles_binned : 0.0;
+    double first = 0;
+    for (int w = 0; w < ctx->sched.worker_count; w++) {
+        const worker *wk = &ctx->sched.workers[w];
+        st->worker_busy_ms[w] = wk->busy_ms;
+        st->worker_fragments[w] = wk->stats.fragments;
+        st->visibility_samples += wk->stats.fragments;
+        st->covered_pixels += wk->stats.covered_pixels;
+        st->shade_invocations += wk->stats.shade_invocations;
+        if (wk->first_work_ms > 0 && (first == 0 || wk->first_work_ms < first)) first = wk->first_work_ms;
+    }
+    st->first_work_ms = first > 0 ? first - f->t_start_ms : 0.0;
+    st->shading_rate = st->covered_pixels ? (double)st->shade_invocations / (double)st->covered_pixels : 0.0;
+}
+
+mos_result mos_end_frame(mos_context *ctx, mos_frame_stats *stats)
+{
+    if (!ctx) return MOS_ERR_INVALID_ARGUMENT;
+    if (!ctx->in_frame) return ctx_fail(ctx, MOS_ERR_FRAME_STATE, "mos_end_frame: no frame is being recorded");
+    double t0 = util_now_ms();
+    /* The target may have been destroyed during recording: it is only
+     * marked dying, so its slot still holds it. */
+    uint32_t index = (ctx->frame_target.id & ((1u << POOL_INDEX_BITS) - 1)) - 1;
+    rt_target *t = ctx->targets.slots[index].obj;
+    mos_result r = frame_pattern(ctx, t);
+    if (r == MOS_OK && rt_target_bin_grid(t, ctx->pipeline.bin_px, &ctx->allocator) != MOS_OK)
+        r = ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_end_frame: out of memory");
+    if (r == MOS_OK) {
+        if (++ctx->frame_serial == 0) ctx->frame_serial = 1;
+        pipe_frame f = {
+            .serial = ctx->frame_serial,
+            .target = t,
+            .clear_color = ctx->clear_color,
+            .clear_depth = ctx->clear_depth,
+            .draws = ctx->draws,
+            .draw_count = ctx->draw_count,
+            .pattern = &ctx->pattern,
+            .bin_px = ctx->pipeline.bin_px,
+            .coarse_px = ctx->pipeline.coarse_px,
+            .batch = ctx->pipeline.batch,
+            .early = ctx->pipeline.early,
+            .t_start_ms = t0,
+        };
+        sched_run_frame(&ctx->sched, &f);
+        if (f.status != MOS_OK)
+            r = ctx_fail(ctx, f.status, "mos_end_frame: out of memory in the front-end; the image is incomplete");
+        if (stats) fill_stats(ctx, &f, util_now_ms() - t0, stats);
+    }
+    ctx->in_frame = false;
+    pool_collect_dying(ctx);
+    return r;
+}

@@ -1,0 +1,253 @@
+/* resources.c — typed handles over slot pools: render targets, buffers,
+ * textures and shaders; creation validates, destruction during a frame is
+ * deferred to the frame's end.  Fed by the application. */
+#include <string.h>
+
+#include "api/context.h"
+
+enum { KIND_TARGET, KIND_BUFFER, KIND_TEXTURE, KIND_SHADER };
+
+void *pool_get(const pool *p, uint32_t id)
+{
+    uint32_t index = (id & ((1u << POOL_INDEX_BITS) - 1)) - 1, gen = id >> POOL_INDEX_BITS;
+    if (id == 0 || index >= p->count) return NULL;
+    const pool_slot *s = &p->slots[index];
+    return s->obj && !s->dying && s->generation == gen ? s->obj : NULL;
+}
+
+static mos_result pool_add(mos_context *ctx, pool *p, void *obj, uint32_t *id)
+{
+    uint32_t index = 0;
+    while (index < p->count && p->slots[index].obj) index++;
+    if (index == p->count) {
+        if (p->count == (1u << POOL_INDEX_BITS) - 1) return MOS_ERR_OUT_OF_MEMORY;
+        if (p->count == p->capacity) {
+            uint32_t cap = p->capacity ? p->capacity * 2 : 16;
+            pool_slot *ns = util_calloc(&ctx->allocator, cap, sizeof *ns);
+            if (!ns) return MOS_ERR_OUT_OF_MEMORY;
+            if (p->count) memcpy(ns, p->slots, p->count * sizeof *ns);
+            util_free(&ctx->allocator, p->slots);
+            p->slots = ns;
+            p->capacity = cap;
+        }
+        p->count++;
+    }
+    pool_slot *s = &p->slots[index];
+    s->generation = (s->generation + 1) & ((1u << (32 - POOL_INDEX_BITS)) - 1);
+    if (s->generation == 0) s->generation = 1;
+    s->obj = obj;
+    s->dying = false;
+    *id = (s->generation << POOL_INDEX_BITS) | (index + 1);
+    return MOS_OK;
+}
+
+static void free_object(mos_context *ctx, int kind, void *obj)
+{
+    const mos_allocator *a = &ctx->allocator;
+    switch (kind) {
+    case KIND_TARGET: rt_target_release(obj, a); break;
+    case KIND_BUFFER: util_free(a, ((buffer_obj *)obj)->data); break;
+    case KIND_TEXTURE: texture_release(obj, a); break;
+    default: break;
+    }
+    util_free(a, obj);
+}
+
+static void pool_remove(mos_context *ctx, pool *p, int kind, uint32_t id)
+{
+    if (!pool_get(p, id)) return;
+    pool_slot *s = &p->slots[(id & ((1u << POOL_INDEX_BITS) - 1)) - 1];
+    if (ctx->in_frame) {
+        s->dying = true;  /* recorded draws may still point at it */
+        return;
+    }
+    free_object(ctx, kind, s->obj);
+    s->obj = NULL;
+}
+
+static void pool_sweep(mos_context *ctx, pool *p, int kind, bool all)
+{
+    for (uint32_t i = 0; i < p->count; i++) {
+        pool_slot *s = &p->slots[i];
+        if (s->obj && (all || s->dying)) {
+            free_object(ctx, kind, s->obj);
+            s->obj = NULL;
+            s->dying = false;
+        }
+    }
+    if (all) {
+        util_free(&ctx->allocator, p->slots);
+        memset(p, 0, sizeof *p);
+    }
+}
+
+void pool_collect_dying(mos_context *ctx)
+{
+    pool_sweep(ctx, &ctx->targets, KIND_TARGET, false);
+    pool_sweep(ctx, &ctx->buffers, KIND_BUFFER, false);
+    pool_sweep(ctx, &ctx->textures, KIND_TEXTURE, false);
+    pool_sweep(ctx, &ctx->shaders, KIND_SHADER, false);
+}
+
+void pool_release_all(mos_context *ctx)
+{
+    pool_sweep(ctx, &ctx->targets, KIND_TARGET, true);
+    pool_sweep(ctx, &ctx->buffers, KIND_BUFFER, true);
+    pool_sweep(ctx, &ctx->textures, KIND_TEXTURE, true);
+    pool_sweep(ctx, &ctx->shaders, KIND_SHADER, true);
+}
+
+/* ---- render targets ------------------------------------------------------ */
+mos_result mos_target_create(mos_context *ctx, const mos_target_desc *desc, mos_target *out)
+{
+    if (!ctx || !desc || !out) return ctx ? ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_target_create: NULL argument")
+                                          : MOS_ERR_INVALID_ARGUMENT;
+    out->id = 0;
+    int spp = desc->samples ? desc->samples : 1;
+    if (desc->width < 1 || desc->height < 1 || desc->width > 16384 || desc->height > 16384)
+        return ctx_fail(ctx, MOS_ERR_BAD_SIZE, "mos_target_create: size %dx%d is outside 1..16384", desc->width,
+                        desc->height);
+    if (!raster_samples_supported(spp))
+        return ctx_fail(ctx, MOS_ERR_UNSUPPORTED_SAMPLES,
+                        "mos_target_create: %d samples per pixel is unsupported (1, 2, 4, 8 or 16)", desc->samples);
+    if ((uint64_t)desc->width * (uint64_t)desc->height * (uint64_t)spp > (1ull << 31))
+        return ctx_fail(ctx, MOS_ERR_BAD_SIZE, "mos_target_create: %dx%d at %d spp is too many samples", desc->width,
+                        desc->height, spp);
+    rt_target *t = util_calloc(&ctx->allocator, 1, sizeof *t);
+    if (!t || rt_target_init(t, desc->width, desc->height, spp, &ctx->allocator) != MOS_OK) {
+        util_free(&ctx->allocator, t);
+        return ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_target_create: out of memory for %dx%d at %d spp",
+                        desc->width, desc->height, spp);
+    }
+    mos_result r = pool_add(ctx, &ctx->targets, t, &out->id);
+    if (r != MOS_OK) {
+        free_object(ctx, KIND_TARGET, t);
+        return ctx_fail(ctx, r, "mos_target_create: out of handles");
+    }
+    return MOS_OK;
+}
+
+void mos_target_destroy(mos_context *ctx, mos_target t)
+{
+    if (ctx) pool_remove(ctx, &ctx->targets, KIND_TARGET, t.id);
+}
+
+static mos_result read_rows(mos_context *ctx, mos_target handle, uint8_t *rgba, size_t row_bytes, bool samples)
+{
+    const char *fn = samples ? "mos_target_read_samples" : "mos_target_read_rgba8";
+    if (!ctx) return MOS_ERR_INVALID_ARGUMENT;
+    rt_target *t = pool_get(&ctx->targets, handle.id);
+    if (!t) return ctx_fail(ctx, MOS_ERR_BAD_HANDLE, "%s: target handle %u is invalid", fn, handle.id);
+    if (!rgba) return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "%s: NULL destination", fn);
+    if (ctx->in_frame && ctx->frame_target.id == handle.id)
+        return ctx_fail(ctx, MOS_ERR_FRAME_STATE, "%s: the target is being rendered", fn);
+    size_t per_pixel = samples ? (size_t)t->samples : 1;
+    size_t need = (size_t)t->width * per_pixel * 4;
+    if (row_bytes < need)
+        return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "%s: row_bytes %zu < %zu", fn, row_bytes, need);
+    for (int y = 0; y < t->height; y++) {
+        const uint32_t *src = samples ? t->color + (size_t)y * (size_t)t->width * per_pixel
+                                      : t->resolved + (size_t)y * (size_t)t->width;
+        uint8_t *dst = rgba + (size_t)(t->height - 1 - y) * row_bytes;
+        for (size_t i = 0; i < (size_t)t->width * per_pixel; i++)
+            for (int ch = 0; ch < 4; ch++) dst[4 * i + (size_t)ch] = (uint8_t)(src[i] >> (8 * ch));
+    }
+    return MOS_OK;
+}
+
+mos_result mos_target_read_rgba8(mos_context *ctx, mos_target t, uint8_t *rgba, size_t row_bytes)
+{
+    return read_rows(ctx, t, rgba, row_bytes, false);
+}
+
+mos_result mos_target_read_samples(mos_context *ctx, mos_target t, uint8_t *rgba, size_t row_bytes)
+{
+    return read_rows(ctx, t, rgba, row_bytes, true);
+}
+
+/* ---- buffers ---------------------------------------------------------------- */
+mos_result mos_buffer_create(mos_context *ctx, const mos_buffer_desc *desc, mos_buffer *out)
+{
+    if (!ctx) return MOS_ERR_INVALID_ARGUMENT;
+    if (!desc || !out) return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_buffer_create: NULL argument");
+    out->id = 0;
+    if (desc->size == 0 || desc->size > ((size_t)1 << 34))
+        return ctx_fail(ctx, MOS_ERR_BAD_SIZE, "mos_buffer_create: size %zu is zero or too large", desc->size);
+    if (!desc->data) return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_buffer_create: data is NULL");
+    buffer_obj *b = util_calloc(&ctx->allocator, 1, sizeof *b);
+    void *data = b ? util_alloc(&ctx->allocator, desc->size) : NULL;
+    if (!data) {
+        util_free(&ctx->allocator, b);
+        return ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_buffer_create: out of memory for %zu bytes", desc->size);
+    }
+    memcpy(data, desc->data, desc->size);
+    b->data = data;
+    b->size = desc->size;
+    mos_result r = pool_add(ctx, &ctx->buffers, b, &out->id);
+    if (r != MOS_OK) {
+        free_object(ctx, KIND_BUFFER, b);
+        return ctx_fail(ctx, r, "mos_buffer_create: out of handles");
+    }
+    return MOS_OK;
+}
+
+void mos_buffer_destroy(mos_context *ctx, mos_buffer b)
+{
+    if (ctx) pool_remove(ctx, &ctx->buffers, KIND_BUFFER, b.id);
+}
+
+/* ---- textures ---------------------------------------------------------------- */
+mos_result mos_texture_create(mos_context *ctx, const mos_texture_desc *desc, mos_texture *out)
+{
+    if (!ctx) return MOS_ERR_INVALID_ARGUMENT;
+    if (!desc || !out || !desc->rgba8)
+        return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_texture_create: NULL argument");
+    out->id = 0;
+    if (desc->width < 1 || desc->height < 1 || desc->width > 16384 || desc->height > 16384)
+        return ctx_fail(ctx, MOS_ERR_BAD_SIZE, "mos_texture_create: size %dx%d is outside 1..16384", desc->width,
+                        desc->height);
+    mos_sampler *s = util_calloc(&ctx->allocator, 1, sizeof *s);
+    if (!s || texture_build(s, desc->width, desc->height, desc->rgba8, &ctx->allocator) != MOS_OK) {
+        util_free(&ctx->allocator, s);
+        return ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_texture_create: out of memory");
+    }
+    mos_result r = pool_add(ctx, &ctx->textures, s, &out->id);
+    if (r != MOS_OK) {
+        free_object(ctx, KIND_TEXTURE, s);
+        return ctx_fail(ctx, r, "mos_texture_create: out of handles");
+    }
+    return MOS_OK;
+}
+
+void mos_texture_destroy(mos_context *ctx, mos_texture t)
+{
+    if (ctx) pool_remove(ctx, &ctx->textures, KIND_TEXTURE, t.id);
+}
+
+/* ---- shaders ------------------------------------------------------------------ */
+mos_result mos_shader_create(mos_context *ctx, const mos_shader_desc *desc, mos_shader *out)
+{
+    if (!ctx) return MOS_ERR_INVALID_ARGUMENT;
+    if (!desc || !out) return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_shader_create: NULL argument");
+    out->id = 0;
+    if (!desc->vertex || !desc->fragment)
+        return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_shader_create: vertex and fragment functions are required");
+    if (desc->varying_count < 0 || desc->varying_count > MOS_MAX_VARYINGS)
+        return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_shader_create: varying_count %d is outside 0..%d",
+                        desc->varying_count, MOS_MAX_VARYINGS);
+    shader_obj *s = util_calloc(&ctx->allocator, 1, sizeof *s);
+    if (!s) return ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_shader_create: out of memory");
+    s->desc = *desc;
+    s->desc.label = NULL;  /* the caller's string may not outlive the shader */
+    mos_result r = pool_add(ctx, &ctx->shaders, s, &out->id);
+    if (r != MOS_OK) {
+        free_object(ctx, KIND_SHADER, s);
+        return ctx_fail(ctx, r, "mos_shader_create: out of handles");
+    }
+    return MOS_OK;
+}
+
+void mos_shader_destroy(mos_context *ctx, mos_shader s)
+{
+    if (ctx) pool_remove(ctx, &ctx->shaders, KIND_SHADER, s.id);
+}

@@ -1,0 +1,57 @@
+/* backend.h — the per-bin back-end a worker runs: raster -> shade -> ROP,
+ * then resolve of owned bins at frame end; and the render target storage.
+ * Fed by sched/worker.c with WORK_BIN items; writes only the bin it is given. */
+#ifndef MOSAIC_BACKEND_H
+#define MOSAIC_BACKEND_H
+
+#include <stdint.h>
+
+#include "frontend/frontend.h"
+#include "raster/raster.h"
+
+/* Colour (RGBA8, r in the low byte) and depth per sample, rows bottom up:
+ * sample s of pixel (x, y) is [(y * width + x) * samples + s]. */
+typedef struct rt_target {
+    int width, height, samples;
+    uint32_t *color;
+    float *depth;
+    uint32_t *resolved;  /* [y][x], bottom up */
+    /* Lazy clear: bin_stamp[bin] == frame serial once the bin's samples
+     * were cleared this frame (only the bin's owner reads or writes it). */
+    uint32_t *bin_stamp;
+    int stamp_bins_x, stamp_bins_y, stamp_bin_px;
+} rt_target;
+
+mos_result rt_target_init(rt_target *t, int width, int height, int samples, const mos_allocator *a);
+void rt_target_release(rt_target *t, const mos_allocator *a);
+/* Sizes bin_stamp for a bin grid (all bins "not cleared"). */
+mos_result rt_target_bin_grid(rt_target *t, int bin_px, const mos_allocator *a);
+
+/* What a worker counts while running bins. */
+typedef struct backend_stats {
+    uint64_t fragments;       /* covered samples */
+    uint64_t covered_pixels;
+    uint64_t shade_invocations;
+} backend_stats;
+
+typedef struct backend_scratch backend_scratch;
+backend_scratch *backend_scratch_create(const mos_allocator *a);
+void backend_scratch_destroy(backend_scratch *s, const mos_allocator *a);
+
+/* Renders triangles tris[0..n) (API order) into fine bin `bin`. */
+void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, const fe_tri *const *tris,
+                     uint32_t n, backend_stats *st);
+/* Resolves bin `bin` (samples -> pixels) into target->resolved. */
+void backend_resolve_bin(const pipe_frame *f, uint32_t bin);
+
+/* Shade and ROP stages (shade.c, rop.c): quads[0..n) in API order. */
+#define BACKEND_SHADE_LANES 64  /* one fragment-shader call: 16 quads */
+typedef struct shade_result {
+    uint32_t rgba[4];   /* per lane, packed RGBA8 */
+    uint8_t discard[4];
+} shade_result;
+typedef struct shade_scratch shade_scratch;
+void backend_shade(shade_scratch *ss, const raster_quad *quads, int n, int spp, shade_result *out);
+void backend_rop(rt_target *t, const raster_samples *sp, const raster_quad *quads, int n, const shade_result *res);
+
+#endif

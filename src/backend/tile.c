@@ -1,0 +1,141 @@
+/* tile.c — one fine bin on its owning worker: lazy clear, then for each
+ * triangle in API order raster -> (batch of quads) -> shade -> ROP.
+ * Fed by sched/worker.c; the only writer of this bin's samples. */
+#include <string.h>
+
+#include "backend/backend.h"
+#include "pattern/pattern.h"
+
+#define TILE_FLUSH_QUADS 64
+#define TILE_QUAD_CAP (TILE_FLUSH_QUADS + 256 / 2)  /* + one band of the widest bin */
+
+shade_scratch *shade_scratch_create(const mos_allocator *a);
+void shade_scratch_destroy(shade_scratch *s, const mos_allocator *a);
+
+struct backend_scratch {
+    raster_samples samples;
+    int samples_spp;
+    shade_scratch *shade;
+    raster_quad quads[TILE_QUAD_CAP];
+    shade_result results[TILE_QUAD_CAP];
+};
+
+backend_scratch *backend_scratch_create(const mos_allocator *a)
+{
+    backend_scratch *s = util_calloc(a, 1, sizeof *s);
+    if (!s) return NULL;
+    s->shade = shade_scratch_create(a);
+    if (!s->shade) {
+        util_free(a, s);
+        return NULL;
+    }
+    return s;
+}
+
+void backend_scratch_destroy(backend_scratch *s, const mos_allocator *a)
+{
+    if (!s) return;
+    shade_scratch_destroy(s->shade, a);
+    util_free(a, s);
+}
+
+typedef struct bin_rect {
+    int x0, y0, x1, y1;
+} bin_rect;
+
+static bin_rect bin_rect_of(const pipe_frame *f, uint32_t bin)
+{
+    const rt_target *t = f->target;
+    int bins_x = t->stamp_bins_x;
+    bin_rect r;
+    r.x0 = (int)(bin % (uint32_t)bins_x) * f->bin_px;
+    r.y0 = (int)(bin / (uint32_t)bins_x) * f->bin_px;
+    r.x1 = r.x0 + f->bin_px < t->width ? r.x0 + f->bin_px : t->width;
+    r.y1 = r.y0 + f->bin_px < t->height ? r.y0 + f->bin_px : t->height;
+    return r;
+}
+
+static void clear_bin(const pipe_frame *f, bin_rect r)
+{
+    rt_target *t = f->target;
+    size_t S = (size_t)t->samples;
+    for (int y = r.y0; y < r.y1; y++) {
+        size_t row = ((size_t)y * (size_t)t->width + (size_t)r.x0) * S, n = (size_t)(r.x1 - r.x0) * S;
+        for (size_t i = 0; i < n; i++) {
+            t->color[row + i] = f->clear_color;
+            t->depth[row + i] = f->clear_depth;
+        }
+    }
+}
+
+static void flush_quads(backend_scratch *s, const pipe_frame *f, int n, backend_stats *st)
+{
+    if (!n) return;
+    backend_shade(s->shade, s->quads, n, f->target->samples, s->results);
+    backend_rop(f->target, &s->samples, s->quads, n, s->results);
+    st->shade_invocations += 4u * (uint64_t)n;
+}
+
+void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, const fe_tri *const *tris,
+                     uint32_t n, backend_stats *st)
+{
+    rt_target *t = f->target;
+    if (s->samples_spp != t->samples) {
+        raster_samples_get(t->samples, &s->samples);
+        s->samples_spp = t->samples;
+    }
+    bin_rect r = bin_rect_of(f, bin);
+    if (t->bin_stamp[bin] != f->serial) {
+        clear_bin(f, r);
+        t->bin_stamp[bin] = f->serial;
+    }
+    raster_view view = {.depth = t->depth, .width = t->width, .samples = &s->samples};
+    raster_counts counts = {0, 0};
+    int pending = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const fe_tri *tri = tris[i];
+        int x0 = r.x0 > tri->min_x ? r.x0 : (tri->min_x & ~1);
+        int y0 = r.y0 > tri->min_y ? r.y0 : (tri->min_y & ~1);
+        int x1 = r.x1 < tri->max_x + 1 ? r.x1 : tri->max_x + 1;
+        int y1 = r.y1 < tri->max_y + 1 ? r.y1 : tri->max_y + 1;
+        if (x0 >= x1 || y0 >= y1) continue;
+        /* Raster in bands of quad rows so the pending batch stays small. */
+        int quads_per_row = (x1 - x0 + 1) / 2;
+        int band = quads_per_row >= TILE_FLUSH_QUADS ? 2 : 2 * (TILE_FLUSH_QUADS / quads_per_row);
+        for (int y = y0; y < y1; y += band) {
+            int yb = y + band < y1 ? y + band : y1;
+            pending += raster_triangle(tri, &view, x0, y, x1, yb, s->quads + pending, &counts);
+            if (pending >= TILE_FLUSH_QUADS) {
+                flush_quads(s, f, pending, st);
+                pending = 0;
+            }
+        }
+    }
+    flush_quads(s, f, pending, st);
+    st->fragments += counts.samples;
+    st->covered_pixels += counts.pixels;
+}
+
+void backend_resolve_bin(const pipe_frame *f, uint32_t bin)
+{
+    rt_target *t = f->target;
+    bin_rect r = bin_rect_of(f, bin);
+    const int S = t->samples;
+    if (t->bin_stamp[bin] != f->serial) {  /* untouched this frame: the clear colour */
+        for (int y = r.y0; y < r.y1; y++)
+            for (int x = r.x0; x < r.x1; x++) t->resolved[(size_t)y * (size_t)t->width + (size_t)x] = f->clear_color;
+        return;
+    }
+    for (int y = r.y0; y < r.y1; y++) {
+        for (int x = r.x0; x < r.x1; x++) {
+            size_t p = (size_t)y * (size_t)t->width + (size_t)x;
+            const uint32_t *c = t->color + p * (size_t)S;
+            uint32_t sum[4] = {0, 0, 0, 0};
+            for (int s = 0; s < S; s++)
+                for (int ch = 0; ch < 4; ch++) sum[ch] += (c[s] >> (8 * ch)) & 0xffu;
+            uint32_t out = 0;
+            for (int ch = 0; ch < 4; ch++) out |= ((sum[ch] + (uint32_t)S / 2) / (uint32_t)S) << (8 * ch);
+            t->resolved[p] = out;
+        }
+    }
+}

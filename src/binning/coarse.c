@@ -1,0 +1,159 @@
+/* coarse.c — the coarse binning pass, its encoded coarse buffer and the
+ * early-draw buffer with its guard token (seed 004).
+ * Fed by frontend.c one set-up triangle at a time; feeds fine.c. */
+#include <string.h>
+
+#include "backend/backend.h"
+#include "binning/binning.h"
+#include "pattern/pattern.h"
+
+static bool grow(const mos_allocator *a, void **p, size_t *have, size_t need, size_t elem)
+{
+    if (*have >= need) return true;
+    size_t n = *have ? *have : 64;
+    while (n < need) n *= 2;
+    void *q = util_calloc(a, n, elem);
+    if (!q) return false;
+    util_free(a, *p);
+    *p = q;
+    *have = n;
+    return true;
+}
+
+bool binner_begin_frame(binner *b, pipe_frame *f, struct sched *s, arena *ar, const mos_allocator *a)
+{
+    b->frame = f;
+    b->sched = s;
+    b->arena = ar;
+    b->allocator = a;
+    b->width = f->target->width;
+    b->height = f->target->height;
+    b->bin_px = f->bin_px;
+    b->coarse_px = f->coarse_px;
+    b->bins_x = f->pattern->bins_x;
+    b->bins_y = f->pattern->bins_y;
+    b->bins_per_tile = f->coarse_px / f->bin_px;
+    b->tiles_x = (b->width + f->coarse_px - 1) / f->coarse_px;
+    b->tiles_y = (b->height + f->coarse_px - 1) / f->coarse_px;
+    b->batch_count = 0;
+    b->out_of_memory = false;
+
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < f->draw_count; i++) total += (uint64_t)f->draws[i].prim_count * FE_CLIP_MAX_TRIS;
+    uint64_t cap = f->batch > 0 ? (uint64_t)f->batch : total;
+    if (cap == 0) cap = 1;
+    if (cap > (1u << 26)) cap = 1u << 26;
+    b->batch_capacity = (uint32_t)cap;
+    b->batch_tris = arena_alloc(ar, cap * sizeof *b->batch_tris, 64);
+    b->batch_rects = arena_alloc(ar, cap * sizeof *b->batch_rects, 64);
+    b->early.capacity = f->early > 0 ? (uint32_t)f->early : 0;
+    b->early.tris = arena_alloc(ar, (b->early.capacity + 1) * sizeof *b->early.tris, 64);
+    b->early.count = 0;
+    b->early.replayed = b->early.guard = false;
+
+    size_t tiles = (size_t)b->tiles_x * (size_t)b->tiles_y + 1;
+    size_t bins = (size_t)b->bins_per_tile * (size_t)b->bins_per_tile;
+    size_t have_tiles = b->scratch_tiles, have_bins = b->scratch_bins;
+    size_t have_tt = b->tile_tris_capacity;
+    bool ok = b->batch_tris && b->batch_rects && b->early.tris &&
+              grow(a, (void **)&b->tile_start, &have_tiles, tiles, sizeof(uint32_t)) &&
+              grow(a, (void **)&b->bin_count, &have_bins, bins, sizeof(uint32_t)) &&
+              grow(a, (void **)&b->tile_tris, &have_tt, cap, sizeof(fe_tri *));
+    b->scratch_tiles = have_tiles;
+    b->scratch_bins = have_bins;
+    b->tile_tris_capacity = (uint32_t)have_tt;
+    return ok;
+}
+
+void binner_release(binner *b)
+{
+    const mos_allocator *a = b->allocator;
+    util_free(a, b->tile_start);
+    util_free(a, b->bin_count);
+    util_free(a, (void *)b->tile_tris);
+    util_free(a, b->pair_bin);
+    util_free(a, (void *)b->pair_tri);
+    memset(b, 0, sizeof *b);
+}
+
+/* Replays the early-draw buffer into the fine pass: its triangles all
+ * overlap coarse tile (0, 0), the first tile the fine pass visits. */
+static void replay_early(binner *b)
+{
+    if (b->early.replayed) return;
+    b->early.replayed = true;
+    if (b->early.count) binner_fine_tile(b, 0, 0, b->early.tris, b->early.count);
+}
+
+void binner_add(binner *b, const fe_tri *t)
+{
+    int c = b->coarse_px;
+    coarse_rect r = {(uint16_t)(t->min_x / c), (uint16_t)(t->min_y / c), (uint16_t)(t->max_x / c),
+                     (uint16_t)(t->max_y / c)};
+    uint32_t i = b->batch_count++;
+    b->batch_tris[i] = t;
+    b->batch_rects[i] = r;
+    if (r.tx0 == 0 && r.ty0 == 0 && b->early.count < b->early.capacity) {
+        b->early.tris[b->early.count++] = t;
+        /* Full: self-contained, so the fine pass can start on it now while
+         * the coarse pass goes on with the rest of the batch. */
+        if (b->early.count == b->early.capacity) replay_early(b);
+    }
+    if (b->batch_count == b->batch_capacity) binner_flush(b);
+}
+
+void binner_flush(binner *b)
+{
+    /* Guard token: the coarse buffer is complete and may be decoded. */
+    b->early.guard = true;
+    replay_early(b);  /* a buffer that never filled is consumed first */
+
+    uint32_t n = b->batch_count;
+    if (n) {
+        /* Decode: counting sort of the entries by coarse tile, API order
+         * kept inside each tile. */
+        uint32_t tiles = (uint32_t)(b->tiles_x * b->tiles_y);
+        uint32_t *start = b->tile_start;
+        memset(start, 0, (tiles + 1) * sizeof *start);
+        for (uint32_t i = 0; i < n; i++) {
+            coarse_rect r = b->batch_rects[i];
+            for (int ty = r.ty0; ty <= r.ty1; ty++)
+                for (int tx = r.tx0; tx <= r.tx1; tx++) start[ty * b->tiles_x + tx + 1]++;
+        }
+        for (uint32_t k = 0; k < tiles; k++) start[k + 1] += start[k];
+        if (start[tiles] > b->tile_tris_capacity) {
+            size_t have = b->tile_tris_capacity;
+            void *p = (void *)b->tile_tris;
+            size_t need = start[tiles];
+            void *q = util_calloc(b->allocator, need, sizeof(fe_tri *));
+            if (!q) {
+                b->out_of_memory = true;
+                b->batch_count = 0;
+                return;
+            }
+            util_free(b->allocator, p);
+            b->tile_tris = q;
+            b->tile_tris_capacity = (uint32_t)need;
+            (void)have;
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            coarse_rect r = b->batch_rects[i];
+            for (int ty = r.ty0; ty <= r.ty1; ty++)
+                for (int tx = r.tx0; tx <= r.tx1; tx++) b->tile_tris[start[ty * b->tiles_x + tx]++] = b->batch_tris[i];
+        }
+        /* start[k] now holds the end of tile k; walk the tiles in order. */
+        uint32_t begin = 0;
+        for (int ty = 0; ty < b->tiles_y; ty++) {
+            for (int tx = 0; tx < b->tiles_x; tx++) {
+                uint32_t end = start[ty * b->tiles_x + tx];
+                uint32_t first = begin;
+                if (tx == 0 && ty == 0) first += b->early.count;  /* already replayed early */
+                if (end > first) binner_fine_tile(b, tx, ty, b->tile_tris + first, end - first);
+                begin = end;
+            }
+        }
+    }
+    b->batch_count = 0;
+    b->early.count = 0;
+    b->early.replayed = b->early.guard = false;
+}

@@ -1,0 +1,43 @@
+/* fifo.h — the bounded single-producer, single-consumer queue that carries
+ * work from the front-end to one worker.  A full FIFO blocks the producer
+ * (the G80 stall of seed 002) and the blocked time is counted. */
+#ifndef MOSAIC_SCHED_FIFO_H
+#define MOSAIC_SCHED_FIFO_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+struct fe_tri;
+struct pipe_frame;
+
+typedef enum work_kind {
+    WORK_FRAME_BEGIN,  /* frame: a new frame's state */
+    WORK_BIN,          /* bin + tris[count]: triangles for one fine bin, API order */
+    WORK_FRAME_END,    /* resolve owned bins, then report done */
+    WORK_QUIT,
+} work_kind;
+
+typedef struct work_item {
+    uint32_t kind;
+    uint32_t bin;
+    uint32_t count;
+    const struct fe_tri *const *tris;
+    struct pipe_frame *frame;
+} work_item;
+
+typedef struct work_fifo {
+    pthread_mutex_t lock;
+    pthread_cond_t not_empty, not_full;
+    work_item *items;
+    uint32_t capacity, head, count;
+    int consumer_waiting, producer_waiting;
+} work_fifo;
+
+int fifo_init(work_fifo *f, work_item *storage, uint32_t capacity);
+void fifo_destroy(work_fifo *f);
+/* Pushes one item; returns the milliseconds spent blocked on a full FIFO. */
+double fifo_push(work_fifo *f, const work_item *it);
+/* Pops one item, sleeping while the FIFO is empty. */
+void fifo_pop(work_fifo *f, work_item *out);
+
+#endif

@@ -1,0 +1,31 @@
+/* alloc.h — allocation through the context's mos_allocator hooks, and a
+ * chunked per-frame arena.  Fed by every stage that owns memory. */
+#ifndef MOSAIC_UTIL_ALLOC_H
+#define MOSAIC_UTIL_ALLOC_H
+
+#include <stddef.h>
+#include "mosaic.h"
+
+void *util_alloc(const mos_allocator *a, size_t size);
+void *util_calloc(const mos_allocator *a, size_t count, size_t size);
+void util_free(const mos_allocator *a, void *p);
+
+/* A bump allocator over a list of chunks: allocations never move, so
+ * pointers handed to workers stay valid until arena_reset at frame end.
+ * Only one thread (the front-end) allocates from an arena. */
+typedef struct arena_chunk arena_chunk;
+typedef struct arena {
+    const mos_allocator *allocator;
+    arena_chunk *head;    /* chunk being filled */
+    arena_chunk *spare;   /* chunks kept from earlier frames */
+    size_t chunk_size;
+    size_t bytes_used;
+} arena;
+
+void arena_init(arena *ar, const mos_allocator *a, size_t chunk_size);
+/* NULL when out of memory. align must be a power of two <= 64. */
+void *arena_alloc(arena *ar, size_t size, size_t align);
+void arena_reset(arena *ar);  /* keeps chunks for the next frame */
+void arena_release(arena *ar);
+
+#endif

@@ -1,0 +1,15 @@
+/* clock.h — monotonic milliseconds for the frame statistics.
+ * Fed by the front-end, the workers and the api. */
+#ifndef MOSAIC_UTIL_CLOCK_H
+#define MOSAIC_UTIL_CLOCK_H
+
+#include <time.h>
+
+static inline double util_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+#endif
