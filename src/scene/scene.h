@@ -3,7 +3,10 @@
 #ifndef MOSAIC_SCENE_H
 #define MOSAIC_SCENE_H
 
+#include <stdbool.h>
+
 #include "mosaic.h"
+#include "shader/builtin.h"
 
 typedef struct scene scene;          /* parsed file + imported meshes/textures */
 typedef struct scene_gpu scene_gpu;  /* the scene's buffers/textures/shaders in a context */
@@ -41,5 +44,32 @@ int scene_mesh_count(const scene *s);
 
 /* Background colour of the scene (RGBA 0..1) for mos_frame_desc.clear_rgba. */
 void scene_clear_color(const scene *s, float rgba[4]);
+
+/* ---- export.c: a frame's draws as plain data, for renderers other than
+ * libmosaic (the llvmpipe reference in bench/).  The same walk feeds
+ * scene_draw, so both see the same triangles, matrices and state. */
+typedef struct scene_export_draw {
+    int object, instance;     /* object index (file order), instance in its array */
+    const char *name;         /* object name */
+    const char *shader;       /* built-in: "flat", "lambert" or "textured" */
+    int mesh;                 /* mesh index: draws with one mesh share the arrays below */
+    const float *verts;       /* vert_count * SHADER_BUILTIN_STRIDE floats: pos, normal, uv */
+    uint32_t vert_count;
+    const uint32_t *indices;  /* index_count, 3 per triangle */
+    uint32_t index_count;
+    int texture;              /* image index, -1 = none (then tex_rgba is NULL) */
+    int tex_width, tex_height;
+    const uint8_t *tex_rgba;  /* RGBA8, rows top first (v = 0 is the bottom row) */
+    const shader_builtin_uniforms *uniforms;  /* exactly what mos_draw gets */
+    bool depth_test, depth_write;             /* the test is less-than */
+    mos_cull cull;
+    mos_blend blend;
+} scene_export_draw;
+
+/* Calls FN for every draw of one frame of S with OPTS, in submission order;
+ * stops at (and returns) the first result other than MOS_OK.  The pointers
+ * in D are valid during the call (verts, indices and tex_rgba while S lives). */
+mos_result scene_export_frame(const scene *s, const scene_draw_opts *opts,
+                              mos_result (*fn)(const scene_export_draw *d, void *user), void *user);
 
 #endif

@@ -1,0 +1,270 @@
+/* draw.c — a loaded scene in a context: upload (buffers, textures, built-in shaders) and one frame's draws.
+ * Fed by the CLI / viewer with a scene and scene_draw_opts; feeds mos_draw with built-in uniforms. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scene/scene_priv.h"
+
+#define DEG2RAD 0.017453292519943295f
+
+/* ---- column-major 4x4 matrices (m[col * 4 + row]) ---------------------------- */
+
+void scene_mat4_identity(float m[16])
+{
+    memset(m, 0, 16 * sizeof(float));
+    m[0] = m[5] = m[10] = m[15] = 1.0f;
+}
+
+void scene_mat4_mul(float out[16], const float a[16], const float b[16])
+{
+    float r[16];
+    for (int c = 0; c < 4; c++)
+        for (int w = 0; w < 4; w++)
+            r[c * 4 + w] = a[w] * b[c * 4] + a[4 + w] * b[c * 4 + 1] + a[8 + w] * b[c * 4 + 2] +
+                           a[12 + w] * b[c * 4 + 3];
+    memcpy(out, r, sizeof r);
+}
+
+void scene_mat4_translate(float m[16], float x, float y, float z)
+{
+    scene_mat4_identity(m);
+    m[12] = x, m[13] = y, m[14] = z;
+}
+
+void scene_mat4_scale(float m[16], float x, float y, float z)
+{
+    scene_mat4_identity(m);
+    m[0] = x, m[5] = y, m[10] = z;
+}
+
+void scene_mat4_rotate(float m[16], float deg, float x, float y, float z)
+{
+    float len = sqrtf(x * x + y * y + z * z);
+    scene_mat4_identity(m);
+    if (!(len > 0.0f))
+        return;
+    x /= len, y /= len, z /= len;
+    float c = cosf(deg * DEG2RAD), s = sinf(deg * DEG2RAD), k = 1.0f - c;
+    m[0] = x * x * k + c, m[4] = x * y * k - z * s, m[8] = x * z * k + y * s;
+    m[1] = y * x * k + z * s, m[5] = y * y * k + c, m[9] = y * z * k - x * s;
+    m[2] = z * x * k - y * s, m[6] = z * y * k + x * s, m[10] = z * z * k + c;
+}
+
+static void normalize3(float v[3])
+{
+    float l = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (l > 0.0f)
+        v[0] /= l, v[1] /= l, v[2] /= l;
+}
+
+static void cross3(float o[3], const float a[3], const float b[3])
+{
+    o[0] = a[1] * b[2] - a[2] * b[1];
+    o[1] = a[2] * b[0] - a[0] * b[2];
+    o[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* OpenGL gluLookAt: right-handed, the camera looks down -z. */
+void scene_look_at(float m[16], const float eye[3], const float target[3], const float up[3])
+{
+    float f[3] = { target[0] - eye[0], target[1] - eye[1], target[2] - eye[2] }, s[3], u[3];
+    normalize3(f);
+    cross3(s, f, up);
+    normalize3(s);
+    cross3(u, s, f);
+    scene_mat4_identity(m);
+    for (int i = 0; i < 3; i++) {
+        m[i * 4 + 0] = s[i];
+        m[i * 4 + 1] = u[i];
+        m[i * 4 + 2] = -f[i];
+    }
+    m[12] = -(s[0] * eye[0] + s[1] * eye[1] + s[2] * eye[2]);
+    m[13] = -(u[0] * eye[0] + u[1] * eye[1] + u[2] * eye[2]);
+    m[14] = f[0] * eye[0] + f[1] * eye[1] + f[2] * eye[2];
+}
+
+/* OpenGL gluPerspective: z in [-w, w] between near and far. */
+void scene_perspective(float m[16], float fov_y_deg, float aspect, float n, float f)
+{
+    float t = 1.0f / tanf(0.5f * fov_y_deg * DEG2RAD);
+    memset(m, 0, 16 * sizeof(float));
+    m[0] = t / aspect;
+    m[5] = t;
+    m[10] = (f + n) / (n - f);
+    m[11] = -1.0f;
+    m[14] = 2.0f * f * n / (n - f);
+}
+
+/* Inverse transpose of the upper 3x3 of M into 3 padded columns; returns the
+ * determinant (sign tells whether the transform mirrors). */
+float scene_normal_matrix(float out[12], const float m[16])
+{
+    const float a = m[0], b = m[4], c = m[8], d = m[1], e = m[5], f = m[9], g = m[2], h = m[6], i = m[10];
+    const float A = e * i - f * h, B = -(d * i - f * g), C = d * h - e * g;
+    const float D = -(b * i - c * h), E = a * i - c * g, F = -(a * h - b * g);
+    const float G = b * f - c * e, H = -(a * f - c * d), I = a * e - b * d;
+    const float det = a * A + b * B + c * C;
+    /* inverse = adj / det; its transpose has the cofactors in place.  Scaling
+     * by 1/|det| only changes the length, which the shader renormalizes, so
+     * only the sign matters. */
+    const float k = det < 0.0f ? -1.0f : 1.0f;
+    memset(out, 0, 12 * sizeof(float));
+    out[0] = A * k, out[1] = B * k, out[2] = C * k;
+    out[4] = D * k, out[5] = E * k, out[6] = F * k;
+    out[8] = G * k, out[9] = H * k, out[10] = I * k;
+    return det;
+}
+
+/* ---- upload ---------------------------------------------------------------------- */
+
+struct scene_gpu {
+    mos_shader shaders[SCENE_SHADER_COUNT];
+    mos_buffer *vb, *ib;
+    uint32_t *vert_count, *index_count;
+    int mesh_count;
+    mos_texture *tex;
+    int tex_count;
+    /* copies of what drawing needs */
+    scene_object *objects;
+    int object_count;
+    scene_camera *cameras;
+    int camera_count;
+    scene_light lights[SCENE_MAX_LIGHTS];
+    int light_count;
+    float ambient[3];
+};
+
+void scene_gpu_free(scene_gpu *g, mos_context *ctx)
+{
+    if (!g)
+        return;
+    for (int i = 0; i < SCENE_SHADER_COUNT; i++)
+        if (g->shaders[i].id)
+            mos_shader_destroy(ctx, g->shaders[i]);
+    for (int i = 0; i < g->mesh_count; i++) {
+        if (g->vb && g->vb[i].id)
+            mos_buffer_destroy(ctx, g->vb[i]);
+        if (g->ib && g->ib[i].id)
+            mos_buffer_destroy(ctx, g->ib[i]);
+    }
+    for (int i = 0; i < g->tex_count; i++)
+        if (g->tex && g->tex[i].id)
+            mos_texture_destroy(ctx, g->tex[i]);
+    free(g->vb);
+    free(g->ib);
+    free(g->vert_count);
+    free(g->index_count);
+    free(g->tex);
+    free(g->objects);
+    free(g->cameras);
+    free(g);
+}
+
+static void *dup_array(const void *src, int count, size_t elem)
+{
+    void *d = calloc(count > 0 ? (size_t)count : 1, elem);
+    if (d && count > 0)
+        memcpy(d, src, (size_t)count * elem);
+    return d;
+}
+
+mos_result scene_upload(const scene *s, mos_context *ctx, scene_gpu **out)
+{
+    *out = NULL;
+    scene_gpu *g = calloc(1, sizeof *g);
+    if (!g)
+        return MOS_ERR_OUT_OF_MEMORY;
+    mos_result r = MOS_ERR_OUT_OF_MEMORY;
+    g->mesh_count = s->mesh_count;
+    g->tex_count = s->image_count;
+    g->vb = calloc((size_t)s->mesh_count + 1, sizeof *g->vb);
+    g->ib = calloc((size_t)s->mesh_count + 1, sizeof *g->ib);
+    g->vert_count = calloc((size_t)s->mesh_count + 1, sizeof *g->vert_count);
+    g->index_count = calloc((size_t)s->mesh_count + 1, sizeof *g->index_count);
+    g->tex = calloc((size_t)s->image_count + 1, sizeof *g->tex);
+    g->objects = dup_array(s->objects, s->object_count, sizeof *s->objects);
+    g->cameras = dup_array(s->cameras, s->camera_count, sizeof *s->cameras);
+    if (!g->vb || !g->ib || !g->vert_count || !g->index_count || !g->tex || !g->objects || !g->cameras)
+        goto fail;
+    g->object_count = s->object_count;
+    g->camera_count = s->camera_count;
+    memcpy(g->lights, s->lights, sizeof g->lights);
+    g->light_count = s->light_count;
+    memcpy(g->ambient, s->ambient, sizeof g->ambient);
+
+    static const char *const names[SCENE_SHADER_COUNT] = { "flat", "lambert", "textured" };
+    for (int i = 0; i < SCENE_SHADER_COUNT; i++)
+        if ((r = mos_shader_create(ctx, shader_builtin_find(names[i]), &g->shaders[i])) != MOS_OK)
+            goto fail;
+    for (int i = 0; i < s->mesh_count; i++) {
+        const scene_mesh *m = &s->meshes[i];
+        r = mos_buffer_create(ctx, &(mos_buffer_desc){ .data = m->verts,
+                              .size = (size_t)m->vert_count * SHADER_BUILTIN_STRIDE * sizeof(float) }, &g->vb[i]);
+        if (r != MOS_OK)
+            goto fail;
+        r = mos_buffer_create(ctx, &(mos_buffer_desc){ .data = m->indices,
+                              .size = (size_t)m->index_count * sizeof(uint32_t) }, &g->ib[i]);
+        if (r != MOS_OK)
+            goto fail;
+        g->vert_count[i] = m->vert_count;
+        g->index_count[i] = m->index_count;
+    }
+    for (int i = 0; i < s->image_count; i++) {
+        const scene_image *im = &s->images[i];
+        r = mos_texture_create(ctx, &(mos_texture_desc){ .width = im->width, .height = im->height,
+                               .rgba8 = im->rgba }, &g->tex[i]);
+        if (r != MOS_OK)
+            goto fail;
+    }
+    *out = g;
+    return MOS_OK;
+fail:
+    scene_gpu_free(g, ctx);
+    return r;
+}
+
+/* ---- one frame ------------------------------------------------------------------- */
+
+/* Issues one mos_draw per instance that scene_walk (export.c) yields. */
+typedef struct draw_walk {
+    const scene_gpu *g;
+    mos_context *ctx;
+} draw_walk;
+
+static mos_result draw_one(const scene_walk_draw *w, void *user)
+{
+    const draw_walk *dw = user;
+    const scene_gpu *g = dw->g;
+    const scene_object *o = w->object;
+    mos_draw_desc d = {
+        .shader = g->shaders[o->shader],
+        .vertices = g->vb[o->mesh],
+        .vertex_stride = SHADER_BUILTIN_STRIDE,
+        .vertex_count = (int)g->vert_count[o->mesh],
+        .indices = g->ib[o->mesh],
+        .index_count = (int)g->index_count[o->mesh],
+        .uniforms = w->uniforms,
+        .uniform_size = sizeof *w->uniforms,
+        .depth_test = w->depth_test,
+        .depth_write = w->depth_write,
+        .cull = w->cull,
+        .blend = w->blend,
+    };
+    if (o->texture >= 0)
+        d.textures[0] = g->tex[o->texture];
+    return mos_draw(dw->ctx, &d);
+}
+
+mos_result scene_draw(const scene_gpu *g, mos_context *ctx, const scene_draw_opts *opts)
+{
+    if (!g)
+        return MOS_ERR_INVALID_ARGUMENT;
+    const scene_walk_src src = {
+        .objects = g->objects, .object_count = g->object_count,
+        .cameras = g->cameras, .camera_count = g->camera_count,
+        .lights = g->lights, .light_count = g->light_count, .ambient = g->ambient,
+    };
+    draw_walk dw = { .g = g, .ctx = ctx };
+    return scene_walk(&src, opts, draw_one, &dw);
+}

@@ -1,0 +1,114 @@
+/* export.c — the one walk over a frame's draws (camera, per-instance matrices, lights, state).
+ * Fed by scene_draw (draw.c, libmosaic) and by scene_export_frame's callers (bench/llvmpipe). */
+#include <string.h>
+
+#include "scene/scene_priv.h"
+
+mos_result scene_walk(const scene_walk_src *src, const scene_draw_opts *opts,
+                      mos_result (*fn)(const scene_walk_draw *d, void *user), void *user)
+{
+    if (!src || !opts || !fn || opts->view < 0 || opts->view >= src->camera_count)
+        return MOS_ERR_INVALID_ARGUMENT;
+    const scene_camera *cam = &src->cameras[opts->view];
+    float aspect = opts->width > 0 && opts->height > 0 ? (float)opts->width / (float)opts->height : 1.0f;
+    float view[16], proj[16], vp[16];
+    scene_look_at(view, cam->eye, cam->target, cam->up);
+    scene_perspective(proj, cam->fov_y_deg, aspect, cam->near_z, cam->far_z);
+    scene_mat4_mul(vp, proj, view);
+
+    shader_builtin_uniforms u;
+    shader_builtin_uniforms_init(&u);
+    for (int j = 0; j < src->light_count && j < SCENE_MAX_LIGHTS; j++)
+        for (int k = 0; k < 3; k++) {
+            u.light_dir[j][k] = src->lights[j].dir[k];
+            u.light_color[j][k] = src->lights[j].color[k];
+        }
+    memcpy(u.ambient, src->ambient, 3 * sizeof(float));
+    u.fma = opts->fma > 0 ? opts->fma : 0;
+
+    for (int oi = 0; oi < src->object_count; oi++) {
+        const scene_object *o = &src->objects[oi];
+        memcpy(u.base_color, o->color, sizeof u.base_color);
+        float det = scene_normal_matrix(u.normal_matrix, o->xform);
+        scene_walk_draw d = {
+            .object = o,
+            .object_index = oi,
+            .uniforms = &u,
+            .depth_test = true,
+            .depth_write = true,
+            /* A mirroring transform turns front faces clockwise; there is no
+             * front-face culling, so such objects draw both sides. */
+            .cull = det < 0.0f ? MOS_CULL_NONE : o->cull,
+            .blend = o->color[3] < 1.0f ? MOS_BLEND_ALPHA : MOS_BLEND_OPAQUE,
+        };
+        for (int iz = 0; iz < o->array_n[2]; iz++)
+            for (int iy = 0; iy < o->array_n[1]; iy++)
+                for (int ix = 0; ix < o->array_n[0]; ix++) {
+                    memcpy(u.model, o->xform, sizeof u.model);
+                    u.model[12] += (float)ix * o->array_d[0];
+                    u.model[13] += (float)iy * o->array_d[1];
+                    u.model[14] += (float)iz * o->array_d[2];
+                    scene_mat4_mul(u.mvp, vp, u.model);
+                    mos_result r = fn(&d, user);
+                    if (r != MOS_OK)
+                        return r;
+                    d.instance++;
+                }
+    }
+    return MOS_OK;
+}
+
+/* Adds mesh and texture data to each walked draw. */
+typedef struct export_walk {
+    const scene *s;
+    mos_result (*fn)(const scene_export_draw *d, void *user);
+    void *user;
+} export_walk;
+
+static mos_result export_one(const scene_walk_draw *w, void *user)
+{
+    static const char *const shader_names[SCENE_SHADER_COUNT] = { "flat", "lambert", "textured" };
+    const export_walk *ew = user;
+    const scene_object *o = w->object;
+    const scene_mesh *m = &ew->s->meshes[o->mesh];
+    scene_export_draw d = {
+        .object = w->object_index,
+        .instance = w->instance,
+        .name = o->name,
+        .shader = o->shader >= 0 && o->shader < SCENE_SHADER_COUNT ? shader_names[o->shader] : "flat",
+        .mesh = o->mesh,
+        .verts = m->verts,
+        .vert_count = m->vert_count,
+        .indices = m->indices,
+        .index_count = m->index_count,
+        .texture = o->texture,
+        .uniforms = w->uniforms,
+        .depth_test = w->depth_test,
+        .depth_write = w->depth_write,
+        .cull = w->cull,
+        .blend = w->blend,
+    };
+    if (o->texture >= 0 && o->texture < ew->s->image_count) {
+        const scene_image *im = &ew->s->images[o->texture];
+        d.tex_width = im->width;
+        d.tex_height = im->height;
+        d.tex_rgba = im->rgba;
+    } else {
+        d.texture = -1;
+    }
+    return ew->fn(&d, ew->user);
+}
+
+mos_result scene_export_frame(const scene *s, const scene_draw_opts *opts,
+                              mos_result (*fn)(const scene_export_draw *d, void *user), void *user)
+{
+    if (!s || !fn)
+        return MOS_ERR_INVALID_ARGUMENT;
+    const scene_walk_src src = {
+        .objects = s->objects, .object_count = s->object_count,
+        .cameras = s->cameras, .camera_count = s->camera_count,
+        .lights = s->lights, .light_count = s->light_count, .ambient = s->ambient,
+    };
+    export_walk ew = { .s = s, .fn = fn, .user = user };
+    return scene_walk(&src, opts, export_one, &ew);
+}

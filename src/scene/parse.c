@@ -1,0 +1,743 @@
+/* parse.c — the line-oriented scene file format (documented in scenes/README.md): tokens, statements, blocks.
+ * Fed by scene_load with an open file; fills a struct scene and asks prim.c / import.c for geometry and images. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scene/scene_priv.h"
+
+#define MAX_TOKENS 32
+
+typedef struct token {
+    const char *s;  /* NUL-terminated (quotes removed) */
+    int col;        /* 1-based column of the token's first character */
+} token;
+
+enum geom_kind { GEOM_NONE, GEOM_PLANE, GEOM_SPHERE, GEOM_BOX, GEOM_TORUS, GEOM_MESH };
+
+/* The object block being read; turned into a scene_object at `end`. */
+typedef struct pending_object {
+    scene_object obj;
+    bool cull_given;
+    enum geom_kind geom;
+    int geom_line, geom_col, path_col;
+    float gf[4];   /* sizes / radii */
+    int gi[2];     /* segments */
+    char *mesh_path;
+    float fit;     /* 0 = none */
+    bool fit_base;
+    float uv[2];
+    bool texture_given;
+} pending_object;
+
+typedef struct parser {
+    const char *file;
+    char *dir;     /* the scene file's folder, "" for the current one */
+    int line;
+    char *err;
+    size_t err_size;
+    scene *s;
+    enum { BLOCK_TOP, BLOCK_CAMERA, BLOCK_OBJECT } block;
+    int block_line;
+    scene_camera cam;
+    pending_object po;
+    uint64_t total_tris;
+    mos_result code;  /* what the first error was (MOS_ERR_PARSE unless an import said otherwise) */
+} parser;
+
+static int perr(parser *p, int col, const char *fmt, ...)
+{
+    int n = snprintf(p->err, p->err_size, "%s:%d:%d: ", p->file, p->line, col);
+    if (n >= 0 && (size_t)n < p->err_size) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(p->err + n, p->err_size - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+static int oom(parser *p, int col)
+{
+    p->code = MOS_ERR_OUT_OF_MEMORY;
+    return perr(p, col, "out of memory");
+}
+
+/* ---- tokens ------------------------------------------------------------------ */
+
+/* Splits LINE in place.  Tokens are separated by blanks; "..." quotes a token
+ * (for paths with blanks); # starts a comment outside quotes. */
+static int tokenize(parser *p, char *line, token *t, int *count)
+{
+    int n = 0;
+    char *c = line;
+    for (const char *q = line; *q; q++)
+        if (((unsigned char)*q < 0x20 && *q != '\t' && *q != '\r' && *q != '\n') || *q == 0x7f)
+            return perr(p, (int)(q - line) + 1, "control character 0x%02x in a text file", (unsigned char)*q);
+    for (;;) {
+        while (*c == ' ' || *c == '\t' || *c == '\r' || *c == '\n')
+            c++;
+        if (*c == '\0' || *c == '#')
+            break;
+        int col = (int)(c - line) + 1;
+        if (n == MAX_TOKENS)
+            return perr(p, col, "too many tokens on one line (at most %d)", MAX_TOKENS);
+        if (*c == '"') {
+            char *end = strchr(c + 1, '"');
+            if (!end)
+                return perr(p, col, "unterminated quoted string");
+            *end = '\0';
+            t[n++] = (token){ c + 1, col };
+            c = end + 1;
+            if (*c != '\0' && *c != ' ' && *c != '\t' && *c != '\r' && *c != '\n' && *c != '#')
+                return perr(p, (int)(c - line) + 1, "expected a blank after the closing quote");
+        } else {
+            t[n++] = (token){ c, col };
+            while (*c && *c != ' ' && *c != '\t' && *c != '\r' && *c != '\n' && *c != '#')
+                c++;
+            if (*c == '#') {
+                *c = '\0';
+                break;
+            }
+            if (*c)
+                *c++ = '\0';
+        }
+    }
+    *count = n;
+    return 0;
+}
+
+/* Argument count check: KW takes between MIN and MAX arguments after it. */
+static int nargs(parser *p, const token *t, int n, int min, int max, const char *what)
+{
+    if (n - 1 < min)
+        return perr(p, t[0].col, "'%s' needs %s", t[0].s, what);
+    if (n - 1 > max)
+        return perr(p, t[max + 1].col, "unexpected '%s' after %s", t[max + 1].s, t[0].s);
+    return 0;
+}
+
+static int num(parser *p, const token *t, float *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(t->s, &end);
+    if (end == t->s || *end != '\0')
+        return perr(p, t->col, "expected a number, got '%s'", t->s);
+    if (errno == ERANGE || !isfinite(v) || fabs(v) > 3.0e38)
+        return perr(p, t->col, "number '%s' is out of range", t->s);
+    *out = (float)v;
+    return 0;
+}
+
+static int nums(parser *p, const token *t, int count, float *out)
+{
+    for (int i = 0; i < count; i++)
+        if (num(p, &t[i], &out[i]))
+            return -1;
+    return 0;
+}
+
+static int integer(parser *p, const token *t, int lo, int hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(t->s, &end, 10);
+    if (end == t->s || *end != '\0')
+        return perr(p, t->col, "expected an integer, got '%s'", t->s);
+    if (errno == ERANGE || v < lo || v > hi)
+        return perr(p, t->col, "%s is out of range %d..%d", t->s, lo, hi);
+    *out = (int)v;
+    return 0;
+}
+
+static int positive(parser *p, const token *t, float *out)
+{
+    if (num(p, t, out))
+        return -1;
+    if (!(*out > 0.0f))
+        return perr(p, t->col, "'%s' must be greater than 0", t->s);
+    return 0;
+}
+
+static int unit_range(parser *p, const token *t, int count, float *out)
+{
+    if (nums(p, t, count, out))
+        return -1;
+    for (int i = 0; i < count; i++)
+        if (out[i] < 0.0f || out[i] > 1.0f)
+            return perr(p, t[i].col, "'%s' is outside 0..1", t[i].s);
+    return 0;
+}
+
+static int name_token(parser *p, const token *t, char *out)
+{
+    if (strlen(t->s) >= SCENE_NAME_MAX)
+        return perr(p, t->col, "name is longer than %d characters", SCENE_NAME_MAX - 1);
+    strcpy(out, t->s);
+    return 0;
+}
+
+/* PATH relative to the scene file's folder unless absolute; malloc'ed. */
+static char *resolve(const parser *p, const char *path)
+{
+    size_t dl = path[0] == '/' ? 0 : strlen(p->dir), pl = strlen(path);
+    char *r = malloc(dl + pl + 1);
+    if (r) {
+        memcpy(r, p->dir, dl);
+        memcpy(r + dl, path, pl + 1);
+    }
+    return r;
+}
+
+static void *grow(void *arr, int count, size_t elem)
+{
+    /* Capacity doubles at powers of two. */
+    if (count & (count - 1))
+        return arr;
+    size_t cap = count ? (size_t)count * 2 : 4;
+    return realloc(arr, cap * elem);
+}
+
+/* ---- transforms ------------------------------------------------------------ */
+
+/* translate / rotate / scale as a matrix T; the caller composes M = T * M. */
+static int transform_stmt(parser *p, const token *t, int n, float out[16])
+{
+    float a[4] = { 0, 0, 0, 0 };
+    if (strcmp(t[0].s, "translate") == 0) {
+        if (nargs(p, t, n, 3, 3, "x y z") || nums(p, t + 1, 3, a))
+            return -1;
+        scene_mat4_translate(out, a[0], a[1], a[2]);
+    } else if (strcmp(t[0].s, "rotate") == 0) {
+        if (nargs(p, t, n, 4, 4, "degrees and an axis x y z") || nums(p, t + 1, 4, a))
+            return -1;
+        if (a[1] == 0.0f && a[2] == 0.0f && a[3] == 0.0f)
+            return perr(p, t[2].col, "rotation axis is zero");
+        scene_mat4_rotate(out, a[0], a[1], a[2], a[3]);
+    } else {  /* scale */
+        if (nargs(p, t, n, 1, 3, "one factor or x y z"))
+            return -1;
+        if (n == 3)
+            return perr(p, t[0].col, "'scale' takes one factor or three");
+        if (nums(p, t + 1, n - 1, a))
+            return -1;
+        if (n == 2)
+            a[1] = a[2] = a[0];
+        for (int i = 0; i < 3; i++)
+            if (a[i] == 0.0f)
+                return perr(p, t[n == 2 ? 1 : 1 + i].col, "scale factor is zero");
+        scene_mat4_scale(out, a[0], a[1], a[2]);
+    }
+    return 0;
+}
+
+static void compose(float m[16], const float t[16])
+{
+    float r[16];
+    scene_mat4_mul(r, t, m);
+    memcpy(m, r, sizeof r);
+}
+
+static bool is_transform(const char *kw)
+{
+    return !strcmp(kw, "translate") || !strcmp(kw, "rotate") || !strcmp(kw, "scale");
+}
+
+/* ---- top level ------------------------------------------------------------- */
+
+static int top_stmt(parser *p, const token *t, int n)
+{
+    scene *s = p->s;
+    const char *kw = t[0].s;
+    if (!strcmp(kw, "background")) {
+        if (nargs(p, t, n, 3, 4, "r g b [a]") || unit_range(p, t + 1, n - 1, s->background))
+            return -1;
+        if (n == 4)
+            s->background[3] = 1.0f;
+    } else if (!strcmp(kw, "ambient")) {
+        if (nargs(p, t, n, 3, 3, "r g b") || nums(p, t + 1, 3, s->ambient))
+            return -1;
+        for (int i = 0; i < 3; i++)
+            if (s->ambient[i] < 0.0f)
+                return perr(p, t[1 + i].col, "ambient must not be negative");
+    } else if (!strcmp(kw, "light")) {
+        float a[6];
+        if (nargs(p, t, n, 6, 6, "a direction x y z (towards the light) and a colour r g b") ||
+            nums(p, t + 1, 6, a))
+            return -1;
+        if (s->light_count == SCENE_MAX_LIGHTS)
+            return perr(p, t[0].col, "too many lights (at most %d)", SCENE_MAX_LIGHTS);
+        float len = sqrtf(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+        if (!(len > 0.0f) || !isfinite(len))
+            return perr(p, t[1].col, "light direction is zero");
+        for (int i = 3; i < 6; i++)
+            if (a[i] < 0.0f)
+                return perr(p, t[1 + i].col, "light colour must not be negative");
+        scene_light *l = &s->lights[s->light_count++];
+        for (int i = 0; i < 3; i++) {
+            l->dir[i] = a[i] / len;
+            l->color[i] = a[3 + i];
+        }
+    } else if (!strcmp(kw, "camera")) {
+        if (nargs(p, t, n, 0, 1, "an optional name"))
+            return -1;
+        scene_camera *c = &p->cam;
+        *c = (scene_camera){
+            .eye = { 0, 0, 5 }, .up = { 0, 1, 0 }, .fov_y_deg = 60, .near_z = 0.1f,
+            .far_z = 1000, .shutter = { 0, 1 },
+        };
+        if (n == 2) {
+            if (name_token(p, &t[1], c->name))
+                return -1;
+            for (int i = 0; i < s->camera_count; i++)
+                if (!strcmp(s->cameras[i].name, c->name))
+                    return perr(p, t[1].col, "a camera named '%s' already exists", c->name);
+        } else {
+            snprintf(c->name, sizeof c->name, "view%d", s->camera_count);
+        }
+        p->block = BLOCK_CAMERA;
+        p->block_line = p->line;
+    } else if (!strcmp(kw, "object")) {
+        if (nargs(p, t, n, 0, 1, "an optional name"))
+            return -1;
+        pending_object *po = &p->po;
+        memset(po, 0, sizeof *po);
+        scene_object *o = &po->obj;
+        if (n == 2 && name_token(p, &t[1], o->name))
+            return -1;
+        if (n == 1)
+            snprintf(o->name, sizeof o->name, "object%d", s->object_count);
+        o->texture = -1;
+        o->shader = SCENE_SHADER_LAMBERT;
+        o->color[0] = o->color[1] = o->color[2] = 0.8f;
+        o->color[3] = 1.0f;
+        scene_mat4_identity(o->xform);
+        scene_mat4_identity(o->xform1);
+        o->array_n[0] = o->array_n[1] = o->array_n[2] = 1;
+        po->uv[0] = po->uv[1] = 1.0f;
+        p->block = BLOCK_OBJECT;
+        p->block_line = p->line;
+    } else if (!strcmp(kw, "end")) {
+        return perr(p, t[0].col, "'end' without a 'camera' or 'object' block");
+    } else {
+        return perr(p, t[0].col, "unknown keyword '%.40s' (expected background, ambient, light, camera or object)", kw);
+    }
+    return 0;
+}
+
+/* ---- camera block ------------------------------------------------------------ */
+
+static int camera_stmt(parser *p, const token *t, int n)
+{
+    scene_camera *c = &p->cam;
+    const char *kw = t[0].s;
+    if (!strcmp(kw, "eye") || !strcmp(kw, "target") || !strcmp(kw, "up")) {
+        float *dst = kw[0] == 'e' ? c->eye : kw[0] == 't' ? c->target : c->up;
+        return nargs(p, t, n, 3, 3, "x y z") || nums(p, t + 1, 3, dst) ? -1 : 0;
+    }
+    if (!strcmp(kw, "fov")) {
+        if (nargs(p, t, n, 1, 1, "the vertical field of view in degrees") || num(p, &t[1], &c->fov_y_deg))
+            return -1;
+        if (!(c->fov_y_deg > 0.0f && c->fov_y_deg < 180.0f))
+            return perr(p, t[1].col, "fov must be between 0 and 180 degrees");
+        return 0;
+    }
+    if (!strcmp(kw, "near"))
+        return nargs(p, t, n, 1, 1, "a distance") || positive(p, &t[1], &c->near_z) ? -1 : 0;
+    if (!strcmp(kw, "far"))
+        return nargs(p, t, n, 1, 1, "a distance") || positive(p, &t[1], &c->far_z) ? -1 : 0;
+    if (!strcmp(kw, "aperture") || !strcmp(kw, "focus")) {
+        float *dst = kw[0] == 'a' ? &c->aperture : &c->focus_dist;
+        if (nargs(p, t, n, 1, 1, "a distance") || num(p, &t[1], dst))
+            return -1;
+        if (*dst < 0.0f)
+            return perr(p, t[1].col, "'%s' must not be negative", kw);
+        return 0;
+    }
+    if (!strcmp(kw, "shutter")) {
+        if (nargs(p, t, n, 2, 2, "open and close times in 0..1") || unit_range(p, t + 1, 2, c->shutter))
+            return -1;
+        if (c->shutter[1] < c->shutter[0])
+            return perr(p, t[2].col, "shutter closes before it opens");
+        return 0;
+    }
+    if (!strcmp(kw, "end")) {
+        if (nargs(p, t, n, 0, 0, "nothing"))
+            return -1;
+        float d[3], len2 = 0, cr[3];
+        for (int i = 0; i < 3; i++)
+            d[i] = c->target[i] - c->eye[i], len2 += d[i] * d[i];
+        if (!(len2 > 0.0f))
+            return perr(p, t[0].col, "camera '%s' (line %d): eye and target coincide", c->name, p->block_line);
+        cr[0] = d[1] * c->up[2] - d[2] * c->up[1];
+        cr[1] = d[2] * c->up[0] - d[0] * c->up[2];
+        cr[2] = d[0] * c->up[1] - d[1] * c->up[0];
+        if (!(cr[0] * cr[0] + cr[1] * cr[1] + cr[2] * cr[2] > 1e-12f * len2))
+            return perr(p, t[0].col, "camera '%s' (line %d): up is parallel to the view direction", c->name, p->block_line);
+        if (!(c->far_z > c->near_z))
+            return perr(p, t[0].col, "camera '%s' (line %d): far must be greater than near", c->name, p->block_line);
+        scene *s = p->s;
+        void *g = grow(s->cameras, s->camera_count, sizeof *s->cameras);
+        if (!g)
+            return oom(p, t[0].col);
+        s->cameras = g;
+        s->cameras[s->camera_count++] = *c;
+        p->block = BLOCK_TOP;
+        return 0;
+    }
+    return perr(p, t[0].col, "unknown camera keyword '%.40s' (expected eye, target, up, fov, near, far, aperture, focus, shutter or end)", kw);
+}
+
+/* ---- object block ------------------------------------------------------------ */
+
+static int geom_stmt(parser *p, const token *t, int n, enum geom_kind kind)
+{
+    pending_object *po = &p->po;
+    if (po->geom != GEOM_NONE)
+        return perr(p, t[0].col, "object '%s' already has geometry (line %d)", po->obj.name, po->geom_line);
+    po->geom = kind;
+    po->geom_line = p->line;
+    po->geom_col = t[0].col;
+    uint64_t tris = 0;
+    switch (kind) {
+    case GEOM_PLANE:
+        po->gi[0] = po->gi[1] = 1;
+        if (nargs(p, t, n, 2, 4, "width depth [segments_x segments_z]") ||
+            positive(p, &t[1], &po->gf[0]) || positive(p, &t[2], &po->gf[1]))
+            return -1;
+        if (n == 4)
+            return perr(p, t[3].col, "give both segments_x and segments_z");
+        if (n == 5 && (integer(p, &t[3], 1, SCENE_MAX_SEGMENTS, &po->gi[0]) ||
+                       integer(p, &t[4], 1, SCENE_MAX_SEGMENTS, &po->gi[1])))
+            return -1;
+        tris = scene_prim_plane_tris(po->gi[0], po->gi[1]);
+        break;
+    case GEOM_SPHERE:
+        po->gi[0] = 32, po->gi[1] = 16;
+        if (nargs(p, t, n, 1, 3, "radius [segments_lon segments_lat]") || positive(p, &t[1], &po->gf[0]))
+            return -1;
+        if (n == 3)
+            return perr(p, t[2].col, "give both segments_lon and segments_lat");
+        if (n == 4 && (integer(p, &t[2], 3, SCENE_MAX_SEGMENTS, &po->gi[0]) ||
+                       integer(p, &t[3], 2, SCENE_MAX_SEGMENTS, &po->gi[1])))
+            return -1;
+        tris = scene_prim_sphere_tris(po->gi[0], po->gi[1]);
+        break;
+    case GEOM_BOX:
+        po->gi[0] = 1;
+        if (nargs(p, t, n, 3, 4, "size_x size_y size_z [segments]") ||
+            positive(p, &t[1], &po->gf[0]) || positive(p, &t[2], &po->gf[1]) ||
+            positive(p, &t[3], &po->gf[2]))
+            return -1;
+        if (n == 5 && integer(p, &t[4], 1, SCENE_MAX_SEGMENTS, &po->gi[0]))
+            return -1;
+        tris = scene_prim_box_tris(po->gi[0]);
+        break;
+    case GEOM_TORUS:
+        po->gi[0] = 48, po->gi[1] = 24;
+        if (nargs(p, t, n, 2, 4, "major_radius minor_radius [segments_major segments_minor]") ||
+            positive(p, &t[1], &po->gf[0]) || positive(p, &t[2], &po->gf[1]))
+            return -1;
+        if (n == 4)
+            return perr(p, t[3].col, "give both segments_major and segments_minor");
+        if (n == 5 && (integer(p, &t[3], 3, SCENE_MAX_SEGMENTS, &po->gi[0]) ||
+                       integer(p, &t[4], 3, SCENE_MAX_SEGMENTS, &po->gi[1])))
+            return -1;
+        tris = scene_prim_torus_tris(po->gi[0], po->gi[1]);
+        break;
+    case GEOM_MESH:
+        if (nargs(p, t, n, 1, 1, "a file path"))
+            return -1;
+        po->path_col = t[1].col;
+        po->mesh_path = resolve(p, t[1].s);
+        if (!po->mesh_path)
+            return oom(p, t[1].col);
+        break;
+    case GEOM_NONE:
+        break;
+    }
+    if (tris > SCENE_MAX_PRIM_TRIANGLES)
+        return perr(p, t[0].col, "%s has %llu triangles; at most %u are allowed per primitive",
+                    t[0].s, (unsigned long long)tris, SCENE_MAX_PRIM_TRIANGLES);
+    return 0;
+}
+
+static int texture_stmt(parser *p, const token *t, int n)
+{
+    if (nargs(p, t, n, 1, 1, "a file path"))
+        return -1;
+    if (p->po.texture_given)
+        return perr(p, t[0].col, "object '%s' already has a texture", p->po.obj.name);
+    scene *s = p->s;
+    char *path = resolve(p, t[1].s);
+    if (!path)
+        return oom(p, t[1].col);
+    for (int i = 0; i < s->image_count; i++)
+        if (!strcmp(s->images[i].path, path)) {
+            free(path);
+            p->po.obj.texture = i;
+            p->po.texture_given = true;
+            return 0;
+        }
+    char msg[512];
+    scene_image img;
+    mos_result r = scene_import_image(path, &img, msg, sizeof msg);
+    if (r != MOS_OK) {
+        free(path);
+        p->code = r;
+        return perr(p, t[1].col, "%s", msg);
+    }
+    void *g = grow(s->images, s->image_count, sizeof *s->images);
+    if (!g) {
+        free(path);
+        scene_image_free(&img);
+        return oom(p, t[1].col);
+    }
+    s->images = g;
+    img.path = path;
+    p->po.obj.texture = s->image_count;
+    s->images[s->image_count++] = img;
+    p->po.texture_given = true;
+    return 0;
+}
+
+/* Builds the geometry, checks the object and appends it. */
+static int object_end(parser *p, const token *t, int n)
+{
+    pending_object *po = &p->po;
+    scene_object *o = &po->obj;
+    scene *s = p->s;
+    if (nargs(p, t, n, 0, 0, "nothing"))
+        return -1;
+    if (po->geom == GEOM_NONE)
+        return perr(p, t[0].col, "object '%s' (line %d) has no geometry (plane, sphere, box, torus or mesh)",
+                    o->name, p->block_line);
+    if (o->shader == SCENE_SHADER_TEXTURED && o->texture < 0)
+        return perr(p, t[0].col, "object '%s' (line %d) uses shader textured but has no 'texture'",
+                    o->name, p->block_line);
+    if (!po->cull_given)
+        o->cull = po->geom == GEOM_SPHERE || po->geom == GEOM_BOX || po->geom == GEOM_TORUS
+                      ? MOS_CULL_BACK : MOS_CULL_NONE;
+
+    scene_mesh m;
+    int rc = 0;
+    int save_line = p->line;
+    switch (po->geom) {
+    case GEOM_PLANE: rc = scene_prim_plane(&m, po->gf[0], po->gf[1], po->gi[0], po->gi[1]); break;
+    case GEOM_SPHERE: rc = scene_prim_sphere(&m, po->gf[0], po->gi[0], po->gi[1]); break;
+    case GEOM_BOX: rc = scene_prim_box(&m, po->gf[0], po->gf[1], po->gf[2], po->gi[0]); break;
+    case GEOM_TORUS: rc = scene_prim_torus(&m, po->gf[0], po->gf[1], po->gi[0], po->gi[1]); break;
+    case GEOM_MESH: {
+        char msg[768];
+        mos_result r = scene_import_mesh(po->mesh_path, &m, msg, sizeof msg);
+        if (r != MOS_OK) {
+            p->code = r;
+            p->line = po->geom_line;
+            perr(p, po->path_col, "%s", msg);
+            p->line = save_line;
+            return -1;
+        }
+        break;
+    }
+    case GEOM_NONE: break;
+    }
+    if (rc) {
+        p->line = po->geom_line;
+        oom(p, po->geom_col);
+        p->line = save_line;
+        return -1;
+    }
+    if (po->fit > 0.0f)
+        scene_mesh_fit(&m, po->fit, po->fit_base);
+    if (po->uv[0] != 1.0f || po->uv[1] != 1.0f)
+        scene_mesh_uv_scale(&m, po->uv[0], po->uv[1]);
+
+    uint64_t inst = (uint64_t)o->array_n[0] * (uint64_t)o->array_n[1] * (uint64_t)o->array_n[2];
+    uint64_t tris = (uint64_t)(m.index_count / 3) * inst;
+    if (p->total_tris + tris > SCENE_MAX_TRIANGLES) {
+        scene_mesh_free(&m);
+        return perr(p, t[0].col, "object '%s' brings the scene to %llu triangles per frame; at most %llu are allowed",
+                    o->name, (unsigned long long)(p->total_tris + tris), (unsigned long long)SCENE_MAX_TRIANGLES);
+    }
+    void *gm = grow(s->meshes, s->mesh_count, sizeof *s->meshes);
+    if (gm)
+        s->meshes = gm;
+    void *go = gm ? grow(s->objects, s->object_count, sizeof *s->objects) : NULL;
+    if (!go) {
+        scene_mesh_free(&m);
+        return oom(p, t[0].col);
+    }
+    s->objects = go;
+    o->mesh = s->mesh_count;
+    s->meshes[s->mesh_count++] = m;
+    if (!o->has_motion)
+        memcpy(o->xform1, o->xform, sizeof o->xform);
+    s->objects[s->object_count++] = *o;
+    p->total_tris += tris;
+    free(po->mesh_path);
+    po->mesh_path = NULL;
+    p->block = BLOCK_TOP;
+    return 0;
+}
+
+static int object_stmt(parser *p, const token *t, int n)
+{
+    pending_object *po = &p->po;
+    scene_object *o = &po->obj;
+    const char *kw = t[0].s;
+    if (!strcmp(kw, "plane"))
+        return geom_stmt(p, t, n, GEOM_PLANE);
+    if (!strcmp(kw, "sphere"))
+        return geom_stmt(p, t, n, GEOM_SPHERE);
+    if (!strcmp(kw, "box"))
+        return geom_stmt(p, t, n, GEOM_BOX);
+    if (!strcmp(kw, "torus"))
+        return geom_stmt(p, t, n, GEOM_TORUS);
+    if (!strcmp(kw, "mesh"))
+        return geom_stmt(p, t, n, GEOM_MESH);
+    if (!strcmp(kw, "texture"))
+        return texture_stmt(p, t, n);
+    if (!strcmp(kw, "end"))
+        return object_end(p, t, n);
+    if (is_transform(kw)) {
+        float m[16];
+        if (transform_stmt(p, t, n, m))
+            return -1;
+        compose(o->xform, m);
+        return 0;
+    }
+    if (!strcmp(kw, "motion")) {
+        float m[16];
+        if (n < 2 || !is_transform(t[1].s))
+            return perr(p, n < 2 ? t[0].col : t[1].col, "'motion' needs translate, rotate or scale");
+        if (transform_stmt(p, t + 1, n - 1, m))
+            return -1;
+        compose(o->xform1, m);
+        o->has_motion = true;
+        return 0;
+    }
+    if (!strcmp(kw, "velocity"))
+        return nargs(p, t, n, 3, 3, "x y z (world units per shutter interval)") || nums(p, t + 1, 3, o->velocity) ? -1 : 0;
+    if (!strcmp(kw, "shader")) {
+        if (nargs(p, t, n, 1, 1, "flat, lambert or textured"))
+            return -1;
+        static const char *const names[SCENE_SHADER_COUNT] = { "flat", "lambert", "textured" };
+        for (int i = 0; i < SCENE_SHADER_COUNT; i++)
+            if (!strcmp(t[1].s, names[i])) {
+                o->shader = i;
+                return 0;
+            }
+        return perr(p, t[1].col, "unknown shader '%s' (expected flat, lambert or textured)", t[1].s);
+    }
+    if (!strcmp(kw, "color") || !strcmp(kw, "colour")) {
+        if (nargs(p, t, n, 3, 4, "r g b [a]") || unit_range(p, t + 1, n - 1, o->color))
+            return -1;
+        if (n == 4)
+            o->color[3] = 1.0f;
+        return 0;
+    }
+    if (!strcmp(kw, "cull")) {
+        if (nargs(p, t, n, 1, 1, "none or back"))
+            return -1;
+        if (!strcmp(t[1].s, "none"))
+            o->cull = MOS_CULL_NONE;
+        else if (!strcmp(t[1].s, "back"))
+            o->cull = MOS_CULL_BACK;
+        else
+            return perr(p, t[1].col, "unknown cull mode '%s' (expected none or back)", t[1].s);
+        po->cull_given = true;
+        return 0;
+    }
+    if (!strcmp(kw, "fit")) {
+        if (nargs(p, t, n, 1, 2, "a size [center|base]") || positive(p, &t[1], &po->fit))
+            return -1;
+        po->fit_base = false;
+        if (n == 3) {
+            if (!strcmp(t[2].s, "base"))
+                po->fit_base = true;
+            else if (strcmp(t[2].s, "center") && strcmp(t[2].s, "centre"))
+                return perr(p, t[2].col, "unknown fit anchor '%s' (expected center or base)", t[2].s);
+        }
+        return 0;
+    }
+    if (!strcmp(kw, "uv_scale")) {
+        if (nargs(p, t, n, 1, 2, "su [sv]") || nums(p, t + 1, n - 1, po->uv))
+            return -1;
+        if (n == 2)
+            po->uv[1] = po->uv[0];
+        return 0;
+    }
+    if (!strcmp(kw, "array")) {
+        float d[3];
+        if (nargs(p, t, n, 6, 6, "counts nx ny nz and steps dx dy dz") ||
+            integer(p, &t[1], 1, SCENE_MAX_INSTANCES, &o->array_n[0]) ||
+            integer(p, &t[2], 1, SCENE_MAX_INSTANCES, &o->array_n[1]) ||
+            integer(p, &t[3], 1, SCENE_MAX_INSTANCES, &o->array_n[2]) || nums(p, t + 4, 3, d))
+            return -1;
+        if ((uint64_t)o->array_n[0] * (uint64_t)o->array_n[1] * (uint64_t)o->array_n[2] > SCENE_MAX_INSTANCES)
+            return perr(p, t[1].col, "array has more than %d instances", SCENE_MAX_INSTANCES);
+        memcpy(o->array_d, d, sizeof d);
+        return 0;
+    }
+    return perr(p, t[0].col,
+                "unknown object keyword '%.40s' (expected plane, sphere, box, torus, mesh, fit, uv_scale, shader, "
+                "color, texture, translate, rotate, scale, cull, array, motion, velocity or end)", kw);
+}
+
+/* ---- driver -------------------------------------------------------------------- */
+
+mos_result scene_parse(scene *s, const char *path, FILE *f, char *err, size_t err_size)
+{
+    parser p = { .file = path, .err = err, .err_size = err_size, .s = s, .code = MOS_ERR_PARSE };
+    const char *slash = strrchr(path, '/');
+    size_t dl = slash ? (size_t)(slash - path) + 1 : 0;
+    p.dir = malloc(dl + 1);
+    if (!p.dir) {
+        snprintf(err, err_size, "%s:1:1: out of memory", path);
+        return MOS_ERR_OUT_OF_MEMORY;
+    }
+    memcpy(p.dir, path, dl);
+    p.dir[dl] = '\0';
+
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int rc = 0;
+    while ((len = getline(&line, &cap, f)) >= 0) {
+        p.line++;
+        if (memchr(line, '\0', (size_t)len)) {
+            rc = perr(&p, (int)strlen(line) + 1, "NUL byte in a text file");
+            break;
+        }
+        token t[MAX_TOKENS];
+        int n = 0;
+        if (p.line == 1 && !memcmp(line, "\xEF\xBB\xBF", len >= 3 ? 3 : (size_t)len + 1))
+            memset(line, ' ', 3);  /* UTF-8 byte order mark */
+        if ((rc = tokenize(&p, line, t, &n)) != 0)
+            break;
+        if (n == 0)
+            continue;
+        rc = p.block == BLOCK_TOP ? top_stmt(&p, t, n)
+           : p.block == BLOCK_CAMERA ? camera_stmt(&p, t, n) : object_stmt(&p, t, n);
+        if (rc)
+            break;
+    }
+    if (!rc && ferror(f)) {
+        snprintf(err, err_size, "%s:%d:1: read error: %s", path, p.line + 1, strerror(errno));
+        p.code = MOS_ERR_IO;
+        rc = -1;
+    }
+    if (!rc && p.block != BLOCK_TOP) {
+        p.line++;
+        rc = perr(&p, 1, "end of file inside the '%s' block started at line %d (missing 'end')",
+                  p.block == BLOCK_CAMERA ? "camera" : "object", p.block_line);
+    }
+    free(p.po.mesh_path);
+    free(line);
+    free(p.dir);
+    return rc ? p.code : MOS_OK;
+}

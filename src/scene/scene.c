@@ -1,0 +1,166 @@
+/* scene.c — scene_load / scene_free and the read-only queries on a loaded scene.
+ * Fed by the CLI and tools with a path; runs parse.c and fills defaults (lights, a framing camera). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scene/scene_priv.h"
+
+#define STRIDE SHADER_BUILTIN_STRIDE
+
+/* World-space bounds of every instance of every object (at t = 0). */
+static int scene_bounds(const scene *s, float lo[3], float hi[3])
+{
+    int any = 0;
+    for (int oi = 0; oi < s->object_count; oi++) {
+        const scene_object *o = &s->objects[oi];
+        const scene_mesh *m = &s->meshes[o->mesh];
+        float ml[3] = { 0 }, mh[3] = { 0 };
+        for (uint32_t i = 0; i < m->vert_count; i++) {
+            float w[3];
+            const float *v = m->verts + (size_t)i * STRIDE;
+            for (int r = 0; r < 3; r++)
+                w[r] = o->xform[r] * v[0] + o->xform[4 + r] * v[1] + o->xform[8 + r] * v[2] + o->xform[12 + r];
+            for (int r = 0; r < 3; r++) {
+                ml[r] = i == 0 || w[r] < ml[r] ? w[r] : ml[r];
+                mh[r] = i == 0 || w[r] > mh[r] ? w[r] : mh[r];
+            }
+        }
+        if (m->vert_count == 0)
+            continue;
+        for (int r = 0; r < 3; r++) {
+            float span = (float)(o->array_n[r] - 1) * o->array_d[r];
+            float a = ml[r] + (span < 0 ? span : 0), b = mh[r] + (span > 0 ? span : 0);
+            lo[r] = !any || a < lo[r] ? a : lo[r];
+            hi[r] = !any || b > hi[r] ? b : hi[r];
+        }
+        any = 1;
+    }
+    return any;
+}
+
+static int add_default_camera(scene *s)
+{
+    float lo[3] = { -1, -1, -1 }, hi[3] = { 1, 1, 1 };
+    scene_bounds(s, lo, hi);
+    float c[3], r2 = 0;
+    for (int i = 0; i < 3; i++) {
+        c[i] = 0.5f * (lo[i] + hi[i]);
+        r2 += 0.25f * (hi[i] - lo[i]) * (hi[i] - lo[i]);
+    }
+    float r = sqrtf(r2) > 1e-6f ? sqrtf(r2) : 1.0f;
+    scene_camera cam = {
+        .name = "default", .up = { 0, 1, 0 }, .fov_y_deg = 45, .shutter = { 0, 1 },
+    };
+    /* Bounding sphere in view: distance r / sin(fov / 2), from the front and a little above. */
+    float d = r / sinf(22.5f * 3.14159265f / 180.0f);
+    float dir[3] = { 0, 0.35f, 1 }, dl = sqrtf(1 + 0.35f * 0.35f);
+    for (int i = 0; i < 3; i++) {
+        cam.target[i] = c[i];
+        cam.eye[i] = c[i] + dir[i] / dl * d;
+    }
+    cam.near_z = d - r > d * 0.01f ? (d - r) * 0.5f : d * 0.01f;
+    cam.far_z = (d + r) * 1.5f;
+    s->cameras = malloc(sizeof *s->cameras);
+    if (!s->cameras)
+        return -1;
+    s->cameras[0] = cam;
+    s->camera_count = 1;
+    return 0;
+}
+
+mos_result scene_load(const char *path, scene **out, char *err, size_t err_size)
+{
+    *out = NULL;
+    if (err_size)
+        err[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, err_size, "%s:1:1: cannot open scene file: %s", path, strerror(errno));
+        return MOS_ERR_IO;
+    }
+    scene *s = calloc(1, sizeof *s);
+    if (!s || !(s->path = strdup(path))) {
+        fclose(f);
+        free(s);
+        snprintf(err, err_size, "%s:1:1: out of memory", path);
+        return MOS_ERR_OUT_OF_MEMORY;
+    }
+    s->background[0] = 0.08f, s->background[1] = 0.09f, s->background[2] = 0.11f, s->background[3] = 1.0f;
+    s->ambient[0] = s->ambient[1] = s->ambient[2] = 0.15f;
+    mos_result rc = scene_parse(s, path, f, err, err_size);
+    fclose(f);
+    if (rc != MOS_OK) {
+        scene_free(s);
+        return rc;
+    }
+    if (s->light_count == 0) {
+        /* No light line: one white key light from the upper front right. */
+        const float d[3] = { 0.4f, 1.0f, 0.6f };
+        float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        for (int i = 0; i < 3; i++) {
+            s->lights[0].dir[i] = d[i] / len;
+            s->lights[0].color[i] = 0.85f;
+        }
+        s->light_count = 1;
+    }
+    if (s->camera_count == 0 && add_default_camera(s)) {
+        scene_free(s);
+        snprintf(err, err_size, "%s:1:1: out of memory", path);
+        return MOS_ERR_OUT_OF_MEMORY;
+    }
+    *out = s;
+    return MOS_OK;
+}
+
+void scene_free(scene *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < s->mesh_count; i++)
+        scene_mesh_free(&s->meshes[i]);
+    for (int i = 0; i < s->image_count; i++)
+        scene_image_free(&s->images[i]);
+    free(s->meshes);
+    free(s->images);
+    free(s->objects);
+    free(s->cameras);
+    free(s->path);
+    free(s);
+}
+
+uint64_t scene_triangle_count(const scene *s)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < s->object_count; i++) {
+        const scene_object *o = &s->objects[i];
+        n += (uint64_t)(s->meshes[o->mesh].index_count / 3) * (uint64_t)o->array_n[0] *
+             (uint64_t)o->array_n[1] * (uint64_t)o->array_n[2];
+    }
+    return n;
+}
+
+int scene_view_count(const scene *s) { return s->camera_count; }
+
+const char *scene_view_name(const scene *s, int view)
+{
+    return view >= 0 && view < s->camera_count ? s->cameras[view].name : NULL;
+}
+
+int scene_find_view(const scene *s, const char *name)
+{
+    for (int i = 0; i < s->camera_count; i++)
+        if (!strcmp(s->cameras[i].name, name))
+            return i;
+    return -1;
+}
+
+int scene_object_count(const scene *s) { return s->object_count; }
+int scene_mesh_count(const scene *s) { return s->mesh_count; }
+
+void scene_clear_color(const scene *s, float rgba[4])
+{
+    memcpy(rgba, s->background, 4 * sizeof(float));
+}

@@ -1,0 +1,151 @@
+/* scene_priv.h — the scene module's private data: parsed cameras, lights, objects, meshes, images.
+ * Fed by parse.c (the file), prim.c and import.c (geometry, textures); read by draw.c. Not for other stages. */
+#ifndef MOSAIC_SCENE_PRIV_H
+#define MOSAIC_SCENE_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "scene/scene.h"
+#include "shader/builtin.h"
+
+#define SCENE_NAME_MAX 64
+#define SCENE_MAX_LIGHTS SHADER_BUILTIN_MAX_LIGHTS
+#define SCENE_MAX_SEGMENTS 4096                 /* per tessellation axis */
+#define SCENE_MAX_PRIM_TRIANGLES (8u << 20)     /* one procedural primitive */
+#define SCENE_MAX_MESH_TRIANGLES (32u << 20)    /* one imported mesh */
+#define SCENE_MAX_INSTANCES 65536               /* one object's array */
+#define SCENE_MAX_TRIANGLES ((uint64_t)1 << 28) /* submitted per frame, whole scene */
+
+/* Geometry in the built-in vertex layout (SHADER_BUILTIN_STRIDE floats per vertex). */
+typedef struct scene_mesh {
+    float *verts;
+    uint32_t *indices;
+    uint32_t vert_count;
+    uint32_t index_count;  /* 3 per triangle */
+} scene_mesh;
+
+typedef struct scene_image {
+    char *path;  /* resolved path (dedup key) */
+    int width, height;
+    uint8_t *rgba;  /* stbi_load, rows top first */
+} scene_image;
+
+typedef struct scene_camera {
+    char name[SCENE_NAME_MAX];
+    float eye[3], target[3], up[3];
+    float fov_y_deg, near_z, far_z;
+    /* Reserved (parsed, validated, stored; not rendered yet). */
+    float aperture;       /* lens radius in world units; 0 = pinhole */
+    float focus_dist;     /* world units along the view direction; 0 = |target - eye| */
+    float shutter[2];     /* open, close in [0, 1]; default 0 1 */
+} scene_camera;
+
+typedef struct scene_light {
+    float dir[3];  /* unit, world space, towards the light */
+    float color[3];
+} scene_light;
+
+enum scene_shader { SCENE_SHADER_FLAT, SCENE_SHADER_LAMBERT, SCENE_SHADER_TEXTURED, SCENE_SHADER_COUNT };
+
+typedef struct scene_object {
+    char name[SCENE_NAME_MAX];
+    int mesh;       /* index into scene.meshes */
+    int texture;    /* index into scene.images, -1 = none */
+    int shader;     /* enum scene_shader */
+    float color[4];
+    float xform[16];     /* object -> world at t = 0 (column-major) */
+    mos_cull cull;
+    int array_n[3];      /* instances along x, y, z (>= 1 each) */
+    float array_d[3];    /* world-space step between instances */
+    /* Reserved motion (parsed, validated, stored; not rendered yet). */
+    bool has_motion;     /* a `motion` line was given */
+    float xform1[16];    /* object -> world at t = 1 (= xform without motion lines) */
+    float velocity[3];   /* world units per shutter interval, added on top: p(t) += v * t */
+} scene_object;
+
+struct scene {
+    char *path;
+    float background[4];
+    float ambient[3];
+    scene_light lights[SCENE_MAX_LIGHTS];
+    int light_count;
+    scene_camera *cameras;
+    int camera_count;
+    scene_object *objects;
+    int object_count;
+    scene_mesh *meshes;
+    int mesh_count;
+    scene_image *images;
+    int image_count;
+};
+
+/* ---- prim.c: procedural primitives (return 0, or non-zero when out of memory) */
+int scene_prim_plane(scene_mesh *m, float size_x, float size_z, int seg_x, int seg_z);
+int scene_prim_sphere(scene_mesh *m, float radius, int seg_lon, int seg_lat);
+int scene_prim_box(scene_mesh *m, float sx, float sy, float sz, int seg);
+int scene_prim_torus(scene_mesh *m, float r_major, float r_minor, int seg_major, int seg_minor);
+/* Triangle counts of the above before building (for the caps). */
+uint64_t scene_prim_plane_tris(int seg_x, int seg_z);
+uint64_t scene_prim_sphere_tris(int seg_lon, int seg_lat);
+uint64_t scene_prim_box_tris(int seg);
+uint64_t scene_prim_torus_tris(int seg_major, int seg_minor);
+void scene_mesh_free(scene_mesh *m);
+/* Scales (uniformly) and moves M so it fits a cube of edge SIZE: centred at the
+ * origin, or (base) centred in x/z with its lowest point at y = 0. */
+void scene_mesh_fit(scene_mesh *m, float size, bool base);
+void scene_mesh_uv_scale(scene_mesh *m, float su, float sv);
+
+/* ---- import.c: assimp meshes and stb_image textures; on failure MOS_ERR_IO (unreadable),
+ * MOS_ERR_PARSE (not a mesh / image, or too big) or MOS_ERR_OUT_OF_MEMORY, and a message in err */
+mos_result scene_import_mesh(const char *path, scene_mesh *m, char *err, size_t err_size);
+mos_result scene_import_image(const char *path, scene_image *img, char *err, size_t err_size);
+void scene_image_free(scene_image *img);  /* pixels and path */
+
+/* ---- parse.c: fills S from F (named PATH in messages); on failure MOS_ERR_PARSE, MOS_ERR_IO or
+ * MOS_ERR_OUT_OF_MEMORY with "file:line:col: message" in err */
+mos_result scene_parse(scene *s, const char *path, FILE *f, char *err, size_t err_size);
+
+/* ---- math (draw.c) */
+void scene_mat4_identity(float m[16]);
+void scene_mat4_mul(float out[16], const float a[16], const float b[16]);  /* out = a * b */
+void scene_mat4_translate(float m[16], float x, float y, float z);
+void scene_mat4_scale(float m[16], float x, float y, float z);
+void scene_mat4_rotate(float m[16], float deg, float x, float y, float z);  /* axis need not be unit */
+/* gluLookAt / gluPerspective (clip z in [-w, w]). */
+void scene_look_at(float m[16], const float eye[3], const float target[3], const float up[3]);
+void scene_perspective(float m[16], float fov_y_deg, float aspect, float n, float f);
+/* Inverse transpose of mat3(M) as 3 padded columns (up to a positive scale);
+ * returns det(mat3(M)): negative when M mirrors. */
+float scene_normal_matrix(float out[12], const float m[16]);
+
+/* ---- export.c: the one walk over a frame's draws (scene_draw and scene_export_frame use it) */
+typedef struct scene_walk_src {
+    const scene_object *objects;
+    int object_count;
+    const scene_camera *cameras;
+    int camera_count;
+    const scene_light *lights;
+    int light_count;
+    const float *ambient;  /* rgb */
+} scene_walk_src;
+
+/* One instance of one object, with the uniforms and state mos_draw gets. */
+typedef struct scene_walk_draw {
+    const scene_object *object;
+    int object_index, instance;
+    const shader_builtin_uniforms *uniforms;
+    bool depth_test, depth_write;  /* depth test is less-than */
+    mos_cull cull;
+    mos_blend blend;
+} scene_walk_draw;
+
+/* Calls FN for every draw of one frame, in submission order; stops at the
+ * first result other than MOS_OK and returns it.  MOS_ERR_INVALID_ARGUMENT
+ * for a bad view. */
+mos_result scene_walk(const scene_walk_src *src, const scene_draw_opts *opts,
+                      mos_result (*fn)(const scene_walk_draw *d, void *user), void *user);
+
+#endif
