@@ -1,0 +1,190 @@
+/* stats_json.c — the --stats-json object: one flat JSON object with stable key names.
+ * Fed by cli_render.c with the last frame's mos_frame_stats and every frame's time. */
+#include "tools/cli.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The keys, in output order (grep ORDER STATS_KEYS: bench/frametime.sh reads them):
+ * frame_ms frames frame_ms_min frame_ms_max width height spp threads pattern
+ * bin coarse batch early fifo triangles_in triangles_binned bin_spread
+ * bin_items first_work_ms frontend_ms frontend_stall_ms worker_busy_ms
+ * worker_fragments covered_pixels visibility_samples shade_invocations
+ * shading_rate */
+
+typedef struct cli_json {
+    FILE *f;
+    int fields;  /* written so far, for commas */
+} cli_json;
+
+static void json_key(cli_json *j, const char *key)
+{
+    fprintf(j->f, "%s\n  \"%s\": ", j->fields++ ? "," : "", key);
+}
+
+/* JSON has no NaN/Inf: they become null.  9 significant digits keep
+ * nanoseconds of a second-long frame. */
+static void json_double_value(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.9g", v);
+    else
+        fputs("null", f);
+}
+
+static void json_double(cli_json *j, const char *key, double v)
+{
+    json_key(j, key);
+    json_double_value(j->f, v);
+}
+
+static void json_int(cli_json *j, const char *key, long long v)
+{
+    json_key(j, key);
+    fprintf(j->f, "%lld", v);
+}
+
+static void json_u64(cli_json *j, const char *key, uint64_t v)
+{
+    json_key(j, key);
+    fprintf(j->f, "%" PRIu64, v);
+}
+
+/* Length of the valid UTF-8 sequence at S (0 if invalid). */
+static int utf8_len(const unsigned char *s)
+{
+    int n;
+    uint32_t cp;
+    if (s[0] < 0x80)
+        return 1;
+    if ((s[0] & 0xE0) == 0xC0) n = 2, cp = s[0] & 0x1F;
+    else if ((s[0] & 0xF0) == 0xE0) n = 3, cp = s[0] & 0x0F;
+    else if ((s[0] & 0xF8) == 0xF0) n = 4, cp = s[0] & 0x07;
+    else return 0;
+    for (int i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = cp << 6 | (s[i] & 0x3F);
+    }
+    static const uint32_t min_cp[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+    if (cp < min_cp[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return n;
+}
+
+static void json_string(cli_json *j, const char *key, const char *s)
+{
+    json_key(j, key);
+    fputc('"', j->f);
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        int n = utf8_len(p);
+        if (n == 0) {  /* invalid byte: U+FFFD keeps the file valid UTF-8 */
+            fputs("\\ufffd", j->f);
+            p++;
+        } else if (*p == '"' || *p == '\\') {
+            fprintf(j->f, "\\%c", *p++);
+        } else if (*p == '\n') {
+            fputs("\\n", j->f), p++;
+        } else if (*p == '\t') {
+            fputs("\\t", j->f), p++;
+        } else if (*p < 0x20 || *p == 0x7F) {
+            fprintf(j->f, "\\u%04x", *p++);
+        } else {
+            fwrite(p, 1, (size_t)n, j->f);
+            p += n;
+        }
+    }
+    fputc('"', j->f);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double cli_median(const double *v, int n)
+{
+    if (n <= 0)
+        return 0.0;
+    double *s = malloc((size_t)n * sizeof *s);
+    if (!s)
+        return v[n - 1];
+    memcpy(s, v, (size_t)n * sizeof *s);
+    qsort(s, (size_t)n, sizeof *s, cmp_double);
+    double m = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+    free(s);
+    return m;
+}
+
+char *cli_stats_json(const mos_frame_stats *st, const double *frame_ms, int frames)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    double lo = frames > 0 ? frame_ms[0] : 0.0, hi = lo;
+    for (int i = 1; i < frames; i++) {
+        lo = frame_ms[i] < lo ? frame_ms[i] : lo;
+        hi = frame_ms[i] > hi ? frame_ms[i] : hi;
+    }
+    int workers = st->threads < 0 ? 0 : st->threads > MOS_MAX_WORKERS ? MOS_MAX_WORKERS : st->threads;
+    char pattern[sizeof st->pattern + 1];
+    memcpy(pattern, st->pattern, sizeof st->pattern);
+    pattern[sizeof st->pattern] = '\0';  /* never trust a fixed array to be terminated */
+
+    cli_json j = { .f = f, .fields = 0 };
+    fputc('{', f);
+    json_double(&j, "frame_ms", cli_median(frame_ms, frames));
+    json_int(&j, "frames", frames);
+    json_double(&j, "frame_ms_min", lo);
+    json_double(&j, "frame_ms_max", hi);
+    json_int(&j, "width", st->width);
+    json_int(&j, "height", st->height);
+    json_int(&j, "spp", st->spp);
+    json_int(&j, "threads", st->threads);
+    json_string(&j, "pattern", pattern);
+    json_int(&j, "bin", st->bin);
+    json_int(&j, "coarse", st->coarse);
+    json_int(&j, "batch", st->batch);
+    json_int(&j, "early", st->early);
+    json_int(&j, "fifo", st->fifo);
+    json_u64(&j, "triangles_in", st->triangles_in);
+    json_u64(&j, "triangles_binned", st->triangles_binned);
+    json_double(&j, "bin_spread", st->bin_spread);
+    json_u64(&j, "bin_items", st->bin_items);
+    json_double(&j, "first_work_ms", st->first_work_ms);
+    json_double(&j, "frontend_ms", st->frontend_ms);
+    json_double(&j, "frontend_stall_ms", st->frontend_stall_ms);
+    json_key(&j, "worker_busy_ms");
+    fputc('[', f);
+    for (int w = 0; w < workers; w++) {
+        if (w)
+            fputs(", ", f);
+        json_double_value(f, st->worker_busy_ms[w]);
+    }
+    fputc(']', f);
+    json_key(&j, "worker_fragments");
+    fputc('[', f);
+    for (int w = 0; w < workers; w++)
+        fprintf(f, "%s%" PRIu64, w ? ", " : "", st->worker_fragments[w]);
+    fputc(']', f);
+    json_u64(&j, "covered_pixels", st->covered_pixels);
+    json_u64(&j, "visibility_samples", st->visibility_samples);
+    json_u64(&j, "shade_invocations", st->shade_invocations);
+    json_double(&j, "shading_rate", st->shading_rate);
+    fputs("\n}\n", f);
+    if (ferror(f)) {
+        fclose(f);
+        free(buf);
+        return NULL;
+    }
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
