@@ -13,7 +13,7 @@ PREFIX  ?= /usr/local
 OPT     ?= -O2
 
 # Debian packages the build, the scenes and the tests need (grep ORDER DEB_PKGS: .ci/run).
-DEB_PKGS := libassimp-dev libstb-dev glmark2-data assimp-testmodels pkg-config
+DEB_PKGS := libassimp-dev libstb-dev glmark2-data assimp-testmodels pkg-config libosmesa6-dev gnuplot-nox
 
 WARN    := -Wall -Wextra -Werror -Wstrict-prototypes -Wshadow -Wno-unused-parameter
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -g $(OPT) $(WARN) -pthread -fPIC -Iinclude -Isrc

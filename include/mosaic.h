@@ -118,8 +118,17 @@ typedef struct mos_pipeline_desc {
     int fifo_depth;       /* work items per worker FIFO; default 256 */
 } mos_pipeline_desc;
 
+/* Instruction set of the hot loops; AUTO picks the best the CPU has. */
+typedef enum mos_isa {
+    MOS_ISA_AUTO = 0,
+    MOS_ISA_SCALAR,  /* portable C */
+    MOS_ISA_AVX2,
+    MOS_ISA_AVX512,
+} mos_isa;
+
 typedef struct mos_context_desc {
     mos_pipeline_desc pipeline;
+    mos_isa isa;              /* zero = best available; asking for one the CPU lacks fails */
     mos_allocator allocator;  /* zero = malloc/free */
     mos_logger logger;        /* zero = silent */
 } mos_context_desc;

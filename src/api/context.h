@@ -37,6 +37,8 @@ struct mos_context {
     char last_error[512];
 
     mos_pipeline_desc pipeline;  /* defaults filled in */
+    mos_isa isa;                 /* resolved: never MOS_ISA_AUTO */
+    raster_fn raster;
     char pattern_name[64];
     sched sched;
     bool sched_running;

@@ -210,6 +210,7 @@ mos_result mos_end_frame(mos_context *ctx, mos_frame_stats *stats)
             .coarse_px = ctx->pipeline.coarse_px,
             .batch = ctx->pipeline.batch,
             .early = ctx->pipeline.early,
+            .raster = ctx->raster,
             .t_start_ms = t0,
         };
         sched_run_frame(&ctx->sched, &f);

@@ -19,33 +19,43 @@ void shade_scratch_destroy(shade_scratch *s, const mos_allocator *a);
 shade_scratch *shade_scratch_create(const mos_allocator *a) { return util_calloc(a, 1, sizeof(shade_scratch)); }
 void shade_scratch_destroy(shade_scratch *s, const mos_allocator *a) { util_free(a, s); }
 
-static uint32_t pack_unorm8(float r, float g, float b, float a)
+/* Shader output 0..1 floats -> packed RGBA8 per lane (NaN -> 0). */
+static void pack_unorm8(const float (*out)[BACKEND_SHADE_LANES], int lanes, uint32_t *restrict rgba)
 {
-    const float c[4] = {r, g, b, a};
-    uint32_t out = 0;
-    for (int i = 0; i < 4; i++) {
-        float v = c[i] > 0.0f ? (c[i] < 1.0f ? c[i] : 1.0f) : 0.0f;  /* NaN -> 0 */
-        out |= (uint32_t)(v * 255.0f + 0.5f) << (8 * i);
+    for (int l = 0; l < lanes; l++) rgba[l] = 0;
+    for (int c = 0; c < 4; c++) {
+        for (int l = 0; l < lanes; l++) {
+            float v = out[c][l];
+            v = v > 0.0f ? v : 0.0f;
+            v = v < 1.0f ? v : 1.0f;
+            rgba[l] |= (uint32_t)(int32_t)(v * 255.0f + 0.5f) << (8 * c);
+        }
     }
-    return out;
 }
 
-/* Fills lanes [4*q0, 4*(q0+count)) for quads of one draw. */
+/* Fills lanes [0, 4 * count) for quads of one draw: per quad the four
+ * lanes are one small vector (dx, dy differ by 0 or 1 pixel). */
 static void interpolate(shade_scratch *ss, const raster_quad *quads, int count, int spp)
 {
     const uint64_t lane_mask = spp == 16 ? 0xffffull : (1ull << spp) - 1;
+    static const float lane_dx[4] = {0.5f, 1.5f, 0.5f, 1.5f}, lane_dy[4] = {0.5f, 0.5f, 1.5f, 1.5f};
     for (int q = 0; q < count; q++) {
         const raster_quad *qd = &quads[q];
         const fe_tri *t = qd->tri;
+        const int l0 = 4 * q;
+        float dx[4], dy[4], w[4];
         for (int i = 0; i < 4; i++) {
-            int l = 4 * q + i;
-            float x = (float)(qd->x + (i & 1)) + 0.5f, y = (float)(qd->y + (i >> 1)) + 0.5f;
-            float dx = x - t->x0, dy = y - t->y0;
-            float w = 1.0f / fe_plane(t->inv_w, dx, dy);
-            ss->frag_x[l] = x;
-            ss->frag_y[l] = y;
-            ss->live[l] = (uint8_t)(((qd->cover >> (i * spp)) & lane_mask) != 0);
-            for (uint32_t k = 0; k < t->varying_count; k++) ss->var[k][l] = fe_plane(t->varying[k], dx, dy) * w;
+            ss->frag_x[l0 + i] = (float)qd->x + lane_dx[i];
+            ss->frag_y[l0 + i] = (float)qd->y + lane_dy[i];
+            dx[i] = ss->frag_x[l0 + i] - t->x0;
+            dy[i] = ss->frag_y[l0 + i] - t->y0;
+            w[i] = 1.0f / fe_plane(t->inv_w, dx[i], dy[i]);
+            ss->live[l0 + i] = (uint8_t)(((qd->cover >> (i * spp)) & lane_mask) != 0);
+        }
+        for (uint32_t k = 0; k < t->varying_count; k++) {
+            const float *p = t->varying[k];
+            float *dst = ss->var[k] + l0;
+            for (int i = 0; i < 4; i++) dst[i] = (p[0] + p[1] * dx[i] + p[2] * dy[i]) * w[i];
         }
     }
 }
@@ -76,12 +86,11 @@ void backend_shade(shade_scratch *ss, const raster_quad *quads, int n, int spp, 
             .discard = ss->discard,
         };
         d->fragment(&b);
+        uint32_t rgba[BACKEND_SHADE_LANES];
+        pack_unorm8(ss->out, 4 * count, rgba);
         for (int q = 0; q < count; q++) {
-            for (int k = 0; k < 4; k++) {
-                int l = 4 * q + k;
-                out[i + q].rgba[k] = pack_unorm8(ss->out[0][l], ss->out[1][l], ss->out[2][l], ss->out[3][l]);
-                out[i + q].discard[k] = ss->discard[l];
-            }
+            memcpy(out[i + q].rgba, rgba + 4 * q, sizeof out[i + q].rgba);
+            memcpy(out[i + q].discard, ss->discard + 4 * q, sizeof out[i + q].discard);
         }
         i = j;
     }

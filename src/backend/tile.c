@@ -7,7 +7,7 @@
 #include "pattern/pattern.h"
 
 #define TILE_FLUSH_QUADS 64
-#define TILE_QUAD_CAP (TILE_FLUSH_QUADS + 256 / 2)  /* + one band of the widest bin */
+#define TILE_QUAD_CAP (2 * TILE_FLUSH_QUADS + 256 / 2)  /* pending < 64, plus one band <= 64 + 128 */
 
 shade_scratch *shade_scratch_create(const mos_allocator *a);
 void shade_scratch_destroy(shade_scratch *s, const mos_allocator *a);
@@ -90,6 +90,7 @@ void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, cons
         t->bin_stamp[bin] = f->serial;
     }
     raster_view view = {.depth = t->depth, .width = t->width, .samples = &s->samples};
+    const raster_fn raster = f->raster;
     raster_counts counts = {0, 0};
     int pending = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -99,12 +100,13 @@ void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, cons
         int x1 = r.x1 < tri->max_x + 1 ? r.x1 : tri->max_x + 1;
         int y1 = r.y1 < tri->max_y + 1 ? r.y1 : tri->max_y + 1;
         if (x0 >= x1 || y0 >= y1) continue;
-        /* Raster in bands of quad rows so the pending batch stays small. */
-        int quads_per_row = (x1 - x0 + 1) / 2;
-        int band = quads_per_row >= TILE_FLUSH_QUADS ? 2 : 2 * (TILE_FLUSH_QUADS / quads_per_row);
+        /* Small triangles (most of them) in one call; larger ones in bands
+         * of quad rows so the pending batch stays small. */
+        int quads = ((x1 - x0 + 1) / 2) * ((y1 - y0 + 1) / 2);
+        int band = quads <= TILE_FLUSH_QUADS ? y1 - y0 : 2 * ((TILE_FLUSH_QUADS * 2) / (x1 - x0 + 1) + 1);
         for (int y = y0; y < y1; y += band) {
             int yb = y + band < y1 ? y + band : y1;
-            pending += raster_triangle(tri, &view, x0, y, x1, yb, s->quads + pending, &counts);
+            pending += raster(tri, &view, x0, y, x1, yb, s->quads + pending, &counts);
             if (pending >= TILE_FLUSH_QUADS) {
                 flush_quads(s, f, pending, st);
                 pending = 0;
@@ -126,16 +128,28 @@ void backend_resolve_bin(const pipe_frame *f, uint32_t bin)
             for (int x = r.x0; x < r.x1; x++) t->resolved[(size_t)y * (size_t)t->width + (size_t)x] = f->clear_color;
         return;
     }
+    const size_t row = (size_t)(r.x1 - r.x0);
     for (int y = r.y0; y < r.y1; y++) {
-        for (int x = r.x0; x < r.x1; x++) {
-            size_t p = (size_t)y * (size_t)t->width + (size_t)x;
-            const uint32_t *c = t->color + p * (size_t)S;
-            uint32_t sum[4] = {0, 0, 0, 0};
-            for (int s = 0; s < S; s++)
-                for (int ch = 0; ch < 4; ch++) sum[ch] += (c[s] >> (8 * ch)) & 0xffu;
-            uint32_t out = 0;
-            for (int ch = 0; ch < 4; ch++) out |= ((sum[ch] + (uint32_t)S / 2) / (uint32_t)S) << (8 * ch);
-            t->resolved[p] = out;
+        size_t p0 = (size_t)y * (size_t)t->width + (size_t)r.x0;
+        const uint32_t *c = t->color + p0 * (size_t)S;
+        uint32_t *dst = t->resolved + p0;
+        if (S == 1) {
+            memcpy(dst, c, row * sizeof *dst);
+            continue;
+        }
+        /* Average per channel: two channels at a time in 16-bit lanes. */
+        for (size_t x = 0; x < row; x++, c += S) {
+            uint64_t rb = 0, ga = 0;
+            for (int s = 0; s < S; s++) {
+                rb += c[s] & 0x00ff00ffu;
+                ga += (c[s] >> 8) & 0x00ff00ffu;
+            }
+            uint32_t half = (uint32_t)S / 2, out = 0;
+            out |= (uint32_t)(((rb & 0xffffu) + half) / (uint32_t)S);
+            out |= (uint32_t)((((rb >> 16) & 0xffffu) + half) / (uint32_t)S) << 16;
+            out |= (uint32_t)(((ga & 0xffffu) + half) / (uint32_t)S) << 8;
+            out |= (uint32_t)((((ga >> 16) & 0xffffu) + half) / (uint32_t)S) << 24;
+            dst[x] = out;
         }
     }
 }

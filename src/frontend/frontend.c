@@ -35,46 +35,77 @@ void frontend_destroy(frontend *fe)
     util_free(fe->allocator, fe);
 }
 
-static bool finite_clip(const float c[4])
-{
-    return isfinite(c[0]) && isfinite(c[1]) && isfinite(c[2]) && isfinite(c[3]);
-}
-
 static void broadcast(sched *s, pipe_frame *f, work_kind kind)
 {
     work_item it = {.kind = kind, .frame = f};
     for (int w = 0; w < s->worker_count; w++) f->frontend_stall_ms += sched_push(s, w, &it);
 }
 
-/* Vertex stage, assembly, clip, setup and coarse binning of one draw. */
-static bool run_draw(frontend *fe, pipe_frame *f, const fe_draw *d, float guard_x, float guard_y)
+static bool bin_triangle(frontend *fe, pipe_frame *f, const fe_draw *d, const fe_post *const p[3],
+                         const float *const v[3], const fe_viewport *vp)
 {
-    float *clip, *var;
-    if (!fe_vertex_stage(d, &fe->arena, &clip, &var)) return false;
-    const int nvar = d->varying_count;
-    const int width = f->target->width, height = f->target->height;
+    bool oom = false;
+    fe_tri *t = fe_setup_triangle(p, v, d, vp, &fe->arena, &oom);
+    if (oom) return false;
+    if (!t) return true;
+    t->seq = (uint32_t)f->triangles_binned++;
+    binner_add(&fe->binner, t);
+    return !fe->binner.out_of_memory;
+}
+
+/* The rare path: a triangle crossing the near/far plane or the guard band. */
+static bool clip_and_bin(frontend *fe, pipe_frame *f, const fe_draw *d, const fe_post *const p[3],
+                         const float *const v[3], const fe_viewport *vp)
+{
+    fe_vertex in[3], out[FE_CLIP_MAX_TRIS][3];
+    for (int k = 0; k < 3; k++) {
+        for (int c = 0; c < 4; c++) {
+            in[k].clip[c] = p[k]->clip[c];
+            if (!isfinite(in[k].clip[c])) return true;  /* NaN/Inf positions are culled */
+        }
+        for (int c = 0; c < d->varying_count; c++) in[k].var[c] = v[k][c];
+    }
+    int n = fe_clip_triangle(in, d->varying_count, vp->guard_x, vp->guard_y, out);
+    for (int i = 0; i < n; i++) {
+        fe_post cp[3];
+        const fe_post *cpp[3] = {&cp[0], &cp[1], &cp[2]};
+        const float *cv[3] = {out[i][0].var, out[i][1].var, out[i][2].var};
+        /* Clipped vertices lie on the planes (up to rounding): snap them
+         * without classifying again. */
+        bool inside = true;
+        for (int k = 0; k < 3; k++) {
+            for (int c = 0; c < 4; c++) cp[k].clip[c] = out[i][k].clip[c];
+            cp[k].outcode = 0;
+            inside = inside && cp[k].clip[3] > 0.0f;
+            if (inside) fe_post_window(&cp[k], vp);
+        }
+        if (inside && !bin_triangle(fe, f, d, cpp, cv, vp)) return false;
+    }
+    return true;
+}
+
+/* Vertex stage, assembly, clip, setup and coarse binning of one draw. */
+static bool run_draw(frontend *fe, pipe_frame *f, const fe_draw *d, const fe_viewport *vp)
+{
+    fe_post *post;
+    float *var;
+    if (!fe_vertex_stage(d, vp, &fe->arena, &post, &var)) return false;
+    const size_t nvar = (size_t)d->varying_count;
     for (int p = 0; p < d->prim_count; p++) {
-        fe_vertex v[3];
-        bool finite = true;
+        const fe_post *pv[3];
+        const float *vv[3];
         for (int k = 0; k < 3; k++) {
             uint32_t i = d->indices ? d->indices[d->first_index + 3 * p + k] : (uint32_t)(d->first_index + 3 * p + k);
-            for (int c = 0; c < 4; c++) v[k].clip[c] = clip[(size_t)i * 4 + (size_t)c];
-            for (int c = 0; c < nvar; c++) v[k].var[c] = var[(size_t)i * (size_t)nvar + (size_t)c];
-            finite = finite && finite_clip(v[k].clip);
+            pv[k] = &post[i];
+            vv[k] = var + (size_t)i * nvar;
         }
         f->triangles_in++;
-        if (!finite) continue;  /* NaN/Inf positions are culled */
-        fe_vertex out[FE_CLIP_MAX_TRIS][3];
-        int n = fe_clip_triangle(v, nvar, guard_x, guard_y, out);
-        for (int k = 0; k < n; k++) {
-            bool oom = false;
-            fe_tri *t = fe_setup_triangle(out[k], d, width, height, &fe->arena, &oom);
-            if (oom) return false;
-            if (!t) continue;
-            t->seq = (uint32_t)f->triangles_binned++;
-            binner_add(&fe->binner, t);
-            if (fe->binner.out_of_memory) return false;
-        }
+        uint32_t any = pv[0]->outcode | pv[1]->outcode | pv[2]->outcode;
+        bool ok;
+        if (!any) ok = bin_triangle(fe, f, d, pv, vv, vp);
+        else if (pv[0]->outcode & pv[1]->outcode & pv[2]->outcode) ok = true;  /* outside one plane */
+        else ok = clip_and_bin(fe, f, d, pv, vv, vp);
+        if (!ok) return false;
     }
     return true;
 }
@@ -89,10 +120,14 @@ void frontend_run_frame(frontend *fe, pipe_frame *f, sched *s)
         f->status = MOS_ERR_OUT_OF_MEMORY;
     } else {
         /* Guard band in NDC: window x within [-GUARD, width + GUARD]. */
-        float guard_x = 1.0f + 2.0f * FE_GUARD_PX / (float)f->target->width;
-        float guard_y = 1.0f + 2.0f * FE_GUARD_PX / (float)f->target->height;
+        fe_viewport vp = {
+            .width = f->target->width,
+            .height = f->target->height,
+            .guard_x = 1.0f + 2.0f * FE_GUARD_PX / (float)f->target->width,
+            .guard_y = 1.0f + 2.0f * FE_GUARD_PX / (float)f->target->height,
+        };
         for (uint32_t i = 0; i < f->draw_count && f->status == MOS_OK; i++)
-            if (!run_draw(fe, f, &f->draws[i], guard_x, guard_y)) f->status = MOS_ERR_OUT_OF_MEMORY;
+            if (!run_draw(fe, f, &f->draws[i], &vp)) f->status = MOS_ERR_OUT_OF_MEMORY;
         if (f->status == MOS_OK) binner_flush(&fe->binner);
         if (fe->binner.out_of_memory) f->status = MOS_ERR_OUT_OF_MEMORY;
     }

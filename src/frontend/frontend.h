@@ -13,6 +13,15 @@
 struct rt_target;
 struct pattern_table;
 struct sched;
+struct fe_tri;
+struct raster_view;
+struct raster_quad;
+struct raster_counts;
+
+/* One triangle's coverage over a pixel rectangle (raster/raster.h says
+ * what it does; raster/select.c picks the instruction set). */
+typedef int (*raster_fn)(const struct fe_tri *t, const struct raster_view *v, int x0, int y0, int x1, int y1,
+                         struct raster_quad *out, struct raster_counts *counts);
 
 /* A draw frozen at mos_draw: everything a worker needs to shade and ROP. */
 typedef struct fe_draw {
@@ -64,6 +73,7 @@ typedef struct pipe_frame {
     uint32_t draw_count;
     const struct pattern_table *pattern;
     int bin_px, coarse_px, batch, early;
+    raster_fn raster;  /* raster_triangle for this CPU (raster/select.c) */
     double t_start_ms;
     /* front-end statistics */
     double frontend_ms, frontend_stall_ms;
@@ -80,24 +90,55 @@ void frontend_destroy(frontend *fe);
 void frontend_run_frame(frontend *fe, pipe_frame *f, struct sched *s);
 
 /* Stage functions (vertex.c, clip.c, setup.c). */
+
+/* A vertex after the vertex stage: clip position, the planes it lies
+ * outside of (FE_OUT_* bits), and when it is inside all of them its
+ * window position snapped to 24.8 fixed point, window depth and 1/w. */
+enum {
+    FE_OUT_NEAR = 1, FE_OUT_FAR = 2, FE_OUT_W = 4, FE_OUT_LEFT = 8, FE_OUT_RIGHT = 16, FE_OUT_BOTTOM = 32,
+    FE_OUT_TOP = 64
+};
+typedef struct fe_post {
+    float clip[4];
+    uint32_t outcode;
+    int32_t x_q8, y_q8;
+    float z, inv_w;
+} fe_post;
+
+/* The viewport: window size and the guard band in NDC units. */
+typedef struct fe_viewport {
+    int width, height;
+    float guard_x, guard_y;
+} fe_viewport;
+
+/* Outcode and window position of one clip-space vertex (the one formula
+ * the vertex stage and clipping share, so shared vertices snap alike). */
+void fe_post_from_clip(fe_post *p, const float clip[4], const fe_viewport *vp);
+/* Window position, depth and 1/w of p->clip (w > 0), whatever its outcode. */
+void fe_post_window(fe_post *p, const fe_viewport *vp);
+
+/* Runs the vertex shader over all vertices of d; fills post[n] and
+ * var[n * varying_count] (arena memory).  false when out of memory. */
+bool fe_vertex_stage(const fe_draw *d, const fe_viewport *vp, arena *ar, fe_post **post, float **var);
+
+/* A vertex as clipping sees it: clip position plus varyings. */
 typedef struct fe_vertex {
     float clip[4];
     float var[MOS_MAX_VARYINGS];
 } fe_vertex;
 
-/* Runs the vertex shader over all vertices of d into clip[4*n] and
- * var[n*varying_count] (arena memory).  false when out of memory. */
-bool fe_vertex_stage(const fe_draw *d, arena *ar, float **clip, float **var);
 /* Clips a triangle against near/far, w > 0 and the guard band.  Writes up to
  * FE_CLIP_MAX_TRIS triangles as vertex triples into out; returns the count. */
 #define FE_CLIP_MAX_VERTS 10
 #define FE_CLIP_MAX_TRIS (FE_CLIP_MAX_VERTS - 2)
 int fe_clip_triangle(const fe_vertex in[3], int varying_count, float guard_x, float guard_y,
                      fe_vertex out[FE_CLIP_MAX_TRIS][3]);
-/* Sets up a clipped triangle for a width x height target.  Returns NULL when
- * the triangle is culled (back-facing, zero area, off-screen); the memory
- * then stays unused in the arena only if it was allocated. */
-fe_tri *fe_setup_triangle(const fe_vertex v[3], const fe_draw *d, int width, int height, arena *ar,
-                          bool *out_of_memory);
+
+/* Sets up a triangle whose vertices are inside every clip plane (post) with
+ * their varyings (var[i] points at varying_count floats).  Returns NULL when
+ * it is culled (back-facing, zero area, no pixel centre region on screen),
+ * or when out of memory (then *out_of_memory is set). */
+fe_tri *fe_setup_triangle(const fe_post *const post[3], const float *const var[3], const fe_draw *d,
+                          const fe_viewport *vp, arena *ar, bool *out_of_memory);
 
 #endif

@@ -1,55 +1,33 @@
-/* setup.c — triangle setup: viewport transform, snapping to 24.8 fixed
- * point, zero-area / back-face / off-screen culling, edge functions with the
- * top-left rule, and the depth, 1/w and varying planes.
- * Fed by clipping; feeds the coarse binning pass. */
-#include <math.h>
-
+/* setup.c — triangle setup from snapped window vertices: zero-area,
+ * back-face and off-screen culling, edge functions with the top-left rule,
+ * and the depth, 1/w and varying/w planes.
+ * Fed by the front-end loop (directly, or after clipping); feeds coarse binning. */
 #include "frontend/frontend.h"
 #include "raster/raster.h"
 
-static int32_t floor_div256(int64_t v) { return (int32_t)(v >= 0 ? v / 256 : -((-v + 255) / 256)); }
+static int32_t floor_div256(int32_t v) { return v >= 0 ? v / 256 : -((-v + 255) / 256); }
 
-/* Plane through three (x, y, f) points as f0 + fx * (x - x0) + fy * (y - y0). */
-static void plane3(float out[3], const double x[3], const double y[3], double f0, double f1, double f2,
-                   double inv_det)
+fe_tri *fe_setup_triangle(const fe_post *const post[3], const float *const var[3], const fe_draw *d,
+                          const fe_viewport *vp, arena *ar, bool *out_of_memory)
 {
-    double d1x = x[1] - x[0], d1y = y[1] - y[0], d2x = x[2] - x[0], d2y = y[2] - y[0];
-    out[0] = (float)f0;
-    out[1] = (float)(((f1 - f0) * d2y - (f2 - f0) * d1y) * inv_det);
-    out[2] = (float)(((f2 - f0) * d1x - (f1 - f0) * d2x) * inv_det);
-}
-
-fe_tri *fe_setup_triangle(const fe_vertex v[3], const fe_draw *d, int width, int height, arena *ar,
-                          bool *out_of_memory)
-{
-    int64_t X[3], Y[3];
-    double inv_w[3], zw[3];
-    for (int i = 0; i < 3; i++) {
-        double w = v[i].clip[3];
-        inv_w[i] = 1.0 / w;
-        double xw = (v[i].clip[0] * inv_w[i] * 0.5 + 0.5) * width;
-        double yw = (v[i].clip[1] * inv_w[i] * 0.5 + 0.5) * height;
-        X[i] = llrint(xw * RASTER_SUBPIXELS);
-        Y[i] = llrint(yw * RASTER_SUBPIXELS);
-        zw[i] = v[i].clip[2] * inv_w[i] * 0.5 + 0.5;
-    }
+    int64_t X[3] = {post[0]->x_q8, post[1]->x_q8, post[2]->x_q8};
+    int64_t Y[3] = {post[0]->y_q8, post[1]->y_q8, post[2]->y_q8};
     int64_t area2 = (X[1] - X[0]) * (Y[2] - Y[0]) - (X[2] - X[0]) * (Y[1] - Y[0]);
     if (area2 == 0) return NULL;
-    int i0 = 0, i1 = 1, i2 = 2;
+    int idx[3] = {0, 1, 2};
     if (area2 < 0) {  /* clockwise in window space (y up) */
         if (d->cull == MOS_CULL_BACK) return NULL;
-        i1 = 2;
-        i2 = 1;
+        idx[1] = 2;
+        idx[2] = 1;
         area2 = -area2;
     }
-    const int idx[3] = {i0, i1, i2};
 
-    int64_t min_x = X[0], max_x = X[0], min_y = Y[0], max_y = Y[0];
+    int32_t min_x = (int32_t)X[0], max_x = (int32_t)X[0], min_y = (int32_t)Y[0], max_y = (int32_t)Y[0];
     for (int i = 1; i < 3; i++) {
-        if (X[i] < min_x) min_x = X[i];
-        if (X[i] > max_x) max_x = X[i];
-        if (Y[i] < min_y) min_y = Y[i];
-        if (Y[i] > max_y) max_y = Y[i];
+        if (X[i] < min_x) min_x = (int32_t)X[i];
+        if (X[i] > max_x) max_x = (int32_t)X[i];
+        if (Y[i] < min_y) min_y = (int32_t)Y[i];
+        if (Y[i] > max_y) max_y = (int32_t)Y[i];
     }
     /* Samples of pixel p lie in [p*256, p*256 + 255]: keep the pixels whose
      * sample square meets the bounding box. */
@@ -57,8 +35,8 @@ fe_tri *fe_setup_triangle(const fe_vertex v[3], const fe_draw *d, int width, int
     int32_t py0 = floor_div256(min_y), py1 = floor_div256(max_y);
     if (px0 < 0) px0 = 0;
     if (py0 < 0) py0 = 0;
-    if (px1 > width - 1) px1 = width - 1;
-    if (py1 > height - 1) py1 = height - 1;
+    if (px1 > vp->width - 1) px1 = vp->width - 1;
+    if (py1 > vp->height - 1) py1 = vp->height - 1;
     if (px0 > px1 || py0 > py1) return NULL;  /* off-screen */
 
     size_t size = sizeof(fe_tri) + (size_t)d->varying_count * sizeof(float[3]);
@@ -85,20 +63,30 @@ fe_tri *fe_setup_triangle(const fe_vertex v[3], const fe_draw *d, int width, int
         t->b[e] = (int32_t)b;
         t->c[e] = c;
     }
-    double x[3], y[3];
-    for (int i = 0; i < 3; i++) {
-        x[i] = (double)X[idx[i]] / RASTER_SUBPIXELS;
-        y[i] = (double)Y[idx[i]] / RASTER_SUBPIXELS;
-    }
-    double inv_det = (double)(RASTER_SUBPIXELS * RASTER_SUBPIXELS) / (double)area2;
-    t->x0 = (float)x[0];
-    t->y0 = (float)y[0];
-    plane3(t->z, x, y, zw[idx[0]], zw[idx[1]], zw[idx[2]], inv_det);
-    plane3(t->inv_w, x, y, inv_w[idx[0]], inv_w[idx[1]], inv_w[idx[2]], inv_det);
+    /* Planes f = f0 + fx * dx + fy * dy over window pixels from vertex 0. */
+    const fe_post *p0 = post[idx[0]], *p1 = post[idx[1]], *p2 = post[idx[2]];
+    const float s = 1.0f / RASTER_SUBPIXELS;
+    float d1x = (float)(X[idx[1]] - X[idx[0]]) * s, d1y = (float)(Y[idx[1]] - Y[idx[0]]) * s;
+    float d2x = (float)(X[idx[2]] - X[idx[0]]) * s, d2y = (float)(Y[idx[2]] - Y[idx[0]]) * s;
+    float inv_det = (float)((double)(RASTER_SUBPIXELS * RASTER_SUBPIXELS) / (double)area2);
+    float ax = d2y * inv_det, ay = -d1y * inv_det;  /* fx = (f1 - f0) * ax + (f2 - f0) * ay */
+    float bx = -d2x * inv_det, by = d1x * inv_det;  /* fy = (f1 - f0) * bx + (f2 - f0) * by */
+#define FE_PLANE(out, f0, f1, f2)                                   \
+    do {                                                            \
+        float g1 = (f1) - (f0), g2 = (f2) - (f0);                   \
+        (out)[0] = (f0);                                            \
+        (out)[1] = g1 * ax + g2 * ay;                               \
+        (out)[2] = g1 * bx + g2 * by;                               \
+    } while (0)
+    t->x0 = (float)X[idx[0]] * s;
+    t->y0 = (float)Y[idx[0]] * s;
+    FE_PLANE(t->z, p0->z, p1->z, p2->z);
+    FE_PLANE(t->inv_w, p0->inv_w, p1->inv_w, p2->inv_w);
     t->varying_count = (uint32_t)d->varying_count;
+    const float *v0 = var[idx[0]], *v1 = var[idx[1]], *v2 = var[idx[2]];
     for (int k = 0; k < d->varying_count; k++)
-        plane3(t->varying[k], x, y, v[idx[0]].var[k] * inv_w[idx[0]], v[idx[1]].var[k] * inv_w[idx[1]],
-               v[idx[2]].var[k] * inv_w[idx[2]], inv_det);
+        FE_PLANE(t->varying[k], v0[k] * p0->inv_w, v1[k] * p1->inv_w, v2[k] * p2->inv_w);
+#undef FE_PLANE
     t->seq = 0;
     return t;
 }

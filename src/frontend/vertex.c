@@ -1,15 +1,51 @@
-/* vertex.c — the vertex stage: runs a draw's vertex shader over its vertices.
- * Fed by the front-end loop per draw; feeds primitive assembly and clipping. */
+/* vertex.c — the vertex stage: runs a draw's vertex shader over its
+ * vertices, then classifies each against the clip planes and snaps the
+ * inside ones to the window once, so triangles sharing it need not.
+ * Fed by the front-end loop per draw; feeds assembly, clipping and setup. */
+#include <math.h>
+
 #include "frontend/frontend.h"
+#include "raster/raster.h"
 
 #define FE_VERTEX_CHUNK 256
 
-bool fe_vertex_stage(const fe_draw *d, arena *ar, float **clip, float **var)
+void fe_post_from_clip(fe_post *p, const float c[4], const fe_viewport *vp)
+{
+    float x = c[0], y = c[1], z = c[2], w = c[3];
+    for (int i = 0; i < 4; i++) p->clip[i] = c[i];
+    uint32_t oc = 0;
+    if (!(z + w >= 0)) oc |= FE_OUT_NEAR;  /* NaN lands outside every plane */
+    if (!(w - z >= 0)) oc |= FE_OUT_FAR;
+    if (!(w >= 1e-6f)) oc |= FE_OUT_W;
+    if (!(x + vp->guard_x * w >= 0)) oc |= FE_OUT_LEFT;
+    if (!(vp->guard_x * w - x >= 0)) oc |= FE_OUT_RIGHT;
+    if (!(y + vp->guard_y * w >= 0)) oc |= FE_OUT_BOTTOM;
+    if (!(vp->guard_y * w - y >= 0)) oc |= FE_OUT_TOP;
+    p->outcode = oc;
+    if (oc) {
+        p->x_q8 = p->y_q8 = 0;
+        p->z = p->inv_w = 0;
+        return;
+    }
+    fe_post_window(p, vp);
+}
+
+void fe_post_window(fe_post *p, const fe_viewport *vp)
+{
+    double inv_w = 1.0 / (double)p->clip[3];
+    p->x_q8 = (int32_t)llrint(((double)p->clip[0] * inv_w * 0.5 + 0.5) * vp->width * RASTER_SUBPIXELS);
+    p->y_q8 = (int32_t)llrint(((double)p->clip[1] * inv_w * 0.5 + 0.5) * vp->height * RASTER_SUBPIXELS);
+    p->z = (float)((double)p->clip[2] * inv_w * 0.5 + 0.5);
+    p->inv_w = (float)inv_w;
+}
+
+bool fe_vertex_stage(const fe_draw *d, const fe_viewport *vp, arena *ar, fe_post **post, float **var)
 {
     size_t n = (size_t)d->vertex_count;
-    *clip = arena_alloc(ar, n * 4 * sizeof(float), 64);
+    float *clip = arena_alloc(ar, FE_VERTEX_CHUNK * 4 * sizeof(float), 64);
+    *post = arena_alloc(ar, n * sizeof(fe_post), 64);
     *var = arena_alloc(ar, n * (size_t)(d->varying_count ? d->varying_count : 1) * sizeof(float), 64);
-    if (!*clip || !*var) return false;
+    if (!clip || !*post || !*var) return false;
     for (size_t first = 0; first < n; first += FE_VERTEX_CHUNK) {
         size_t count = n - first < FE_VERTEX_CHUNK ? n - first : FE_VERTEX_CHUNK;
         mos_vs_batch b = {
@@ -17,11 +53,12 @@ bool fe_vertex_stage(const fe_draw *d, arena *ar, float **clip, float **var)
             .attribs = d->vertices + first * (size_t)d->vertex_stride,
             .stride = d->vertex_stride,
             .uniforms = d->uniforms,
-            .clip = *clip + first * 4,
+            .clip = clip,
             .varyings = *var + first * (size_t)d->varying_count,
             .varying_count = d->varying_count,
         };
         d->vertex(&b);
+        for (size_t i = 0; i < count; i++) fe_post_from_clip(&(*post)[first + i], clip + 4 * i, vp);
     }
     return true;
 }

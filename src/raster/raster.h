@@ -45,9 +45,11 @@ typedef struct raster_counts {
 } raster_counts;
 
 /* Rasterizes t over pixels [x0, x1) x [y0, y1) (x0, y0 even), appending
- * quads with a sample left after early depth to out; returns how many. */
-int raster_triangle(const fe_tri *t, const raster_view *v, int x0, int y0, int x1, int y1, raster_quad *out,
-                    raster_counts *counts);
+ * quads with a sample left after early depth to out; returns how many.
+ * One body (raster_tmp.h) compiled per instruction set. */
+/* The ISA that `want` resolves to on this CPU (MOS_ISA_AUTO if unavailable). */
+mos_isa raster_isa_available(mos_isa want);
+raster_fn raster_select(mos_isa isa);
 
 /* Window depth of sample s of pixel (px, py): the one formula the early
  * test and the ROP share, so both see the same bits. */

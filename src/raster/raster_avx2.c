@@ -1,0 +1,27 @@
+/* raster_avx2.c — raster_triangle with AVX2: four 64-bit edge values per
+ * instruction.  Fed by backend/tile.c through raster_select(). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#pragma GCC target("avx2,fma,bmi,bmi2,popcnt,lzcnt")
+#include <immintrin.h>
+
+#include "raster/raster.h"
+
+static inline uint64_t cover_avx2(const int64_t row[3], const int64_t (*off)[4 * RASTER_MAX_SAMPLES + 8], int slots)
+{
+    const __m256i r0 = _mm256_set1_epi64x(row[0]), r1 = _mm256_set1_epi64x(row[1]), r2 = _mm256_set1_epi64x(row[2]);
+    uint64_t neg = 0;
+    for (int k = 0; k < slots; k += 4) {
+        __m256i e0 = _mm256_add_epi64(r0, _mm256_load_si256((const __m256i *)&off[0][k]));
+        __m256i e1 = _mm256_add_epi64(r1, _mm256_load_si256((const __m256i *)&off[1][k]));
+        __m256i e2 = _mm256_add_epi64(r2, _mm256_load_si256((const __m256i *)&off[2][k]));
+        __m256i any = _mm256_or_si256(_mm256_or_si256(e0, e1), e2);
+        neg |= (uint64_t)(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(any)) << k;
+    }
+    uint64_t valid = slots == 64 ? ~0ull : (1ull << slots) - 1;
+    return ~neg & valid;
+}
+
+#define RASTER_FN raster_triangle_avx2
+#define RASTER_COVER cover_avx2
+#include "raster/raster_tmp.h"
+#endif

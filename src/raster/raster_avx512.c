@@ -1,0 +1,29 @@
+/* raster_avx512.c — raster_triangle with AVX-512: eight 64-bit edge values
+ * per instruction, sign bits straight into a mask register.
+ * Fed by backend/tile.c through raster_select(). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#pragma GCC target("avx512f,avx512dq,avx512bw,avx512vl,avx2,fma,bmi,bmi2,popcnt,lzcnt")
+#include <immintrin.h>
+
+#include "raster/raster.h"
+
+static inline uint64_t cover_avx512(const int64_t row[3], const int64_t (*off)[4 * RASTER_MAX_SAMPLES + 8],
+                                    int slots)
+{
+    const __m512i r0 = _mm512_set1_epi64(row[0]), r1 = _mm512_set1_epi64(row[1]), r2 = _mm512_set1_epi64(row[2]);
+    uint64_t neg = 0;
+    for (int k = 0; k < slots; k += 8) {
+        __m512i e0 = _mm512_add_epi64(r0, _mm512_load_si512(&off[0][k]));
+        __m512i e1 = _mm512_add_epi64(r1, _mm512_load_si512(&off[1][k]));
+        __m512i e2 = _mm512_add_epi64(r2, _mm512_load_si512(&off[2][k]));
+        __m512i any = _mm512_ternarylogic_epi64(e0, e1, e2, 0xfe);  /* e0 | e1 | e2 */
+        neg |= (uint64_t)_mm512_movepi64_mask(any) << k;
+    }
+    uint64_t valid = slots == 64 ? ~0ull : (1ull << slots) - 1;
+    return ~neg & valid;
+}
+
+#define RASTER_FN raster_triangle_avx512
+#define RASTER_COVER cover_avx512
+#include "raster/raster_tmp.h"
+#endif

@@ -1,0 +1,17 @@
+/* raster_scalar.c — the portable raster_triangle (any x86-64 or other CPU).
+ * Fed by backend/tile.c through raster_select(). */
+#include "raster/raster.h"
+
+static inline uint64_t cover_scalar(const int64_t row[3], const int64_t (*off)[4 * RASTER_MAX_SAMPLES + 8], int slots)
+{
+    uint64_t mask = 0;
+    for (int k = 0; k < slots; k++) {
+        int64_t any_negative = (row[0] + off[0][k]) | (row[1] + off[1][k]) | (row[2] + off[2][k]);
+        mask |= (uint64_t)(any_negative >= 0) << k;
+    }
+    return mask;
+}
+
+#define RASTER_FN raster_triangle_scalar
+#define RASTER_COVER cover_scalar
+#include "raster/raster_tmp.h"

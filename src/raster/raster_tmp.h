@@ -1,0 +1,73 @@
+/* raster_tmp.h — the body of raster_triangle, included once per ISA by
+ * raster_scalar.c, raster_avx2.c and raster_avx512.c, which define
+ * RASTER_FN (the function's name) and RASTER_COVER (how one quad's 4 * spp
+ * samples are tested against the three edges).  Fed by backend/tile.c. */
+
+int RASTER_FN(const fe_tri *t, const raster_view *v, int x0, int y0, int x1, int y1, raster_quad *out,
+              raster_counts *counts)
+{
+    const raster_samples *sp = v->samples;
+    const int S = sp->count, slots = 4 * S;
+    /* E(quad at qx, qy; slot) = a * 256 * qx + b * 256 * qy + off[slot]: the
+     * lane's pixel offset, the sample position and the edge constant fold
+     * into one table per edge, padded to a whole vector. */
+    _Alignas(64) int64_t off[3][4 * RASTER_MAX_SAMPLES + 8];
+    int64_t step_x[3], step_y[3];
+    for (int e = 0; e < 3; e++) {
+        const int64_t a = t->a[e], b = t->b[e], c = t->c[e];
+        step_x[e] = a * RASTER_SUBPIXELS;
+        step_y[e] = b * RASTER_SUBPIXELS;
+        for (int s = 0; s < S; s++) {
+            int64_t base = a * sp->dx[s] + b * sp->dy[s] + c;
+            off[e][s] = base;
+            off[e][S + s] = base + step_x[e];
+            off[e][2 * S + s] = base + step_y[e];
+            off[e][3 * S + s] = base + step_x[e] + step_y[e];
+        }
+        for (int k = slots; k < slots + 8; k++) off[e][k] = -1;  /* padding: never covered */
+    }
+    if (x0 < (t->min_x & ~1)) x0 = t->min_x & ~1;
+    if (y0 < (t->min_y & ~1)) y0 = t->min_y & ~1;
+    if (x1 > t->max_x + 1) x1 = t->max_x + 1;
+    if (y1 > t->max_y + 1) y1 = t->max_y + 1;
+
+    const bool depth_test = v->depth && t->draw->depth_test;
+    const uint64_t lane_mask = S == 16 ? 0xffffull : (1ull << S) - 1;
+    int n = 0;
+    uint64_t cov_samples = 0, cov_pixels = 0;
+    for (int qy = y0; qy < y1; qy += 2) {
+        int64_t row[3];
+        for (int e = 0; e < 3; e++) row[e] = step_x[e] * x0 + step_y[e] * qy;
+        for (int qx = x0; qx < x1; qx += 2) {
+            uint64_t mask = RASTER_COVER(row, off, slots);
+            for (int e = 0; e < 3; e++) row[e] += 2 * step_x[e];
+            if (!mask) continue;
+            /* Pixels past the target's right or top edge (odd sizes). */
+            if (qx + 1 > t->max_x) mask &= ~((lane_mask << S) | (lane_mask << 3 * S));
+            if (qy + 1 > t->max_y) mask &= ~((lane_mask << 2 * S) | (lane_mask << 3 * S));
+            if (qx < t->min_x) mask &= ~(lane_mask | (lane_mask << 2 * S));
+            if (qy < t->min_y) mask &= ~(lane_mask | (lane_mask << S));
+            if (!mask) continue;
+            cov_samples += (uint64_t)__builtin_popcountll(mask);
+            cov_pixels += (uint64_t)(((mask & lane_mask) != 0) + (((mask >> S) & lane_mask) != 0) +
+                                     (((mask >> 2 * S) & lane_mask) != 0) + ((mask >> 3 * S) != 0));
+            if (depth_test) {
+                for (uint64_t left = mask; left; left &= left - 1) {
+                    int slot = __builtin_ctzll(left), lane = slot / S, s = slot - lane * S;
+                    int px = qx + (lane & 1), py = qy + (lane >> 1);
+                    const float *zbuf = v->depth + ((size_t)py * (size_t)v->width + (size_t)px) * (size_t)S;
+                    if (!(raster_sample_depth(t, sp, px, py, s) < zbuf[s])) mask &= ~(1ull << slot);
+                }
+                if (!mask) continue;
+            }
+            out[n].tri = t;
+            out[n].x = (uint16_t)qx;
+            out[n].y = (uint16_t)qy;
+            out[n].cover = mask;
+            n++;
+        }
+    }
+    counts->samples += cov_samples;
+    counts->pixels += cov_pixels;
+    return n;
+}
