@@ -214,6 +214,8 @@ mos_result mos_end_frame(mos_context *ctx, mos_frame_stats *stats)
             .t_start_ms = t0,
         };
         sched_run_frame(&ctx->sched, &f);
+        t->last_serial = f.serial;
+        t->last_clear = f.clear_color;
         if (f.status != MOS_OK)
             r = ctx_fail(ctx, f.status, "mos_end_frame: out of memory in the front-end; the image is incomplete");
         if (stats) fill_stats(ctx, &f, util_now_ms() - t0, stats);

@@ -146,11 +146,13 @@ static mos_result read_rows(mos_context *ctx, mos_target handle, uint8_t *rgba, 
     if (row_bytes < need)
         return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "%s: row_bytes %zu < %zu", fn, row_bytes, need);
     for (int y = 0; y < t->height; y++) {
-        const uint32_t *src = samples ? t->color + (size_t)y * (size_t)t->width * per_pixel
-                                      : t->resolved + (size_t)y * (size_t)t->width;
         uint8_t *dst = rgba + (size_t)(t->height - 1 - y) * row_bytes;
-        for (size_t i = 0; i < (size_t)t->width * per_pixel; i++)
-            for (int ch = 0; ch < 4; ch++) dst[4 * i + (size_t)ch] = (uint8_t)(src[i] >> (8 * ch));
+        for (int x = 0; x < t->width; x++) {
+            for (size_t s = 0; s < per_pixel; s++, dst += 4) {
+                uint32_t c = samples ? rt_target_sample(t, x, y, (int)s) : t->resolved[(size_t)y * (size_t)t->width + (size_t)x];
+                for (int ch = 0; ch < 4; ch++) dst[ch] = (uint8_t)(c >> (8 * ch));
+            }
+        }
     }
     return MOS_OK;
 }

@@ -20,7 +20,20 @@ typedef struct rt_target {
      * were cleared this frame (only the bin's owner reads or writes it). */
     uint32_t *bin_stamp;
     int stamp_bins_x, stamp_bins_y, stamp_bin_px;
+    /* The last frame rendered into the target: bins whose stamp differs
+     * hold stale samples and read back as last_clear. */
+    uint32_t last_serial, last_clear;
 } rt_target;
+
+/* Sample s of pixel (x, y) as the last frame left it (lazy clears applied). */
+static inline uint32_t rt_target_sample(const rt_target *t, int x, int y, int s)
+{
+    if (t->bin_stamp) {
+        int bin = (y / t->stamp_bin_px) * t->stamp_bins_x + x / t->stamp_bin_px;
+        if (t->bin_stamp[bin] != t->last_serial) return t->last_clear;
+    }
+    return t->color[((size_t)y * (size_t)t->width + (size_t)x) * (size_t)t->samples + (size_t)s];
+}
 
 mos_result rt_target_init(rt_target *t, int width, int height, int samples, const mos_allocator *a);
 void rt_target_release(rt_target *t, const mos_allocator *a);

@@ -96,7 +96,7 @@ void frontend_run_frame(frontend *fe, pipe_frame *f, struct sched *s);
  * window position snapped to 24.8 fixed point, window depth and 1/w. */
 enum {
     FE_OUT_NEAR = 1, FE_OUT_FAR = 2, FE_OUT_W = 4, FE_OUT_LEFT = 8, FE_OUT_RIGHT = 16, FE_OUT_BOTTOM = 32,
-    FE_OUT_TOP = 64
+    FE_OUT_TOP = 64, FE_OUT_ALL = 127
 };
 typedef struct fe_post {
     float clip[4];

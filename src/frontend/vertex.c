@@ -14,7 +14,8 @@ void fe_post_from_clip(fe_post *p, const float c[4], const fe_viewport *vp)
     float x = c[0], y = c[1], z = c[2], w = c[3];
     for (int i = 0; i < 4; i++) p->clip[i] = c[i];
     uint32_t oc = 0;
-    if (!(z + w >= 0)) oc |= FE_OUT_NEAR;  /* NaN lands outside every plane */
+    if (!isfinite(x) || !isfinite(y) || !isfinite(z) || !isfinite(w)) oc = FE_OUT_ALL;  /* culled later */
+    if (!(z + w >= 0)) oc |= FE_OUT_NEAR;
     if (!(w - z >= 0)) oc |= FE_OUT_FAR;
     if (!(w >= 1e-6f)) oc |= FE_OUT_W;
     if (!(x + vp->guard_x * w >= 0)) oc |= FE_OUT_LEFT;
