@@ -18,6 +18,7 @@ enum {
 int cli_render_main(int argc, char **argv);
 int cli_diff_main(int argc, char **argv);
 int cli_patterns_main(int argc, char **argv);
+int cli_bench_main(int argc, char **argv);
 
 /* ---- cli_args.c: argument parsing ------------------------------------------
  * Errors print "mosaic: MESSAGE" and "Try 'mosaic CMD --help'." to stderr. */
@@ -46,6 +47,8 @@ int cli_is_option(const cli_args *a);
 /* Strict decimal integer in LO..HI (no sign tricks, spaces or suffixes);
  * prints "mosaic: OPT: expected ..., got 'S'" and returns -1 on error. */
 int cli_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi, int *out);
+/* auto | scalar | avx2 | avx512 -> mos_isa; non-zero (after a message) if unknown. */
+int cli_parse_isa(const char *cmd, const char *s, mos_isa *out);
 /* "WxH" with both sides in 1..MAX. */
 int cli_parse_size(const char *cmd, const char *opt, const char *s, int max, int *w, int *h);
 

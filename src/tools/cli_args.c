@@ -119,3 +119,17 @@ int cli_parse_size(const char *cmd, const char *opt, const char *s, int max, int
     *h = (int)lh;
     return 0;
 }
+
+int cli_parse_isa(const char *cmd, const char *s, mos_isa *out)
+{
+    static const struct { const char *name; mos_isa isa; } names[] = {
+        {"auto", MOS_ISA_AUTO}, {"scalar", MOS_ISA_SCALAR}, {"avx2", MOS_ISA_AVX2}, {"avx512", MOS_ISA_AVX512}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strcmp(s, names[i].name) == 0) {
+            *out = names[i].isa;
+            return 0;
+        }
+    }
+    cli_usage_error(cmd, "--isa: expected auto, scalar, avx2 or avx512, got '%s'", s);
+    return 1;
+}

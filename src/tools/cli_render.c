@@ -34,6 +34,8 @@ static const char render_usage[] =
     "                       (default 4096)\n"
     "  --early K            early-draw capacity; 0 turns it off (default 64)\n"
     "  --fifo D             work items per worker FIFO (default 256)\n"
+    "  --isa NAME           hot-loop instruction set: auto, scalar, avx2, avx512\n"
+    "                       (default auto; also MOSAIC_ISA in the environment)\n"
     "  -h, --help           show this help\n"
     "\n"
     "Prints 'wrote OUT.png (WxH, S spp) frame_ms=MEDIAN threads=N pattern=P'.\n"
@@ -45,6 +47,7 @@ typedef struct render_opts {
     const char *stats_path;
     int width, height, spp, view, fma, frames;
     mos_pipeline_desc pipeline;
+    mos_isa isa;
 } render_opts;
 
 /* What the logger saw last, so a failure is not reported twice. */
@@ -152,6 +155,9 @@ static int render_parse(int argc, char **argv, render_opts *o)
         } else if ((r = cli_option(&a, "--fifo", &v)) != 0) {
             if (r < 0 || cli_parse_int(a.cmd, "--fifo", v, 1, 1 << 20, &o->pipeline.fifo_depth))
                 return CLI_EXIT_USAGE;
+        } else if ((r = cli_option(&a, "--isa", &v)) != 0) {
+            if (r < 0 || cli_parse_isa(a.cmd, v, &o->isa))
+                return CLI_EXIT_USAGE;
         } else if ((r = cli_option(&a, "--spp", &v)) != 0) {
             if (r < 0 || cli_parse_int(a.cmd, "--spp", v, 1, 64, &o->spp))
                 return CLI_EXIT_USAGE;
@@ -233,8 +239,14 @@ int cli_render_main(int argc, char **argv)
         goto done;
     }
 
+    const char *isa_env = getenv("MOSAIC_ISA");
+    if (o.isa == MOS_ISA_AUTO && isa_env && *isa_env && cli_parse_isa("render", isa_env, &o.isa)) {
+        r = MOS_ERR_INVALID_ARGUMENT;
+        goto done;
+    }
     mos_context_desc cd = {
         .pipeline = o.pipeline,
+        .isa = o.isa,
         .logger = { .func = render_logger, .user_data = &log },
     };
     r = mos_context_create(&cd, &ctx);
