@@ -1,0 +1,52 @@
+#!/bin/sh
+# test_llvmpipe_agreement.sh — Mosaic against Mesa's llvmpipe on sharp scenes (flat, Lambert; 1 and 4 spp):
+# >= 99.5% of pixels within 2/255 per channel, differing pixels only on triangle edges.  Fed by run.sh: BUILD CLI.
+#
+# The reference is build/mosaic-llvmpipe (bench/llvmpipe, OSMesa); it is built here when missing.
+# Edge mask: llvmpipe renders an ID pass (draw index << 20 | gl_PrimitiveID + 1 per pixel, 1 spp);
+# a differing pixel is "on an edge" when its 3x3 neighbourhood holds more than one ID, i.e. a
+# triangle boundary, silhouette or intersection passes within a pixel of it.  A missing or extra
+# triangle shows up as differing pixels whose neighbourhood is one ID (off_edge > 0).
+build=${1:-build}
+cli=${2:-$build/mosaic}
+ref=$build/mosaic-llvmpipe
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-agree.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+if [ ! -x "$cli" ]; then
+    echo "FAIL llvmpipe_agreement: $cli does not exist"
+    exit 1
+fi
+if [ ! -x "$ref" ] || [ "$ref" -ot bench/llvmpipe/lp_gl.c ] || [ "$ref" -ot bench/llvmpipe/lp_main.c ]; then
+    if ! [ -f /usr/include/GL/osmesa.h ]; then
+        echo "SKIP llvmpipe_agreement: libosmesa6-dev not installed (make deps)"
+        exit 0
+    fi
+    make --no-print-directory -f bench/bench.mk BUILD="$build" llvmpipe > "$tmp/build.log" 2>&1 || {
+        echo "FAIL llvmpipe_agreement: could not build $ref"; tail -n 20 "$tmp/build.log"; exit 1; }
+fi
+
+"$cli" bench --vs llvmpipe --llvmpipe "$ref" \
+    --scene test/scenes/agree_flat.scene --scene test/scenes/agree_lambert.scene \
+    --size 320x240 --threads 2 --spp 1,4 --frames 1 --warmup 0 \
+    --check 99.5 --no-plots --keep-images --out "$tmp/out" > "$tmp/bench.out" 2> "$tmp/bench.err"
+rc=$?
+sed "s/^/    /" "$tmp/bench.out"
+failed=0
+# One "PASS|FAIL agreement scene=... spp=..." line per configuration, 4 expected.
+n=$(grep -cE '^(PASS|FAIL) agreement ' "$tmp/bench.out")
+if [ "$n" -ne 4 ]; then
+    echo "FAIL llvmpipe_agreement: expected 4 configurations, got $n (exit $rc)"
+    tail -n 5 "$tmp/bench.err"
+    exit 1
+fi
+grep -E '^(PASS|FAIL) agreement ' "$tmp/bench.out" | while read -r verdict _ scene _ spp _ within _ _ off; do
+    echo "$verdict llvmpipe_agreement_${scene#scene=}_${spp#spp=}: $within $off"
+done
+grep -q '^FAIL agreement ' "$tmp/bench.out" && failed=1
+grep -q 'llvmpipe' "$tmp/bench.out" || { echo "FAIL llvmpipe_agreement_renderer: GL_RENDERER is not llvmpipe"; failed=1; }
+if [ $failed -ne 0 ] && [ -n "${MOSAIC_TEST_KEEP:-}" ]; then
+    mkdir -p "$MOSAIC_TEST_KEEP" && cp "$tmp"/out/img/*.png "$MOSAIC_TEST_KEEP"/ &&
+        echo "NOTE images (diff: red = off edge, yellow = on edge) in $MOSAIC_TEST_KEEP"
+fi
+exit $failed

@@ -1,0 +1,48 @@
+# tests.mk — test-one (build and run the suite in one variant) and test (all
+# variants plus a summary).  Included by the Makefile; uses its LIB_A, TOOLS_A,
+# CLI, CFLAGS, LDFLAGS, LDLIBS, TOOL_CFLAGS, TOOL_LIBS and BUILD.
+
+TEST_DIR     := $(BUILD)/test
+TEST_C       := test_watertight test_raster_rules test_clip test_input test_determinism test_stress
+TEST_SH      := test_cli test_readme
+TEST_HDRS    := test/check.h test/testutil.h
+TEST_BINS    := $(TEST_C:%=$(TEST_DIR)/%) $(TEST_DIR)/embed_example
+# What each variant runs (run.sh looks for $(TEST_DIR)/NAME or test/NAME.sh).
+TEST_SET_normal := $(TEST_C) embed_example $(TEST_SH)
+TEST_SET_asan   := $(TEST_C) embed_example test_cli
+TEST_SET_tsan   := test_watertight test_determinism test_stress
+TEST_VARIANT    := $(if $(SAN),$(SAN),normal)
+TEST_JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+# Parallel builds inside test-one unless the caller already runs a jobserver.
+TEST_J          := $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(TEST_JOBS))
+
+.PHONY: test-build
+test-build: $(LIB_A) $(TOOLS_A) $(CLI) $(TEST_BINS)
+
+$(TEST_DIR)/test_determinism: test/test_determinism.c $(TEST_HDRS) $(LIB_A) $(TOOLS_A)
+	@mkdir -p $(dir $@); rm -f $@
+	$(CC) $(CFLAGS) $(TOOL_CFLAGS) $< -o $@ $(LDFLAGS) $(TOOLS_A) $(LIB_A) $(TOOL_LIBS) $(LDLIBS)
+# The embedding example sees the installed header only.
+$(TEST_DIR)/embed_example: test/embed_example.c include/mosaic.h $(LIB_A)
+	@mkdir -p $(dir $@); rm -f $@
+	$(CC) $(filter-out -Isrc,$(CFLAGS)) $< -o $@ $(LDFLAGS) $(LIB_A) $(LDLIBS)
+$(TEST_DIR)/%: test/%.c $(TEST_HDRS) $(LIB_A)
+	@mkdir -p $(dir $@); rm -f $@
+	$(CC) $(CFLAGS) $< -o $@ $(LDFLAGS) $(LIB_A) $(LDLIBS)
+
+# One variant: build what builds (-k), then run; a test that did not build
+# is reported as FAIL by run.sh (old test binaries are removed first, so a
+# broken build never runs stale tests).
+test-one:
+	@mkdir -p $(TEST_DIR); rm -f $(TEST_DIR)/results.txt $(TEST_BINS)
+	@$(MAKE) --no-print-directory -k $(TEST_J) BUILD=$(BUILD) SAN=$(SAN) test-build \
+	  || echo "test-one: some targets of $(BUILD) failed to build"
+	@sh test/run.sh "$(BUILD)" "$(TEST_VARIANT)" "$(CLI)" $(TEST_SET_$(TEST_VARIANT))
+
+# All variants; the last line is the summary over every test case.
+test:
+	-@$(MAKE) --no-print-directory BUILD=build SAN= test-one
+	-@$(MAKE) --no-print-directory BUILD=build/asan SAN=asan test-one
+	-@$(MAKE) --no-print-directory BUILD=build/tsan SAN=tsan test-one
+	@sh test/run.sh --summary build/test/results.txt build/asan/test/results.txt \
+	  build/tsan/test/results.txt
