@@ -16,7 +16,7 @@ OPT     ?= -O2
 DEB_PKGS := libassimp-dev libstb-dev glmark2-data assimp-testmodels pkg-config libosmesa6-dev gnuplot-nox
 
 WARN    := -Wall -Wextra -Werror -Wstrict-prototypes -Wshadow -Wno-unused-parameter
-CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -g $(OPT) $(WARN) -pthread -fPIC -Iinclude -Isrc
+CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -g $(OPT) -fno-math-errno $(WARN) -pthread -fPIC -Iinclude -Isrc
 ifeq ($(SAN),asan)
   SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 else ifeq ($(SAN),tsan)
@@ -39,7 +39,7 @@ CLI_SRC   := $(wildcard src/tools/*.c)
 CORE_OBJ  := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
 TOOLS_OBJ := $(TOOLS_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
-HEADERS   := include/mosaic.h $(wildcard src/*/*.h)
+HEADERS   := include/mosaic.h $(wildcard src/*/*.h) Makefile
 
 LIB_A     := $(BUILD)/libmosaic.a
 LIB_SO    := $(BUILD)/libmosaic.so
