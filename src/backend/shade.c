@@ -10,6 +10,7 @@ struct shade_scratch {
     _Alignas(64) float frag_x[BACKEND_SHADE_LANES];
     _Alignas(64) float frag_y[BACKEND_SHADE_LANES];
     _Alignas(64) float out[4][BACKEND_SHADE_LANES];
+    _Alignas(64) float dx[BACKEND_SHADE_LANES], dy[BACKEND_SHADE_LANES], w[BACKEND_SHADE_LANES];
     uint8_t live[BACKEND_SHADE_LANES];
     uint8_t discard[BACKEND_SHADE_LANES];
 };
@@ -33,30 +34,38 @@ static void pack_unorm8(const float (*out)[BACKEND_SHADE_LANES], int lanes, uint
     }
 }
 
-/* Fills lanes [0, 4 * count) for quads of one draw: per quad the four
- * lanes are one small vector (dx, dy differ by 0 or 1 pixel). */
+/* Fills lanes [0, 4 * count) for quads of one draw.  Consecutive quads
+ * mostly share a triangle, so the planes are evaluated over runs of lanes
+ * with the same coefficients: loops the compiler vectorizes. */
 static void interpolate(shade_scratch *ss, const raster_quad *quads, int count, int spp)
 {
     const uint64_t lane_mask = spp == 16 ? 0xffffull : (1ull << spp) - 1;
     static const float lane_dx[4] = {0.5f, 1.5f, 0.5f, 1.5f}, lane_dy[4] = {0.5f, 0.5f, 1.5f, 1.5f};
     for (int q = 0; q < count; q++) {
-        const raster_quad *qd = &quads[q];
-        const fe_tri *t = qd->tri;
-        const int l0 = 4 * q;
-        float dx[4], dy[4], w[4];
         for (int i = 0; i < 4; i++) {
-            ss->frag_x[l0 + i] = (float)qd->x + lane_dx[i];
-            ss->frag_y[l0 + i] = (float)qd->y + lane_dy[i];
-            dx[i] = ss->frag_x[l0 + i] - t->x0;
-            dy[i] = ss->frag_y[l0 + i] - t->y0;
-            w[i] = 1.0f / fe_plane(t->inv_w, dx[i], dy[i]);
-            ss->live[l0 + i] = (uint8_t)(((qd->cover >> (i * spp)) & lane_mask) != 0);
+            ss->frag_x[4 * q + i] = (float)quads[q].x + lane_dx[i];
+            ss->frag_y[4 * q + i] = (float)quads[q].y + lane_dy[i];
+            ss->live[4 * q + i] = (uint8_t)(((quads[q].cover >> (i * spp)) & lane_mask) != 0);
+        }
+    }
+    float *restrict dx = ss->dx, *restrict dy = ss->dy, *restrict w = ss->w;
+    for (int q0 = 0; q0 < count;) {
+        const fe_tri *t = quads[q0].tri;
+        int q1 = q0 + 1;
+        while (q1 < count && quads[q1].tri == t) q1++;
+        const int l0 = 4 * q0, l1 = 4 * q1;
+        const float x0 = t->x0, y0 = t->y0, w0 = t->inv_w[0], wx = t->inv_w[1], wy = t->inv_w[2];
+        for (int l = l0; l < l1; l++) {
+            dx[l] = ss->frag_x[l] - x0;
+            dy[l] = ss->frag_y[l] - y0;
+            w[l] = 1.0f / (w0 + wx * dx[l] + wy * dy[l]);
         }
         for (uint32_t k = 0; k < t->varying_count; k++) {
-            const float *p = t->varying[k];
-            float *dst = ss->var[k] + l0;
-            for (int i = 0; i < 4; i++) dst[i] = (p[0] + p[1] * dx[i] + p[2] * dy[i]) * w[i];
+            const float p0 = t->varying[k][0], px = t->varying[k][1], py = t->varying[k][2];
+            float *restrict dst = ss->var[k];
+            for (int l = l0; l < l1; l++) dst[l] = (p0 + px * dx[l] + py * dy[l]) * w[l];
         }
+        q0 = q1;
     }
 }
 

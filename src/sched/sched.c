@@ -63,6 +63,10 @@ static void *frontend_main(void *arg)
         pthread_mutex_unlock(&s->lock);
         frontend_run_frame(s->fe, f, s);
         pthread_mutex_lock(&s->lock);
+        /* Only now is the frame free of the front-end: the workers may have
+         * finished before its last statistics were written. */
+        s->frontend_busy = false;
+        pthread_cond_broadcast(&s->frame_done);
     }
     pthread_mutex_unlock(&s->lock);
     return NULL;
@@ -146,7 +150,8 @@ void sched_run_frame(sched *s, pipe_frame *f)
     pthread_mutex_lock(&s->lock);
     s->workers_left = s->worker_count;
     s->pending = f;
+    s->frontend_busy = true;
     pthread_cond_signal(&s->frame_ready);
-    while (s->workers_left > 0) pthread_cond_wait(&s->frame_done, &s->lock);
+    while (s->workers_left > 0 || s->frontend_busy) pthread_cond_wait(&s->frame_done, &s->lock);
     pthread_mutex_unlock(&s->lock);
 }
