@@ -3,7 +3,7 @@
 # CLI, CFLAGS, LDFLAGS, LDLIBS, TOOL_CFLAGS, TOOL_LIBS and BUILD.
 
 TEST_DIR     := $(BUILD)/test
-TEST_C       := test_watertight test_raster_rules test_clip test_input test_determinism test_stress
+TEST_C       := test_watertight test_raster_rules test_clip test_input test_determinism test_stress test_patterns
 TEST_SH      := test_cli test_readme
 TEST_HDRS    := test/check.h test/testutil.h
 TEST_BINS    := $(TEST_C:%=$(TEST_DIR)/%) $(TEST_DIR)/embed_example
@@ -20,6 +20,9 @@ TEST_J          := $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(TEST_JOBS))
 test-build: $(LIB_A) $(TOOLS_A) $(CLI) $(TEST_BINS)
 
 $(TEST_DIR)/test_determinism: test/test_determinism.c $(TEST_HDRS) $(LIB_A) $(TOOLS_A)
+	@mkdir -p $(dir $@); rm -f $@
+	$(CC) $(CFLAGS) $(TOOL_CFLAGS) $< -o $@ $(LDFLAGS) $(TOOLS_A) $(LIB_A) $(TOOL_LIBS) $(LDLIBS)
+$(TEST_DIR)/test_patterns: test/test_patterns.c $(TEST_HDRS) $(LIB_A) $(TOOLS_A)
 	@mkdir -p $(dir $@); rm -f $@
 	$(CC) $(CFLAGS) $(TOOL_CFLAGS) $< -o $@ $(LDFLAGS) $(TOOLS_A) $(LIB_A) $(TOOL_LIBS) $(LDLIBS)
 # The embedding example sees the installed header only.
