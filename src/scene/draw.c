@@ -118,8 +118,18 @@ float scene_normal_matrix(float out[12], const float m[16])
 
 /* ---- upload ---------------------------------------------------------------------- */
 
+/* count_mode's fragment shader: one 8-bit step of red per covered sample. */
+static void count_fs(const mos_fs_batch *b)
+{
+    for (int l = 0; l < 4 * b->quad_count; l++) {
+        b->out[0][l] = 1.0f / 255.0f;
+        b->out[1][l] = b->out[2][l] = b->out[3][l] = 0.0f;
+    }
+}
+
 struct scene_gpu {
     mos_shader shaders[SCENE_SHADER_COUNT];
+    mos_shader count_shader;  /* scene_draw_opts.count_mode */
     mos_buffer *vb, *ib;
     uint32_t *vert_count, *index_count;
     int mesh_count;
@@ -142,6 +152,8 @@ void scene_gpu_free(scene_gpu *g, mos_context *ctx)
     for (int i = 0; i < SCENE_SHADER_COUNT; i++)
         if (g->shaders[i].id)
             mos_shader_destroy(ctx, g->shaders[i]);
+    if (g->count_shader.id)
+        mos_shader_destroy(ctx, g->count_shader);
     for (int i = 0; i < g->mesh_count; i++) {
         if (g->vb && g->vb[i].id)
             mos_buffer_destroy(ctx, g->vb[i]);
@@ -197,6 +209,10 @@ mos_result scene_upload(const scene *s, mos_context *ctx, scene_gpu **out)
     for (int i = 0; i < SCENE_SHADER_COUNT; i++)
         if ((r = mos_shader_create(ctx, shader_builtin_find(names[i]), &g->shaders[i])) != MOS_OK)
             goto fail;
+    r = mos_shader_create(ctx, &(mos_shader_desc){ .vertex = shader_builtin_vs, .fragment = count_fs,
+                          .varying_count = SHADER_BUILTIN_VARYINGS, .label = "count" }, &g->count_shader);
+    if (r != MOS_OK)
+        goto fail;
     for (int i = 0; i < s->mesh_count; i++) {
         const scene_mesh *m = &s->meshes[i];
         r = mos_buffer_create(ctx, &(mos_buffer_desc){ .data = m->verts,
@@ -230,11 +246,13 @@ fail:
 typedef struct draw_walk {
     const scene_gpu *g;
     mos_context *ctx;
+    const scene_draw_opts *opts;
+    uint64_t tri_next;  /* API-order index of the next draw's first triangle */
 } draw_walk;
 
 static mos_result draw_one(const scene_walk_draw *w, void *user)
 {
-    const draw_walk *dw = user;
+    draw_walk *dw = user;
     const scene_gpu *g = dw->g;
     const scene_object *o = w->object;
     mos_draw_desc d = {
@@ -253,6 +271,25 @@ static mos_result draw_one(const scene_walk_draw *w, void *user)
     };
     if (o->texture >= 0)
         d.textures[0] = g->tex[o->texture];
+    const scene_draw_opts *opts = dw->opts;
+    if (opts->tri_begin || opts->tri_end) {  /* clip this draw to [tri_begin, tri_end) */
+        const uint64_t first = dw->tri_next, tris = g->index_count[o->mesh] / 3;
+        const uint64_t end = opts->tri_end ? opts->tri_end : UINT64_MAX;
+        dw->tri_next += tris;
+        const uint64_t lo = first > opts->tri_begin ? first : opts->tri_begin;
+        const uint64_t hi = first + tris < end ? first + tris : end;
+        if (hi <= lo)
+            return MOS_OK;
+        d.first_index = (int)(3 * (lo - first));
+        d.index_count = (int)(3 * (hi - lo));
+    }
+    if (opts->count_mode) {
+        d.shader = g->count_shader;
+        d.uniforms = w->uniforms;  /* the vertex stage still needs the matrices */
+        memset(d.textures, 0, sizeof d.textures);
+        d.depth_test = d.depth_write = false;
+        d.blend = MOS_BLEND_ADD;
+    }
     return mos_draw(dw->ctx, &d);
 }
 
@@ -265,6 +302,6 @@ mos_result scene_draw(const scene_gpu *g, mos_context *ctx, const scene_draw_opt
         .cameras = g->cameras, .camera_count = g->camera_count,
         .lights = g->lights, .light_count = g->light_count, .ambient = g->ambient,
     };
-    draw_walk dw = { .g = g, .ctx = ctx };
+    draw_walk dw = { .g = g, .ctx = ctx, .opts = opts };
     return scene_walk(&src, opts, draw_one, &dw);
 }

@@ -4,6 +4,7 @@
 #define MOSAIC_SCENE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "mosaic.h"
 #include "shader/builtin.h"
@@ -24,6 +25,14 @@ typedef struct scene_draw_opts {
     int width, height;  /* for the aspect ratio */
     int fma;            /* extra dependent multiply-adds per fragment */
     int view;           /* camera index when a scene has several (0 = first) */
+    /* Analysis knobs (the pattern analyzer, src/tools/patterns_*.c); all zero =
+     * the normal frame. */
+    uint64_t tri_begin, tri_end;  /* draw only triangles [begin, end) in API order
+                                   * (scene_triangle_count numbering); end 0 = to the end */
+    bool count_mode;    /* count fragments: every draw uses a shader that outputs
+                         * (1/255, 0, 0, 0) with MOS_BLEND_ADD and no depth test or
+                         * write (culling kept), so red = covered samples per pixel,
+                         * saturating at 255 (clear to 0) */
 } scene_draw_opts;
 
 /* Creates buffers, textures and shaders for S in CTX.  The result keeps its

@@ -87,8 +87,10 @@ static int render_pattern_known(const char *name)
     const char *const *names = mos_pattern_names();
     if (!names)  /* no registry to check against: let the library decide */
         return 1;
+    /* NAME or NAME:SEED; whether NAME takes a seed is the library's call. */
+    size_t len = strcspn(name, ":");
     for (; *names; names++)
-        if (strcmp(*names, name) == 0)
+        if (strlen(*names) == len && strncmp(*names, name, len) == 0)
             return 1;
     return 0;
 }

@@ -11,7 +11,7 @@
  * frame_ms frames frame_ms_min frame_ms_max width height spp threads pattern
  * bin coarse batch early fifo triangles_in triangles_binned bin_spread
  * bin_items first_work_ms frontend_ms frontend_stall_ms worker_busy_ms
- * worker_fragments covered_pixels visibility_samples shade_invocations
+ * worker_fragments load_cv load_max_over_mean covered_pixels visibility_samples shade_invocations
  * shading_rate */
 
 typedef struct cli_json {
@@ -172,6 +172,21 @@ char *cli_stats_json(const mos_frame_stats *st, const double *frame_ms, int fram
     for (int w = 0; w < workers; w++)
         fprintf(f, "%s%" PRIu64, w ? ", " : "", st->worker_fragments[w]);
     fputc(']', f);
+    {
+        /* How evenly the pattern spread the fragments: cv = sigma / mu of
+         * worker_fragments (population sigma) and the busiest worker / mean;
+         * null when no fragment was covered. */
+        double sum = 0, mx = 0, var = 0;
+        for (int w = 0; w < workers; w++) {
+            sum += (double)st->worker_fragments[w];
+            mx = (double)st->worker_fragments[w] > mx ? (double)st->worker_fragments[w] : mx;
+        }
+        const double mean = workers > 0 ? sum / workers : 0;
+        for (int w = 0; w < workers; w++)
+            var += ((double)st->worker_fragments[w] - mean) * ((double)st->worker_fragments[w] - mean);
+        json_double(&j, "load_cv", mean > 0 ? sqrt(var / workers) / mean : NAN);
+        json_double(&j, "load_max_over_mean", mean > 0 ? mx / mean : NAN);
+    }
     json_u64(&j, "covered_pixels", st->covered_pixels);
     json_u64(&j, "visibility_samples", st->visibility_samples);
     json_u64(&j, "shade_invocations", st->shade_invocations);
