@@ -1,17 +1,45 @@
-# bench.mk — `make bench`: frame-time table over the scenes, then the early-draw comparison.
-# Fed by the top Makefile ($(MAKE) -f bench/bench.mk BUILD=build); drives bench/frametime.sh.
+# bench.mk — `make bench`: builds the llvmpipe reference (build/mosaic-llvmpipe) and runs the
+# standard suite A/B against it.  Fed by the top Makefile ($(MAKE) -f bench/bench.mk BUILD=build).
+#   make -f bench/bench.mk llvmpipe      only the reference renderer
+#   make -f bench/bench.mk frametime     Mosaic-only frame-time table (bench/frametime.sh)
+#   make -f bench/bench.mk early         early-draw on/off comparison
+#   SUITE=bench/quick.suite FRAMES=3 ... override the suite or its frame count
 BUILD       ?= build
+CC          ?= cc
 MOSAIC      := $(BUILD)/mosaic
+LLVMPIPE    := $(BUILD)/mosaic-llvmpipe
+SUITE       ?= bench/standard.suite
+OUTDIR      ?= out/bench
+BENCH_ARGS  ?=
 SCENES      ?= $(wildcard scenes/*.scene)
 EARLY_SCENE ?= scenes/default.scene
 THREADS     ?= 1 2
 FRAMES      ?= 7
 SIZE        ?= 1920x1080
+
+WARN        := -Wall -Wextra -Werror -Wstrict-prototypes -Wshadow -Wno-unused-parameter
+LP_CFLAGS   := -std=c11 -D_GNU_SOURCE -g -O2 $(WARN) -pthread -Iinclude -Isrc \
+               $(shell pkg-config --cflags osmesa stb 2>/dev/null)
+LP_LIBS     := $(shell pkg-config --libs osmesa 2>/dev/null || echo -lOSMesa) \
+               $(shell pkg-config --libs stb assimp 2>/dev/null || echo -lstb -lassimp) -lm
+LP_SRC      := $(wildcard bench/llvmpipe/*.c)
+LP_HDRS     := $(wildcard bench/llvmpipe/*.h) include/mosaic.h $(wildcard src/*/*.h)
 FRAMETIME   := sh bench/frametime.sh --mosaic $(MOSAIC) --threads "$(THREADS)" \
                --frames $(FRAMES) --size $(SIZE)
 
-.PHONY: bench frametime early
-bench: frametime early
+.PHONY: bench llvmpipe frametime early
+bench: llvmpipe
+	@mkdir -p $(OUTDIR)
+	$(MOSAIC) bench --vs llvmpipe --llvmpipe $(LLVMPIPE) --suite $(SUITE) --out $(OUTDIR) \
+	  --csv $(OUTDIR)/bench.csv $(BENCH_ARGS)
+
+llvmpipe: $(LLVMPIPE)
+
+# Links the scene module (libmosaic_tools.a) and libmosaic (the built-in uniforms)
+# built by the top Makefile.
+$(LLVMPIPE): $(LP_SRC) $(LP_HDRS) $(BUILD)/libmosaic_tools.a $(BUILD)/libmosaic.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LP_CFLAGS) -o $@ $(LP_SRC) $(BUILD)/libmosaic_tools.a $(BUILD)/libmosaic.a $(LP_LIBS)
 
 frametime:
 	@$(FRAMETIME) $(SCENES)

@@ -1,5 +1,5 @@
 /* mosaic.c — entry point of the `mosaic` CLI: top-level help and subcommand dispatch.
- * Fed by the shell; feeds cli_render.c, cli_diff.c and cli_patterns.c. */
+ * Fed by the shell; feeds cli_render.c, cli_diff.c, cli_patterns.c and cli_bench.c. */
 #include "tools/cli.h"
 
 #include <string.h>
@@ -13,6 +13,7 @@ static const char mosaic_usage[] =
     "  render SCENE [options]   render a scene file to a PNG (and stats JSON)\n"
     "  diff A.png B.png         compare two images (PSNR, max difference)\n"
     "  patterns --list          list the bin -> worker patterns\n"
+    "  bench [options]          frame benchmarks, A/B against llvmpipe (--vs llvmpipe)\n"
     "  help [COMMAND]           show help for mosaic or a command\n"
     "\n"
     "  -h, --help               show this help\n"
@@ -29,6 +30,7 @@ static const cli_command cli_commands[] = {
     { "render", cli_render_main },
     { "diff", cli_diff_main },
     { "patterns", cli_patterns_main },
+    { "bench", cli_bench_main },
 };
 
 static const cli_command *cli_find(const char *name)
@@ -42,7 +44,7 @@ static const cli_command *cli_find(const char *name)
 int main(int argc, char **argv)
 {
     if (argc < 2)
-        return cli_usage_error(NULL, "missing command (render, diff, patterns)");
+        return cli_usage_error(NULL, "missing command (render, diff, patterns, bench)");
     const char *cmd = argv[1];
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0) {
         fputs(mosaic_usage, stdout);

@@ -1,0 +1,479 @@
+/* lp_gl.c — the llvmpipe side of the reference: OSMesa context, FBOs, GLSL twins of the built-in shaders, one frame.
+ * Fed by lp_main.c with a loaded scene; draws exactly the draws scene_export_frame yields (src/scene/export.c). */
+#define GL_GLEXT_PROTOTYPES 1
+#include <GL/osmesa.h>
+#include <GL/gl.h>
+#include <GL/glext.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lp.h"
+
+/* ---- GLSL twins of src/shader/builtin.c ------------------------------------------
+ * Vertex: clip = mvp * (pos, 1), varying normal = normal_matrix * n, uv.
+ * Fragment: flat = base colour; lambert/textured = (ambient + sum max(0, n.l) light)
+ * * base (* texture), alpha from base (* texture); then FMA dependent x = x*k + c
+ * and colour += x * zero, exactly as kernel_fma (FMA is a compile-time constant). */
+static const char lp_vs_src[] =
+    "#version 330 core\n"
+    "layout(location = 0) in vec3 a_pos;\n"
+    "layout(location = 1) in vec3 a_nrm;\n"
+    "layout(location = 2) in vec2 a_uv;\n"
+    "uniform mat4 u_mvp;\n"
+    "uniform mat3 u_nmat;\n"
+    "out vec3 v_nrm;\n"
+    "out vec2 v_uv;\n"
+    "void main() {\n"
+    "  gl_Position = u_mvp * vec4(a_pos, 1.0);\n"
+    "  v_nrm = u_nmat * a_nrm;\n"
+    "  v_uv = a_uv;\n"
+    "}\n";
+
+static const char lp_fs_head[] =
+    "#version 330 core\n";
+
+static const char lp_fs_body[] =
+    "in vec3 v_nrm;\n"
+    "in vec2 v_uv;\n"
+    "uniform vec4 u_base;\n"
+    "uniform vec4 u_ldir[4];\n"
+    "uniform vec4 u_lcol[4];\n"
+    "uniform vec3 u_amb;\n"
+    "uniform float u_fma_k, u_fma_c, u_fma_zero;\n"
+    "uniform sampler2D u_tex;\n"
+    "uniform uint u_draw_id;\n"
+    "out vec4 o_color;\n"
+    "void main() {\n"
+    "#if ID_PASS\n"
+    "  uint id = (u_draw_id << 20) + uint(gl_PrimitiveID) + 1u;\n"
+    "  o_color = vec4(float(id & 255u), float((id >> 8) & 255u), float((id >> 16) & 255u),\n"
+    "                 float(id >> 24)) / 255.0;\n"
+    "#else\n"
+    "  vec4 c;\n"
+    "#if KIND == 0\n"
+    "  c = u_base;\n"
+    "#else\n"
+    "  vec4 t = u_base;\n"
+    "#if KIND == 2\n"
+    "  t *= texture(u_tex, v_uv);\n"
+    "#endif\n"
+    "  vec3 n = v_nrm * inversesqrt(dot(v_nrm, v_nrm) + 1e-20);\n"
+    "  vec3 s = u_amb;\n"
+    "  for (int j = 0; j < 4; j++)\n"
+    "    s += max(dot(n, u_ldir[j].xyz), 0.0) * u_lcol[j].rgb;\n"
+    "  c = vec4(s * t.rgb, t.a);\n"
+    "#endif\n"
+    "#if FMA > 0\n"
+    "  float x = c.r + c.g + c.b;\n"
+    "  for (int i = 0; i < FMA; i++)\n"
+    "    x = x * u_fma_k + u_fma_c;\n"
+    "  c.rgb += vec3(x * u_fma_zero);\n"
+    "#endif\n"
+    "  o_color = c;\n"
+    "#endif\n"
+    "}\n";
+
+typedef struct lp_prog {
+    GLuint prog;
+    GLint mvp, nmat, base, ldir, lcol, amb, fma_k, fma_c, fma_zero, tex, draw_id;
+} lp_prog;
+
+typedef struct lp_mesh {
+    GLuint vao, vbo, ebo;
+    GLsizei index_count;
+} lp_mesh;
+
+typedef struct lp_draw {
+    int mesh, texture, kind;
+    shader_builtin_uniforms u;
+    mos_cull cull;
+    mos_blend blend;
+    bool depth_test, depth_write;
+} lp_draw;
+
+struct lp_renderer {
+    OSMesaContext osmesa;
+    uint8_t *osmesa_buf;
+    int width, height, spp, fma;
+    float clear[4];
+    GLuint fbo_ms, rb_color_ms, rb_depth_ms;  /* spp > 1 */
+    GLuint fbo, rb_color, rb_depth;            /* single-sample (resolve target / spp 1) */
+    lp_prog progs[2][3];                       /* [id pass][kind] */
+    lp_mesh *meshes;
+    int mesh_cap;
+    GLuint *textures;
+    int tex_cap;
+    lp_draw *draws;
+    int draw_count, draw_cap;
+    char renderer[256];
+};
+
+static int lp_error(char *err, size_t size, const char *fmt, const char *arg)
+{
+    snprintf(err, size, fmt, arg);
+    return -1;
+}
+
+static GLuint lp_compile(GLenum type, const char *const *src, int parts, char *err, size_t err_size)
+{
+    GLuint sh = glCreateShader(type);
+    glShaderSource(sh, parts, src, NULL);
+    glCompileShader(sh);
+    GLint ok = 0;
+    glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[1024];
+        glGetShaderInfoLog(sh, sizeof log, NULL, log);
+        lp_error(err, err_size, "GLSL compile failed: %s", log);
+        glDeleteShader(sh);
+        return 0;
+    }
+    return sh;
+}
+
+static int lp_build_prog(lp_prog *p, int id_pass, int kind, int fma, char *err, size_t err_size)
+{
+    char defs[128];
+    snprintf(defs, sizeof defs, "#define ID_PASS %d\n#define KIND %d\n#define FMA %d\n", id_pass, kind, fma);
+    const char *vs[] = { lp_vs_src };
+    const char *fs[] = { lp_fs_head, defs, lp_fs_body };
+    GLuint v = lp_compile(GL_VERTEX_SHADER, vs, 1, err, err_size);
+    if (!v)
+        return -1;
+    GLuint f = lp_compile(GL_FRAGMENT_SHADER, fs, 3, err, err_size);
+    if (!f) {
+        glDeleteShader(v);
+        return -1;
+    }
+    p->prog = glCreateProgram();
+    glAttachShader(p->prog, v);
+    glAttachShader(p->prog, f);
+    glLinkProgram(p->prog);
+    glDeleteShader(v);
+    glDeleteShader(f);
+    GLint ok = 0;
+    glGetProgramiv(p->prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[1024];
+        glGetProgramInfoLog(p->prog, sizeof log, NULL, log);
+        return lp_error(err, err_size, "GLSL link failed: %s", log);
+    }
+    p->mvp = glGetUniformLocation(p->prog, "u_mvp");
+    p->nmat = glGetUniformLocation(p->prog, "u_nmat");
+    p->base = glGetUniformLocation(p->prog, "u_base");
+    p->ldir = glGetUniformLocation(p->prog, "u_ldir");
+    p->lcol = glGetUniformLocation(p->prog, "u_lcol");
+    p->amb = glGetUniformLocation(p->prog, "u_amb");
+    p->fma_k = glGetUniformLocation(p->prog, "u_fma_k");
+    p->fma_c = glGetUniformLocation(p->prog, "u_fma_c");
+    p->fma_zero = glGetUniformLocation(p->prog, "u_fma_zero");
+    p->tex = glGetUniformLocation(p->prog, "u_tex");
+    p->draw_id = glGetUniformLocation(p->prog, "u_draw_id");
+    return 0;
+}
+
+/* Grows *ARR (elements of SIZE bytes, *CAP of them, zeroed) to hold index I. */
+static int lp_grow(void **arr, int *cap, int i, size_t size)
+{
+    if (i < *cap)
+        return 0;
+    int n = *cap ? *cap : 8;
+    while (n <= i)
+        n *= 2;
+    void *p = realloc(*arr, (size_t)n * size);
+    if (!p)
+        return -1;
+    memset((char *)p + (size_t)*cap * size, 0, (size_t)(n - *cap) * size);
+    *arr = p;
+    *cap = n;
+    return 0;
+}
+
+static mos_result lp_upload_mesh(lp_renderer *r, const scene_export_draw *d)
+{
+    if (lp_grow((void **)&r->meshes, &r->mesh_cap, d->mesh, sizeof *r->meshes))
+        return MOS_ERR_OUT_OF_MEMORY;
+    lp_mesh *m = &r->meshes[d->mesh];
+    if (m->vao)
+        return MOS_OK;
+    glGenVertexArrays(1, &m->vao);
+    glBindVertexArray(m->vao);
+    glGenBuffers(1, &m->vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, m->vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)d->vert_count * SHADER_BUILTIN_STRIDE * sizeof(float), d->verts,
+                 GL_STATIC_DRAW);
+    glGenBuffers(1, &m->ebo);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, m->ebo);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)d->index_count * sizeof(uint32_t), d->indices,
+                 GL_STATIC_DRAW);
+    const GLsizei stride = SHADER_BUILTIN_STRIDE * sizeof(float);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, (const void *)0);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride, (const void *)(3 * sizeof(float)));
+    glEnableVertexAttribArray(2);
+    glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, stride, (const void *)(6 * sizeof(float)));
+    glBindVertexArray(0);
+    m->index_count = (GLsizei)d->index_count;
+    return MOS_OK;
+}
+
+/* Mosaic's textures: rows top first with v = 0 at the image bottom; GL's row 0 is
+ * t = 0, so the rows go up bottom first.  Repeat wrap, bilinear within a level,
+ * nearest mip level (Mosaic picks one level per 2x2 quad). */
+static mos_result lp_upload_texture(lp_renderer *r, const scene_export_draw *d)
+{
+    if (lp_grow((void **)&r->textures, &r->tex_cap, d->texture, sizeof *r->textures))
+        return MOS_ERR_OUT_OF_MEMORY;
+    if (r->textures[d->texture])
+        return MOS_OK;
+    const size_t row = (size_t)d->tex_width * 4;
+    uint8_t *flip = malloc(row * (size_t)d->tex_height);
+    if (!flip)
+        return MOS_ERR_OUT_OF_MEMORY;
+    for (int y = 0; y < d->tex_height; y++)
+        memcpy(flip + (size_t)y * row, d->tex_rgba + (size_t)(d->tex_height - 1 - y) * row, row);
+    GLuint t;
+    glGenTextures(1, &t);
+    glBindTexture(GL_TEXTURE_2D, t);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, d->tex_width, d->tex_height, 0, GL_RGBA, GL_UNSIGNED_BYTE, flip);
+    free(flip);
+    glGenerateMipmap(GL_TEXTURE_2D);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    r->textures[d->texture] = t;
+    return MOS_OK;
+}
+
+static mos_result lp_record(const scene_export_draw *d, void *user)
+{
+    lp_renderer *r = user;
+    mos_result res = lp_upload_mesh(r, d);
+    if (res == MOS_OK && d->tex_rgba && strcmp(d->shader, "textured") == 0)
+        res = lp_upload_texture(r, d);
+    if (res != MOS_OK)
+        return res;
+    if (lp_grow((void **)&r->draws, &r->draw_cap, r->draw_count, sizeof *r->draws))
+        return MOS_ERR_OUT_OF_MEMORY;
+    lp_draw *w = &r->draws[r->draw_count++];
+    w->mesh = d->mesh;
+    w->texture = d->tex_rgba && strcmp(d->shader, "textured") == 0 ? d->texture : -1;
+    w->kind = strcmp(d->shader, "flat") == 0 ? 0 : strcmp(d->shader, "lambert") == 0 ? 1 : 2;
+    w->u = *d->uniforms;
+    w->cull = d->cull;
+    w->blend = d->blend;
+    w->depth_test = d->depth_test;
+    w->depth_write = d->depth_write;
+    return MOS_OK;
+}
+
+static int lp_make_fbo(GLuint *fbo, GLuint *color, GLuint *depth, int w, int h, int samples)
+{
+    glGenFramebuffers(1, fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, *fbo);
+    glGenRenderbuffers(1, color);
+    glBindRenderbuffer(GL_RENDERBUFFER, *color);
+    if (samples > 1)
+        glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_RGBA8, w, h);
+    else
+        glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, w, h);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, *color);
+    glGenRenderbuffers(1, depth);
+    glBindRenderbuffer(GL_RENDERBUFFER, *depth);
+    if (samples > 1)
+        glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_DEPTH_COMPONENT32F, w, h);
+    else
+        glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT32F, w, h);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, *depth);
+    return glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE ? 0 : -1;
+}
+
+int lp_create(const scene *s, const lp_opts *o, lp_renderer **out, char *err, size_t err_size)
+{
+    *out = NULL;
+    lp_renderer *r = calloc(1, sizeof *r);
+    if (!r)
+        return lp_error(err, err_size, "%s", "out of memory");
+    r->width = o->width, r->height = o->height, r->spp = o->spp, r->fma = o->fma;
+    scene_clear_color(s, r->clear);
+    static const int attribs[] = {
+        OSMESA_FORMAT, OSMESA_RGBA, OSMESA_DEPTH_BITS, 0, OSMESA_STENCIL_BITS, 0,
+        OSMESA_PROFILE, OSMESA_CORE_PROFILE, OSMESA_CONTEXT_MAJOR_VERSION, 3,
+        OSMESA_CONTEXT_MINOR_VERSION, 3, 0,
+    };
+    r->osmesa = OSMesaCreateContextAttribs(attribs, NULL);
+    if (!r->osmesa) {
+        free(r);
+        return lp_error(err, err_size, "%s", "OSMesaCreateContextAttribs failed (no GL 3.3 core context)");
+    }
+    /* The OSMesa buffer only makes the context current; drawing goes to FBOs. */
+    r->osmesa_buf = calloc(16 * 16, 4);
+    if (!r->osmesa_buf || !OSMesaMakeCurrent(r->osmesa, r->osmesa_buf, GL_UNSIGNED_BYTE, 16, 16)) {
+        lp_destroy(r);
+        return lp_error(err, err_size, "%s", "OSMesaMakeCurrent failed");
+    }
+    snprintf(r->renderer, sizeof r->renderer, "%s", (const char *)glGetString(GL_RENDERER));
+    GLint max_samples = 0;
+    glGetIntegerv(GL_MAX_SAMPLES, &max_samples);
+    if (r->spp > 1 && r->spp > max_samples) {
+        char n[32];
+        snprintf(n, sizeof n, "%d", r->spp);
+        lp_destroy(r);
+        return lp_error(err, err_size, "%s samples per pixel: more than GL_MAX_SAMPLES", n);
+    }
+    if (lp_make_fbo(&r->fbo, &r->rb_color, &r->rb_depth, r->width, r->height, 1) ||
+        (r->spp > 1 && lp_make_fbo(&r->fbo_ms, &r->rb_color_ms, &r->rb_depth_ms, r->width, r->height, r->spp))) {
+        lp_destroy(r);
+        return lp_error(err, err_size, "%s", "framebuffer incomplete");
+    }
+    for (int id = 0; id < 2; id++)
+        for (int k = 0; k < 3; k++)
+            if (lp_build_prog(&r->progs[id][k], id, k, id ? 0 : r->fma, err, err_size)) {
+                lp_destroy(r);
+                return -1;
+            }
+    const scene_draw_opts dopts = { .width = o->width, .height = o->height, .fma = o->fma, .view = o->view };
+    mos_result res = scene_export_frame(s, &dopts, lp_record, r);
+    if (res != MOS_OK) {
+        lp_destroy(r);
+        return lp_error(err, err_size, "scene export failed: %s", mos_result_message(res));
+    }
+    *out = r;
+    return 0;
+}
+
+const char *lp_renderer_string(const lp_renderer *r) { return r->renderer; }
+
+static void lp_set_uniforms(const lp_prog *p, const lp_draw *w, uint32_t draw_id)
+{
+    const shader_builtin_uniforms *u = &w->u;
+    float nm[9];
+    for (int c = 0; c < 3; c++)
+        for (int k = 0; k < 3; k++)
+            nm[c * 3 + k] = u->normal_matrix[c * 4 + k];
+    glUniformMatrix4fv(p->mvp, 1, GL_FALSE, u->mvp);
+    glUniformMatrix3fv(p->nmat, 1, GL_FALSE, nm);
+    glUniform4fv(p->base, 1, u->base_color);
+    glUniform4fv(p->ldir, SHADER_BUILTIN_MAX_LIGHTS, &u->light_dir[0][0]);
+    glUniform4fv(p->lcol, SHADER_BUILTIN_MAX_LIGHTS, &u->light_color[0][0]);
+    glUniform3fv(p->amb, 1, u->ambient);
+    glUniform1f(p->fma_k, u->fma_k);
+    glUniform1f(p->fma_c, u->fma_c);
+    glUniform1f(p->fma_zero, u->fma_zero);
+    glUniform1i(p->tex, 0);
+    glUniform1ui(p->draw_id, draw_id);
+}
+
+/* Draws every recorded draw into the bound framebuffer. */
+static void lp_draw_all(lp_renderer *r, int id_pass)
+{
+    glViewport(0, 0, r->width, r->height);
+    glFrontFace(GL_CCW);
+    glCullFace(GL_BACK);
+    glDepthFunc(GL_LESS);
+    int cur_prog = -1;
+    for (int i = 0; i < r->draw_count; i++) {
+        const lp_draw *w = &r->draws[i];
+        const int kind = id_pass ? 0 : w->kind;
+        const lp_prog *p = &r->progs[id_pass][kind];
+        if (cur_prog != kind) {
+            glUseProgram(p->prog);
+            cur_prog = kind;
+        }
+        lp_set_uniforms(p, w, (uint32_t)i);
+        if (w->cull == MOS_CULL_BACK)
+            glEnable(GL_CULL_FACE);
+        else
+            glDisable(GL_CULL_FACE);
+        if (w->depth_test)
+            glEnable(GL_DEPTH_TEST);
+        else
+            glDisable(GL_DEPTH_TEST);
+        glDepthMask(w->depth_write ? GL_TRUE : GL_FALSE);
+        if (id_pass || w->blend == MOS_BLEND_OPAQUE) {
+            glDisable(GL_BLEND);
+        } else {
+            glEnable(GL_BLEND);
+            if (w->blend == MOS_BLEND_ALPHA)
+                glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+            else
+                glBlendFunc(GL_ONE, GL_ONE);
+        }
+        if (!id_pass && w->texture >= 0) {
+            glActiveTexture(GL_TEXTURE0);
+            glBindTexture(GL_TEXTURE_2D, r->textures[w->texture]);
+        }
+        const lp_mesh *m = &r->meshes[w->mesh];
+        glBindVertexArray(m->vao);
+        glDrawElements(GL_TRIANGLES, m->index_count, GL_UNSIGNED_INT, (const void *)0);
+    }
+    glBindVertexArray(0);
+}
+
+void lp_frame(lp_renderer *r)
+{
+    glBindFramebuffer(GL_FRAMEBUFFER, r->spp > 1 ? r->fbo_ms : r->fbo);
+    glDepthMask(GL_TRUE);
+    glClearColor(r->clear[0], r->clear[1], r->clear[2], r->clear[3]);
+    glClearDepth(1.0);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    lp_draw_all(r, 0);
+    if (r->spp > 1) {  /* resolve, as mos_end_frame does */
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo_ms);
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, r->fbo);
+        glBlitFramebuffer(0, 0, r->width, r->height, 0, 0, r->width, r->height, GL_COLOR_BUFFER_BIT,
+                          GL_NEAREST);
+    }
+    glFinish();
+}
+
+/* Reads the single-sample colour buffer into RGBA, rows top first. */
+static void lp_read(lp_renderer *r, uint8_t *rgba)
+{
+    const size_t row = (size_t)r->width * 4;
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, r->width, r->height, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    uint8_t *tmp = malloc(row);
+    if (!tmp)
+        return;
+    for (int y = 0; y < r->height / 2; y++) {
+        uint8_t *a = rgba + (size_t)y * row, *b = rgba + (size_t)(r->height - 1 - y) * row;
+        memcpy(tmp, a, row);
+        memcpy(a, b, row);
+        memcpy(b, tmp, row);
+    }
+    free(tmp);
+}
+
+void lp_read_rgba8(lp_renderer *r, uint8_t *rgba) { lp_read(r, rgba); }
+
+void lp_read_ids(lp_renderer *r, uint32_t *ids)
+{
+    glBindFramebuffer(GL_FRAMEBUFFER, r->fbo);
+    glDepthMask(GL_TRUE);
+    glClearColor(0, 0, 0, 0);
+    glClearDepth(1.0);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    lp_draw_all(r, 1);
+    glFinish();
+    lp_read(r, (uint8_t *)ids);  /* little-endian: byte 0 = low bits */
+}
+
+void lp_destroy(lp_renderer *r)
+{
+    if (!r)
+        return;
+    if (r->osmesa)
+        OSMesaDestroyContext(r->osmesa);  /* frees every GL object */
+    free(r->osmesa_buf);
+    free(r->meshes);
+    free(r->textures);
+    free(r->draws);
+    free(r);
+}

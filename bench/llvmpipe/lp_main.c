@@ -1,0 +1,244 @@
+/* lp_main.c — `mosaic-llvmpipe`: renders a Mosaic scene with Mesa's llvmpipe (OSMesa) for benchmarks and tests.
+ * Fed by the shell or by `mosaic bench` (--serve: commands on stdin); drives lp_gl.c and the scene module. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "image/image.h"
+#include "lp.h"
+
+static const char lp_usage[] =
+    "usage: mosaic-llvmpipe SCENE [options]\n"
+    "\n"
+    "Draws a Mosaic scene with Mesa's llvmpipe (OSMesa, GL 3.3 core) exactly as\n"
+    "Mosaic would: same draws, matrices, shaders, sample count and depth test.\n"
+    "Threads: LP_NUM_THREADS (llvmpipe's own variable).\n"
+    "\n"
+    "  --size WxH      image size (default 1920x1080)\n"
+    "  --spp S         MSAA samples per pixel (default 1)\n"
+    "  --fma N         extra dependent multiply-adds per fragment (default 0)\n"
+    "  --view I        camera index (default 0)\n"
+    "  --frames F      timed frames (default 5); --warmup W untimed first (default 1)\n"
+    "  -o FILE.png     write the last frame\n"
+    "  --ids FILE.png  write an ID render (draw << 20 | primitive + 1, RGBA little-endian)\n"
+    "  --serve         after setup print 'ready RENDERER', then answer stdin lines:\n"
+    "                  'frame' -> 'ms T'; 'rgba PATH' / 'ids PATH' -> raw rows top\n"
+    "                  first, 'ok'; 'png PATH' -> 'ok'; 'quit'.  Errors: 'error MSG'.\n"
+    "Exit status: 0 ok, 1 scene/GL/file error, 2 bad arguments.\n";
+
+static double lp_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static int lp_int(const char *opt, const char *s, long lo, long hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = s ? strtol(s, &end, 10) : 0;
+    if (!s || !*s || *end || errno || v < lo || v > hi) {
+        fprintf(stderr, "mosaic-llvmpipe: %s: expected an integer in %ld..%ld, got '%s'\n", opt, lo, hi,
+                s ? s : "");
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Writes N bytes to PATH; 0 or -1 with ERR. */
+static int lp_write_raw(const char *path, const void *data, size_t n, char *err, size_t err_size)
+{
+    return img_write_file(path, data, n, err, err_size);
+}
+
+static int lp_serve(lp_renderer *r, const lp_opts *o)
+{
+    const size_t n = (size_t)o->width * (size_t)o->height;
+    uint8_t *rgba = malloc(n * 4);
+    if (!rgba) {
+        printf("error out of memory\n");
+        return 1;
+    }
+    printf("ready %s\n", lp_renderer_string(r));
+    fflush(stdout);
+    char line[4200], err[1024];
+    while (fgets(line, sizeof line, stdin)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (strcmp(line, "frame") == 0) {
+            double t0 = lp_now_ms();
+            lp_frame(r);
+            printf("ms %.6f\n", lp_now_ms() - t0);
+        } else if (strncmp(line, "rgba ", 5) == 0 || strncmp(line, "png ", 4) == 0) {
+            lp_read_rgba8(r, rgba);
+            int png = line[0] == 'p';
+            const char *path = line + (png ? 4 : 5);
+            int bad = png ? img_write_png(path, o->width, o->height, rgba, (size_t)o->width * 4, err,
+                                          sizeof err) != MOS_OK
+                          : lp_write_raw(path, rgba, n * 4, err, sizeof err) != 0;
+            if (bad)
+                printf("error %s\n", err);
+            else
+                printf("ok\n");
+        } else if (strncmp(line, "ids ", 4) == 0) {
+            lp_read_ids(r, (uint32_t *)rgba);
+            if (lp_write_raw(line + 4, rgba, n * 4, err, sizeof err) != 0)
+                printf("error %s\n", err);
+            else
+                printf("ok\n");
+        } else if (strcmp(line, "quit") == 0) {
+            break;
+        } else {
+            printf("error unknown command '%s'\n", line);
+        }
+        fflush(stdout);
+    }
+    free(rgba);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    lp_opts o = { .width = 1920, .height = 1080, .spp = 1 };
+    int frames = 5, warmup = 1, serve = 0;
+    const char *scene_path = NULL, *out_png = NULL, *ids_png = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            fputs(lp_usage, stdout);
+            return 0;
+        } else if (strcmp(a, "--serve") == 0) {
+            serve = 1;
+        } else if (strcmp(a, "--size") == 0) {
+            if (!v || sscanf(v, "%dx%d", &o.width, &o.height) != 2 || o.width < 1 || o.height < 1 ||
+                o.width > 16384 || o.height > 16384) {
+                fprintf(stderr, "mosaic-llvmpipe: --size: expected WxH, got '%s'\n", v ? v : "");
+                return 2;
+            }
+            i++;
+        } else if (strcmp(a, "--spp") == 0) {
+            if (lp_int(a, v, 1, 64, &o.spp))
+                return 2;
+            i++;
+        } else if (strcmp(a, "--fma") == 0) {
+            if (lp_int(a, v, 0, 1 << 16, &o.fma))
+                return 2;
+            i++;
+        } else if (strcmp(a, "--view") == 0) {
+            if (lp_int(a, v, 0, 1 << 20, &o.view))
+                return 2;
+            i++;
+        } else if (strcmp(a, "--frames") == 0) {
+            if (lp_int(a, v, 1, 100000, &frames))
+                return 2;
+            i++;
+        } else if (strcmp(a, "--warmup") == 0) {
+            if (lp_int(a, v, 0, 100000, &warmup))
+                return 2;
+            i++;
+        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--ids") == 0) {
+            if (!v || !*v) {
+                fprintf(stderr, "mosaic-llvmpipe: %s: expected a file name\n", a);
+                return 2;
+            }
+            if (a[1] == 'o')
+                out_png = v;
+            else
+                ids_png = v;
+            i++;
+        } else if (a[0] == '-') {
+            fprintf(stderr, "mosaic-llvmpipe: unknown option '%s'\n", a);
+            return 2;
+        } else if (!scene_path) {
+            scene_path = a;
+        } else {
+            fprintf(stderr, "mosaic-llvmpipe: unexpected argument '%s'\n", a);
+            return 2;
+        }
+    }
+    if (!scene_path) {
+        fprintf(stderr, "mosaic-llvmpipe: missing SCENE\nTry 'mosaic-llvmpipe --help'.\n");
+        return 2;
+    }
+
+    char err[1024] = "";
+    scene *s = NULL;
+    mos_result res = scene_load(scene_path, &s, err, sizeof err);
+    if (res != MOS_OK) {
+        fprintf(stderr, "mosaic-llvmpipe: %s\n", *err ? err : mos_result_message(res));
+        if (serve)
+            printf("error %s\n", *err ? err : mos_result_message(res));
+        return 1;
+    }
+    lp_renderer *r = NULL;
+    if (lp_create(s, &o, &r, err, sizeof err)) {
+        fprintf(stderr, "mosaic-llvmpipe: %s\n", err);
+        if (serve)
+            printf("error %s\n", err);
+        scene_free(s);
+        return 1;
+    }
+    scene_free(s);  /* GL has its own copies */
+    int rc = 0;
+    if (!strstr(lp_renderer_string(r), "llvmpipe"))
+        fprintf(stderr, "mosaic-llvmpipe: warning: GL_RENDERER is '%s', not llvmpipe\n",
+                lp_renderer_string(r));
+    if (serve) {
+        rc = lp_serve(r, &o);
+        lp_destroy(r);
+        return rc;
+    }
+
+    const char *lpt = getenv("LP_NUM_THREADS");
+    printf("renderer: %s (LP_NUM_THREADS=%s)\n", lp_renderer_string(r), lpt ? lpt : "unset");
+    for (int f = 0; f < warmup; f++)
+        lp_frame(r);
+    double *ms = calloc((size_t)frames, sizeof *ms);
+    uint8_t *rgba = malloc((size_t)o.width * (size_t)o.height * 4);
+    if (!ms || !rgba) {
+        fprintf(stderr, "mosaic-llvmpipe: out of memory\n");
+        rc = 1;
+        goto done;
+    }
+    for (int f = 0; f < frames; f++) {
+        double t0 = lp_now_ms();
+        lp_frame(r);
+        ms[f] = lp_now_ms() - t0;
+    }
+    qsort(ms, (size_t)frames, sizeof *ms, cmp_double);
+    printf("llvmpipe %dx%d spp=%d fma=%d frames=%d median_ms=%.3f min_ms=%.3f max_ms=%.3f\n", o.width,
+           o.height, o.spp, o.fma, frames,
+           frames % 2 ? ms[frames / 2] : 0.5 * (ms[frames / 2 - 1] + ms[frames / 2]), ms[0], ms[frames - 1]);
+    if (out_png) {
+        lp_read_rgba8(r, rgba);
+        if (img_write_png(out_png, o.width, o.height, rgba, (size_t)o.width * 4, err, sizeof err) != MOS_OK) {
+            fprintf(stderr, "mosaic-llvmpipe: %s\n", err);
+            rc = 1;
+        } else {
+            printf("wrote %s\n", out_png);
+        }
+    }
+    if (ids_png) {
+        lp_read_ids(r, (uint32_t *)rgba);
+        if (img_write_png(ids_png, o.width, o.height, rgba, (size_t)o.width * 4, err, sizeof err) != MOS_OK) {
+            fprintf(stderr, "mosaic-llvmpipe: %s\n", err);
+            rc = 1;
+        } else {
+            printf("wrote %s\n", ids_png);
+        }
+    }
+done:
+    free(ms);
+    free(rgba);
+    lp_destroy(r);
+    return rc;
+}

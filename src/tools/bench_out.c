@@ -1,0 +1,321 @@
+/* bench_out.c — `mosaic bench` results on disk: CSV, JSON, the markdown ratio table, gnuplot PNG plots.
+ * Fed by cli_bench.c with the finished bench_result array; writes through image/ (all-or-nothing files). */
+#include "tools/bench.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "image/image.h"
+
+/* Finishes a memstream and writes it to PATH. */
+static int out_commit(FILE *f, char **bufp, const char *path, char *err, size_t err_size)
+{
+    int closed = fclose(f);  /* sets *bufp */
+    char *buf = *bufp;
+    *bufp = NULL;
+    if (closed != 0 || !buf) {
+        free(buf);
+        snprintf(err, err_size, "%s: out of memory", path);
+        return -1;
+    }
+    int rc = img_write_file(path, buf, strlen(buf), err, err_size);
+    free(buf);
+    return rc;
+}
+
+static double ratio_of(const bench_result *r)
+{
+    return r->ok && r->lp_ok && r->l_median > 0 ? r->m_median / r->l_median : NAN;
+}
+
+/* CSV field: the names here never hold commas or quotes except scene paths; quote those. */
+static void csv_str(FILE *f, const char *s)
+{
+    if (strpbrk(s, ",\"\n")) {
+        fputc('"', f);
+        for (; *s; s++) {
+            if (*s == '"')
+                fputc('"', f);
+            fputc(*s, f);
+        }
+        fputc('"', f);
+    } else {
+        fputs(s, f);
+    }
+}
+
+int bench_write_csv(const char *path, const bench_result *r, int n, int with_llvmpipe, char *err,
+                    size_t err_size)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    (void)len;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) {
+        snprintf(err, err_size, "%s: out of memory", path);
+        return -1;
+    }
+    fputs(BENCH_CSV_HEADER "\n", f);
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < 1 + (with_llvmpipe != 0); k++) {
+            const bench_result *b = &r[i];
+            if (k == 0 ? !b->ok : !b->lp_ok)
+                continue;
+            csv_str(f, b->scene_name);
+            fprintf(f, ",%s,%d,%d,%d,%d,%s,", k ? "llvmpipe" : "mosaic", b->width, b->height, b->threads,
+                    b->spp, b->mode);
+            csv_str(f, k ? "-" : b->pattern_used);
+            fprintf(f, ",%d,%.3f,%.3f,%.3f\n", k ? 0 : b->bin, k ? b->l_median : b->m_median,
+                    k ? b->l_min : b->m_min, k ? b->l_max : b->m_max);
+        }
+    }
+    return out_commit(f, &buf, path, err, err_size);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+static void json_num(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.6g", v);
+    else
+        fputs("null", f);
+}
+
+int bench_write_json(const char *path, const bench_result *r, int n, const char *renderer,
+                     const char *machine, char *err, size_t err_size)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    (void)len;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) {
+        snprintf(err, err_size, "%s: out of memory", path);
+        return -1;
+    }
+    fputs("{\n  \"machine\": ", f);
+    json_str(f, machine);
+    fputs(",\n  \"llvmpipe_renderer\": ", f);
+    json_str(f, renderer ? renderer : "");
+    fputs(",\n  \"configurations\": [", f);
+    for (int i = 0; i < n; i++) {
+        const bench_result *b = &r[i];
+        fprintf(f, "%s\n    {\"scene\": ", i ? "," : "");
+        json_str(f, b->scene_name);
+        fputs(", \"scene_path\": ", f);
+        json_str(f, b->scene);
+        fprintf(f, ", \"width\": %d, \"height\": %d, \"threads\": %d, \"spp\": %d, \"fma\": %d, "
+                   "\"mode\": \"%s\", \"bin\": %d, \"pattern\": ",
+                b->width, b->height, b->threads, b->spp, b->fma, b->mode, b->bin);
+        json_str(f, b->pattern_used);
+        fputs(",\n     \"mosaic\": ", f);
+        if (b->ok) {
+            fputs("{\"median_ms\": ", f), json_num(f, b->m_median);
+            fputs(", \"min_ms\": ", f), json_num(f, b->m_min);
+            fputs(", \"max_ms\": ", f), json_num(f, b->m_max);
+            fputs(", \"end_frame_ms\": ", f), json_num(f, b->stats_frame_ms);
+            fputs(", \"frontend_ms\": ", f), json_num(f, b->frontend_ms);
+            fputs(", \"frontend_stall_ms\": ", f), json_num(f, b->frontend_stall_ms);
+            fputs(", \"worker_busy_ms_mean\": ", f), json_num(f, b->worker_busy_ms);
+            fputs(", \"first_work_ms\": ", f), json_num(f, b->first_work_ms);
+            fprintf(f, ", \"triangles_in\": %" PRIu64 ", \"triangles_binned\": %" PRIu64
+                       ", \"covered_pixels\": %" PRIu64 ", \"visibility_samples\": %" PRIu64
+                       ", \"shade_invocations\": %" PRIu64,
+                    b->triangles_in, b->triangles_binned, b->covered_pixels, b->visibility_samples,
+                    b->shade_invocations);
+            fputs(", \"triangles_per_s\": ", f);
+            json_num(f, b->m_median > 0 ? (double)b->triangles_in / (b->m_median * 1e-3) : NAN);
+            fputs(", \"samples_per_s\": ", f);
+            json_num(f, b->m_median > 0 ? (double)b->visibility_samples / (b->m_median * 1e-3) : NAN);
+            fputc('}', f);
+        } else {
+            fputs("null", f);
+        }
+        fputs(",\n     \"llvmpipe\": ", f);
+        if (b->lp_ok) {
+            fputs("{\"median_ms\": ", f), json_num(f, b->l_median);
+            fputs(", \"min_ms\": ", f), json_num(f, b->l_min);
+            fputs(", \"max_ms\": ", f), json_num(f, b->l_max);
+            fputc('}', f);
+        } else {
+            fputs("null", f);
+        }
+        fputs(", \"ratio\": ", f);
+        json_num(f, ratio_of(b));
+        fputs(",\n     \"agreement\": ", f);
+        if (b->agree_ok) {
+            fputs("{\"within_2_pct\": ", f), json_num(f, b->agree_pct);
+            fprintf(f, ", \"differing_pixels\": %" PRIu64 ", \"off_edge_pixels\": %" PRIu64
+                       ", \"max_abs\": %d, \"edges_only\": %s}",
+                    b->diff_pixels, b->diff_off_edge, b->max_abs, b->diff_off_edge ? "false" : "true");
+        } else {
+            fputs("null", f);
+        }
+        fputs(", \"error\": ", f);
+        json_str(f, b->error);
+        fputc('}', f);
+    }
+    fputs("\n  ]\n}\n", f);
+    return out_commit(f, &buf, path, err, err_size);
+}
+
+int bench_write_markdown(const char *path, const bench_result *r, int n, const char *renderer,
+                         const char *machine, const char *command, char *err, size_t err_size)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    (void)len;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) {
+        snprintf(err, err_size, "%s: out of memory", path);
+        return -1;
+    }
+    fprintf(f, "Command: `%s`  \nMachine: %s  \nReference: %s\n\n", command, machine,
+            renderer && *renderer ? renderer : "(none)");
+    fputs("| scene | size | threads | spp | shader | mosaic ms | llvmpipe ms | ratio | agree % | edges only |\n"
+          "|---|---|---:|---:|---|---:|---:|---:|---:|---|\n", f);
+    for (int i = 0; i < n; i++) {
+        const bench_result *b = &r[i];
+        fprintf(f, "| %s | %dx%d | %d | %d | %s | ", b->scene_name, b->width, b->height, b->threads, b->spp,
+                b->mode);
+        if (b->ok)
+            fprintf(f, "%.1f | ", b->m_median);
+        else
+            fputs("failed | ", f);
+        if (b->lp_ok)
+            fprintf(f, "%.1f | %.2f | ", b->l_median, ratio_of(b));
+        else
+            fputs("- | - | ", f);
+        if (b->agree_ok)
+            fprintf(f, "%.2f | %s |\n", b->agree_pct, b->diff_off_edge ? "no" : "yes");
+        else
+            fputs("- | - |\n", f);
+    }
+    fputs("\nWhere Mosaic's time goes (median frame; worker busy is the mean over workers):\n\n"
+          "| scene | threads | spp | shader | frame ms | front-end ms | front-end stalled ms | first work ms | "
+          "worker busy ms | shading rate |\n|---|---:|---:|---|---:|---:|---:|---:|---:|---:|\n", f);
+    for (int i = 0; i < n; i++) {
+        const bench_result *b = &r[i];
+        if (!b->ok)
+            continue;
+        fprintf(f, "| %s | %d | %d | %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f |\n", b->scene_name,
+                b->threads, b->spp, b->mode, b->m_median, b->frontend_ms, b->frontend_stall_ms, b->first_work_ms,
+                b->worker_busy_ms,
+                b->covered_pixels ? (double)b->shade_invocations / (double)b->covered_pixels : 0.0);
+    }
+    return out_commit(f, &buf, path, err, err_size);
+}
+
+static const char bench_gp[] =
+    "set terminal pngcairo size 1400,700 noenhanced\n"
+    "set datafile separator '\\t'\n"
+    "set style data histograms\n"
+    "set style histogram clustered gap 1\n"
+    "set style fill solid 0.8 border -1\n"
+    "set boxwidth 0.9\n"
+    "set xtics rotate by -60 font ',8'\n"
+    "set grid ytics\n"
+    "set key top left\n";
+
+int bench_plot(const char *dir, const bench_result *r, int n, int with_llvmpipe, char *err,
+               size_t err_size)
+{
+    char dat[4096], gp[4096];
+    snprintf(dat, sizeof dat, "%s/plot.dat", dir);
+    snprintf(gp, sizeof gp, "%s/plots.gp", dir);
+    char *buf = NULL;
+    size_t len = 0;
+    (void)len;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) {
+        snprintf(err, err_size, "%s: out of memory", dat);
+        return -1;
+    }
+    fputs("label\tmosaic_ms\tllvmpipe_ms\tratio\tfrontend_ms\tstall_ms\tworker_busy_ms\n", f);
+    for (int i = 0; i < n; i++) {
+        const bench_result *b = &r[i];
+        if (!b->ok)
+            continue;
+        double ratio = ratio_of(b);
+        fprintf(f, "%s t%d s%d %s\t%.3f\t%.3f\t%.4f\t%.3f\t%.3f\t%.3f\n", b->scene_name, b->threads, b->spp,
+                b->mode, b->m_median, b->lp_ok ? b->l_median : 0.0, isfinite(ratio) ? ratio : 0.0,
+                b->frontend_ms, b->frontend_stall_ms, b->worker_busy_ms);
+    }
+    if (out_commit(f, &buf, dat, err, err_size) != 0)
+        return -1;
+    buf = NULL, len = 0;
+    if (!(f = open_memstream(&buf, &len))) {
+        snprintf(err, err_size, "%s: out of memory", gp);
+        return -1;
+    }
+    fputs(bench_gp, f);
+    fprintf(f, "set output '%s/frame_ms.png'\nset title 'Median frame time (ms), lower is better'\n"
+               "set logscale y\nplot '%s' using 2:xtic(1) title 'mosaic'%s\nunset logscale y\n",
+            dir, dat, with_llvmpipe ? ", '' using 3 title 'llvmpipe'" : "");
+    if (with_llvmpipe)
+        fprintf(f, "set output '%s/ratio.png'\nset title 'mosaic / llvmpipe frame time (lower is better; "
+                   "goal <= 1)'\nset yrange [0:*]\nplot '%s' using 4:xtic(1) title 'ratio', 1 with lines "
+                   "lw 2 lc rgb 'red' title '1.0'\nset autoscale y\n",
+                dir, dat);
+    fprintf(f, "set output '%s/stages.png'\nset title 'Mosaic per-stage time (ms, median frame)'\n"
+               "set style histogram clustered\nplot '%s' using 5:xtic(1) title 'front-end busy', "
+               "'' using 6 title 'front-end stalled', '' using 7 title 'worker busy (mean)'\n",
+            dir, dat);
+    if (out_commit(f, &buf, gp, err, err_size) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, err_size, "fork failed");
+        return -1;
+    }
+    if (pid == 0) {
+        execlp("gnuplot", "gnuplot", gp, (char *)NULL);
+        _exit(127);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        snprintf(err, err_size, "gnuplot %s failed (exit %d)%s", gp, WIFEXITED(st) ? WEXITSTATUS(st) : -1,
+                 WIFEXITED(st) && WEXITSTATUS(st) == 127 ? ": gnuplot not installed (apt-get install gnuplot-nox)"
+                                                        : "");
+        return -1;
+    }
+    return 0;
+}
+
+void bench_machine(char *buf, size_t size)
+{
+    char model[256] = "unknown CPU";
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f) {
+        char line[512];
+        while (fgets(line, sizeof line, f))
+            if (strncmp(line, "model name", 10) == 0) {
+                char *c = strchr(line, ':');
+                if (c) {
+                    c += 1 + (c[1] == ' ');
+                    c[strcspn(c, "\n")] = '\0';
+                    snprintf(model, sizeof model, "%s", c);
+                }
+                break;
+            }
+        fclose(f);
+    }
+    snprintf(buf, size, "%s, %ld online cores", model, sysconf(_SC_NPROCESSORS_ONLN));
+}
