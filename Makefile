@@ -10,7 +10,7 @@ CC      ?= cc
 BUILD   ?= build
 SAN     ?=
 PREFIX  ?= /usr/local
-OPT     ?= -O2
+OPT     ?= -O3
 
 # Debian packages the build, the scenes and the tests need (grep ORDER DEB_PKGS: .ci/run).
 DEB_PKGS := libassimp-dev libstb-dev glmark2-data assimp-testmodels pkg-config libosmesa6-dev gnuplot-nox

@@ -292,9 +292,12 @@ struct mos_frame_stats {
     uint64_t triangles_binned;  /* after clip and cull (clipping may add some) */
     double bin_spread;          /* fine bins per binned triangle */
     uint64_t bin_items;         /* work items pushed to workers */
+    /* Coverage counts are taken at raster, before the depth test; shading
+     * runs after the early depth test, so quads whose samples are all
+     * hidden are never shaded and shading_rate can fall below 1. */
     uint64_t covered_pixels;    /* (triangle, pixel) pairs with a covered sample */
     uint64_t visibility_samples;/* covered samples */
-    uint64_t shade_invocations; /* fragment shader lanes run, helpers included */
+    uint64_t shade_invocations; /* fragment shader lanes run (2x2 quads, helpers included) */
     double shading_rate;        /* shade_invocations / covered_pixels */
     double worker_busy_ms[MOS_MAX_WORKERS];
     uint64_t worker_fragments[MOS_MAX_WORKERS]; /* covered samples per worker */
