@@ -107,3 +107,5 @@ clean:
 
 # Tests: test/tests.mk defines test-one (one build variant) and test.
 include test/tests.mk
+test: deps
+bench: deps
