@@ -9,12 +9,7 @@
 
 static uint32_t pack_clear(const float c[4])
 {
-    uint32_t out = 0;
-    for (int i = 0; i < 4; i++) {
-        float v = c[i] > 0.0f ? (c[i] < 1.0f ? c[i] : 1.0f) : 0.0f;
-        out |= (uint32_t)(v * 255.0f + 0.5f) << (8 * i);
-    }
-    return out;
+    return unorm8(c[0]) | unorm8(c[1]) << 8 | unorm8(c[2]) << 16 | unorm8(c[3]) << 24;
 }
 
 mos_result mos_begin_frame(mos_context *ctx, const mos_frame_desc *desc)

@@ -57,6 +57,15 @@ void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, cons
 /* Resolves bin `bin` (samples -> pixels) into target->resolved. */
 void backend_resolve_bin(const pipe_frame *f, uint32_t bin);
 
+/* A 0..1 colour channel as 8 bits: clamped, rounded, NaN -> 0.  The one
+ * conversion for shader outputs and clear colours. */
+static inline uint32_t unorm8(float v)
+{
+    v = v > 0.0f ? v : 0.0f;
+    v = v < 1.0f ? v : 1.0f;
+    return (uint32_t)(int32_t)(v * 255.0f + 0.5f);
+}
+
 /* Shade and ROP stages (shade.c, rop.c): quads[0..n) in API order. */
 #define BACKEND_SHADE_LANES 64  /* one fragment-shader call: 16 quads */
 typedef struct shade_result {

@@ -24,14 +24,8 @@ void shade_scratch_destroy(shade_scratch *s, const mos_allocator *a) { util_free
 static void pack_unorm8(const float (*out)[BACKEND_SHADE_LANES], int lanes, uint32_t *restrict rgba)
 {
     for (int l = 0; l < lanes; l++) rgba[l] = 0;
-    for (int c = 0; c < 4; c++) {
-        for (int l = 0; l < lanes; l++) {
-            float v = out[c][l];
-            v = v > 0.0f ? v : 0.0f;
-            v = v < 1.0f ? v : 1.0f;
-            rgba[l] |= (uint32_t)(int32_t)(v * 255.0f + 0.5f) << (8 * c);
-        }
-    }
+    for (int c = 0; c < 4; c++)
+        for (int l = 0; l < lanes; l++) rgba[l] |= unorm8(out[c][l]) << (8 * c);
 }
 
 /* Fills lanes [0, 4 * count) for quads of one draw.  Consecutive quads

@@ -46,13 +46,12 @@ typedef struct binner {
     early_draw_buffer early;
     /* scratch for decoding and the fine pass (grown, reused across frames) */
     uint32_t *tile_start;    /* tiles + 1 */
-    const fe_tri **tile_tris;
-    uint32_t tile_tris_capacity;
+    const fe_tri **tile_tris;  /* decoded coarse buffer: triangles per tile */
     uint32_t *bin_count;     /* bins_per_tile^2 */
     uint32_t *pair_bin;      /* fine-pass (bin, triangle) pairs of one tile */
     const fe_tri **pair_tri;
     uint32_t pair_capacity;
-    size_t scratch_tiles, scratch_bins;
+    size_t tile_start_capacity, bin_count_capacity, tile_tris_capacity;
     bool out_of_memory;
 } binner;
 

@@ -7,6 +7,7 @@
 #include "binning/binning.h"
 #include "pattern/pattern.h"
 
+/* Makes *p hold at least `need` elements (contents are not kept). */
 static bool grow(const mos_allocator *a, void **p, size_t *have, size_t need, size_t elem)
 {
     if (*have >= need) return true;
@@ -53,16 +54,10 @@ bool binner_begin_frame(binner *b, pipe_frame *f, struct sched *s, arena *ar, co
 
     size_t tiles = (size_t)b->tiles_x * (size_t)b->tiles_y + 1;
     size_t bins = (size_t)b->bins_per_tile * (size_t)b->bins_per_tile;
-    size_t have_tiles = b->scratch_tiles, have_bins = b->scratch_bins;
-    size_t have_tt = b->tile_tris_capacity;
-    bool ok = b->batch_tris && b->batch_rects && b->early.tris &&
-              grow(a, (void **)&b->tile_start, &have_tiles, tiles, sizeof(uint32_t)) &&
-              grow(a, (void **)&b->bin_count, &have_bins, bins, sizeof(uint32_t)) &&
-              grow(a, (void **)&b->tile_tris, &have_tt, cap, sizeof(fe_tri *));
-    b->scratch_tiles = have_tiles;
-    b->scratch_bins = have_bins;
-    b->tile_tris_capacity = (uint32_t)have_tt;
-    return ok;
+    return b->batch_tris && b->batch_rects && b->early.tris &&
+           grow(a, (void **)&b->tile_start, &b->tile_start_capacity, tiles, sizeof(uint32_t)) &&
+           grow(a, (void **)&b->bin_count, &b->bin_count_capacity, bins, sizeof(uint32_t)) &&
+           grow(a, (void **)&b->tile_tris, &b->tile_tris_capacity, cap, sizeof(fe_tri *));
 }
 
 void binner_release(binner *b)
@@ -121,20 +116,11 @@ void binner_flush(binner *b)
                 for (int tx = r.tx0; tx <= r.tx1; tx++) start[ty * b->tiles_x + tx + 1]++;
         }
         for (uint32_t k = 0; k < tiles; k++) start[k + 1] += start[k];
-        if (start[tiles] > b->tile_tris_capacity) {
-            size_t have = b->tile_tris_capacity;
-            void *p = (void *)b->tile_tris;
-            size_t need = start[tiles];
-            void *q = util_calloc(b->allocator, need, sizeof(fe_tri *));
-            if (!q) {
-                b->out_of_memory = true;
-                b->batch_count = 0;
-                return;
-            }
-            util_free(b->allocator, p);
-            b->tile_tris = q;
-            b->tile_tris_capacity = (uint32_t)need;
-            (void)have;
+        /* A triangle over several tiles has an entry in each. */
+        if (!grow(b->allocator, (void **)&b->tile_tris, &b->tile_tris_capacity, start[tiles], sizeof(fe_tri *))) {
+            b->out_of_memory = true;
+            b->batch_count = 0;
+            return;
         }
         for (uint32_t i = 0; i < n; i++) {
             coarse_rect r = b->batch_rects[i];

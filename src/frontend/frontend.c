@@ -48,7 +48,7 @@ static bool bin_triangle(frontend *fe, pipe_frame *f, const fe_draw *d, const fe
     fe_tri *t = fe_setup_triangle(p, v, d, vp, &fe->arena, &oom);
     if (oom) return false;
     if (!t) return true;
-    t->seq = (uint32_t)f->triangles_binned++;
+    f->triangles_binned++;
     binner_add(&fe->binner, t);
     return !fe->binner.out_of_memory;
 }

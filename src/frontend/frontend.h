@@ -52,7 +52,6 @@ typedef struct fe_tri {
     float x0, y0;
     float z[3];      /* window depth: z[0] + z[1] * dx + z[2] * dy */
     float inv_w[3];  /* 1/w plane */
-    uint32_t seq;    /* position in API order (after clipping) */
     uint32_t varying_count;
     float varying[][3]; /* varying_count planes of v/w */
 } fe_tri;

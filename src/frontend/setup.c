@@ -87,6 +87,5 @@ fe_tri *fe_setup_triangle(const fe_post *const post[3], const float *const var[3
     for (int k = 0; k < d->varying_count; k++)
         FE_PLANE(t->varying[k], v0[k] * p0->inv_w, v1[k] * p1->inv_w, v2[k] * p2->inv_w);
 #undef FE_PLANE
-    t->seq = 0;
     return t;
 }

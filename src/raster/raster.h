@@ -44,7 +44,8 @@ typedef struct raster_counts {
     uint64_t pixels;   /* pixels with a covered sample before depth */
 } raster_counts;
 
-/* Rasterizes t over pixels [x0, x1) x [y0, y1) (x0, y0 even), appending
+/* Rasterizes t over pixels [x0, x1) x [y0, y1) (x0, y0 even; the caller has
+ * intersected the rectangle with the bin and t's pixel bounds), appending
  * quads with a sample left after early depth to out; returns how many.
  * One body (raster_tmp.h) compiled per instruction set. */
 /* The ISA that `want` resolves to on this CPU (MOS_ISA_AUTO if unavailable). */

@@ -26,11 +26,6 @@ int RASTER_FN(const fe_tri *t, const raster_view *v, int x0, int y0, int x1, int
         }
         for (int k = slots; k < slots + 8; k++) off[e][k] = -1;  /* padding: never covered */
     }
-    if (x0 < (t->min_x & ~1)) x0 = t->min_x & ~1;
-    if (y0 < (t->min_y & ~1)) y0 = t->min_y & ~1;
-    if (x1 > t->max_x + 1) x1 = t->max_x + 1;
-    if (y1 > t->max_y + 1) y1 = t->max_y + 1;
-
     const bool depth_test = v->depth && t->draw->depth_test;
     const uint64_t lane_mask = S == 16 ? 0xffffull : (1ull << S) - 1;
     int n = 0;

@@ -11,6 +11,17 @@
 
 #include "image/image.h"
 
+/* A memstream that out_commit will write to PATH (NULL + message if it fails). */
+static FILE *out_open(char **bufp, size_t *lenp, const char *path, char *err, size_t err_size)
+{
+    *bufp = NULL;
+    *lenp = 0;
+    FILE *f = open_memstream(bufp, lenp);
+    if (!f)
+        snprintf(err, err_size, "%s: out of memory", path);
+    return f;
+}
+
 /* Finishes a memstream and writes it to PATH. */
 static int out_commit(FILE *f, char **bufp, const char *path, char *err, size_t err_size)
 {
@@ -53,12 +64,9 @@ int bench_write_csv(const char *path, const bench_result *r, int n, int with_llv
 {
     char *buf = NULL;
     size_t len = 0;
-    (void)len;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f) {
-        snprintf(err, err_size, "%s: out of memory", path);
+    FILE *f = out_open(&buf, &len, path, err, err_size);
+    if (!f)
         return -1;
-    }
     fputs(BENCH_CSV_HEADER "\n", f);
     for (int i = 0; i < n; i++) {
         for (int k = 0; k < 1 + (with_llvmpipe != 0); k++) {
@@ -103,12 +111,9 @@ int bench_write_json(const char *path, const bench_result *r, int n, const char 
 {
     char *buf = NULL;
     size_t len = 0;
-    (void)len;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f) {
-        snprintf(err, err_size, "%s: out of memory", path);
+    FILE *f = out_open(&buf, &len, path, err, err_size);
+    if (!f)
         return -1;
-    }
     fputs("{\n  \"machine\": ", f);
     json_str(f, machine);
     fputs(",\n  \"llvmpipe_renderer\": ", f);
@@ -180,12 +185,9 @@ int bench_write_markdown(const char *path, const bench_result *r, int n, const c
 {
     char *buf = NULL;
     size_t len = 0;
-    (void)len;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f) {
-        snprintf(err, err_size, "%s: out of memory", path);
+    FILE *f = out_open(&buf, &len, path, err, err_size);
+    if (!f)
         return -1;
-    }
     fprintf(f, "Command: `%s`  \nMachine: %s  \nReference: %s\n\n", command, machine,
             renderer && *renderer ? renderer : "(none)");
     fputs("| scene | size | threads | spp | shader | mosaic ms | llvmpipe ms | ratio | agree % | edges only |\n"
@@ -241,12 +243,9 @@ int bench_plot(const char *dir, const bench_result *r, int n, int with_llvmpipe,
     snprintf(gp, sizeof gp, "%s/plots.gp", dir);
     char *buf = NULL;
     size_t len = 0;
-    (void)len;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f) {
-        snprintf(err, err_size, "%s: out of memory", dat);
+    FILE *f = out_open(&buf, &len, dat, err, err_size);
+    if (!f)
         return -1;
-    }
     fputs("label\tmosaic_ms\tllvmpipe_ms\tratio\tfrontend_ms\tstall_ms\tworker_busy_ms\n", f);
     for (int i = 0; i < n; i++) {
         const bench_result *b = &r[i];
@@ -259,11 +258,8 @@ int bench_plot(const char *dir, const bench_result *r, int n, int with_llvmpipe,
     }
     if (out_commit(f, &buf, dat, err, err_size) != 0)
         return -1;
-    buf = NULL, len = 0;
-    if (!(f = open_memstream(&buf, &len))) {
-        snprintf(err, err_size, "%s: out of memory", gp);
+    if (!(f = out_open(&buf, &len, gp, err, err_size)))
         return -1;
-    }
     fputs(bench_gp, f);
     fprintf(f, "set output '%s/frame_ms.png'\nset title 'Median frame time (ms), lower is better'\n"
                "set logscale y\nplot '%s' using 2:xtic(1) title 'mosaic'%s\nunset logscale y\n",
