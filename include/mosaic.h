@@ -157,7 +157,7 @@ typedef struct mos_shader { uint32_t id; } mos_shader;
 /* ---- render targets: colour RGBA8 + depth per sample --------------------- */
 typedef struct mos_target_desc {
     int width, height;  /* pixels, 1..16384 */
-    int samples;        /* 1, 2, 4, 8 or 16; 0 = 1 */
+    int samples;        /* visibility samples per pixel: 1, 2, 4, 8, 16, 27, 32 or 64; 0 = 1 */
 } mos_target_desc;
 
 mos_result mos_target_create(mos_context *ctx, const mos_target_desc *desc, mos_target *out);
@@ -166,6 +166,9 @@ void mos_target_destroy(mos_context *ctx, mos_target t);
 mos_result mos_target_read_rgba8(mos_context *ctx, mos_target t, uint8_t *rgba, size_t row_bytes);
 /* Raw samples, rows top first: width * samples RGBA8 values per row
  * (row_bytes >= 4 * width * samples).  For tests and tools. */
+/* The 5D position of visibility sample s of pixel (x, y) (rows bottom up):
+ * window x, y (pixel centre at +0.5), lens u, v on the unit disk, time t. */
+mos_result mos_target_sample_position(mos_context *ctx, mos_target t, int x, int y, int s, float xyuvt[5]);
 mos_result mos_target_read_samples(mos_context *ctx, mos_target t, uint8_t *rgba, size_t row_bytes);
 
 /* ---- buffers: vertex floats or uint32 indices, copied at creation -------- */
@@ -239,10 +242,42 @@ mos_result mos_shader_create(mos_context *ctx, const mos_shader_desc *desc, mos_
 void mos_shader_destroy(mos_context *ctx, mos_shader s);
 
 /* ---- frames and draws ----------------------------------------------------- */
+/* How visibility samples get their colour.  Sample s of a pixel has a fixed
+ * (x, y) offset (one pattern for all pixels) and a lens position (u, v) on
+ * the unit disk and a shutter time t in [0, 1) from a stratified, jittered
+ * 3D pattern that repeats every 32x32 pixels. */
+typedef enum mos_sampling {
+    MOS_SAMPLING_AUTO = 0,     /* DECOUPLED when the frame has blur, else MSAA */
+    MOS_SAMPLING_MSAA,         /* no blur: every draw seen at one (u, v, t), shaded once per pixel */
+    MOS_SAMPLING_DECOUPLED,    /* blur; a covered sample maps to a shading-grid point on the
+                                * triangle at the lens centre and t = 0, memoized per tile */
+    MOS_SAMPLING_SUPERSAMPLE,  /* blur; every covered visibility sample is shaded */
+} mos_sampling;
+
+/* Motion and defocus blur and the shading that goes with them.  Motion comes
+ * from draws with uniforms_t1 (the draw at shutter close, t = 1); the lens
+ * shears clip space: x += u * lens_x * (w - focus_w), y += v * lens_y * (w - focus_w)
+ * (mos_blur_lens fills these from a camera). */
+typedef struct mos_blur_desc {
+    mos_sampling mode;
+    float lens_x, lens_y;  /* clip-space shear per unit of w - focus_w; 0 = pinhole */
+    float focus_w;         /* clip w (eye depth) that stays sharp */
+    float shading_rate;    /* shading-grid points per pixel edge, 1/16..16; 0 = 1 */
+    bool adaptive_rate;    /* DECOUPLED: coarser grid for triangles blurred more than a pixel */
+    bool bilinear;         /* DECOUPLED: blend the four nearest grid points */
+    int cache_quads;       /* shading-cache capacity per worker in 2x2 quads, 1..65536; 0 = 1024 */
+    float pinhole[3];      /* MSAA: the (u, v, t) every draw is seen at (accumulation sub-frames) */
+} mos_blur_desc;
+
+/* Lens shear of a thin lens for a gluPerspective camera: aperture radius and
+ * focus distance in world units, vertical field of view, width / height. */
+void mos_blur_lens(mos_blur_desc *b, float aperture, float focus_dist, float fov_y_deg, float aspect);
+
 typedef struct mos_frame_desc {
     mos_target target;
     float clear_rgba[4];  /* 0..1 */
     float clear_depth;    /* window depth in (0, 1]; 0 = default 1 (far) */
+    mos_blur_desc blur;   /* zero = no blur, MSAA */
 } mos_frame_desc;
 
 typedef enum mos_blend {
@@ -266,6 +301,10 @@ typedef struct mos_draw_desc {
     int first_index;
     const void *uniforms; /* copied; at most MOS_MAX_UNIFORM_BYTES */
     size_t uniform_size;
+    /* Motion blur: the uniforms at shutter close (same size), or NULL for a
+     * static draw.  The vertex shader runs with both; clip positions move
+     * linearly in between, varyings come from the run with uniforms. */
+    const void *uniforms_t1;
     mos_texture textures[MOS_MAX_TEXTURES];
     bool depth_test;      /* less-than */
     bool depth_write;
@@ -299,6 +338,13 @@ struct mos_frame_stats {
     uint64_t visibility_samples;/* covered samples */
     uint64_t shade_invocations; /* fragment shader lanes run (2x2 quads, helpers included) */
     double shading_rate;        /* shade_invocations / covered_pixels */
+    /* Blur and decoupled shading.  shading_rate above counts invocations per
+     * covered pixel in every mode; the cache counts are per shading-grid
+     * point looked up (0 without a stochastic path). */
+    uint64_t blurred_triangles;  /* binned triangles that move or are defocused */
+    uint64_t cache_hits, cache_misses, cache_stalls;
+    double cache_hit_rate;       /* hits / (hits + misses) */
+    double blur_area;            /* mean pixels touched per shading-grid point used */
     double worker_busy_ms[MOS_MAX_WORKERS];
     uint64_t worker_fragments[MOS_MAX_WORKERS]; /* covered samples per worker */
 };

@@ -282,12 +282,12 @@ static void test_unsupported_samples(void)
     mos_context *ctx = tu_context(1, 0);
     if (!ctx) return;
     mos_target t;
-    const int bad[] = { 3, 32, 5, 6, 12, 17, 64 };
+    const int bad[] = { 3, 5, 6, 12, 17, 26, 28, 33, 63, 65, 128 };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         CHECK_ERR(ctx, mos_target_create(ctx, &(mos_target_desc){ .width = 8, .height = 8,
                   .samples = bad[i] }, &t), MOS_ERR_UNSUPPORTED_SAMPLES);
     CHECK_FAILS(ctx, mos_target_create(ctx, &(mos_target_desc){ .width = 8, .height = 8, .samples = -1 }, &t));
-    const int good[] = { 0, 1, 2, 4, 8, 16 };
+    const int good[] = { 0, 1, 2, 4, 8, 16, 27, 32, 64 };
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
         CHECK_OK(mos_target_create(ctx, &(mos_target_desc){ .width = 8, .height = 8, .samples = good[i] }, &t));
     mos_context_destroy(ctx);

@@ -55,6 +55,8 @@ struct mos_context {
     mos_target frame_target;
     uint32_t clear_color;
     float clear_depth;
+    mos_blur_desc blur;  /* as given (validated) */
+    bool frame_moves;    /* a draw has uniforms_t1 */
     arena draw_arena;  /* uniform copies */
     fe_draw *draws;
     uint32_t draw_count, draw_capacity;

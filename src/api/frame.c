@@ -1,6 +1,7 @@
 /* frame.c — frame recording (mos_begin_frame, mos_draw), the hand-off to
  * the front-end thread (mos_end_frame) and the per-frame statistics.
  * Fed by the application; feeds sched_run_frame. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,6 +11,33 @@
 static uint32_t pack_clear(const float c[4])
 {
     return unorm8(c[0]) | unorm8(c[1]) << 8 | unorm8(c[2]) << 16 | unorm8(c[3]) << 24;
+}
+
+void mos_blur_lens(mos_blur_desc *b, float aperture, float focus_dist, float fov_y_deg, float aspect)
+{
+    if (!b) return;
+    float f = 1.0f / tanf(fov_y_deg * 0.5f * 3.14159265f / 180.0f);
+    bool ok = aperture > 0.0f && focus_dist > 0.0f && aspect > 0.0f && isfinite(f) && f > 0.0f;
+    b->lens_x = ok ? aperture * (f / aspect) / focus_dist : 0.0f;
+    b->lens_y = ok ? aperture * f / focus_dist : 0.0f;
+    b->focus_w = ok ? focus_dist : 0.0f;
+}
+
+/* Checks a frame's blur settings; NULL when they are valid, else why not. */
+static const char *blur_problem(const mos_blur_desc *b)
+{
+    if ((unsigned)b->mode > MOS_SAMPLING_SUPERSAMPLE) return "unknown sampling mode";
+    if (!isfinite(b->lens_x) || !isfinite(b->lens_y) || !isfinite(b->focus_w) || fabsf(b->lens_x) > 1e6f ||
+        fabsf(b->lens_y) > 1e6f || fabsf(b->focus_w) > 1e30f)
+        return "lens_x, lens_y and focus_w must be finite";
+    if (b->shading_rate != 0.0f && !(b->shading_rate >= 1.0f / 16.0f && b->shading_rate <= 16.0f))
+        return "shading_rate must be within 1/16..16 (0 = 1)";
+    if (b->cache_quads != 0 && (b->cache_quads < 4 || b->cache_quads > 65536)) return "cache_quads must be within 4..65536";
+    for (int k = 0; k < 3; k++)
+        if (!isfinite(b->pinhole[k])) return "pinhole must be finite";
+    if (b->pinhole[0] * b->pinhole[0] + b->pinhole[1] * b->pinhole[1] > 1.0001f) return "pinhole (u, v) must lie on the unit disk";
+    if (b->pinhole[2] < 0.0f || b->pinhole[2] > 1.0f) return "pinhole t must be within 0..1";
+    return NULL;
 }
 
 mos_result mos_begin_frame(mos_context *ctx, const mos_frame_desc *desc)
@@ -22,6 +50,10 @@ mos_result mos_begin_frame(mos_context *ctx, const mos_frame_desc *desc)
     float depth = desc->clear_depth == 0.0f ? 1.0f : desc->clear_depth;
     if (!(depth > 0.0f && depth <= 1.0f))
         return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_begin_frame: clear_depth must be in (0, 1]");
+    const char *why = blur_problem(&desc->blur);
+    if (why) return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_begin_frame: blur: %s", why);
+    ctx->blur = desc->blur;
+    ctx->frame_moves = false;
     ctx->in_frame = true;
     ctx->frame_target = desc->target;
     ctx->clear_color = pack_clear(desc->clear_rgba);
@@ -107,6 +139,13 @@ mos_result mos_draw(mos_context *ctx, const mos_draw_desc *desc)
         if (!u) return ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_draw: out of memory for uniforms");
         memcpy(u, desc->uniforms, desc->uniform_size);
         d.uniforms = u;
+        if (desc->uniforms_t1) {
+            void *u1 = arena_alloc(&ctx->draw_arena, desc->uniform_size, 64);
+            if (!u1) return ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_draw: out of memory for uniforms");
+            memcpy(u1, desc->uniforms_t1, desc->uniform_size);
+            d.uniforms_t1 = u1;
+            ctx->frame_moves = true;
+        }
     }
     d.vertex = sh->desc.vertex;
     d.fragment = sh->desc.fragment;
@@ -177,6 +216,40 @@ static void fill_stats(const mos_context *ctx, const pipe_frame *f, double frame
     }
     st->first_work_ms = first > 0 ? first - f->t_start_ms : 0.0;
     st->shading_rate = st->covered_pixels ? (double)st->shade_invocations / (double)st->covered_pixels : 0.0;
+    st->blurred_triangles = f->triangles_blurred;
+    uint64_t refs = 0, points = 0;
+    for (int w = 0; w < ctx->sched.worker_count; w++) {
+        const backend_stats *b = &ctx->sched.workers[w].stats;
+        st->cache_hits += b->cache_hits;
+        st->cache_misses += b->cache_misses;
+        st->cache_stalls += b->cache_stalls;
+        refs += b->blur_refs;
+        points += b->blur_points;
+    }
+    uint64_t lookups = st->cache_hits + st->cache_misses;
+    st->cache_hit_rate = lookups ? (double)st->cache_hits / (double)lookups : 0.0;
+    st->blur_area = points ? (double)refs / (double)points : 0.0;
+}
+
+/* The frame's blur settings with defaults and AUTO resolved. */
+static frame_blur blur_settings(const mos_context *ctx, const rt_target *t)
+{
+    const mos_blur_desc *d = &ctx->blur;
+    frame_blur b = {0};
+    b.lens_x = d->lens_x;
+    b.lens_y = d->lens_y;
+    b.focus_w = d->focus_w;
+    b.motion = ctx->frame_moves;
+    bool blurred = b.motion || b.lens_x != 0.0f || b.lens_y != 0.0f;
+    b.mode = d->mode != MOS_SAMPLING_AUTO ? d->mode : blurred ? MOS_SAMPLING_DECOUPLED : MOS_SAMPLING_MSAA;
+    for (int k = 0; k < 3; k++) b.pinhole[k] = d->pinhole[k];
+    b.rate = d->shading_rate != 0.0f ? d->shading_rate : 1.0f;
+    b.adaptive = d->adaptive_rate && b.mode == MOS_SAMPLING_DECOUPLED;
+    b.bilinear = d->bilinear && b.mode == MOS_SAMPLING_DECOUPLED;
+    b.cache_quads = d->cache_quads ? d->cache_quads : 1024;
+    b.stochastic = b.mode != MOS_SAMPLING_MSAA || t->samples > RASTER_MAX_SAMPLES || b.rate != 1.0f || b.bilinear;
+    b.uvt = t->uvt;
+    return b;
 }
 
 mos_result mos_end_frame(mos_context *ctx, mos_frame_stats *stats)
@@ -191,6 +264,13 @@ mos_result mos_end_frame(mos_context *ctx, mos_frame_stats *stats)
     mos_result r = frame_pattern(ctx, t);
     if (r == MOS_OK && rt_target_bin_grid(t, ctx->pipeline.bin_px, &ctx->allocator) != MOS_OK)
         r = ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_end_frame: out of memory");
+    frame_blur fb = blur_settings(ctx, t);
+    if (r == MOS_OK) {
+        pipe_frame probe = {.target = t, .blur = fb};
+        for (int w = 0; w < ctx->sched.worker_count && r == MOS_OK; w++)
+            if (backend_scratch_reserve(ctx->sched.workers[w].scratch, &probe, &ctx->allocator) != MOS_OK)
+                r = ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_end_frame: out of memory for the shading cache");
+    }
     if (r == MOS_OK) {
         if (++ctx->frame_serial == 0) ctx->frame_serial = 1;
         pipe_frame f = {
@@ -206,6 +286,7 @@ mos_result mos_end_frame(mos_context *ctx, mos_frame_stats *stats)
             .batch = ctx->pipeline.batch,
             .early = ctx->pipeline.early,
             .raster = ctx->raster,
+            .blur = fb,
             .t_start_ms = t0,
         };
         sched_run_frame(&ctx->sched, &f);

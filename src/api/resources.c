@@ -107,9 +107,10 @@ mos_result mos_target_create(mos_context *ctx, const mos_target_desc *desc, mos_
     if (desc->width < 1 || desc->height < 1 || desc->width > 16384 || desc->height > 16384)
         return ctx_fail(ctx, MOS_ERR_BAD_SIZE, "mos_target_create: size %dx%d is outside 1..16384", desc->width,
                         desc->height);
-    if (!raster_samples_supported(spp))
+    if (!raster_samples_valid(spp))
         return ctx_fail(ctx, MOS_ERR_UNSUPPORTED_SAMPLES,
-                        "mos_target_create: %d samples per pixel is unsupported (1, 2, 4, 8 or 16)", desc->samples);
+                        "mos_target_create: %d samples per pixel is unsupported (1, 2, 4, 8, 16, 27, 32 or 64)",
+                        desc->samples);
     if ((uint64_t)desc->width * (uint64_t)desc->height * (uint64_t)spp > (1ull << 31))
         return ctx_fail(ctx, MOS_ERR_BAD_SIZE, "mos_target_create: %dx%d at %d spp is too many samples", desc->width,
                         desc->height, spp);
@@ -130,6 +131,26 @@ mos_result mos_target_create(mos_context *ctx, const mos_target_desc *desc, mos_
 void mos_target_destroy(mos_context *ctx, mos_target t)
 {
     if (ctx) pool_remove(ctx, &ctx->targets, KIND_TARGET, t.id);
+}
+
+mos_result mos_target_sample_position(mos_context *ctx, mos_target handle, int x, int y, int s, float xyuvt[5])
+{
+    if (!ctx) return MOS_ERR_INVALID_ARGUMENT;
+    const rt_target *t = pool_get(&ctx->targets, handle.id);
+    if (!t) return ctx_fail(ctx, MOS_ERR_BAD_HANDLE, "mos_target_sample_position: target handle %u is invalid", handle.id);
+    if (!xyuvt) return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_target_sample_position: NULL output");
+    if (x < 0 || y < 0 || x >= t->width || y >= t->height || s < 0 || s >= t->samples)
+        return ctx_fail(ctx, MOS_ERR_INDEX_RANGE, "mos_target_sample_position: (%d, %d) sample %d is outside %dx%d, %d spp",
+                        x, y, s, t->width, t->height, t->samples);
+    raster_samples sp;
+    raster_samples_get(t->samples, &sp);
+    const float *q = t->uvt + ((size_t)((y & 31) * 32 + (x & 31)) * (size_t)t->samples + (size_t)s) * 3;
+    xyuvt[0] = (float)x + sp.fx[s];
+    xyuvt[1] = (float)y + sp.fy[s];
+    xyuvt[2] = q[0];
+    xyuvt[3] = q[1];
+    xyuvt[4] = q[2];
+    return MOS_OK;
 }
 
 static mos_result read_rows(mos_context *ctx, mos_target handle, uint8_t *rgba, size_t row_bytes, bool samples)

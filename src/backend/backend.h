@@ -13,6 +13,9 @@
  * sample s of pixel (x, y) is [(y * width + x) * samples + s]. */
 typedef struct rt_target {
     int width, height, samples;
+    float *uvt;  /* the lens/time pattern (raster_uvt_fill) */
+    uint8_t *uvt_order;  /* its samples ranked by t and u (raster_uvt_rank) */
+    float uvt_range[2][RASTER_MAX_POSITIONS][2];
     uint32_t *color;
     float *depth;
     uint32_t *resolved;  /* [y][x], bottom up */
@@ -45,10 +48,15 @@ typedef struct backend_stats {
     uint64_t fragments;       /* covered samples */
     uint64_t covered_pixels;
     uint64_t shade_invocations;
+    uint64_t cache_hits, cache_misses, cache_stalls;
+    uint64_t blur_refs, blur_points;  /* (grid point, pixel) uses; grid points used */
 } backend_stats;
 
 typedef struct backend_scratch backend_scratch;
 backend_scratch *backend_scratch_create(const mos_allocator *a);
+/* Before a frame (api thread): sizes the stochastic back-end's shading
+ * cache when the frame needs one.  MOS_ERR_OUT_OF_MEMORY on failure. */
+mos_result backend_scratch_reserve(backend_scratch *s, const pipe_frame *f, const mos_allocator *a);
 void backend_scratch_destroy(backend_scratch *s, const mos_allocator *a);
 
 /* Renders triangles tris[0..n) (API order) into fine bin `bin`. */
@@ -74,6 +82,11 @@ typedef struct shade_result {
 } shade_result;
 typedef struct shade_scratch shade_scratch;
 void backend_shade(shade_scratch *ss, const raster_quad *quads, int n, int spp, shade_result *out);
+/* Shades n quads whose 4 lanes each sit at (x, y)[4 q + lane] in the
+ * planes' space of tris[q] (the decoupled shading grid); all lanes live. */
+void backend_shade_points(shade_scratch *ss, const fe_tri *const *tris, const float *x, const float *y, int n,
+                          shade_result *out);
+uint32_t backend_blend(mos_blend mode, uint32_t src, uint32_t dst);
 void backend_rop(rt_target *t, const raster_samples *sp, const raster_quad *quads, int n, const shade_result *res);
 
 #endif

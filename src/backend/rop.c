@@ -23,6 +23,15 @@ static uint32_t blend_add(uint32_t src, uint32_t dst)
     return out;
 }
 
+uint32_t backend_blend(mos_blend mode, uint32_t src, uint32_t dst)
+{
+    switch (mode) {
+    case MOS_BLEND_ALPHA: return blend_alpha(src, dst);
+    case MOS_BLEND_ADD: return blend_add(src, dst);
+    default: return src;
+    }
+}
+
 void backend_rop(rt_target *t, const raster_samples *sp, const raster_quad *quads, int n, const shade_result *res)
 {
     const int S = t->samples;
@@ -44,11 +53,7 @@ void backend_rop(rt_target *t, const raster_samples *sp, const raster_quad *quad
                     if (d->depth_test && !(z < t->depth[idx])) continue;
                     if (d->depth_write) t->depth[idx] = z;
                 }
-                switch (d->blend) {
-                case MOS_BLEND_ALPHA: t->color[idx] = blend_alpha(src, t->color[idx]); break;
-                case MOS_BLEND_ADD: t->color[idx] = blend_add(src, t->color[idx]); break;
-                default: t->color[idx] = src; break;
-                }
+                t->color[idx] = backend_blend(d->blend, src, t->color[idx]);
             }
         }
     }

@@ -28,10 +28,8 @@ static void pack_unorm8(const float (*out)[BACKEND_SHADE_LANES], int lanes, uint
         for (int l = 0; l < lanes; l++) rgba[l] |= unorm8(out[c][l]) << (8 * c);
 }
 
-/* Fills lanes [0, 4 * count) for quads of one draw.  Consecutive quads
- * mostly share a triangle, so the planes are evaluated over runs of lanes
- * with the same coefficients: loops the compiler vectorizes. */
-static void interpolate(shade_scratch *ss, const raster_quad *quads, int count, int spp)
+/* Lane positions and live flags of quads from the rasterizer: pixel centres. */
+static void quad_lanes(shade_scratch *ss, const raster_quad *quads, int count, int spp)
 {
     const uint64_t lane_mask = spp == 16 ? 0xffffull : (1ull << spp) - 1;
     static const float lane_dx[4] = {0.5f, 1.5f, 0.5f, 1.5f}, lane_dy[4] = {0.5f, 0.5f, 1.5f, 1.5f};
@@ -42,11 +40,19 @@ static void interpolate(shade_scratch *ss, const raster_quad *quads, int count, 
             ss->live[4 * q + i] = (uint8_t)(((quads[q].cover >> (i * spp)) & lane_mask) != 0);
         }
     }
+}
+
+/* Fills the varyings of lanes [0, 4 * count) at frag_x/frag_y; tris[q]
+ * is quad q's triangle, all of one draw.  Consecutive quads mostly share a
+ * triangle, so the planes are evaluated over runs of lanes with the same
+ * coefficients: loops the compiler vectorizes. */
+static void interpolate(shade_scratch *ss, const fe_tri *const *tris, int count)
+{
     float *restrict dx = ss->dx, *restrict dy = ss->dy, *restrict w = ss->w;
     for (int q0 = 0; q0 < count;) {
-        const fe_tri *t = quads[q0].tri;
+        const fe_tri *t = tris[q0];
         int q1 = q0 + 1;
-        while (q1 < count && quads[q1].tri == t) q1++;
+        while (q1 < count && tris[q1] == t) q1++;
         const int l0 = 4 * q0, l1 = 4 * q1;
         const float x0 = t->x0, y0 = t->y0, w0 = t->inv_w[0], wx = t->inv_w[1], wy = t->inv_w[2];
         for (int l = l0; l < l1; l++) {
@@ -63,6 +69,35 @@ static void interpolate(shade_scratch *ss, const raster_quad *quads, int count, 
     }
 }
 
+/* Runs d's fragment shader over the filled lanes of count quads and packs
+ * the results into out[0..count). */
+static void run_fragment(shade_scratch *ss, const fe_draw *d, int count, shade_result *out)
+{
+    memset(ss->discard, 0, (size_t)count * 4);
+    const float *vars[MOS_MAX_VARYINGS];
+    for (int k = 0; k < d->varying_count; k++) vars[k] = ss->var[k];
+    float *outs[4] = {ss->out[0], ss->out[1], ss->out[2], ss->out[3]};
+    mos_fs_batch b = {
+        .quad_count = count,
+        .varyings = vars,
+        .varying_count = d->varying_count,
+        .frag_x = ss->frag_x,
+        .frag_y = ss->frag_y,
+        .live = ss->live,
+        .uniforms = d->uniforms,
+        .textures = d->samplers,
+        .out = outs,
+        .discard = ss->discard,
+    };
+    d->fragment(&b);
+    uint32_t rgba[BACKEND_SHADE_LANES];
+    pack_unorm8(ss->out, 4 * count, rgba);
+    for (int q = 0; q < count; q++) {
+        memcpy(out[q].rgba, rgba + 4 * q, sizeof out[q].rgba);
+        memcpy(out[q].discard, ss->discard + 4 * q, sizeof out[q].discard);
+    }
+}
+
 void backend_shade(shade_scratch *ss, const raster_quad *quads, int n, int spp, shade_result *out)
 {
     const int max_quads = BACKEND_SHADE_LANES / 4;
@@ -70,31 +105,29 @@ void backend_shade(shade_scratch *ss, const raster_quad *quads, int n, int spp, 
         const fe_draw *d = quads[i].tri->draw;
         int j = i + 1;
         while (j < n && j - i < max_quads && quads[j].tri->draw == d) j++;
-        int count = j - i;
-        interpolate(ss, quads + i, count, spp);
-        memset(ss->discard, 0, (size_t)count * 4);
-        const float *vars[MOS_MAX_VARYINGS];
-        for (int k = 0; k < d->varying_count; k++) vars[k] = ss->var[k];
-        float *outs[4] = {ss->out[0], ss->out[1], ss->out[2], ss->out[3]};
-        mos_fs_batch b = {
-            .quad_count = count,
-            .varyings = vars,
-            .varying_count = d->varying_count,
-            .frag_x = ss->frag_x,
-            .frag_y = ss->frag_y,
-            .live = ss->live,
-            .uniforms = d->uniforms,
-            .textures = d->samplers,
-            .out = outs,
-            .discard = ss->discard,
-        };
-        d->fragment(&b);
-        uint32_t rgba[BACKEND_SHADE_LANES];
-        pack_unorm8(ss->out, 4 * count, rgba);
-        for (int q = 0; q < count; q++) {
-            memcpy(out[i + q].rgba, rgba + 4 * q, sizeof out[i + q].rgba);
-            memcpy(out[i + q].discard, ss->discard + 4 * q, sizeof out[i + q].discard);
-        }
+        const fe_tri *tris[BACKEND_SHADE_LANES / 4];
+        for (int q = i; q < j; q++) tris[q - i] = quads[q].tri;
+        quad_lanes(ss, quads + i, j - i, spp);
+        interpolate(ss, tris, j - i);
+        run_fragment(ss, d, j - i, out + i);
+        i = j;
+    }
+}
+
+void backend_shade_points(shade_scratch *ss, const fe_tri *const *tris, const float *x, const float *y, int n,
+                          shade_result *out)
+{
+    const int max_quads = BACKEND_SHADE_LANES / 4;
+    for (int i = 0; i < n;) {
+        const fe_draw *d = tris[i]->draw;
+        int j = i + 1;
+        while (j < n && j - i < max_quads && tris[j]->draw == d) j++;
+        const int lanes = 4 * (j - i);
+        memcpy(ss->frag_x, x + 4 * i, (size_t)lanes * sizeof(float));
+        memcpy(ss->frag_y, y + 4 * i, (size_t)lanes * sizeof(float));
+        memset(ss->live, 1, (size_t)lanes);
+        interpolate(ss, tris + i, j - i);
+        run_fragment(ss, d, j - i, out + i);
         i = j;
     }
 }

@@ -1,9 +1,11 @@
 /* tile.c — one fine bin on its owning worker: lazy clear, then for each
- * triangle in API order raster -> (batch of quads) -> shade -> ROP.
+ * triangle in API order either the 2D path, raster -> (batch of quads) ->
+ * shade -> ROP, or the stochastic path (decouple.c); resolve at frame end.
  * Fed by sched/worker.c; the only writer of this bin's samples. */
 #include <string.h>
 
 #include "backend/backend.h"
+#include "backend/decouple.h"
 #include "pattern/pattern.h"
 
 #define TILE_FLUSH_QUADS 64
@@ -16,6 +18,7 @@ struct backend_scratch {
     raster_samples samples;
     int samples_spp;
     shade_scratch *shade;
+    decouple_scratch *dec;  /* stochastic frames only (backend_scratch_reserve) */
     raster_quad quads[TILE_QUAD_CAP];
     shade_result results[TILE_QUAD_CAP];
 };
@@ -35,8 +38,26 @@ backend_scratch *backend_scratch_create(const mos_allocator *a)
 void backend_scratch_destroy(backend_scratch *s, const mos_allocator *a)
 {
     if (!s) return;
+    decouple_scratch_destroy(s->dec, a);
     shade_scratch_destroy(s->shade, a);
     util_free(a, s);
+}
+
+mos_result backend_scratch_reserve(backend_scratch *s, const pipe_frame *f, const mos_allocator *a)
+{
+    if (!f->blur.stochastic || decouple_scratch_capacity(s->dec) == f->blur.cache_quads) return MOS_OK;
+    decouple_scratch_destroy(s->dec, a);
+    s->dec = decouple_scratch_create(f->blur.cache_quads, a);
+    return s->dec ? MOS_OK : MOS_ERR_OUT_OF_MEMORY;
+}
+
+/* Whether tri needs the stochastic path: it is blurred, or the frame asks
+ * for what the 2D quad path cannot do. */
+static bool needs_stochastic(const pipe_frame *f, const fe_tri *tri)
+{
+    const frame_blur *b = &f->blur;
+    return b->stochastic && (tri->blur || f->target->samples > RASTER_MAX_SAMPLES ||
+                             b->mode == MOS_SAMPLING_SUPERSAMPLE || b->rate != 1.0f || b->bilinear);
 }
 
 typedef struct bin_rect {
@@ -92,14 +113,31 @@ void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, cons
     raster_view view = {.depth = t->depth, .width = t->width, .samples = &s->samples};
     const raster_fn raster = f->raster;
     raster_counts counts = {0, 0};
+    const decouple_ctx dc = {.f = f, .samples = &s->samples, .shade = s->shade, .st = st};
+    if (f->blur.stochastic) decouple_begin_bin(s->dec);
+    bool queued = false;  /* stochastic writes wait in the decouple queue */
     int pending = 0;
     for (uint32_t i = 0; i < n; i++) {
         const fe_tri *tri = tris[i];
+        if (needs_stochastic(f, tri)) {
+            int x0 = r.x0 > tri->min_x ? r.x0 : tri->min_x, y0 = r.y0 > tri->min_y ? r.y0 : tri->min_y;
+            int x1 = r.x1 < tri->max_x + 1 ? r.x1 : tri->max_x + 1, y1 = r.y1 < tri->max_y + 1 ? r.y1 : tri->max_y + 1;
+            if (x0 >= x1 || y0 >= y1) continue;
+            flush_quads(s, f, pending, st);  /* API order across the two paths */
+            pending = 0;
+            decouple_triangle(s->dec, &dc, tri, x0, y0, x1, y1);
+            queued = true;
+            continue;
+        }
         int x0 = r.x0 > tri->min_x ? r.x0 : (tri->min_x & ~1);
         int y0 = r.y0 > tri->min_y ? r.y0 : (tri->min_y & ~1);
         int x1 = r.x1 < tri->max_x + 1 ? r.x1 : tri->max_x + 1;
         int y1 = r.y1 < tri->max_y + 1 ? r.y1 : tri->max_y + 1;
         if (x0 >= x1 || y0 >= y1) continue;
+        if (queued) {
+            decouple_drain(s->dec, s->shade, t, st);
+            queued = false;
+        }
         /* Small triangles (most of them) in one call; larger ones in bands
          * of quad rows so the pending batch stays small. */
         int quads = ((x1 - x0 + 1) / 2) * ((y1 - y0 + 1) / 2);
@@ -114,6 +152,7 @@ void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, cons
         }
     }
     flush_quads(s, f, pending, st);
+    if (queued) decouple_drain(s->dec, s->shade, t, st);
     st->fragments += counts.samples;
     st->covered_pixels += counts.pixels;
 }

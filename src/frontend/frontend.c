@@ -84,25 +84,50 @@ static bool clip_and_bin(frontend *fe, pipe_frame *f, const fe_draw *d, const fe
     return true;
 }
 
+/* A triangle of a stochastic frame: blurred setup, or (static and sharp)
+ * the usual path.  false when out of memory. */
+static bool blur_and_bin(frontend *fe, pipe_frame *f, const fe_draw *d, const fe_post *const p[3],
+                         const float *const v[3], const float *const c1[3], const fe_viewport *vp)
+{
+    const float *c0[3] = {p[0]->clip, p[1]->clip, p[2]->clip};
+    bool sharp = false, oom = false;
+    fe_tri *t = fe_setup_blurred(c0, c1 ? c1 : c0, v, d, &f->blur, vp, &fe->arena, &sharp, &oom);
+    if (oom) return false;
+    if (sharp) {
+        uint32_t any = p[0]->outcode | p[1]->outcode | p[2]->outcode;
+        if (!any) return bin_triangle(fe, f, d, p, v, vp);
+        if (p[0]->outcode & p[1]->outcode & p[2]->outcode) return true;
+        return clip_and_bin(fe, f, d, p, v, vp);
+    }
+    if (!t) return true;
+    f->triangles_binned++;
+    f->triangles_blurred++;
+    binner_add(&fe->binner, t);
+    return !fe->binner.out_of_memory;
+}
+
 /* Vertex stage, assembly, clip, setup and coarse binning of one draw. */
 static bool run_draw(frontend *fe, pipe_frame *f, const fe_draw *d, const fe_viewport *vp)
 {
     fe_post *post;
-    float *var;
-    if (!fe_vertex_stage(d, vp, &fe->arena, &post, &var)) return false;
+    float *var, *clip1;
+    if (!fe_vertex_stage(d, vp, &f->blur, &fe->arena, &post, &var, &clip1)) return false;
+    const bool stochastic = f->blur.mode != MOS_SAMPLING_MSAA;  /* blurred setup */
     const size_t nvar = (size_t)d->varying_count;
     for (int p = 0; p < d->prim_count; p++) {
         const fe_post *pv[3];
-        const float *vv[3];
+        const float *vv[3], *cv[3] = {NULL, NULL, NULL};
         for (int k = 0; k < 3; k++) {
             uint32_t i = d->indices ? d->indices[d->first_index + 3 * p + k] : (uint32_t)(d->first_index + 3 * p + k);
             pv[k] = &post[i];
             vv[k] = var + (size_t)i * nvar;
+            if (clip1) cv[k] = clip1 + 4 * (size_t)i;
         }
         f->triangles_in++;
         uint32_t any = pv[0]->outcode | pv[1]->outcode | pv[2]->outcode;
         bool ok;
-        if (!any) ok = bin_triangle(fe, f, d, pv, vv, vp);
+        if (stochastic) ok = blur_and_bin(fe, f, d, pv, vv, clip1 ? cv : NULL, vp);
+        else if (!any) ok = bin_triangle(fe, f, d, pv, vv, vp);
         else if (pv[0]->outcode & pv[1]->outcode & pv[2]->outcode) ok = true;  /* outside one plane */
         else ok = clip_and_bin(fe, f, d, pv, vv, vp);
         if (!ok) return false;

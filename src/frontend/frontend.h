@@ -33,6 +33,7 @@ typedef struct fe_draw {
     const uint32_t *indices;  /* NULL = non-indexed */
     int first_index, prim_count;
     const void *uniforms;     /* copy in the frame arena */
+    const void *uniforms_t1;  /* at shutter close (motion blur), or NULL */
     const mos_sampler *samplers[MOS_MAX_TEXTURES];
     bool depth_test, depth_write;
     mos_cull cull;
@@ -46,6 +47,7 @@ typedef struct fe_draw {
  * affine planes over window pixels relative to (x0, y0). */
 typedef struct fe_tri {
     const fe_draw *draw;
+    const struct fe_blur *blur;  /* NULL: static and sharp (the 2D edges below hold) */
     int32_t min_x, min_y, max_x, max_y;  /* pixels that may hold a covered sample */
     int32_t a[3], b[3];
     int64_t c[3];
@@ -61,6 +63,41 @@ static inline float fe_plane(const float p[3], float dx, float dy)
     return p[0] + p[1] * dx + p[2] * dy;
 }
 
+/* A triangle that moves during the shutter or is seen through a lens.  Its
+ * fe_tri has bounds over the whole shutter and lens, zero edges (binning
+ * never rejects a bin by them) and the planes of the shading reference:
+ * the triangle at t = 0 seen from the lens centre (t = 1 when that one is
+ * degenerate, else a barycentric parameter grid).  Vertices are in
+ * window-homogeneous coordinates (X, Y, Z, W): window x = X / W. */
+enum fe_blur_kind { FE_BLUR_MOTION = 1, FE_BLUR_DEFOCUS = 2, FE_BLUR_BOTH = 3 };
+typedef struct fe_blur {
+    int kind;
+    bool cull_back;
+    float p[3][4], dp[3][4];  /* at t = 0; change to t = 1 */
+    float sx, sy, focus;      /* lens: X += u * sx * (W - focus), Y += v * sy * (W - focus) */
+    /* Edge e (vertices e+1, e+2): homogeneous line c = c0 + a * c1 + b * c2
+     * (MOTION: c0 + t * c1 + t^2 * c2, i.e. a = t, b = t^2; DEFOCUS: a = u,
+     * b = v), built from the two vertices in a canonical order so triangles
+     * sharing an edge compute the same bits; sign restores triangle order. */
+    float c0[3][3], c1[3][3], c2[3][3];
+    float sign[3];
+    float ref[3][3];  /* vertex i of the reference as (x W, y W, W) in its grid space */
+    float rate;       /* shading-grid points per unit of the reference space */
+} fe_blur;
+
+/* Frame-wide blur settings the front-end and the workers read. */
+typedef struct frame_blur {
+    mos_sampling mode;      /* MSAA, DECOUPLED or SUPERSAMPLE (AUTO resolved) */
+    bool stochastic;        /* workers run the stochastic back-end (backend/decouple.c) */
+    bool motion;            /* draws with uniforms_t1 move */
+    float lens_x, lens_y, focus_w;
+    float pinhole[3];       /* MSAA: u, v, t every draw is seen at */
+    float rate;             /* shading-grid points per pixel edge */
+    bool adaptive, bilinear;
+    int cache_quads;
+    const float *uvt;       /* the target's lens/time pattern */
+} frame_blur;
+
 /* The frame as the api hands it over: read-only for everyone after that
  * but for the statistics each stage owns. */
 typedef struct pipe_frame {
@@ -73,10 +110,11 @@ typedef struct pipe_frame {
     const struct pattern_table *pattern;
     int bin_px, coarse_px, batch, early;
     raster_fn raster;  /* raster_triangle for this CPU (raster/select.c) */
+    frame_blur blur;
     double t_start_ms;
     /* front-end statistics */
     double frontend_ms, frontend_stall_ms;
-    uint64_t triangles_in, triangles_binned, bin_refs, bin_items;
+    uint64_t triangles_in, triangles_binned, bin_refs, bin_items, triangles_blurred;
     mos_result status;  /* MOS_OK, or out of memory in the front-end */
 } pipe_frame;
 
@@ -117,8 +155,12 @@ void fe_post_from_clip(fe_post *p, const float clip[4], const fe_viewport *vp);
 void fe_post_window(fe_post *p, const fe_viewport *vp);
 
 /* Runs the vertex shader over all vertices of d; fills post[n] and
- * var[n * varying_count] (arena memory).  false when out of memory. */
-bool fe_vertex_stage(const fe_draw *d, const fe_viewport *vp, arena *ar, fe_post **post, float **var);
+ * var[n * varying_count] (arena memory), and for a moving draw in a
+ * stochastic frame clip1[n * 4], the clip positions at t = 1 (else NULL).
+ * MSAA frames see moving and lens-sheared draws at the pinhole (u, v, t).
+ * false when out of memory. */
+bool fe_vertex_stage(const fe_draw *d, const fe_viewport *vp, const frame_blur *fb, arena *ar, fe_post **post,
+                     float **var, float **clip1);
 
 /* A vertex as clipping sees it: clip position plus varyings. */
 typedef struct fe_vertex {
@@ -137,7 +179,25 @@ int fe_clip_triangle(const fe_vertex in[3], int varying_count, float guard_x, fl
  * their varyings (var[i] points at varying_count floats).  Returns NULL when
  * it is culled (back-facing, zero area, no pixel centre region on screen),
  * or when out of memory (then *out_of_memory is set). */
+/* The depth, 1/w and varying/w planes of t from vertex 0 at (x0, y0) and
+ * vertices 1, 2 at offsets d1, d2 (pixels; inv_det = 1 / (d1 x d2)). */
+void fe_setup_planes(fe_tri *t, float x0, float y0, float d1x, float d1y, float d2x, float d2y, float inv_det,
+                     const float z[3], const float inv_w[3], const float *const var[3], int varying_count);
+
 fe_tri *fe_setup_triangle(const fe_post *const post[3], const float *const var[3], const fe_draw *d,
                           const fe_viewport *vp, arena *ar, bool *out_of_memory);
+
+/* blur.c: pixel bounds (x0, y0, x1, y1, inclusive) of what b covers while
+ * u, v, t stay within range[0], range[1], range[2] (the lens square, not
+ * only the disk); false when that is nothing on a width x height screen. */
+bool fe_blur_bounds(const fe_blur *b, const float range[3][2], int width, int height, int32_t out[4]);
+
+/* blur.c: sets up a triangle from clip positions at t = 0 and t = 1 (same
+ * pointer when static) under the frame's lens.  Returns NULL when it is
+ * culled, or static and sharp (*sharp set: use clipping and setup), or out
+ * of memory (*out_of_memory set). */
+fe_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3], const float *const var[3],
+                         const fe_draw *d, const frame_blur *fb, const fe_viewport *vp, arena *ar, bool *sharp,
+                         bool *out_of_memory);
 
 #endif

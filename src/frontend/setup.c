@@ -5,6 +5,28 @@
 #include "frontend/frontend.h"
 #include "raster/raster.h"
 
+void fe_setup_planes(fe_tri *t, float x0, float y0, float d1x, float d1y, float d2x, float d2y, float inv_det,
+                     const float z[3], const float inv_w[3], const float *const var[3], int varying_count)
+{
+    float ax = d2y * inv_det, ay = -d1y * inv_det;  /* fx = (f1 - f0) * ax + (f2 - f0) * ay */
+    float bx = -d2x * inv_det, by = d1x * inv_det;  /* fy = (f1 - f0) * bx + (f2 - f0) * by */
+#define FE_PLANE(out, f0, f1, f2)                                   \
+    do {                                                            \
+        float g1 = (f1) - (f0), g2 = (f2) - (f0);                   \
+        (out)[0] = (f0);                                            \
+        (out)[1] = g1 * ax + g2 * ay;                               \
+        (out)[2] = g1 * bx + g2 * by;                               \
+    } while (0)
+    t->x0 = x0;
+    t->y0 = y0;
+    FE_PLANE(t->z, z[0], z[1], z[2]);
+    FE_PLANE(t->inv_w, inv_w[0], inv_w[1], inv_w[2]);
+    t->varying_count = (uint32_t)varying_count;
+    for (int k = 0; k < varying_count; k++)
+        FE_PLANE(t->varying[k], var[0][k] * inv_w[0], var[1][k] * inv_w[1], var[2][k] * inv_w[2]);
+#undef FE_PLANE
+}
+
 static int32_t floor_div256(int32_t v) { return v >= 0 ? v / 256 : -((-v + 255) / 256); }
 
 fe_tri *fe_setup_triangle(const fe_post *const post[3], const float *const var[3], const fe_draw *d,
@@ -63,29 +85,15 @@ fe_tri *fe_setup_triangle(const fe_post *const post[3], const float *const var[3
         t->b[e] = (int32_t)b;
         t->c[e] = c;
     }
-    /* Planes f = f0 + fx * dx + fy * dy over window pixels from vertex 0. */
+    /* Planes over window pixels from vertex 0 (in the order the edges use). */
     const fe_post *p0 = post[idx[0]], *p1 = post[idx[1]], *p2 = post[idx[2]];
     const float s = 1.0f / RASTER_SUBPIXELS;
     float d1x = (float)(X[idx[1]] - X[idx[0]]) * s, d1y = (float)(Y[idx[1]] - Y[idx[0]]) * s;
     float d2x = (float)(X[idx[2]] - X[idx[0]]) * s, d2y = (float)(Y[idx[2]] - Y[idx[0]]) * s;
     float inv_det = (float)((double)(RASTER_SUBPIXELS * RASTER_SUBPIXELS) / (double)area2);
-    float ax = d2y * inv_det, ay = -d1y * inv_det;  /* fx = (f1 - f0) * ax + (f2 - f0) * ay */
-    float bx = -d2x * inv_det, by = d1x * inv_det;  /* fy = (f1 - f0) * bx + (f2 - f0) * by */
-#define FE_PLANE(out, f0, f1, f2)                                   \
-    do {                                                            \
-        float g1 = (f1) - (f0), g2 = (f2) - (f0);                   \
-        (out)[0] = (f0);                                            \
-        (out)[1] = g1 * ax + g2 * ay;                               \
-        (out)[2] = g1 * bx + g2 * by;                               \
-    } while (0)
-    t->x0 = (float)X[idx[0]] * s;
-    t->y0 = (float)Y[idx[0]] * s;
-    FE_PLANE(t->z, p0->z, p1->z, p2->z);
-    FE_PLANE(t->inv_w, p0->inv_w, p1->inv_w, p2->inv_w);
-    t->varying_count = (uint32_t)d->varying_count;
-    const float *v0 = var[idx[0]], *v1 = var[idx[1]], *v2 = var[idx[2]];
-    for (int k = 0; k < d->varying_count; k++)
-        FE_PLANE(t->varying[k], v0[k] * p0->inv_w, v1[k] * p1->inv_w, v2[k] * p2->inv_w);
-#undef FE_PLANE
+    const float z[3] = {p0->z, p1->z, p2->z}, iw[3] = {p0->inv_w, p1->inv_w, p2->inv_w};
+    const float *const v[3] = {var[idx[0]], var[idx[1]], var[idx[2]]};
+    t->blur = NULL;
+    fe_setup_planes(t, (float)X[idx[0]] * s, (float)Y[idx[0]] * s, d1x, d1y, d2x, d2y, inv_det, z, iw, v, d->varying_count);
     return t;
 }

@@ -40,13 +40,33 @@ void fe_post_window(fe_post *p, const fe_viewport *vp)
     p->inv_w = (float)inv_w;
 }
 
-bool fe_vertex_stage(const fe_draw *d, const fe_viewport *vp, arena *ar, fe_post **post, float **var)
+/* MSAA frames see every draw at one (u, v, t): the pinhole sample. */
+static void pinhole_warp(float c[4], const float *c1, const frame_blur *fb)
+{
+    float t = fb->pinhole[2];
+    if (c1)
+        for (int k = 0; k < 4; k++) c[k] += t * (c1[k] - c[k]);
+    c[0] += fb->pinhole[0] * fb->lens_x * (c[3] - fb->focus_w);
+    c[1] += fb->pinhole[1] * fb->lens_y * (c[3] - fb->focus_w);
+}
+
+bool fe_vertex_stage(const fe_draw *d, const fe_viewport *vp, const frame_blur *fb, arena *ar, fe_post **post,
+                     float **var, float **clip1)
 {
     size_t n = (size_t)d->vertex_count;
+    const bool moving = d->uniforms_t1 && fb->motion && (fb->mode != MOS_SAMPLING_MSAA || fb->pinhole[2] != 0.0f);
+    const bool warp = fb->mode == MOS_SAMPLING_MSAA &&
+                      ((moving && fb->pinhole[2] != 0.0f) || fb->lens_x != 0.0f || fb->lens_y != 0.0f);
+    const size_t nvar = (size_t)(d->varying_count ? d->varying_count : 1);
     float *clip = arena_alloc(ar, FE_VERTEX_CHUNK * 4 * sizeof(float), 64);
+    float *var1 = moving ? arena_alloc(ar, FE_VERTEX_CHUNK * nvar * sizeof(float), 64) : NULL;
     *post = arena_alloc(ar, n * sizeof(fe_post), 64);
-    *var = arena_alloc(ar, n * (size_t)(d->varying_count ? d->varying_count : 1) * sizeof(float), 64);
-    if (!clip || !*post || !*var) return false;
+    *var = arena_alloc(ar, n * nvar * sizeof(float), 64);
+    /* Stochastic frames keep the t = 1 positions for blurred setup; MSAA
+     * frames only need them for the warp. */
+    *clip1 = moving ? arena_alloc(ar, (fb->mode == MOS_SAMPLING_MSAA ? FE_VERTEX_CHUNK : n) * 4 * sizeof(float), 64)
+                    : NULL;
+    if (!clip || !*post || !*var || (moving && (!var1 || !*clip1))) return false;
     for (size_t first = 0; first < n; first += FE_VERTEX_CHUNK) {
         size_t count = n - first < FE_VERTEX_CHUNK ? n - first : FE_VERTEX_CHUNK;
         mos_vs_batch b = {
@@ -59,7 +79,19 @@ bool fe_vertex_stage(const fe_draw *d, const fe_viewport *vp, arena *ar, fe_post
             .varying_count = d->varying_count,
         };
         d->vertex(&b);
-        for (size_t i = 0; i < count; i++) fe_post_from_clip(&(*post)[first + i], clip + 4 * i, vp);
+        float *c1 = NULL;
+        if (moving) {
+            c1 = fb->mode == MOS_SAMPLING_MSAA ? *clip1 : *clip1 + 4 * first;
+            b.uniforms = d->uniforms_t1;
+            b.clip = c1;
+            b.varyings = var1;
+            d->vertex(&b);
+        }
+        for (size_t i = 0; i < count; i++) {
+            if (warp) pinhole_warp(clip + 4 * i, c1 ? c1 + 4 * i : NULL, fb);
+            fe_post_from_clip(&(*post)[first + i], clip + 4 * i, vp);
+        }
     }
+    if (fb->mode == MOS_SAMPLING_MSAA) *clip1 = NULL;
     return true;
 }

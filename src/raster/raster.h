@@ -11,18 +11,38 @@
 
 #define RASTER_SUBPIXEL_BITS 8
 #define RASTER_SUBPIXELS (1 << RASTER_SUBPIXEL_BITS)
-#define RASTER_MAX_SAMPLES 16
+#define RASTER_MAX_SAMPLES 16    /* the 2D quad rasterizer's coverage masks */
+#define RASTER_MAX_POSITIONS 64  /* visibility samples per pixel in all */
 
 /* Sample positions inside a pixel in 1/256 pixel from its lower-left
- * corner (the D3D standard patterns, 1/16-pixel grid). */
+ * corner: the D3D standard patterns (1/16-pixel grid) up to 16, n-rooks
+ * patterns for 27, 32 and 64. */
 typedef struct raster_samples {
     int count;
-    int32_t dx[RASTER_MAX_SAMPLES], dy[RASTER_MAX_SAMPLES];
-    float fx[RASTER_MAX_SAMPLES], fy[RASTER_MAX_SAMPLES];  /* same, in pixels */
+    int32_t dx[RASTER_MAX_POSITIONS], dy[RASTER_MAX_POSITIONS];
+    float fx[RASTER_MAX_POSITIONS], fy[RASTER_MAX_POSITIONS];  /* same, in pixels */
 } raster_samples;
 
-bool raster_samples_supported(int spp);
+bool raster_samples_supported(int spp);  /* by the 2D quad rasterizer: 1..16 */
+bool raster_samples_valid(int spp);      /* 1, 2, 4, 8, 16, 27, 32, 64 */
 void raster_samples_get(int spp, raster_samples *out);
+
+/* The lens and time pattern: (u, v, t) of sample s of pixel (x, y) is
+ * uvt[(((y & 31) * 32 + (x & 31)) * spp + s) * 3 + k].  Stratified and
+ * jittered (each of u', v', t in spp strata per pixel, shuffled
+ * independently), (u', v') taken to the unit disk by the concentric map. */
+#define RASTER_UVT_TILE 32
+size_t raster_uvt_floats(int spp);
+void raster_uvt_fill(int spp, float *uvt);
+
+/* The samples of each pattern pixel ranked by time (key 0) and by lens u
+ * (key 1): order[((pix * 2) + key) * spp + j] is the sample with the j-th
+ * smallest value, and range[key][j] the [min, max] of that value over all
+ * 1024 pixels.  The stochastic rasterizer visits rank j of every pixel
+ * together, within the triangle's bounds for that slice of t (or u). */
+#define RASTER_RANK_T 0
+#define RASTER_RANK_U 1
+void raster_uvt_rank(int spp, const float *uvt, uint8_t *order, float range[2][RASTER_MAX_POSITIONS][2]);
 
 /* A 2x2 quad: lane i covers pixel (x + (i & 1), y + (i >> 1)); bit
  * (lane * spp + s) of cover is sample s of that lane. */

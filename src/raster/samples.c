@@ -1,6 +1,9 @@
-/* samples.c — the per-pixel visibility sample positions for 1..16 spp.
- * Fed by the back-end and raster; positions are the D3D standard MSAA
- * patterns on a 1/16-pixel grid, given relative to the pixel centre. */
+/* samples.c — where the visibility samples of a pixel lie: the fixed (x, y)
+ * offsets shared by all pixels, and the (u, v, t) lens/shutter pattern that
+ * repeats every 32x32 pixels.  Fed by the back-end, raster and the api
+ * (sample queries); every value is a pure function of the sample count. */
+#include <math.h>
+
 #include "raster/raster.h"
 
 static const int8_t pos1[] = {0, 0};
@@ -11,15 +14,118 @@ static const int8_t pos16[] = {1, 1, -1, -3, -3, 2, 4, -1, -5, -2, 2, 5, 5, 3, 3
                                -2, 6, 0, -7, -4, -6, -6, 4, -8, 0, 7, -4, 6, 7, -7, -8};
 
 bool raster_samples_supported(int spp) { return spp == 1 || spp == 2 || spp == 4 || spp == 8 || spp == 16; }
+bool raster_samples_valid(int spp) { return raster_samples_supported(spp) || spp == 27 || spp == 32 || spp == 64; }
+
+/* splitmix64: the one pseudo-random source of the fixed patterns. */
+static uint64_t mix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static float unit01(uint64_t *state) { return (float)(mix64(state) >> 40) * (1.0f / 16777216.0f); }
+
+static void shuffle(int *p, int n, uint64_t *state)
+{
+    for (int i = 0; i < n; i++) p[i] = i;
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)(mix64(state) % (uint64_t)(i + 1)), tmp = p[i];
+        p[i] = p[j];
+        p[j] = tmp;
+    }
+}
 
 void raster_samples_get(int spp, raster_samples *out)
 {
-    const int8_t *p = spp == 2 ? pos2 : spp == 4 ? pos4 : spp == 8 ? pos8 : spp == 16 ? pos16 : pos1;
-    out->count = raster_samples_supported(spp) ? spp : 1;
+    out->count = raster_samples_valid(spp) ? spp : 1;
+    if (out->count > RASTER_MAX_SAMPLES) {
+        /* n-rooks: one sample per column and per row of an spp x spp grid. */
+        int perm[RASTER_MAX_POSITIONS];
+        uint64_t state = 0x5eed0000u + (uint64_t)spp;
+        shuffle(perm, out->count, &state);
+        for (int s = 0; s < out->count; s++) {
+            out->dx[s] = (int32_t)(((2 * s + 1) * RASTER_SUBPIXELS) / (2 * out->count));
+            out->dy[s] = (int32_t)(((2 * perm[s] + 1) * RASTER_SUBPIXELS) / (2 * out->count));
+        }
+    } else {
+        const int8_t *p = spp == 2 ? pos2 : spp == 4 ? pos4 : spp == 8 ? pos8 : spp == 16 ? pos16 : pos1;
+        for (int s = 0; s < out->count; s++) {
+            out->dx[s] = RASTER_SUBPIXELS / 2 + p[2 * s] * (RASTER_SUBPIXELS / 16);
+            out->dy[s] = RASTER_SUBPIXELS / 2 + p[2 * s + 1] * (RASTER_SUBPIXELS / 16);
+        }
+    }
     for (int s = 0; s < out->count; s++) {
-        out->dx[s] = RASTER_SUBPIXELS / 2 + p[2 * s] * (RASTER_SUBPIXELS / 16);
-        out->dy[s] = RASTER_SUBPIXELS / 2 + p[2 * s + 1] * (RASTER_SUBPIXELS / 16);
         out->fx[s] = (float)out->dx[s] / RASTER_SUBPIXELS;
         out->fy[s] = (float)out->dy[s] / RASTER_SUBPIXELS;
+    }
+}
+
+size_t raster_uvt_floats(int spp) { return (size_t)RASTER_UVT_TILE * RASTER_UVT_TILE * (size_t)spp * 3; }
+
+/* Shirley and Chiu's concentric map of [-1, 1]^2 onto the unit disk. */
+static void concentric_disk(float a, float b, float *u, float *v)
+{
+    if (a == 0.0f && b == 0.0f) {
+        *u = *v = 0.0f;
+        return;
+    }
+    const float quarter_pi = 0.78539816f;
+    float r, phi;
+    if (fabsf(a) > fabsf(b)) {
+        r = a;
+        phi = quarter_pi * (b / a);
+    } else {
+        r = b;
+        phi = 2.0f * quarter_pi - quarter_pi * (a / b);
+    }
+    *u = r * cosf(phi);
+    *v = r * sinf(phi);
+}
+
+void raster_uvt_fill(int spp, float *uvt)
+{
+    int pu[RASTER_MAX_POSITIONS], pv[RASTER_MAX_POSITIONS], pt[RASTER_MAX_POSITIONS];
+    for (int pix = 0; pix < RASTER_UVT_TILE * RASTER_UVT_TILE; pix++) {
+        uint64_t state = ((uint64_t)spp << 32) ^ (uint64_t)pix * 0x2545f4914f6cdd1dull;
+        shuffle(pu, spp, &state);
+        shuffle(pv, spp, &state);
+        shuffle(pt, spp, &state);
+        for (int s = 0; s < spp; s++) {
+            float a = ((float)pu[s] + unit01(&state)) / (float)spp * 2.0f - 1.0f;
+            float b = ((float)pv[s] + unit01(&state)) / (float)spp * 2.0f - 1.0f;
+            float *o = uvt + ((size_t)pix * (size_t)spp + (size_t)s) * 3;
+            concentric_disk(a, b, &o[0], &o[1]);
+            float t = ((float)pt[s] + unit01(&state)) / (float)spp;
+            o[2] = t < 1.0f ? t : 0x1.fffffep-1f;
+        }
+    }
+}
+
+void raster_uvt_rank(int spp, const float *uvt, uint8_t *order, float range[2][RASTER_MAX_POSITIONS][2])
+{
+    static const int component[2] = {2, 0};  /* t, u */
+    for (int key = 0; key < 2; key++)
+        for (int j = 0; j < spp; j++) {
+            range[key][j][0] = INFINITY;
+            range[key][j][1] = -INFINITY;
+        }
+    for (int pix = 0; pix < RASTER_UVT_TILE * RASTER_UVT_TILE; pix++) {
+        const float *q = uvt + (size_t)pix * (size_t)spp * 3;
+        for (int key = 0; key < 2; key++) {
+            uint8_t *o = order + ((size_t)pix * 2 + (size_t)key) * (size_t)spp;
+            const int c = component[key];
+            for (int j = 0; j < spp; j++) {  /* insertion sort: spp <= 64 */
+                int k = j;
+                for (; k > 0 && q[3 * o[k - 1] + c] > q[3 * j + c]; k--) o[k] = o[k - 1];
+                o[k] = (uint8_t)j;
+            }
+            for (int j = 0; j < spp; j++) {
+                float v = q[3 * o[j] + c];
+                range[key][j][0] = fminf(range[key][j][0], v);
+                range[key][j][1] = fmaxf(range[key][j][1], v);
+            }
+        }
     }
 }

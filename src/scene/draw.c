@@ -264,6 +264,7 @@ static mos_result draw_one(const scene_walk_draw *w, void *user)
         .index_count = (int)g->index_count[o->mesh],
         .uniforms = w->uniforms,
         .uniform_size = sizeof *w->uniforms,
+        .uniforms_t1 = w->uniforms_t1,
         .depth_test = w->depth_test,
         .depth_write = w->depth_write,
         .cull = w->cull,
@@ -291,6 +292,24 @@ static mos_result draw_one(const scene_walk_draw *w, void *user)
         d.blend = MOS_BLEND_ADD;
     }
     return mos_draw(dw->ctx, &d);
+}
+
+mos_result scene_frame_lens(const scene_gpu *g, const scene_draw_opts *opts, mos_blur_desc *b)
+{
+    if (!g || !opts || !b || opts->view < 0 || opts->view >= g->camera_count)
+        return MOS_ERR_INVALID_ARGUMENT;
+    const scene_camera *c = &g->cameras[opts->view];
+    float aperture = opts->set_aperture ? opts->aperture : c->aperture;
+    float focus = opts->set_focus ? opts->focus : c->focus_dist;
+    if (focus <= 0.0f) {
+        float d[3] = {c->target[0] - c->eye[0], c->target[1] - c->eye[1], c->target[2] - c->eye[2]};
+        focus = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    }
+    float aspect = opts->width > 0 && opts->height > 0 ? (float)opts->width / (float)opts->height : 1.0f;
+    b->lens_x = b->lens_y = b->focus_w = 0.0f;
+    if (aperture > 0.0f)
+        mos_blur_lens(b, aperture, focus, c->fov_y_deg, aspect);
+    return MOS_OK;
 }
 
 mos_result scene_draw(const scene_gpu *g, mos_context *ctx, const scene_draw_opts *opts)

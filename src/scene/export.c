@@ -4,6 +4,14 @@
 
 #include "scene/scene_priv.h"
 
+/* Object -> world at shutter time t: the transforms at t = 0 and t = 1
+ * blended linearly, plus the velocity. */
+static void object_transform_at(const scene_object *o, float t, float m[16])
+{
+    for (int k = 0; k < 16; k++) m[k] = o->xform[k] + t * (o->xform1[k] - o->xform[k]);
+    for (int k = 0; k < 3; k++) m[12 + k] += t * o->velocity[k];
+}
+
 mos_result scene_walk(const scene_walk_src *src, const scene_draw_opts *opts,
                       mos_result (*fn)(const scene_walk_draw *d, void *user), void *user)
 {
@@ -16,7 +24,7 @@ mos_result scene_walk(const scene_walk_src *src, const scene_draw_opts *opts,
     scene_perspective(proj, cam->fov_y_deg, aspect, cam->near_z, cam->far_z);
     scene_mat4_mul(vp, proj, view);
 
-    shader_builtin_uniforms u;
+    shader_builtin_uniforms u, u1;
     shader_builtin_uniforms_init(&u);
     for (int j = 0; j < src->light_count && j < SCENE_MAX_LIGHTS; j++)
         for (int k = 0; k < 3; k++) {
@@ -25,15 +33,24 @@ mos_result scene_walk(const scene_walk_src *src, const scene_draw_opts *opts,
         }
     memcpy(u.ambient, src->ambient, 3 * sizeof(float));
     u.fma = opts->fma > 0 ? opts->fma : 0;
+    const float open = opts->set_shutter ? opts->shutter[0] : cam->shutter[0];
+    const float close = opts->set_shutter ? opts->shutter[1] : cam->shutter[1];
 
     for (int oi = 0; oi < src->object_count; oi++) {
         const scene_object *o = &src->objects[oi];
         memcpy(u.base_color, o->color, sizeof u.base_color);
-        float det = scene_normal_matrix(u.normal_matrix, o->xform);
+        /* Linear motion: the object's transform at shutter open and close. */
+        const bool moving = (o->has_motion || o->velocity[0] != 0.0f || o->velocity[1] != 0.0f ||
+                             o->velocity[2] != 0.0f) && close > open;
+        float model0[16], model1[16];
+        object_transform_at(o, moving ? open : 0.0f, model0);
+        object_transform_at(o, close, model1);
+        float det = scene_normal_matrix(u.normal_matrix, model0);
         scene_walk_draw d = {
             .object = o,
             .object_index = oi,
             .uniforms = &u,
+            .uniforms_t1 = moving ? &u1 : NULL,
             .depth_test = true,
             .depth_write = true,
             /* A mirroring transform turns front faces clockwise; there is no
@@ -44,11 +61,19 @@ mos_result scene_walk(const scene_walk_src *src, const scene_draw_opts *opts,
         for (int iz = 0; iz < o->array_n[2]; iz++)
             for (int iy = 0; iy < o->array_n[1]; iy++)
                 for (int ix = 0; ix < o->array_n[0]; ix++) {
-                    memcpy(u.model, o->xform, sizeof u.model);
+                    memcpy(u.model, model0, sizeof u.model);
                     u.model[12] += (float)ix * o->array_d[0];
                     u.model[13] += (float)iy * o->array_d[1];
                     u.model[14] += (float)iz * o->array_d[2];
                     scene_mat4_mul(u.mvp, vp, u.model);
+                    if (moving) {
+                        u1 = u;
+                        memcpy(u1.model, model1, sizeof u1.model);
+                        u1.model[12] += (float)ix * o->array_d[0];
+                        u1.model[13] += (float)iy * o->array_d[1];
+                        u1.model[14] += (float)iz * o->array_d[2];
+                        scene_mat4_mul(u1.mvp, vp, u1.model);
+                    }
                     mos_result r = fn(&d, user);
                     if (r != MOS_OK)
                         return r;

@@ -29,6 +29,10 @@ typedef struct scene_draw_opts {
      * the normal frame. */
     uint64_t tri_begin, tri_end;  /* draw only triangles [begin, end) in API order
                                    * (scene_triangle_count numbering); end 0 = to the end */
+    /* Blur: the camera's aperture, focus and shutter unless set here. */
+    bool set_aperture, set_focus, set_shutter;
+    float aperture, focus;  /* world units; focus 0 = |target - eye| */
+    float shutter[2];       /* open, close within [0, 1] */
     bool count_mode;    /* count fragments: every draw uses a shader that outputs
                          * (1/255, 0, 0, 0) with MOS_BLEND_ADD and no depth test or
                          * write (culling kept), so red = covered samples per pixel,
@@ -40,6 +44,9 @@ typedef struct scene_draw_opts {
 mos_result scene_upload(const scene *s, mos_context *ctx, scene_gpu **out);
 /* Issues the draws of one frame (between mos_begin_frame and mos_end_frame). */
 mos_result scene_draw(const scene_gpu *g, mos_context *ctx, const scene_draw_opts *opts);
+/* The lens of the view in OPTS (aperture, focus, field of view, aspect) as
+ * mos_blur_desc lens_x / lens_y / focus_w; other fields are left alone. */
+mos_result scene_frame_lens(const scene_gpu *g, const scene_draw_opts *opts, mos_blur_desc *b);
 /* Destroys what scene_upload created. */
 void scene_gpu_free(scene_gpu *g, mos_context *ctx);
 /* Named views (camera blocks, in file order; a file without one gets a single

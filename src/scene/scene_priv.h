@@ -104,6 +104,47 @@ mos_result scene_import_mesh(const char *path, scene_mesh *m, char *err, size_t 
 mos_result scene_import_image(const char *path, scene_image *img, char *err, size_t err_size);
 void scene_image_free(scene_image *img);  /* pixels and path */
 
+/* ---- bsp.c: Quake 3 / OpenArena maps (IBSP version 46) from a .pk3 archive entry or a bare .bsp */
+#define SCENE_BSP_MAX_BYTES (256u << 20)  /* uncompressed map file */
+#define SCENE_BSP_PATCH_LEVEL 8           /* default quads per Bezier patch side */
+#define SCENE_BSP_MAX_PATCH_LEVEL 64
+#define SCENE_BSP_SPAWN_VIEWS 6           /* default spawn-point views per map */
+#define SCENE_BSP_MAX_SPAWNS 64
+/* The views' lens, in map units (Quake 3's fov 90 is horizontal at 4:3: 73.74 degrees vertical). */
+#define SCENE_BSP_FOV_Y 73.74f
+#define SCENE_BSP_NEAR 4.0f
+#define SCENE_BSP_FAR 16384.0f
+
+typedef struct scene_bsp_material {
+    char name[64];  /* the map's texture (shader) name, e.g. textures/base_wall/concrete */
+    uint32_t surface_flags, contents;
+    scene_mesh mesh;  /* its faces, y-up, counter-clockwise seen from the front */
+} scene_bsp_material;
+
+typedef struct scene_bsp_view {
+    char name[SCENE_NAME_MAX];  /* intermission, spawn0, spawn1, ... */
+    float eye[3], target[3];    /* y-up map units; up is +y */
+} scene_bsp_view;
+
+typedef struct scene_bsp_map {
+    scene_bsp_material *materials;  /* drawable textures with triangles, in texture-lump order */
+    int material_count;
+    scene_bsp_view *views;
+    int view_count;
+    uint32_t faces_drawn, faces_skipped;  /* skipped: sky, nodraw, hint, skip, fog, billboards */
+} scene_bsp_map;
+
+enum scene_bsp_arg { SCENE_BSP_ARG_PATH, SCENE_BSP_ARG_ENTRY };  /* what an error is about */
+
+/* Reads the map ENTRY of the .pk3 PATH (ENTRY NULL: PATH is a .bsp file),
+ * tessellating patches PATCH_LEVEL x PATCH_LEVEL; MAX_SPAWNS >= 0 also reads
+ * the views (intermission, then up to MAX_SPAWNS spawn points in file order).
+ * On failure MOS_ERR_IO, MOS_ERR_PARSE or MOS_ERR_OUT_OF_MEMORY, a message in
+ * err and in *err_arg the argument it is about; MAP is then empty. */
+mos_result scene_bsp_load(const char *path, const char *entry, int patch_level, int max_spawns,
+                          scene_bsp_map *map, int *err_arg, char *err, size_t err_size);
+void scene_bsp_free(scene_bsp_map *map);
+
 /* ---- parse.c: fills S from F (named PATH in messages); on failure MOS_ERR_PARSE, MOS_ERR_IO or
  * MOS_ERR_OUT_OF_MEMORY with "file:line:col: message" in err */
 mos_result scene_parse(scene *s, const char *path, FILE *f, char *err, size_t err_size);
@@ -136,7 +177,8 @@ typedef struct scene_walk_src {
 typedef struct scene_walk_draw {
     const scene_object *object;
     int object_index, instance;
-    const shader_builtin_uniforms *uniforms;
+    const shader_builtin_uniforms *uniforms;     /* at shutter open */
+    const shader_builtin_uniforms *uniforms_t1;  /* at shutter close; NULL = no motion */
     bool depth_test, depth_write;  /* depth test is less-than */
     mos_cull cull;
     mos_blend blend;

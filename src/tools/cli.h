@@ -48,6 +48,8 @@ int cli_is_option(const cli_args *a);
  * prints "mosaic: OPT: expected ..., got 'S'" and returns -1 on error. */
 int cli_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi, int *out);
 /* auto | scalar | avx2 | avx512 -> mos_isa; non-zero (after a message) if unknown. */
+/* A decimal number within lo..hi (0 on success; prints the usage error). */
+int cli_parse_float(const char *cmd, const char *opt, const char *s, double lo, double hi, float *out);
 int cli_parse_isa(const char *cmd, const char *s, mos_isa *out);
 /* "WxH" with both sides in 1..MAX. */
 int cli_parse_size(const char *cmd, const char *opt, const char *s, int max, int *w, int *h);

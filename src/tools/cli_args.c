@@ -95,6 +95,19 @@ int cli_parse_int(const char *cmd, const char *opt, const char *s, long lo, long
     return 0;
 }
 
+int cli_parse_float(const char *cmd, const char *opt, const char *s, double lo, double hi, float *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = s && *s ? strtod(s, &end) : 0.0;
+    if (!s || !*s || errno == ERANGE || *end != '\0' || !(v >= lo && v <= hi)) {
+        cli_usage_error(cmd, "%s: expected a number in %g..%g, got '%s'", opt, lo, hi, s ? s : "");
+        return -1;
+    }
+    *out = (float)v;
+    return 0;
+}
+
 int cli_parse_size(const char *cmd, const char *opt, const char *s, int max, int *w, int *h)
 {
     const char *x = strpbrk(s, "xX");

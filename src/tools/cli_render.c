@@ -2,6 +2,7 @@
  * Fed by mosaic.c; drives scene/ (load, upload, draw), the public API and image/ (PNG out). */
 #include "tools/cli.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,10 +21,22 @@ static const char render_usage[] =
     "                       (frame_ms is the median over all frames)\n"
     "Image:\n"
     "  --size WxH           image size in pixels, 1..16384 each (default 1920x1080)\n"
-    "  --spp S              visibility samples per pixel (default 1)\n"
+    "  --spp S              visibility samples per pixel: 1, 2, 4, 8, 16, 27, 32, 64\n"
+    "                       (default 1)\n"
     "  --view I             camera index when the scene has several (default 0)\n"
     "  --fma N              extra dependent multiply-adds per fragment (default 0)\n"
     "  --frames F           frames to render; stats use the last (default 1)\n"
+    "Blur and sampling (the camera's aperture, focus and shutter unless given):\n"
+    "  --mode NAME          decoupled (default with blur), supersample, msaa (no blur)\n"
+    "                       or accum (K pinhole sub-frames averaged, see --accum)\n"
+    "  --accum K            sub-frames of --mode accum, 1..65536 (default 64)\n"
+    "  --aperture R         lens radius in world units (0 = pinhole)\n"
+    "  --focus D            focus distance in world units (0 = |target - eye|)\n"
+    "  --shutter O,C        shutter interval within 0..1 (motion is per unit time)\n"
+    "  --shading-rate R     shading-grid points per pixel edge, 1/16..16 (default 1)\n"
+    "  --adaptive-rate      coarser shading grid for defocused triangles\n"
+    "  --cache QUADS        shading-cache capacity per worker, 4..65536 (default 1024)\n"
+    "  --bilinear           bilinear reconstruction from the shading grid\n"
     "Pipeline (0 or absent = the library's default):\n"
     "  --threads N          worker threads, 0..256 (default: online cores)\n"
     "  --pattern NAME       bin -> worker pattern (see 'mosaic patterns --list');\n"
@@ -48,6 +61,9 @@ typedef struct render_opts {
     int width, height, spp, view, fma, frames;
     mos_pipeline_desc pipeline;
     mos_isa isa;
+    mos_blur_desc blur;
+    int accum;  /* > 0: --mode accum with this many sub-frames */
+    scene_draw_opts draw;  /* blur overrides */
 } render_opts;
 
 /* What the logger saw last, so a failure is not reported twice. */
@@ -163,6 +179,12 @@ static int render_parse(int argc, char **argv, render_opts *o)
         } else if ((r = cli_option(&a, "--spp", &v)) != 0) {
             if (r < 0 || cli_parse_int(a.cmd, "--spp", v, 1, 64, &o->spp))
                 return CLI_EXIT_USAGE;
+            static const int valid_spp[] = { 1, 2, 4, 8, 16, 27, 32, 64 };
+            int ok = 0;
+            for (int k = 0; k < 8; k++)
+                ok |= o->spp == valid_spp[k];
+            if (!ok)
+                return cli_usage_error(a.cmd, "--spp: expected 1, 2, 4, 8, 16, 27, 32 or 64, got '%s'", v);
         } else if ((r = cli_option(&a, "--fma", &v)) != 0) {
             if (r < 0 || cli_parse_int(a.cmd, "--fma", v, 0, 1 << 20, &o->fma))
                 return CLI_EXIT_USAGE;
@@ -172,6 +194,63 @@ static int render_parse(int argc, char **argv, render_opts *o)
         } else if ((r = cli_option(&a, "--view", &v)) != 0) {
             if (r < 0 || cli_parse_int(a.cmd, "--view", v, 0, 1 << 20, &o->view))
                 return CLI_EXIT_USAGE;
+        } else if ((r = cli_option(&a, "--mode", &v)) != 0) {
+            if (r < 0)
+                return CLI_EXIT_USAGE;
+            static const char *const modes[] = { "auto", "msaa", "decoupled", "supersample" };
+            int m = -1;
+            for (int k = 0; k < 4; k++)
+                if (strcmp(v, modes[k]) == 0)
+                    m = k;
+            if (strcmp(v, "accum") == 0) {
+                m = MOS_SAMPLING_MSAA;
+                if (!o->accum)
+                    o->accum = 64;
+            }
+            if (m < 0)
+                return cli_usage_error(a.cmd, "--mode: expected decoupled, supersample, accum or msaa, got '%s'", v);
+            o->blur.mode = (mos_sampling)m;
+        } else if ((r = cli_option(&a, "--accum", &v)) != 0) {
+            if (r < 0 || cli_parse_int(a.cmd, "--accum", v, 1, 65536, &o->accum))
+                return CLI_EXIT_USAGE;
+            o->blur.mode = MOS_SAMPLING_MSAA;
+        } else if ((r = cli_option(&a, "--aperture", &v)) != 0) {
+            if (r < 0 || cli_parse_float(a.cmd, "--aperture", v, 0, 1e6, &o->draw.aperture))
+                return CLI_EXIT_USAGE;
+            o->draw.set_aperture = true;
+        } else if ((r = cli_option(&a, "--focus", &v)) != 0) {
+            if (r < 0 || cli_parse_float(a.cmd, "--focus", v, 0, 1e9, &o->draw.focus))
+                return CLI_EXIT_USAGE;
+            o->draw.set_focus = true;
+        } else if ((r = cli_option(&a, "--shutter", &v)) != 0) {
+            if (r < 0)
+                return CLI_EXIT_USAGE;
+            char open[64];
+            const char *comma = strchr(v, ',');
+            if (!comma || (size_t)(comma - v) >= sizeof open)
+                return cli_usage_error(a.cmd, "--shutter: expected OPEN,CLOSE within 0..1, got '%s'", v);
+            memcpy(open, v, (size_t)(comma - v));
+            open[comma - v] = '\0';
+            if (cli_parse_float(a.cmd, "--shutter", open, 0, 1, &o->draw.shutter[0]) ||
+                cli_parse_float(a.cmd, "--shutter", comma + 1, 0, 1, &o->draw.shutter[1]))
+                return CLI_EXIT_USAGE;
+            if (o->draw.shutter[1] < o->draw.shutter[0])
+                return cli_usage_error(a.cmd, "--shutter: CLOSE must not be before OPEN, got '%s'", v);
+            o->draw.set_shutter = true;
+        } else if ((r = cli_option(&a, "--shading-rate", &v)) != 0) {
+            if (r < 0 || cli_parse_float(a.cmd, "--shading-rate", v, 1.0 / 16, 16, &o->blur.shading_rate))
+                return CLI_EXIT_USAGE;
+        } else if ((r = cli_flag(&a, "--adaptive-rate")) != 0) {
+            if (r < 0)
+                return CLI_EXIT_USAGE;
+            o->blur.adaptive_rate = true;
+        } else if ((r = cli_option(&a, "--cache", &v)) != 0) {
+            if (r < 0 || cli_parse_int(a.cmd, "--cache", v, 4, 65536, &o->blur.cache_quads))
+                return CLI_EXIT_USAGE;
+        } else if ((r = cli_flag(&a, "--bilinear")) != 0) {
+            if (r < 0)
+                return CLI_EXIT_USAGE;
+            o->blur.bilinear = true;
         } else if (cli_is_option(&a)) {
             return cli_usage_error(a.cmd, "unknown option '%s'", arg);
         } else if (!o->scene_path) {
@@ -187,6 +266,28 @@ static int render_parse(int argc, char **argv, render_opts *o)
         return cli_usage_error("render", "--coarse: %d is not a multiple of --bin %d",
                                o->pipeline.coarse_px, o->pipeline.bin_px);
     return CLI_EXIT_OK;
+}
+
+/* The radical inverse of i in base b (the Halton sequence). */
+static float radical_inverse(unsigned i, unsigned b)
+{
+    float f = 1.0f, r = 0.0f;
+    for (; i; i /= b) {
+        f /= (float)b;
+        r += f * (float)(i % b);
+    }
+    return r;
+}
+
+/* Sub-frame k of an accumulation: a lens point uniform on the unit disk and
+ * a shutter time, from the Halton sequence in bases 2, 3, 5 (stratified). */
+static void accum_sample(int k, float uvt[3])
+{
+    unsigned i = (unsigned)k + 1;
+    float r = sqrtf(radical_inverse(i, 2)), phi = 6.28318531f * radical_inverse(i, 3);
+    uvt[0] = r * cosf(phi);
+    uvt[1] = r * sinf(phi);
+    uvt[2] = radical_inverse(i, 5);
 }
 
 /* SCENE's base name with its extension replaced by .png, in BUF. */
@@ -227,6 +328,7 @@ int cli_render_main(int argc, char **argv)
     mos_context *ctx = NULL;
     mos_target rt = { 0 };
     uint8_t *pixels = NULL;
+    double *accum = NULL;
     double *frame_ms = NULL;
     char *json = NULL;
     mos_frame_stats *st = NULL;
@@ -278,36 +380,65 @@ int cli_render_main(int argc, char **argv)
         goto done;
     }
 
-    mos_frame_desc fd = { .target = rt };
+    mos_frame_desc fd = { .target = rt, .blur = o.blur };
     scene_clear_color(sc, fd.clear_rgba);
-    const scene_draw_opts dopts = { .width = o.width, .height = o.height, .fma = o.fma,
-                                    .view = o.view };
-    for (int f = 0; f < o.frames; f++) {
-        r = mos_begin_frame(ctx, &fd);
-        if (r != MOS_OK) {
-            render_fail("mos_begin_frame", r, ctx, &log);
-            goto done;
-        }
-        r = scene_draw(gpu, ctx, &dopts);
-        if (r != MOS_OK) {
-            render_fail("scene_draw", r, ctx, &log);
-            if (r == MOS_ERR_INVALID_ARGUMENT && o.view != 0 && !*mos_last_error(ctx))
-                fprintf(stderr, "mosaic: (does %s have a camera --view %d?)\n", o.scene_path,
-                        o.view);
-            mos_end_frame(ctx, NULL);  /* leave the context in a sane state */
-            goto done;
-        }
-        r = mos_end_frame(ctx, st);
-        if (r != MOS_OK) {
-            render_fail("mos_end_frame", r, ctx, &log);
-            goto done;
-        }
-        frame_ms[f] = st->frame_ms;
-    }
-    r = mos_target_read_rgba8(ctx, rt, pixels, (size_t)o.width * 4);
-    if (r != MOS_OK) {
-        render_fail("mos_target_read_rgba8", r, ctx, &log);
+    scene_draw_opts dopts = o.draw;
+    dopts.width = o.width;
+    dopts.height = o.height;
+    dopts.fma = o.fma;
+    dopts.view = o.view;
+    scene_frame_lens(gpu, &dopts, &fd.blur);  /* a bad view is reported by scene_draw */
+    const int subframes = o.accum > 0 ? o.accum : 1;
+    const size_t values = (size_t)o.width * (size_t)o.height * 4;
+    if (o.accum && !(accum = calloc(values, sizeof *accum))) {
+        fprintf(stderr, "mosaic: out of memory for the accumulation buffer\n");
         goto done;
+    }
+    for (int f = 0; f < o.frames; f++) {
+        frame_ms[f] = 0;
+        for (int k = 0; k < subframes; k++) {
+            if (o.accum)
+                accum_sample(k, fd.blur.pinhole);
+            r = mos_begin_frame(ctx, &fd);
+            if (r != MOS_OK) {
+                render_fail("mos_begin_frame", r, ctx, &log);
+                goto done;
+            }
+            r = scene_draw(gpu, ctx, &dopts);
+            if (r != MOS_OK) {
+                render_fail("scene_draw", r, ctx, &log);
+                if (r == MOS_ERR_INVALID_ARGUMENT && o.view != 0 && !*mos_last_error(ctx))
+                    fprintf(stderr, "mosaic: (does %s have a camera --view %d?)\n", o.scene_path,
+                            o.view);
+                mos_end_frame(ctx, NULL);  /* leave the context in a sane state */
+                goto done;
+            }
+            r = mos_end_frame(ctx, st);
+            if (r != MOS_OK) {
+                render_fail("mos_end_frame", r, ctx, &log);
+                goto done;
+            }
+            frame_ms[f] += st->frame_ms;
+            if (o.accum && f == o.frames - 1) {  /* the last frame's sub-frames, summed */
+                r = mos_target_read_rgba8(ctx, rt, pixels, (size_t)o.width * 4);
+                if (r != MOS_OK) {
+                    render_fail("mos_target_read_rgba8", r, ctx, &log);
+                    goto done;
+                }
+                for (size_t i = 0; i < values; i++)
+                    accum[i] += pixels[i];
+            }
+        }
+    }
+    if (o.accum) {
+        for (size_t i = 0; i < values; i++)
+            pixels[i] = (uint8_t)(accum[i] / (double)subframes + 0.5);
+    } else {
+        r = mos_target_read_rgba8(ctx, rt, pixels, (size_t)o.width * 4);
+        if (r != MOS_OK) {
+            render_fail("mos_target_read_rgba8", r, ctx, &log);
+            goto done;
+        }
     }
 
     if (o.stats_path && !(json = cli_stats_json(st, frame_ms, o.frames))) {
@@ -343,6 +474,7 @@ done:
         scene_free(sc);
     free(json);
     free(pixels);
+    free(accum);
     free(frame_ms);
     free(st);
     return rc;

@@ -12,7 +12,7 @@
  * bin coarse batch early fifo triangles_in triangles_binned bin_spread
  * bin_items first_work_ms frontend_ms frontend_stall_ms worker_busy_ms
  * worker_fragments load_cv load_max_over_mean covered_pixels visibility_samples shade_invocations
- * shading_rate */
+ * shading_rate blurred_triangles cache_hits cache_misses cache_hit_rate cache_stalls blur_area */
 
 typedef struct cli_json {
     FILE *f;
@@ -191,6 +191,12 @@ char *cli_stats_json(const mos_frame_stats *st, const double *frame_ms, int fram
     json_u64(&j, "visibility_samples", st->visibility_samples);
     json_u64(&j, "shade_invocations", st->shade_invocations);
     json_double(&j, "shading_rate", st->shading_rate);
+    json_u64(&j, "blurred_triangles", st->blurred_triangles);
+    json_u64(&j, "cache_hits", st->cache_hits);
+    json_u64(&j, "cache_misses", st->cache_misses);
+    json_double(&j, "cache_hit_rate", st->cache_hit_rate);
+    json_u64(&j, "cache_stalls", st->cache_stalls);
+    json_double(&j, "blur_area", st->blur_area);
     fputs("\n}\n", f);
     if (ferror(f)) {
         fclose(f);

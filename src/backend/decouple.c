@@ -1,0 +1,359 @@
+/* decouple.c — the stochastic back-end of one triangle in one bin (seed
+ * 001, 3 and 4.4): raster its 5D samples -> early depth -> map each covered
+ * sample to the shading grid of its reference triangle -> shading-cache
+ * lookup -> misses shaded in 2x2 quads, 16 at a time (SHADE) -> colours
+ * applied to the samples strictly in order (ROP), once their quads are
+ * shaded.  SUPERSAMPLE shades every sample in quads of the same sample
+ * index over a 2x2 pixel block, through the same queues.
+ * Fed by tile.c; writes the samples of the bin it is given. */
+#include <math.h>
+#include <string.h>
+
+#include "backend/decouple.h"
+#include "raster/stoch.h"
+
+#define DECOUPLE_ROP_CAP 4096                    /* queued sample writes */
+#define DECOUPLE_SHADE_QUADS (BACKEND_SHADE_LANES / 4)
+#define GRID_LIMIT 1073741824.0f                 /* |grid coordinate| kept below 2^30 */
+
+static const float lane_ox[4] = {0.5f, 1.5f, 0.5f, 1.5f}, lane_oy[4] = {0.5f, 0.5f, 1.5f, 1.5f};
+
+/* One queued sample write: up to four grid points (bilinear) and weights. */
+typedef struct rop_ref {
+    const fe_tri *tri;
+    size_t sample;  /* index into the target's colour / depth */
+    float z;
+    uint8_t n;
+    uint8_t lane[4];
+    int32_t entry[4];
+    float weight[4];
+} rop_ref;
+
+struct decouple_scratch {
+    shading_cache cache;
+    int32_t *pending;  /* entries to shade, capacity entries */
+    int pending_count;
+    rop_ref *rop;
+    int rop_count;
+    uint32_t tri_stamp;  /* per triangle: which bin pixels it has covered */
+    uint32_t pixel_stamp[256 * 256];
+    const fe_tri *tris[DECOUPLE_SHADE_QUADS];
+    float x[BACKEND_SHADE_LANES], y[BACKEND_SHADE_LANES];
+    shade_result results[DECOUPLE_SHADE_QUADS];
+};
+
+decouple_scratch *decouple_scratch_create(int cache_quads, const mos_allocator *a)
+{
+    decouple_scratch *d = util_calloc(a, 1, sizeof *d);
+    if (!d) return NULL;
+    d->pending = util_alloc(a, (size_t)cache_quads * sizeof *d->pending);
+    d->rop = util_alloc(a, DECOUPLE_ROP_CAP * sizeof *d->rop);
+    if (!d->pending || !d->rop || shading_cache_init(&d->cache, cache_quads, a) != MOS_OK) {
+        decouple_scratch_destroy(d, a);
+        return NULL;
+    }
+    return d;
+}
+
+void decouple_scratch_destroy(decouple_scratch *d, const mos_allocator *a)
+{
+    if (!d) return;
+    shading_cache_release(&d->cache, a);
+    util_free(a, d->pending);
+    util_free(a, d->rop);
+    util_free(a, d);
+}
+
+int decouple_scratch_capacity(const decouple_scratch *d) { return d ? d->cache.capacity : 0; }
+
+/* SHADE: the pending entries, 16 quads per fragment-shader call. */
+static void shade_pending(decouple_scratch *d, shade_scratch *ss, backend_stats *st)
+{
+    for (int i0 = 0; i0 < d->pending_count; i0 += DECOUPLE_SHADE_QUADS) {
+        int n = d->pending_count - i0 < DECOUPLE_SHADE_QUADS ? d->pending_count - i0 : DECOUPLE_SHADE_QUADS;
+        for (int q = 0; q < n; q++) {
+            const cache_entry *e = &d->cache.entries[d->pending[i0 + q]];
+            d->tris[q] = e->tri;
+            memcpy(d->x + 4 * q, e->x, sizeof e->x);
+            memcpy(d->y + 4 * q, e->y, sizeof e->y);
+        }
+        backend_shade_points(ss, d->tris, d->x, d->y, n, d->results);
+        for (int q = 0; q < n; q++) d->cache.entries[d->pending[i0 + q]].result = d->results[q];
+        st->shade_invocations += 4u * (uint64_t)n;
+    }
+    d->pending_count = 0;
+}
+
+static uint32_t unpack_mix(const uint32_t *rgba, const float *w, int n)
+{
+    uint32_t out = 0;
+    for (int ch = 0; ch < 4; ch++) {
+        float v = 0.0f;
+        for (int k = 0; k < n; k++) v += w[k] * (float)((rgba[k] >> (8 * ch)) & 0xffu);
+        uint32_t q = (uint32_t)(v + 0.5f);
+        out |= (q > 255u ? 255u : q) << (8 * ch);
+    }
+    return out;
+}
+
+/* The colour a queued write gets: the nearest point's, or (bilinear) the
+ * weighted mix of the points that were not discarded.  false = discarded. */
+static bool ref_color(const decouple_scratch *d, const rop_ref *r, uint32_t *color)
+{
+    const cache_entry *e0 = &d->cache.entries[r->entry[0]];
+    if (e0->result.discard[r->lane[0]]) return false;
+    if (r->n == 1) {
+        *color = e0->result.rgba[r->lane[0]];
+        return true;
+    }
+    uint32_t rgba[4];
+    float w[4], sum = 0.0f;
+    int n = 0;
+    for (int k = 0; k < r->n; k++) {
+        const cache_entry *e = &d->cache.entries[r->entry[k]];
+        if (e->result.discard[r->lane[k]]) continue;
+        rgba[n] = e->result.rgba[r->lane[k]];
+        w[n] = r->weight[k];
+        sum += w[n++];
+    }
+    for (int k = 0; k < n; k++) w[k] /= sum;
+    *color = unpack_mix(rgba, w, n);
+    return true;
+}
+
+void decouple_drain(decouple_scratch *d, shade_scratch *ss, rt_target *t, backend_stats *st)
+{
+    shade_pending(d, ss, st);
+    for (int i = 0; i < d->rop_count; i++) {
+        const rop_ref *r = &d->rop[i];
+        const fe_draw *dr = r->tri->draw;
+        uint32_t src;
+        bool keep = ref_color(d, r, &src);
+        for (int k = 0; k < r->n; k++) shading_cache_unref(&d->cache, r->entry[k]);
+        if (!keep) continue;
+        if (dr->depth_test && !(r->z < t->depth[r->sample])) continue;
+        if (dr->depth_write) t->depth[r->sample] = r->z;
+        t->color[r->sample] = backend_blend(dr->blend, src, t->color[r->sample]);
+    }
+    d->rop_count = 0;
+}
+
+void decouple_begin_bin(decouple_scratch *d) { shading_cache_reset(&d->cache); }
+
+/* A referenced entry for grid quad (qx, qy) of tri: a hit, or a new entry
+ * queued for shading (draining the ROP queue first when every entry is
+ * referenced: a stall). */
+static int32_t grid_entry(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, int32_t qx, int32_t qy,
+                          bool keyed, float rate)
+{
+    int32_t e = keyed ? shading_cache_lookup(&d->cache, tri, qx, qy) : CACHE_NONE;
+    if (e != CACHE_NONE) {
+        c->st->cache_hits++;
+        return e;
+    }
+    c->st->cache_misses++;
+    e = shading_cache_insert(&d->cache, tri, qx, qy, keyed);
+    if (e == CACHE_NONE) {
+        c->st->cache_stalls++;
+        decouple_drain(d, c->shade, c->f->target, c->st);
+        e = shading_cache_insert(&d->cache, tri, qx, qy, keyed);
+    }
+    cache_entry *ce = &d->cache.entries[e];
+    for (int l = 0; l < 4; l++) {
+        ce->x[l] = ((float)(2 * qx) + lane_ox[l]) / rate;
+        ce->y[l] = ((float)(2 * qy) + lane_oy[l]) / rate;
+    }
+    d->pending[d->pending_count++] = e;
+    if (d->pending_count == d->cache.capacity) shade_pending(d, c->shade, c->st);
+    return e;
+}
+
+static rop_ref *push_ref(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, size_t sample, float z)
+{
+    if (d->rop_count == DECOUPLE_ROP_CAP) decouple_drain(d, c->shade, c->f->target, c->st);
+    rop_ref *r = &d->rop[d->rop_count++];
+    r->tri = tri;
+    r->sample = sample;
+    r->z = z;
+    r->n = 0;
+    return r;
+}
+
+/* Blur area: a grid point used from a pixel it was not last used from. */
+static void count_use(decouple_scratch *d, backend_stats *st, int32_t e, int lane, uint32_t pixel)
+{
+    cache_entry *ce = &d->cache.entries[e];
+    if (ce->last_pixel[lane] == pixel) return;
+    if (ce->last_pixel[lane] == UINT32_MAX) st->blur_points++;
+    st->blur_refs++;
+    ce->last_pixel[lane] = pixel;
+}
+
+/* Where sample s of pixel (px, py) lands in tri's shading reference. */
+static void reference_point(const fe_tri *tri, const decouple_ctx *c, const float w[3], int px, int py, int s,
+                            float *rx, float *ry)
+{
+    const fe_blur *b = tri->blur;
+    if (!b) {  /* static: the sample itself */
+        *rx = (float)px + c->samples->fx[s];
+        *ry = (float)py + c->samples->fy[s];
+        return;
+    }
+    float X = w[0] * b->ref[0][0] + w[1] * b->ref[1][0] + w[2] * b->ref[2][0];
+    float Y = w[0] * b->ref[0][1] + w[1] * b->ref[1][1] + w[2] * b->ref[2][1];
+    float W = w[0] * b->ref[0][2] + w[1] * b->ref[1][2] + w[2] * b->ref[2][2];
+    *rx = X / W;
+    *ry = Y / W;
+}
+
+static float grid_clamp(float g)
+{
+    if (!(g > -GRID_LIMIT)) return -GRID_LIMIT;  /* also NaN */
+    return g < GRID_LIMIT ? g : GRID_LIMIT;
+}
+
+/* One covered sample of one quad lane, as the rasterizer found it. */
+typedef struct lane_hit {
+    int px, py, s;
+    float z, w[3];
+} lane_hit;
+
+/* DECOUPLED: map a covered sample to the shading grid and queue its write. */
+static void decouple_sample(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, const lane_hit *h)
+{
+    const rt_target *t = c->f->target;
+    const float rate = tri->blur ? tri->blur->rate : c->f->blur.rate;
+    const uint32_t pixel = (uint32_t)h->py * (uint32_t)t->width + (uint32_t)h->px;
+    float rx, ry;
+    reference_point(tri, c, h->w, h->px, h->py, h->s, &rx, &ry);
+    /* Entries first (a stall may drain the queue), then the write. */
+    float gx = grid_clamp(rx * rate), gy = grid_clamp(ry * rate);
+    int32_t entry[4];
+    uint8_t lane[4];
+    float weight[4] = {1.0f, 0.0f, 0.0f, 0.0f};
+    int n = 1;
+    if (!c->f->blur.bilinear) {
+        int32_t ix = (int32_t)floorf(gx), iy = (int32_t)floorf(gy);
+        entry[0] = grid_entry(d, c, tri, ix >> 1, iy >> 1, true, rate);
+        lane[0] = (uint8_t)((ix & 1) | (iy & 1) << 1);
+    } else {
+        /* The four grid points around (gx, gy), nearest first. */
+        float fx = gx - 0.5f - floorf(gx - 0.5f), fy = gy - 0.5f - floorf(gy - 0.5f);
+        int32_t ix = (int32_t)floorf(gx - 0.5f), iy = (int32_t)floorf(gy - 0.5f);
+        int first = (fx >= 0.5f) | (fy >= 0.5f) << 1;
+        for (int k = 0; k < 4; k++) {
+            int corner = k ^ first;
+            int32_t cx = ix + (corner & 1), cy = iy + (corner >> 1);
+            entry[k] = grid_entry(d, c, tri, cx >> 1, cy >> 1, true, rate);
+            lane[k] = (uint8_t)((cx & 1) | (cy & 1) << 1);
+            weight[k] = ((corner & 1) ? fx : 1.0f - fx) * ((corner >> 1) ? fy : 1.0f - fy);
+        }
+        n = 4;
+    }
+    rop_ref *r = push_ref(d, c, tri, (size_t)pixel * (size_t)t->samples + (size_t)h->s, h->z);
+    r->n = (uint8_t)n;
+    for (int k = 0; k < n; k++) {
+        r->entry[k] = entry[k];
+        r->lane[k] = lane[k];
+        r->weight[k] = weight[k];
+    }
+    count_use(d, c->st, entry[0], lane[0], pixel);
+}
+
+/* SUPERSAMPLE: the covered samples of one rank over a 2x2 pixel block are
+ * one shaded quad, each live lane at its own sample's point (helper lanes
+ * one pixel from a live one). */
+static void supersample_quad(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, const lane_hit *h,
+                             const bool live[4])
+{
+    const rt_target *t = c->f->target;
+    int first = -1;
+    float rx[4], ry[4];
+    for (int l = 0; l < 4; l++) {
+        if (!live[l]) continue;
+        reference_point(tri, c, h[l].w, h[l].px, h[l].py, h[l].s, &rx[l], &ry[l]);
+        if (first < 0) first = l;
+    }
+    if (first < 0) return;
+    int32_t e = grid_entry(d, c, tri, 0, 0, false, 1.0f);
+    cache_entry *ce = &d->cache.entries[e];
+    for (int l = 0; l < 4; l++) {
+        ce->x[l] = live[l] ? rx[l] : rx[first] + (lane_ox[l] - lane_ox[first]);
+        ce->y[l] = live[l] ? ry[l] : ry[first] + (lane_oy[l] - lane_oy[first]);
+    }
+    for (int l = first; l < 4; l++) {
+        if (!live[l]) continue;
+        uint32_t pixel = (uint32_t)h[l].py * (uint32_t)t->width + (uint32_t)h[l].px;
+        if (l != first) d->cache.entries[e].refs++;
+        rop_ref *r = push_ref(d, c, tri, (size_t)pixel * (size_t)t->samples + (size_t)h[l].s, h[l].z);
+        r->entry[0] = e;
+        r->lane[0] = (uint8_t)l;
+        r->weight[0] = 1.0f;
+        r->n = 1;
+        count_use(d, c->st, e, l, pixel);
+    }
+}
+
+void decouple_triangle(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, int x0, int y0, int x1,
+                       int y1)
+{
+    const rt_target *t = c->f->target;
+    const int S = t->samples;
+    const fe_blur *b = tri->blur;
+    const bool depth_test = tri->draw->depth_test;
+    /* Rank by time when the triangle moves, else by lens u: the bounds of
+     * one rank's slice are much smaller than those of the whole shutter. */
+    const int key = b && (b->kind & FE_BLUR_MOTION) ? RASTER_RANK_T : RASTER_RANK_U;
+    const int bin_px = c->f->bin_px;
+    if (++d->tri_stamp == 0) {
+        memset(d->pixel_stamp, 0, sizeof d->pixel_stamp);
+        d->tri_stamp = 1;
+    }
+    for (int j = 0; j < S; j++) {
+        int bx0 = x0, by0 = y0, bx1 = x1, by1 = y1;
+        if (b) {
+            float range[3][2] = {{-1.0f, 1.0f}, {-1.0f, 1.0f}, {0.0f, 1.0f}};
+            const float *r = t->uvt_range[key][j];
+            range[key == RASTER_RANK_T ? 2 : 0][0] = r[0];
+            range[key == RASTER_RANK_T ? 2 : 0][1] = r[1];
+            int32_t box[4];
+            if (!fe_blur_bounds(b, range, t->width, t->height, box)) continue;
+            bx0 = box[0] > x0 ? box[0] : x0;
+            by0 = box[1] > y0 ? box[1] : y0;
+            bx1 = box[2] + 1 < x1 ? box[2] + 1 : x1;
+            by1 = box[3] + 1 < y1 ? box[3] + 1 : y1;
+        }
+        for (int qy = by0 & ~1; qy < by1; qy += 2) {
+            for (int qx = bx0 & ~1; qx < bx1; qx += 2) {
+                lane_hit h[4];
+                bool live[4] = {false, false, false, false};
+                for (int l = 0; l < 4; l++) {
+                    int px = qx + (l & 1), py = qy + (l >> 1);
+                    if (px < bx0 || px >= bx1 || py < by0 || py >= by1) continue;
+                    const int pix = (py & 31) * 32 + (px & 31);
+                    const int s = t->uvt_order[((size_t)pix * 2 + (size_t)key) * (size_t)S + (size_t)j];
+                    const float *uvt = t->uvt + ((size_t)pix * (size_t)S + (size_t)s) * 3;
+                    h[l].px = px;
+                    h[l].py = py;
+                    h[l].s = s;
+                    if (!stoch_test(tri, px, py, s, c->samples, uvt, &h[l].z, h[l].w)) continue;
+                    c->st->fragments++;
+                    uint32_t *stamp = &d->pixel_stamp[(py % bin_px) * bin_px + (px % bin_px)];
+                    if (*stamp != d->tri_stamp) {  /* first covered sample of this pixel */
+                        *stamp = d->tri_stamp;
+                        c->st->covered_pixels++;
+                    }
+                    /* Early depth against what the ROP has written so far. */
+                    const size_t idx = ((size_t)py * (size_t)t->width + (size_t)px) * (size_t)S + (size_t)s;
+                    live[l] = !depth_test || h[l].z < t->depth[idx];
+                }
+                if (c->f->blur.mode == MOS_SAMPLING_SUPERSAMPLE) {
+                    supersample_quad(d, c, tri, h, live);
+                    continue;
+                }
+                for (int l = 0; l < 4; l++)
+                    if (live[l]) decouple_sample(d, c, tri, &h[l]);
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/* decouple.h — the stochastic back-end (decouple.c): blurred triangles and
+ * every triangle of frames the 2D quad path cannot render (more than 16
+ * samples, SUPERSAMPLE, a shading rate other than 1, bilinear lookups).
+ * Called by tile.c per triangle of a bin, in API order. */
+#ifndef MOSAIC_BACKEND_DECOUPLE_H
+#define MOSAIC_BACKEND_DECOUPLE_H
+
+#include "backend/backend.h"
+#include "backend/shading_cache.h"
+
+typedef struct decouple_scratch decouple_scratch;
+
+/* What one bin's work needs besides the scratch. */
+typedef struct decouple_ctx {
+    const pipe_frame *f;
+    const raster_samples *samples;
+    shade_scratch *shade;
+    backend_stats *st;
+} decouple_ctx;
+
+decouple_scratch *decouple_scratch_create(int cache_quads, const mos_allocator *a);
+void decouple_scratch_destroy(decouple_scratch *d, const mos_allocator *a);
+int decouple_scratch_capacity(const decouple_scratch *d);  /* 0 for NULL */
+
+/* A new tile: the per-tile cache starts empty. */
+void decouple_begin_bin(decouple_scratch *d);
+/* Rasterizes tri over pixels [x0, x1) x [y0, y1) (inside the bin), queueing
+ * shading and sample writes. */
+void decouple_triangle(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, int x0, int y0, int x1,
+                       int y1);
+/* Shades what is pending and applies every queued write, in order. */
+void decouple_drain(decouple_scratch *d, shade_scratch *ss, rt_target *t, backend_stats *st);
+
+#endif

@@ -1,0 +1,45 @@
+/* shading_cache.h — the memoizing shading cache of one worker (seed 001,
+ * 4.2): 2x2 quads of shading-grid points keyed by (triangle, quad x, quad y),
+ * reference counted while ROP work waits on them, evicting the least
+ * recently used entry that nothing references.  Fed and read by decouple.c. */
+#ifndef MOSAIC_BACKEND_SHADING_CACHE_H
+#define MOSAIC_BACKEND_SHADING_CACHE_H
+
+#include "backend/backend.h"
+
+#define CACHE_NONE (-1)
+
+typedef struct cache_entry {
+    const fe_tri *tri;    /* NULL: free, or anonymous (SUPERSAMPLE) */
+    int32_t qx, qy;       /* quad of the shading grid: points (2 qx + i, 2 qy + j) */
+    uint32_t refs;        /* ROP work waiting on this entry */
+    int32_t prev, next;   /* LRU list of unreferenced entries */
+    int32_t chain;        /* next entry in the same hash bucket */
+    bool keyed;           /* in the hash table */
+    shade_result result;  /* colour and discard per lane, once shaded */
+    float x[4], y[4];     /* where the lanes are shaded (reference space) */
+    uint32_t last_pixel[4];  /* blur area: last pixel that used each lane */
+} cache_entry;
+
+typedef struct shading_cache {
+    cache_entry *entries;
+    int capacity;
+    int32_t *buckets;
+    uint32_t bucket_mask;
+    int32_t lru_head, lru_tail;  /* least recently used first */
+} shading_cache;
+
+mos_result shading_cache_init(shading_cache *c, int capacity, const mos_allocator *a);
+void shading_cache_release(shading_cache *c, const mos_allocator *a);
+/* Empties the cache (a new tile): every entry unreferenced and free. */
+void shading_cache_reset(shading_cache *c);
+/* The entry holding (tri, qx, qy), now referenced once more, or CACHE_NONE. */
+int32_t shading_cache_lookup(shading_cache *c, const fe_tri *tri, int32_t qx, int32_t qy);
+/* A new entry for (tri, qx, qy) (keyed) or an anonymous one, referenced
+ * once, taken from the least recently used unreferenced entry; CACHE_NONE
+ * when every entry is referenced (the caller must drain its ROP work). */
+int32_t shading_cache_insert(shading_cache *c, const fe_tri *tri, int32_t qx, int32_t qy, bool keyed);
+/* Drops one reference; at zero the entry becomes the most recently used. */
+void shading_cache_unref(shading_cache *c, int32_t e);
+
+#endif

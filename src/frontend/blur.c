@@ -1,0 +1,246 @@
+/* blur.c — setup of a triangle that moves during the shutter or is seen
+ * through a thin lens: conservative screen bounds over (u, v, t), the
+ * coefficients of its time-continuous or aperture-continuous edge functions
+ * (seed 001, 5.1 and Appendix A), and its shading reference: the triangle
+ * at t = 0 seen from the lens centre, else at t = 1, else a barycentric grid.
+ * Fed by the front-end loop with clip positions; feeds coarse binning. */
+#include <math.h>
+#include <string.h>
+
+#include "frontend/frontend.h"
+
+#define BLUR_MIN_W 1e-5f       /* a vertex this close to the eye plane has no finite image */
+#define BLUR_MIN_AREA 1e-6f    /* window area (pixels^2) below which a reference is degenerate */
+#define BLUR_BARY_GRID 64.0f   /* barycentric-grid fallback: grid points along an edge */
+
+static void cross3(float out[3], const float a[3], const float b[3])
+{
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* Canonical vertex order for an edge: compare position, then motion. */
+static bool vertex_less(const fe_blur *b, int i, int j)
+{
+    for (int k = 0; k < 4; k++)
+        if (b->p[i][k] != b->p[j][k]) return b->p[i][k] < b->p[j][k];
+    for (int k = 0; k < 4; k++)
+        if (b->dp[i][k] != b->dp[j][k]) return b->dp[i][k] < b->dp[j][k];
+    return false;
+}
+
+/* Edge coefficients of edge e from vertices (ia, ib) in canonical order. */
+static void edge_coefficients(fe_blur *b, int e)
+{
+    int ia = (e + 1) % 3, ib = (e + 2) % 3;
+    b->sign[e] = 1.0f;
+    if (vertex_less(b, ib, ia)) {
+        int tmp = ia;
+        ia = ib;
+        ib = tmp;
+        b->sign[e] = -1.0f;
+    }
+    const float pa[3] = {b->p[ia][0], b->p[ia][1], b->p[ia][3]}, pb[3] = {b->p[ib][0], b->p[ib][1], b->p[ib][3]};
+    cross3(b->c0[e], pa, pb);
+    if (b->kind == FE_BLUR_MOTION) {
+        const float da[3] = {b->dp[ia][0], b->dp[ia][1], b->dp[ia][3]};
+        const float db[3] = {b->dp[ib][0], b->dp[ib][1], b->dp[ib][3]};
+        float x[3], y[3];
+        cross3(x, pa, db);
+        cross3(y, da, pb);
+        for (int k = 0; k < 3; k++) b->c1[e][k] = x[k] + y[k];
+        cross3(b->c2[e], da, db);
+    } else if (b->kind == FE_BLUR_DEFOCUS) {
+        /* Vertex (X + u alpha, Y + v beta, W), alpha = sx (W - F), beta = sy (W - F):
+         * the cross product is c0 + u c1 + v c2 (the uv term cancels). */
+        float aa = b->sx * (pa[2] - b->focus), ab = b->sx * (pb[2] - b->focus);
+        float ba = b->sy * (pa[2] - b->focus), bb = b->sy * (pb[2] - b->focus);
+        b->c1[e][0] = 0.0f;
+        b->c1[e][1] = pa[2] * ab - aa * pb[2];
+        b->c1[e][2] = aa * pb[1] - pa[1] * ab;
+        b->c2[e][0] = ba * pb[2] - pa[2] * bb;
+        b->c2[e][1] = 0.0f;
+        b->c2[e][2] = pa[0] * bb - ba * pb[0];
+    } else {
+        memset(b->c1[e], 0, sizeof b->c1[e]);
+        memset(b->c2[e], 0, sizeof b->c2[e]);
+    }
+}
+
+/* Pixel bounds of everything the triangle covers over the box of lens and
+ * shutter positions range[0] (u), range[1] (v), range[2] (t).  A warped vertex is multilinear in (u, v, t), so
+ * every warped triangle lies in the convex hull of the 24 corner points
+ * (3 vertices x 2 times x 2 x 2 lens positions).  Samples in front of the
+ * near plane (z >= -w, hence w > 0) see the hull clipped by that plane: its
+ * image is bounded by the corners in front and by the points where the
+ * segments between corners cross the plane. */
+bool fe_blur_bounds(const fe_blur *b, const float range[3][2], int width, int height, int32_t out[4])
+{
+    float P[24][4];  /* X, Y, W, z + w */
+    int n = 0;
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 2; k++)
+            for (int c = 0; c < 4; c++) {
+                float t = range[2][k], u = range[0][c & 1], v = range[1][c >> 1];
+                float W = b->p[i][3] + t * b->dp[i][3], off = W - b->focus;
+                P[n][0] = b->p[i][0] + t * b->dp[i][0] + u * b->sx * off;
+                P[n][1] = b->p[i][1] + t * b->dp[i][1] + v * b->sy * off;
+                P[n][2] = W;
+                P[n][3] = b->p[i][2] + t * b->dp[i][2] + W;
+                n++;
+            }
+    float lo_x = INFINITY, hi_x = -INFINITY, lo_y = INFINITY, hi_y = -INFINITY;
+    int seen = 0;
+#define BLUR_EXTEND(X, Y, W)                    \
+    do {                                        \
+        float x_ = (X) / (W), y_ = (Y) / (W);   \
+        lo_x = fminf(lo_x, x_);                 \
+        hi_x = fmaxf(hi_x, x_);                 \
+        lo_y = fminf(lo_y, y_);                 \
+        hi_y = fmaxf(hi_y, y_);                 \
+        seen++;                                 \
+    } while (0)
+    for (int i = 0; i < n; i++) {
+        if (P[i][3] >= 0.0f && P[i][2] > 0.0f) BLUR_EXTEND(P[i][0], P[i][1], P[i][2]);
+        if (P[i][3] >= 0.0f) continue;
+        for (int j = 0; j < n; j++) {
+            if (!(P[j][3] > 0.0f)) continue;
+            float a = P[i][3] / (P[i][3] - P[j][3]);  /* where z + w = 0 on i -> j */
+            float W = P[i][2] + a * (P[j][2] - P[i][2]);
+            if (W > 0.0f) BLUR_EXTEND(P[i][0] + a * (P[j][0] - P[i][0]), P[i][1] + a * (P[j][1] - P[i][1]), W);
+        }
+    }
+#undef BLUR_EXTEND
+    if (!seen || !(hi_x >= 0.0f && hi_y >= 0.0f && lo_x < (float)width && lo_y < (float)height))
+        return false;  /* wholly behind the near plane, or off-screen (NaN too) */
+    int32_t x0 = 0, y0 = 0, x1 = width - 1, y1 = height - 1;
+    if (lo_x > 0.0f) x0 = (int32_t)lo_x;
+    if (lo_y > 0.0f) y0 = (int32_t)lo_y;
+    if (hi_x < (float)x1) x1 = (int32_t)hi_x;
+    if (hi_y < (float)y1) y1 = (int32_t)hi_y;
+    out[0] = x0;
+    out[1] = y0;
+    out[2] = x1;
+    out[3] = y1;
+    return x0 <= x1 && y0 <= y1;
+}
+
+/* The reference triangle at time t from the lens centre, as window x, y
+ * and 1/W; false when a vertex has no image or the triangle is a sliver. */
+static bool reference_at(const fe_blur *b, float t, float x[3], float y[3], float iw[3])
+{
+    for (int i = 0; i < 3; i++) {
+        float W = b->p[i][3] + t * b->dp[i][3];
+        if (!(W >= BLUR_MIN_W)) return false;
+        iw[i] = 1.0f / W;
+        x[i] = (b->p[i][0] + t * b->dp[i][0]) * iw[i];
+        y[i] = (b->p[i][1] + t * b->dp[i][1]) * iw[i];
+    }
+    float area = (x[1] - x[0]) * (y[2] - y[0]) - (x[2] - x[0]) * (y[1] - y[0]);
+    return fabsf(area) >= BLUR_MIN_AREA && isfinite(area);
+}
+
+/* Shading-grid points per pixel for this triangle: the frame's rate, made
+ * coarser (adaptive) by the smallest circle of confusion at its vertices. */
+static float triangle_rate(const fe_blur *b, const frame_blur *fb)
+{
+    if (!fb->adaptive || !(b->kind & FE_BLUR_DEFOCUS)) return fb->rate;
+    float coc = INFINITY;
+    for (int i = 0; i < 3; i++) {
+        float W = b->p[i][3];
+        if (!(W >= BLUR_MIN_W)) return fb->rate;
+        float r = fmaxf(fabsf(b->sx), fabsf(b->sy)) * fabsf(W - b->focus) / W;  /* radius, pixels */
+        coc = fminf(coc, r);
+    }
+    return coc > 1.0f ? fb->rate / coc : fb->rate;
+}
+
+fe_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3], const float *const var[3],
+                         const fe_draw *d, const frame_blur *fb, const fe_viewport *vp, arena *ar, bool *sharp,
+                         bool *out_of_memory)
+{
+    *sharp = false;
+    fe_blur b;
+    memset(&b, 0, sizeof b);
+    /* Clip -> window-homogeneous: X = (x / 2 + w / 2) * width; the lens
+     * shear scales alike. */
+    const float hw = 0.5f * (float)vp->width, hh = 0.5f * (float)vp->height;
+    bool moving = false;
+    for (int i = 0; i < 3; i++) {
+        const float *c[2] = {clip0[i], clip1[i]};
+        float q[2][4];
+        for (int k = 0; k < 2; k++) {
+            for (int j = 0; j < 4; j++)
+                if (!isfinite(c[k][j])) return NULL;  /* NaN/Inf positions are culled */
+            q[k][0] = (c[k][0] + c[k][3]) * hw;
+            q[k][1] = (c[k][1] + c[k][3]) * hh;
+            q[k][2] = c[k][2];
+            q[k][3] = c[k][3];
+        }
+        for (int j = 0; j < 4; j++) {
+            b.p[i][j] = q[0][j];
+            b.dp[i][j] = q[1][j] - q[0][j];
+            moving = moving || b.dp[i][j] != 0.0f;
+        }
+    }
+    b.sx = fb->lens_x * hw;
+    b.sy = fb->lens_y * hh;
+    b.focus = fb->focus_w;
+    bool lens = b.sx != 0.0f || b.sy != 0.0f;
+    b.kind = (moving ? FE_BLUR_MOTION : 0) | (lens ? FE_BLUR_DEFOCUS : 0);
+    if (!b.kind) {
+        *sharp = true;
+        return NULL;
+    }
+    /* Wholly behind the eye or beyond the far plane at both ends: culled. */
+    int behind = 0, beyond = 0;
+    for (int i = 0; i < 3; i++) {
+        for (int t = 0; t < 2; t++) {
+            float W = b.p[i][3] + (float)t * b.dp[i][3], Z = b.p[i][2] + (float)t * b.dp[i][2];
+            behind += !(W > 0.0f);
+            beyond += Z > W;
+        }
+    }
+    if (behind == 6 || beyond == 6) return NULL;
+    int32_t box[4];
+    static const float everything[3][2] = {{-1.0f, 1.0f}, {-1.0f, 1.0f}, {0.0f, 1.0f}};
+    if (!fe_blur_bounds(&b, everything, vp->width, vp->height, box)) return NULL;
+    b.cull_back = d->cull == MOS_CULL_BACK;
+    for (int e = 0; e < 3; e++) edge_coefficients(&b, e);
+
+    /* The shading reference and its planes. */
+    float x[3], y[3], iw[3];
+    if (!reference_at(&b, 0.0f, x, y, iw) && !reference_at(&b, 1.0f, x, y, iw)) {
+        const float g = BLUR_BARY_GRID;
+        x[0] = 0.0f, y[0] = 0.0f, x[1] = g, y[1] = 0.0f, x[2] = 0.0f, y[2] = g;
+        iw[0] = iw[1] = iw[2] = 1.0f;
+    }
+    for (int i = 0; i < 3; i++) {
+        b.ref[i][2] = 1.0f / iw[i];
+        b.ref[i][0] = x[i] * b.ref[i][2];
+        b.ref[i][1] = y[i] * b.ref[i][2];
+    }
+    b.rate = triangle_rate(&b, fb);
+
+    size_t size = sizeof(fe_tri) + (size_t)d->varying_count * sizeof(float[3]);
+    fe_tri *t = arena_alloc(ar, size, 64);
+    fe_blur *bp = arena_alloc(ar, sizeof b, 64);
+    if (!t || !bp) {
+        *out_of_memory = true;
+        return NULL;
+    }
+    *bp = b;
+    memset(t, 0, sizeof *t);
+    t->draw = d;
+    t->blur = bp;
+    t->min_x = box[0];
+    t->min_y = box[1];
+    t->max_x = box[2];
+    t->max_y = box[3];
+    float d1x = x[1] - x[0], d1y = y[1] - y[0], d2x = x[2] - x[0], d2y = y[2] - y[0];
+    const float z[3] = {0.0f, 0.0f, 0.0f};  /* depth comes from the sample test */
+    fe_setup_planes(t, x[0], y[0], d1x, d1y, d2x, d2y, 1.0f / (d1x * d2y - d2x * d1y), z, iw, var,
+                    d->varying_count);
+    return t;
+}
