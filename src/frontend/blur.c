@@ -102,7 +102,15 @@ bool fe_blur_bounds(const fe_blur *b, const float range[3][2], int width, int he
         seen++;                                 \
     } while (0)
     for (int i = 0; i < n; i++) {
-        if (P[i][3] >= 0.0f && P[i][2] > 0.0f) BLUR_EXTEND(P[i][0], P[i][1], P[i][2]);
+        /* In front of the near plane but not of the eye: no projection bounds
+         * it (real perspective projections never do this). */
+        if (P[i][3] >= 0.0f && !(P[i][2] >= BLUR_MIN_W)) {
+            lo_x = lo_y = -INFINITY;
+            hi_x = hi_y = INFINITY;
+            seen++;
+            break;
+        }
+        if (P[i][3] >= 0.0f) BLUR_EXTEND(P[i][0], P[i][1], P[i][2]);
         if (P[i][3] >= 0.0f) continue;
         for (int j = 0; j < n; j++) {
             if (!(P[j][3] > 0.0f)) continue;

@@ -1,0 +1,460 @@
+/* test_blur.c — motion and defocus blur through the public API: every
+ * coverage path against a brute-force double-precision reference that warps
+ * the triangle to each sample's (u, v, t); decoupled equals msaa without
+ * blur; the image does not depend on the shading cache, threads or pattern;
+ * geometry at the focus distance stays sharp; a moving square leaves a
+ * streak as long as its motion. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mosaic.h"
+#include "testutil.h"
+
+#define W_PX 48
+#define H_PX 32
+
+/* attribs: clip position at t = 0 (4 floats), at t = 1 (4), colour (3);
+ * uniforms: one int, which position to emit. */
+static void vs_moving(const mos_vs_batch *b)
+{
+    const int which = *(const int *)b->uniforms;
+    for (int i = 0; i < b->count; i++) {
+        const float *a = b->attribs + i * b->stride;
+        for (int c = 0; c < 4; c++) b->clip[4 * i + c] = a[4 * which + c];
+        for (int c = 0; c < b->varying_count; c++) b->varyings[i * b->varying_count + c] = a[8 + c];
+    }
+}
+
+static void fs_color(const mos_fs_batch *b)
+{
+    for (int l = 0; l < 4 * b->quad_count; l++) {
+        for (int c = 0; c < 3; c++) b->out[c][l] = b->varyings[c][l];
+        b->out[3][l] = 1.0f;
+    }
+}
+
+static uint64_t rng_state = 0x1234567;
+static double frand(double lo, double hi)
+{
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return lo + (hi - lo) * (double)(rng_state >> 11) * (1.0 / 9007199254740992.0);
+}
+
+typedef struct test_tri {
+    float v[3][11];  /* clip t0, clip t1, colour */
+} test_tri;
+
+typedef struct ref_lens {
+    double lx, ly, focus;
+} ref_lens;
+
+/* Brute force: warp the three vertices to (u, v, t), then test the sample
+ * with 2D homogeneous edge functions (Olano and Greer) in double.  Returns 1
+ * covered, 0 not, -1 too close to an edge or plane to call. */
+static int ref_cover(const test_tri *tr, const ref_lens *ln, bool fixed_point, const float q[5])
+{
+    double P[3][3], Z[3];
+    for (int i = 0; i < 3; i++) {
+        double c[4];
+        for (int k = 0; k < 4; k++) c[k] = tr->v[i][k] + (double)q[4] * ((double)tr->v[i][4 + k] - tr->v[i][k]);
+        c[0] += (double)q[2] * ln->lx * (c[3] - ln->focus);
+        c[1] += (double)q[3] * ln->ly * (c[3] - ln->focus);
+        P[i][0] = (c[0] + c[3]) * 0.5 * W_PX;
+        P[i][1] = (c[1] + c[3]) * 0.5 * H_PX;
+        P[i][2] = c[3];
+        Z[i] = c[2];
+    }
+    double E[3], scale[3], G[3];
+    for (int i = 0; i < 3; i++) {
+        const double *a = P[(i + 1) % 3], *b = P[(i + 2) % 3];
+        double cx = a[1] * b[2] - a[2] * b[1], cy = a[2] * b[0] - a[0] * b[2], cz = a[0] * b[1] - a[1] * b[0];
+        E[i] = cx * q[0] + cy * q[1] + cz;
+        scale[i] = fabs(cx * q[0]) + fabs(cy * q[1]) + fabs(cz);
+        G[i] = sqrt(cx * cx + cy * cy);
+    }
+    double det = (P[1][1] * P[2][2] - P[1][2] * P[2][1]) * P[0][0] +
+                 (P[1][2] * P[2][0] - P[1][0] * P[2][2]) * P[0][1] + (P[1][0] * P[2][1] - P[1][1] * P[2][0]) * P[0][2];
+    if (det == 0) return -1;
+    double sd = det > 0 ? 1 : -1;
+    for (int i = 0; i < 3; i++) {
+        /* Near the edge: within float rounding of the homogeneous terms, or
+         * (fixed-point path) within the 1/256-pixel snapping of the vertices. */
+        double tol = fixed_point ? 0.006 * G[i] : 2e-5 * scale[i];  /* G: |gradient|, E / G in pixels */
+        if (fabs(E[i]) <= tol) return -1;
+    }
+    double sum = E[0] + E[1] + E[2];
+    if (fabs(sum) <= 1e-5 * (fabs(E[0]) + fabs(E[1]) + fabs(E[2]))) return -1;
+    for (int i = 0; i < 3; i++)
+        if (sd * E[i] < 0) return 0;
+    if (sd * sum < 0) return 0;
+    double zn = (E[0] * Z[0] + E[1] * Z[1] + E[2] * Z[2]) / det;
+    if (fabs(zn - 1) < 1e-4 || fabs(zn + 1) < 1e-4) return -1;
+    return zn >= -1 && zn <= 1;
+}
+
+enum path { PATH_STATIC, PATH_MOTION, PATH_DEFOCUS, PATH_BOTH, PATH_NEAR, PATH_COUNT };
+static const char *const path_names[PATH_COUNT] = {"static", "motion", "defocus", "both", "near-crossing"};
+
+static void random_vertex(float *out)
+{
+    double w = frand(0.6, 3.0), x = frand(-1.1, 1.1), y = frand(-1.1, 1.1), z = frand(-0.9, 0.9);
+    out[0] = (float)(x * w);
+    out[1] = (float)(y * w);
+    out[2] = (float)(z * w);
+    out[3] = (float)w;
+}
+
+static void random_tri(test_tri *tr, enum path p)
+{
+    double cx = frand(-0.8, 0.8), cy = frand(-0.8, 0.8), size = frand(0.05, 0.8);
+    for (int i = 0; i < 3; i++) {
+        random_vertex(tr->v[i]);
+        /* Pull the vertices together so the triangle is not always huge. */
+        double w = tr->v[i][3];
+        tr->v[i][0] = (float)((cx + size * (tr->v[i][0] / w - cx)) * w);
+        tr->v[i][1] = (float)((cy + size * (tr->v[i][1] / w - cy)) * w);
+        for (int k = 0; k < 4; k++) tr->v[i][4 + k] = tr->v[i][k];
+        for (int k = 0; k < 3; k++) tr->v[i][8 + k] = 1.0f;
+        if (p == PATH_MOTION || p == PATH_BOTH || p == PATH_NEAR) {
+            double w1 = w + frand(-0.4, 0.4);
+            tr->v[i][4] = (float)((tr->v[i][0] / w + frand(-0.3, 0.3)) * w1);
+            tr->v[i][5] = (float)((tr->v[i][1] / w + frand(-0.3, 0.3)) * w1);
+            tr->v[i][6] = (float)((tr->v[i][2] / w) * w1);
+            tr->v[i][7] = (float)w1;
+        }
+    }
+    if (p == PATH_NEAR) {
+        /* Vertex 0 passes behind the eye during the shutter; z as a
+         * perspective projection (near 0.3, far 10) makes it. */
+        tr->v[0][7] = (float)frand(-1.5, -0.2);
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < 2; k++) {
+                double w = tr->v[i][4 * k + 3];
+                tr->v[i][4 * k + 2] = (float)(w * (10.3 / 9.7) - 2.0 * 10.0 * 0.3 / 9.7);
+            }
+    }
+}
+
+static int spp_of(int i)
+{
+    static const int spps[] = {4, 16, 27, 64, 8, 32};
+    return spps[i % 6];
+}
+
+/* Every path, every sample of every pixel, against the reference. */
+static void test_coverage_paths(void)
+{
+    mos_context *ctx = tu_context(2, 0);
+    if (!ctx) return;
+    mos_shader sh;
+    CHECK_OK(mos_shader_create(ctx, &(mos_shader_desc){.vertex = vs_moving, .fragment = tu_fs_count, .varying_count = 0}, &sh));
+    const int per_path = TEST_SANITIZED ? 30 : 150;
+    mos_target targets[6];
+    float *positions[6];
+    for (int i = 0; i < 6; i++) {
+        const int spp = spp_of(i);
+        CHECK_OK(mos_target_create(ctx, &(mos_target_desc){.width = W_PX, .height = H_PX, .samples = spp}, &targets[i]));
+        positions[i] = malloc(sizeof(float) * 5 * W_PX * H_PX * (size_t)spp);
+        if (!positions[i]) abort();
+        for (int y = 0; y < H_PX; y++)
+            for (int x = 0; x < W_PX; x++)
+                for (int s = 0; s < spp; s++)
+                    CHECK_OK(mos_target_sample_position(ctx, targets[i], x, y, s,
+                                                        positions[i] + 5 * (((size_t)y * W_PX + (size_t)x) * (size_t)spp + (size_t)s)));
+    }
+    for (int p = 0; p < PATH_COUNT; p++) {
+        uint64_t tested = 0, covered = 0, ambiguous = 0, wrong = 0;
+        for (int n = 0; n < per_path; n++) {
+            const int spp = spp_of(n);
+            test_tri tr;
+            random_tri(&tr, (enum path)p);
+            ref_lens ln = {0, 0, 0};
+            mos_frame_desc fd = {.blur = {.mode = MOS_SAMPLING_DECOUPLED}};
+            if (p == PATH_DEFOCUS || p == PATH_BOTH) {
+                ln.lx = frand(0.03, 0.25);
+                ln.ly = frand(0.03, 0.25);
+                ln.focus = frand(0.8, 2.5);
+                fd.blur.lens_x = (float)ln.lx;
+                fd.blur.lens_y = (float)ln.ly;
+                fd.blur.focus_w = (float)ln.focus;
+            }
+            const mos_target rt = targets[n % 6];
+            fd.target = rt;
+            mos_buffer vb;
+            CHECK_OK(mos_buffer_create(ctx, &(mos_buffer_desc){.data = tr.v, .size = sizeof tr.v}, &vb));
+            const int which0 = 0, which1 = 1;
+            CHECK_OK(mos_begin_frame(ctx, &fd));
+            bool moving = p == PATH_MOTION || p == PATH_BOTH || p == PATH_NEAR;
+            CHECK_OK(mos_draw(ctx, &(mos_draw_desc){.shader = sh, .vertices = vb, .vertex_stride = 11, .vertex_count = 3,
+                                                    .uniforms = &which0, .uniform_size = sizeof which0,
+                                                    .uniforms_t1 = moving ? &which1 : NULL, .blend = MOS_BLEND_ADD}));
+            mos_frame_stats st;
+            CHECK_OK(mos_end_frame(ctx, &st));
+            uint8_t *img = tu_read_samples(ctx, rt, W_PX, H_PX, spp);
+            for (int y = 0; y < H_PX; y++)
+                for (int x = 0; x < W_PX; x++)
+                    for (int s = 0; s < spp; s++) {
+                        const float *q = positions[n % 6] + 5 * (((size_t)y * W_PX + (size_t)x) * (size_t)spp + (size_t)s);
+                        int want = ref_cover(&tr, &ln, p == PATH_STATIC, q);
+                        int got = tu_sample(img, W_PX, H_PX, spp, x, y, s, 0);
+                        tested++;
+                        if (want < 0) {
+                            ambiguous++;
+                            continue;
+                        }
+                        covered += got != 0;
+                        if (got != want) {
+                            if (wrong < 5)
+                                FAIL_MSG("%s triangle %d (%d spp): sample (%d, %d, %d) at (%.4f %.4f u %.3f v %.3f t %.3f) is %d, reference %d",
+                                         path_names[p], n, spp, x, y, s, q[0], q[1], q[2], q[3], q[4], got, want);
+                            wrong++;
+                        }
+                    }
+            free(img);
+            mos_buffer_destroy(ctx, vb);
+        }
+        printf("  %-13s %d triangles: %llu samples, %llu covered, %llu too close to call, %llu differ\n",
+               path_names[p], per_path, (unsigned long long)tested, (unsigned long long)covered,
+               (unsigned long long)ambiguous, (unsigned long long)wrong);
+        CHECK(wrong == 0);
+        CHECK(covered > (uint64_t)per_path * 100);  /* the comparison is not vacuous */
+        CHECK(ambiguous * 1000 < tested);         /* and the tolerance band is thin */
+    }
+    for (int i = 0; i < 6; i++) free(positions[i]);
+    mos_shader_destroy(ctx, sh);
+    mos_context_destroy(ctx);
+}
+
+/* A small random scene: NTRI coloured triangles (moving when MOTION). */
+static test_tri *random_scene(int ntri, bool motion, uint64_t seed)
+{
+    rng_state = seed;
+    test_tri *t = malloc((size_t)ntri * sizeof *t);
+    if (!t) abort();
+    for (int i = 0; i < ntri; i++) {
+        random_tri(&t[i], motion ? PATH_MOTION : PATH_STATIC);
+        for (int v = 0; v < 3; v++)
+            for (int k = 0; k < 3; k++) t[i].v[v][8 + k] = (float)frand(0.1, 1.0);
+    }
+    return t;
+}
+
+typedef struct scene_run {
+    int threads, bin;
+    const char *pattern;
+    mos_blur_desc blur;
+    bool motion;
+} scene_run;
+
+/* Renders the random scene and returns its raw samples. */
+static uint8_t *render_scene(const test_tri *tris, int ntri, int spp, const scene_run *r, mos_frame_stats *st)
+{
+    mos_context *ctx = NULL;
+    mos_context_desc cd = {.pipeline = {.threads = r->threads, .bin_px = r->bin, .pattern = r->pattern}};
+    if (mos_context_create(&cd, &ctx) != MOS_OK) {
+        FAIL_MSG("mos_context_create");
+        return NULL;
+    }
+    mos_shader sh;
+    mos_target rt;
+    mos_buffer vb;
+    CHECK_OK(mos_shader_create(ctx, &(mos_shader_desc){.vertex = vs_moving, .fragment = fs_color, .varying_count = 3}, &sh));
+    CHECK_OK(mos_target_create(ctx, &(mos_target_desc){.width = W_PX * 2, .height = H_PX * 2, .samples = spp}, &rt));
+    CHECK_OK(mos_buffer_create(ctx, &(mos_buffer_desc){.data = tris, .size = (size_t)ntri * sizeof *tris}, &vb));
+    const int which0 = 0, which1 = 1;
+    mos_frame_desc fd = {.target = rt, .blur = r->blur, .clear_rgba = {0.1f, 0.2f, 0.3f, 1.0f}};
+    CHECK_OK(mos_begin_frame(ctx, &fd));
+    CHECK_OK(mos_draw(ctx, &(mos_draw_desc){.shader = sh, .vertices = vb, .vertex_stride = 11, .vertex_count = 3 * ntri,
+                                            .uniforms = &which0, .uniform_size = sizeof which0,
+                                            .uniforms_t1 = r->motion ? &which1 : NULL, .depth_test = true,
+                                            .depth_write = true}));
+    CHECK_OK(mos_end_frame(ctx, st));
+    uint8_t *img = tu_read_samples(ctx, rt, W_PX * 2, H_PX * 2, spp);
+    mos_context_destroy(ctx);
+    return img;
+}
+
+static void test_decoupled_equals_msaa_without_blur(void)
+{
+    const int ntri = 300;
+    test_tri *tris = random_scene(ntri, false, 42);
+    static const int spps[] = {1, 4, 16, 27, 64};
+    for (int i = 0; i < 5; i++) {
+        const int spp = spps[i];
+        mos_frame_stats a, b;
+        scene_run msaa = {.threads = 2, .blur = {.mode = MOS_SAMPLING_MSAA}};
+        scene_run dec = {.threads = 2, .blur = {.mode = MOS_SAMPLING_DECOUPLED}};
+        uint8_t *ia = render_scene(tris, ntri, spp, &msaa, &a), *ib = render_scene(tris, ntri, spp, &dec, &b);
+        size_t bytes = (size_t)W_PX * 2 * H_PX * 2 * (size_t)spp * 4;
+        CHECK_MSG(ia && ib && memcmp(ia, ib, bytes) == 0, "decoupled differs from msaa at %d spp without blur", spp);
+        CHECK(a.visibility_samples == b.visibility_samples && a.visibility_samples > 0);
+        free(ia);
+        free(ib);
+    }
+    free(tris);
+}
+
+/* The cache, threads, pattern and bins change cost, never colour. */
+static void test_cache_size_invariance(void)
+{
+    const int ntri = 200, spp = 16;
+    test_tri *tris = random_scene(ntri, true, 7);
+    mos_blur_desc blur = {.mode = MOS_SAMPLING_DECOUPLED, .lens_x = 0.08f, .lens_y = 0.12f, .focus_w = 1.5f};
+    static const int caches[] = {16, 64, 1024, 8192};
+    for (int bil = 0; bil < 2; bil++) {
+        uint8_t *first = NULL;
+        uint64_t stalls_small = 0, stalls_big = 0;
+        for (int c = 0; c < 4; c++)
+            for (int k = 0; k < 3; k++) {
+                scene_run r = {.threads = 1 + 2 * (k & 1), .bin = k == 2 ? 32 : 16,
+                               .pattern = k == 2 ? "vdc" : "diagonal", .blur = blur, .motion = true};
+                r.blur.cache_quads = caches[c];
+                r.blur.bilinear = bil;
+                mos_frame_stats st;
+                uint8_t *img = render_scene(tris, ntri, spp, &r, &st);
+                if (c == 0) stalls_small += st.cache_stalls;
+                if (c == 3) stalls_big += st.cache_stalls;
+                if (!first) {
+                    first = img;
+                    continue;
+                }
+                size_t bytes = (size_t)W_PX * 2 * H_PX * 2 * spp * 4;
+                CHECK_MSG(img && memcmp(first, img, bytes) == 0,
+                          "image differs with cache %d quads, %d threads, %s, bin %d, bilinear %d", caches[c], r.threads,
+                          r.pattern, r.bin, bil);
+                free(img);
+            }
+        CHECK_MSG(stalls_small > stalls_big, "a 16-quad cache should stall more (%llu) than an 8192-quad one (%llu)",
+                  (unsigned long long)stalls_small, (unsigned long long)stalls_big);
+        free(first);
+    }
+    free(tris);
+}
+
+/* Pixels of row y whose resolved red lies strictly between the two levels
+ * found at the row's ends: the width of the blurred edge. */
+static int edge_width(const uint8_t *img, int w, int h, int y)
+{
+    int lo = img[((size_t)(h - 1 - y) * (size_t)w) * 4], hi = img[((size_t)(h - 1 - y) * (size_t)w + (size_t)w - 1) * 4];
+    int n = 0;
+    for (int x = 0; x < w; x++) {
+        int v = img[((size_t)(h - 1 - y) * (size_t)w + (size_t)x) * 4];
+        n += v > (lo < hi ? lo : hi) + 2 && v < (lo < hi ? hi : lo) - 2;
+    }
+    return n;
+}
+
+/* A quad covering the right half of the screen at eye depth W; returns the
+ * resolved image (width 96, height 16). */
+static uint8_t *render_half(float depth_w, const mos_blur_desc *blur, int spp, float shift_px)
+{
+    mos_context *ctx = tu_context(2, 0);
+    if (!ctx) return NULL;
+    const int w = 96, h = 16;
+    float x0 = (float)(0.0 + 2.0 * shift_px / w) * depth_w, x1 = 3.0f * depth_w, z = 0.0f;
+    float y0 = -2.0f * depth_w, y1 = 2.0f * depth_w;
+    float v[6][11] = {{x0, y0, z, depth_w}, {x1, y0, z, depth_w}, {x1, y1, z, depth_w},
+                      {x0, y0, z, depth_w}, {x1, y1, z, depth_w}, {x0, y1, z, depth_w}};
+    for (int i = 0; i < 6; i++) {
+        for (int k = 0; k < 4; k++) v[i][4 + k] = v[i][k];
+        v[i][8] = v[i][9] = v[i][10] = 1.0f;
+    }
+    mos_shader sh;
+    mos_target rt;
+    mos_buffer vb;
+    CHECK_OK(mos_shader_create(ctx, &(mos_shader_desc){.vertex = vs_moving, .fragment = fs_color, .varying_count = 3}, &sh));
+    CHECK_OK(mos_target_create(ctx, &(mos_target_desc){.width = w, .height = h, .samples = spp}, &rt));
+    CHECK_OK(mos_buffer_create(ctx, &(mos_buffer_desc){.data = v, .size = sizeof v}, &vb));
+    const int which0 = 0;
+    CHECK_OK(mos_begin_frame(ctx, &(mos_frame_desc){.target = rt, .blur = *blur}));
+    CHECK_OK(mos_draw(ctx, &(mos_draw_desc){.shader = sh, .vertices = vb, .vertex_stride = 11, .vertex_count = 6,
+                                            .uniforms = &which0, .uniform_size = sizeof which0}));
+    CHECK_OK(mos_end_frame(ctx, NULL));
+    uint8_t *img = tu_read_rgba8(ctx, rt, w, h);
+    mos_context_destroy(ctx);
+    return img;
+}
+
+static void test_focus_stays_sharp(void)
+{
+    const int spp = 27;
+    mos_blur_desc pin = {.mode = MOS_SAMPLING_DECOUPLED};
+    mos_blur_desc lens = pin;
+    mos_blur_lens(&lens, 1.0f, 2.0f, 60.0f, 6.0f);  /* aperture 1, focus 2 */
+    for (int k = 0; k < 3; k++) {
+        float shift = 0.3f * (float)k;  /* edge at different sub-pixel offsets */
+        uint8_t *a = render_half(2.0f, &pin, spp, shift), *b = render_half(2.0f, &lens, spp, shift);
+        uint8_t *c = render_half(6.0f, &lens, spp, shift);
+        if (!a || !b || !c) return;
+        int wa = edge_width(a, 96, 16, 8), wb = edge_width(b, 96, 16, 8), wc = edge_width(c, 96, 16, 8);
+        printf("  edge width at offset %.1f px: pinhole %d, in focus %d, out of focus %d pixels\n", shift, wa, wb, wc);
+        CHECK_MSG(wb <= wa + 1, "in-focus edge %d px wide, pinhole %d", wb, wa);
+        CHECK_MSG(wc >= wa + 3, "an out-of-focus edge should be wider: %d vs %d", wc, wa);
+        free(a);
+        free(b);
+        free(c);
+    }
+}
+
+/* A 2x2-pixel square moving D pixels to the right leaves a streak D + 2 long. */
+static void test_streak_length(void)
+{
+    const int w = 96, h = 16, spp = 64;
+    mos_context *ctx = tu_context(2, 0);
+    if (!ctx) return;
+    mos_shader sh;
+    mos_target rt;
+    CHECK_OK(mos_shader_create(ctx, &(mos_shader_desc){.vertex = vs_moving, .fragment = fs_color, .varying_count = 3}, &sh));
+    CHECK_OK(mos_target_create(ctx, &(mos_target_desc){.width = w, .height = h, .samples = spp}, &rt));
+    static const int dists[] = {5, 12, 30, 61};
+    for (int k = 0; k < 4; k++) {
+        const int d = dists[k];
+        const float px0 = 10.25f, py0 = 7.0f, size = 2.0f, W = 1.5f;
+        float corner[4][2] = {{px0, py0}, {px0 + size, py0}, {px0 + size, py0 + size}, {px0, py0 + size}};
+        static const int order[6] = {0, 1, 2, 0, 2, 3};
+        float v[6][11];
+        for (int i = 0; i < 6; i++) {
+            const float *c = corner[order[i]];
+            float nx = 2.0f * c[0] / w - 1.0f, ny = 2.0f * c[1] / h - 1.0f, nx1 = 2.0f * (c[0] + (float)d) / w - 1.0f;
+            float t0[4] = {nx * W, ny * W, 0.0f, W}, t1[4] = {nx1 * W, ny * W, 0.0f, W};
+            for (int q = 0; q < 4; q++) {
+                v[i][q] = t0[q];
+                v[i][4 + q] = t1[q];
+            }
+            v[i][8] = v[i][9] = v[i][10] = 1.0f;
+        }
+        mos_buffer vb;
+        CHECK_OK(mos_buffer_create(ctx, &(mos_buffer_desc){.data = v, .size = sizeof v}, &vb));
+        const int which0 = 0, which1 = 1;
+        CHECK_OK(mos_begin_frame(ctx, &(mos_frame_desc){.target = rt, .blur = {.mode = MOS_SAMPLING_DECOUPLED}}));
+        CHECK_OK(mos_draw(ctx, &(mos_draw_desc){.shader = sh, .vertices = vb, .vertex_stride = 11, .vertex_count = 6,
+                                                .uniforms = &which0, .uniform_size = sizeof which0,
+                                                .uniforms_t1 = &which1}));
+        CHECK_OK(mos_end_frame(ctx, NULL));
+        uint8_t *img = tu_read_rgba8(ctx, rt, w, h);
+        int first = -1, last = -1;
+        for (int x = 0; x < w; x++)
+            if (img[((size_t)(h - 1 - 8) * (size_t)w + (size_t)x) * 4] > 0) {
+                if (first < 0) first = x;
+                last = x;
+            }
+        int len = first < 0 ? 0 : last - first + 1;
+        printf("  square moving %d px: streak %d px (from x = %d)\n", d, len, first);
+        CHECK_MSG(len >= d + (int)size - 1 && len <= d + (int)size + 1, "streak %d px for a %d px move", len, d);
+        free(img);
+        mos_buffer_destroy(ctx, vb);
+    }
+    mos_context_destroy(ctx);
+}
+
+int main(void)
+{
+    TEST_RUN(test_coverage_paths);
+    TEST_RUN(test_decoupled_equals_msaa_without_blur);
+    TEST_RUN(test_cache_size_invariance);
+    TEST_RUN(test_focus_stays_sharp);
+    TEST_RUN(test_streak_length);
+    return TEST_EXIT();
+}

@@ -1,0 +1,51 @@
+#!/bin/sh
+# test_blur_quality.sh — image quality of blur through the CLI on the three blur
+# scenes: decoupled against supersample (every sample shaded) at 16 spp,
+# PSNR >= 35 dB; decoupled at 64 spp against an accumulation buffer of 1024
+# pinhole sub-frames, PSNR >= 30 dB; decoupled shades far fewer samples.
+# The references come from other paths: supersample shades at each sample,
+# accum never runs the stochastic rasterizer.  Fed by run.sh: BUILD CLI.
+build=${1:-build}
+cli=${2:-$build/mosaic}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-blur.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+size=320x180
+
+ok()   { echo "PASS $1"; }
+bad()  { echo "FAIL $1: $2"; failed=1; }
+
+# psnr A B: the psnr_db field of `mosaic diff`.
+psnr() { "$cli" diff "$1" "$2" 2>/dev/null | sed -n 's/.*psnr_db=\([0-9.inf]*\).*/\1/p' | tail -n 1; }
+# at_least VALUE MIN: awk comparison (inf counts as large).
+at_least() { awk -v v="$1" -v m="$2" 'BEGIN { exit !(v == "inf" || (v + 0 >= m + 0 && v != "")) }'; }
+# json KEY FILE: a number from the stats JSON.
+json() { sed -n "s/.*\"$1\": *\([0-9.e+-]*\).*/\1/p" "$2" | head -n 1; }
+
+for sc in motion defocus blur; do
+    if ! "$cli" render "scenes/$sc.scene" --size $size --spp 16 -o "$tmp/$sc-dec.png" \
+           --stats-json "$tmp/$sc-dec.json" > "$tmp/out" 2>&1 ||
+       ! "$cli" render "scenes/$sc.scene" --size $size --spp 16 --mode supersample -o "$tmp/$sc-ss.png" \
+           --stats-json "$tmp/$sc-ss.json" > "$tmp/out" 2>&1; then
+        bad "${sc}_vs_supersample" "render failed: $(tail -n 2 "$tmp/out")"
+        continue
+    fi
+    p=$(psnr "$tmp/$sc-dec.png" "$tmp/$sc-ss.png")
+    if at_least "$p" 35; then ok "${sc}_vs_supersample (PSNR $p dB)"; else bad "${sc}_vs_supersample" "PSNR '$p' dB < 35"; fi
+    rd=$(json shading_rate "$tmp/$sc-dec.json"); rs=$(json shading_rate "$tmp/$sc-ss.json")
+    if awk -v d="$rd" -v s="$rs" 'BEGIN { exit !(d > 0 && s >= 4 * d) }'; then
+        ok "${sc}_shading_rate (decoupled $rd, supersample $rs per covered pixel)"
+    else
+        bad "${sc}_shading_rate" "decoupled $rd vs supersample $rs shades per covered pixel"
+    fi
+
+    if ! "$cli" render "scenes/$sc.scene" --size $size --spp 64 -o "$tmp/$sc-d64.png" > "$tmp/out" 2>&1 ||
+       ! "$cli" render "scenes/$sc.scene" --size $size --spp 1 --mode accum --accum 1024 \
+           -o "$tmp/$sc-acc.png" > "$tmp/out" 2>&1; then
+        bad "${sc}_vs_accum" "render failed: $(tail -n 2 "$tmp/out")"
+        continue
+    fi
+    p=$(psnr "$tmp/$sc-d64.png" "$tmp/$sc-acc.png")
+    if at_least "$p" 30; then ok "${sc}_vs_accum (PSNR $p dB)"; else bad "${sc}_vs_accum" "PSNR '$p' dB < 30"; fi
+done
+exit $failed
