@@ -13,7 +13,7 @@ PREFIX  ?= /usr/local
 OPT     ?= -O3
 
 # Debian packages the build, the scenes and the tests need (grep ORDER DEB_PKGS: .ci/run).
-DEB_PKGS := libassimp-dev libstb-dev glmark2-data assimp-testmodels pkg-config libosmesa6-dev gnuplot-nox
+DEB_PKGS := libassimp-dev libstb-dev glmark2-data assimp-testmodels pkg-config libosmesa6-dev gnuplot-nox libminizip-dev openarena-081-maps unzip
 
 WARN    := -Wall -Wextra -Werror -Wstrict-prototypes -Wshadow -Wno-unused-parameter
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -g $(OPT) -fno-math-errno $(WARN) -pthread -fPIC -Iinclude -Isrc
@@ -26,8 +26,8 @@ CFLAGS  := $(CFLAGS_BASE) $(SANFLAGS) $(EXTRA_CFLAGS)
 LDFLAGS += $(SANFLAGS) -pthread
 LDLIBS  += -lm
 
-TOOL_CFLAGS := $(shell pkg-config --cflags stb assimp 2>/dev/null || echo -I/usr/include/stb)
-TOOL_LIBS   := $(shell pkg-config --libs stb assimp 2>/dev/null || echo -lstb -lassimp)
+TOOL_CFLAGS := $(shell pkg-config --cflags stb assimp minizip 2>/dev/null || echo -I/usr/include/stb -I/usr/include/minizip)
+TOOL_LIBS   := $(shell pkg-config --libs stb assimp minizip 2>/dev/null || echo -lstb -lassimp -lminizip)
 
 # libmosaic: the pipeline stages (no third-party dependency).
 CORE_DIRS := api util frontend binning pattern sched raster backend shader

@@ -4,7 +4,7 @@
 
 TEST_DIR     := $(BUILD)/test
 TEST_C       := test_watertight test_raster_rules test_clip test_input test_determinism test_stress test_patterns test_blur
-TEST_SH      := test_cli test_readme test_llvmpipe_agreement test_blur_quality
+TEST_SH      := test_cli test_readme test_llvmpipe_agreement test_bsp test_blur_quality
 TEST_HDRS    := test/check.h test/testutil.h
 TEST_BINS    := $(TEST_C:%=$(TEST_DIR)/%) $(TEST_DIR)/embed_example
 # What each variant runs (run.sh looks for $(TEST_DIR)/NAME or test/NAME.sh).

@@ -1,5 +1,5 @@
 /* parse.c — the line-oriented scene file format (documented in scenes/README.md): tokens, statements, blocks.
- * Fed by scene_load with an open file; fills a struct scene and asks prim.c / import.c for geometry and images. */
+ * Fed by scene_load with an open file; fills a struct scene and asks prim.c / import.c / bsp.c for geometry and images. */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -16,7 +16,7 @@ typedef struct token {
     int col;        /* 1-based column of the token's first character */
 } token;
 
-enum geom_kind { GEOM_NONE, GEOM_PLANE, GEOM_SPHERE, GEOM_BOX, GEOM_TORUS, GEOM_MESH };
+enum geom_kind { GEOM_NONE, GEOM_PLANE, GEOM_SPHERE, GEOM_BOX, GEOM_TORUS, GEOM_MESH, GEOM_BSP };
 
 /* The object block being read; turned into a scene_object at `end`. */
 typedef struct pending_object {
@@ -31,6 +31,11 @@ typedef struct pending_object {
     bool fit_base;
     float uv[2];
     bool texture_given;
+    /* bsp maps: the archive entry (NULL for a bare .bsp), patch level, spawn views (-1 = no views) */
+    char *bsp_entry;
+    int entry_col;
+    int patch_level, patch_line;
+    int views_max, views_line, views_col;
 } pending_object;
 
 typedef struct parser {
@@ -319,6 +324,8 @@ static int top_stmt(parser *p, const token *t, int n)
         scene_mat4_identity(o->xform1);
         o->array_n[0] = o->array_n[1] = o->array_n[2] = 1;
         po->uv[0] = po->uv[1] = 1.0f;
+        po->patch_level = SCENE_BSP_PATCH_LEVEL;
+        po->views_max = -1;
         p->block = BLOCK_OBJECT;
         p->block_line = p->line;
     } else if (!strcmp(kw, "end")) {
@@ -457,6 +464,19 @@ static int geom_stmt(parser *p, const token *t, int n, enum geom_kind kind)
         if (!po->mesh_path)
             return oom(p, t[1].col);
         break;
+    case GEOM_BSP:
+        if (nargs(p, t, n, 1, 2, "a .pk3 path and the map in it (maps/NAME.bsp), or a .bsp path"))
+            return -1;
+        po->path_col = t[1].col;
+        po->mesh_path = resolve(p, t[1].s);
+        if (!po->mesh_path)
+            return oom(p, t[1].col);
+        if (n == 3) {
+            po->entry_col = t[2].col;
+            if (!(po->bsp_entry = strdup(t[2].s)))
+                return oom(p, t[2].col);
+        }
+        break;
     case GEOM_NONE:
         break;
     }
@@ -505,6 +525,136 @@ static int texture_stmt(parser *p, const token *t, int n)
     return 0;
 }
 
+/* ---- bsp maps ------------------------------------------------------------------ */
+
+/* A pastel tint from the material name (FNV-1a hash -> hue), so a map's
+ * surfaces are told apart without their textures. */
+static void material_tint(const char *name, float rgb[3])
+{
+    uint32_t h = 2166136261u;
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+        h = (h ^ *c) * 16777619u;
+    float hue = (float)(h % 360u) / 60.0f, sat = 0.30f, val = 0.80f + 0.20f * (float)((h >> 16) % 256u) / 255.0f;
+    float f = hue - floorf(hue), q = val * (1 - sat * f), t = val * (1 - sat * (1 - f)), lo = val * (1 - sat);
+    const float tab[6][3] = { { val, t, lo }, { q, val, lo }, { lo, val, t }, { lo, q, val }, { t, lo, val }, { val, lo, q } };
+    memcpy(rgb, tab[(int)hue % 6], 3 * sizeof(float));
+}
+
+static void xform_point(const float m[16], const float v[3], float w, float out[3])
+{
+    for (int r = 0; r < 3; r++)
+        out[r] = m[r] * v[0] + m[4 + r] * v[1] + m[8 + r] * v[2] + m[12 + r] * w;
+}
+
+/* The map's views as cameras, through the object's transform. */
+static int bsp_views(parser *p, const scene_bsp_map *map)
+{
+    pending_object *po = &p->po;
+    const scene_object *o = &po->obj;
+    scene *s = p->s;
+    p->line = po->views_line;
+    if (map->view_count == 0)
+        return perr(p, po->views_col, "the map has no info_player_intermission and no spawn points");
+    const float *m = o->xform;
+    float det = m[0] * (m[5] * m[10] - m[9] * m[6]) - m[4] * (m[1] * m[10] - m[9] * m[2]) +
+                m[8] * (m[1] * m[6] - m[5] * m[2]);
+    float scale = cbrtf(fabsf(det)), up[3] = { 0, 1, 0 };
+    for (int i = 0; i < map->view_count; i++) {
+        const scene_bsp_view *v = &map->views[i];
+        if (scene_find_view(s, v->name) >= 0)
+            return perr(p, po->views_col, "a camera named '%s' already exists (one map's views per scene)", v->name);
+        scene_camera c = { .fov_y_deg = SCENE_BSP_FOV_Y, .near_z = SCENE_BSP_NEAR * scale,
+                           .far_z = SCENE_BSP_FAR * scale, .shutter = { 0, 1 } };
+        snprintf(c.name, sizeof c.name, "%s", v->name);
+        xform_point(m, v->eye, 1, c.eye);
+        xform_point(m, v->target, 1, c.target);
+        xform_point(m, up, 0, c.up);
+        void *g = grow(s->cameras, s->camera_count, sizeof *s->cameras);
+        if (!g)
+            return oom(p, po->views_col);
+        s->cameras = g;
+        s->cameras[s->camera_count++] = c;
+    }
+    return 0;
+}
+
+/* Loads the map and appends one object per material (named OBJECT:TEXTURE,
+ * tinted), then its views. */
+static int bsp_end(parser *p, int end_col)
+{
+    pending_object *po = &p->po;
+    scene *s = p->s;
+    int save_line = p->line;
+    if (po->fit > 0.0f)
+        return perr(p, end_col, "object '%s': 'fit' does not apply to a bsp map (use scale and translate)",
+                    po->obj.name);
+    scene_bsp_map map;
+    int arg;
+    char msg[1024];
+    mos_result r = scene_bsp_load(po->mesh_path, po->bsp_entry, po->patch_level, po->views_max, &map, &arg,
+                                  msg, sizeof msg);
+    if (r != MOS_OK) {
+        p->code = r;
+        p->line = po->geom_line;
+        perr(p, arg == SCENE_BSP_ARG_ENTRY ? po->entry_col : po->path_col, "%s", msg);
+        p->line = save_line;
+        return -1;
+    }
+    const scene_object *o = &po->obj;
+    uint64_t inst = (uint64_t)o->array_n[0] * (uint64_t)o->array_n[1] * (uint64_t)o->array_n[2], tris = 0;
+    for (int i = 0; i < map.material_count; i++)
+        tris += (uint64_t)(map.materials[i].mesh.index_count / 3) * inst;
+    int rc = 0;
+    if (p->total_tris + tris > SCENE_MAX_TRIANGLES)
+        rc = perr(p, end_col, "object '%s' brings the scene to %llu triangles per frame; at most %llu are allowed",
+                  o->name, (unsigned long long)(p->total_tris + tris), (unsigned long long)SCENE_MAX_TRIANGLES);
+    for (int i = 0; !rc && i < map.material_count; i++) {
+        scene_bsp_material *mat = &map.materials[i];
+        if (po->uv[0] != 1.0f || po->uv[1] != 1.0f)
+            scene_mesh_uv_scale(&mat->mesh, po->uv[0], po->uv[1]);
+        void *gm = grow(s->meshes, s->mesh_count, sizeof *s->meshes);
+        if (gm)
+            s->meshes = gm;
+        void *go = gm ? grow(s->objects, s->object_count, sizeof *s->objects) : NULL;
+        if (!go) {
+            rc = oom(p, end_col);
+            break;
+        }
+        s->objects = go;
+        scene_object obj = *o;
+        const char *tex = strncmp(mat->name, "textures/", 9) ? mat->name : mat->name + 9;
+        size_t nl = strlen(obj.name), tl = strlen(tex);
+        if (nl + 1 < SCENE_NAME_MAX) {  /* OBJECT:TEXTURE, cut to the name limit */
+            obj.name[nl] = ':';
+            tl = tl < SCENE_NAME_MAX - 2 - nl ? tl : SCENE_NAME_MAX - 2 - nl;
+            memcpy(obj.name + nl + 1, tex, tl);
+            obj.name[nl + 1 + tl] = '\0';
+        }
+        float tint[3];
+        material_tint(mat->name, tint);
+        for (int k = 0; k < 3; k++)
+            obj.color[k] *= tint[k];
+        if (!obj.has_motion)
+            memcpy(obj.xform1, obj.xform, sizeof obj.xform);
+        obj.mesh = s->mesh_count;
+        s->meshes[s->mesh_count++] = mat->mesh;
+        memset(&mat->mesh, 0, sizeof mat->mesh);  /* the scene owns it now */
+        s->objects[s->object_count++] = obj;
+    }
+    if (!rc)
+        p->total_tris += tris;
+    if (!rc && po->views_max >= 0)
+        rc = bsp_views(p, &map);
+    p->line = save_line;
+    scene_bsp_free(&map);
+    free(po->mesh_path);
+    free(po->bsp_entry);
+    po->mesh_path = po->bsp_entry = NULL;
+    if (!rc)
+        p->block = BLOCK_TOP;
+    return rc;
+}
+
 /* Builds the geometry, checks the object and appends it. */
 static int object_end(parser *p, const token *t, int n)
 {
@@ -514,14 +664,19 @@ static int object_end(parser *p, const token *t, int n)
     if (nargs(p, t, n, 0, 0, "nothing"))
         return -1;
     if (po->geom == GEOM_NONE)
-        return perr(p, t[0].col, "object '%s' (line %d) has no geometry (plane, sphere, box, torus or mesh)",
+        return perr(p, t[0].col, "object '%s' (line %d) has no geometry (plane, sphere, box, torus, mesh or bsp)",
                     o->name, p->block_line);
     if (o->shader == SCENE_SHADER_TEXTURED && o->texture < 0)
         return perr(p, t[0].col, "object '%s' (line %d) uses shader textured but has no 'texture'",
                     o->name, p->block_line);
     if (!po->cull_given)
-        o->cull = po->geom == GEOM_SPHERE || po->geom == GEOM_BOX || po->geom == GEOM_TORUS
+        o->cull = po->geom == GEOM_SPHERE || po->geom == GEOM_BOX || po->geom == GEOM_TORUS || po->geom == GEOM_BSP
                       ? MOS_CULL_BACK : MOS_CULL_NONE;
+    if (po->geom != GEOM_BSP && (po->patch_line || po->views_line))
+        return perr(p, t[0].col, "object '%s': '%s' (line %d) applies to bsp maps only", o->name,
+                    po->patch_line ? "patch_level" : "views", po->patch_line ? po->patch_line : po->views_line);
+    if (po->geom == GEOM_BSP)
+        return bsp_end(p, t[0].col);
 
     scene_mesh m;
     int rc = 0;
@@ -543,6 +698,7 @@ static int object_end(parser *p, const token *t, int n)
         }
         break;
     }
+    case GEOM_BSP:
     case GEOM_NONE: break;
     }
     if (rc) {
@@ -599,6 +755,24 @@ static int object_stmt(parser *p, const token *t, int n)
         return geom_stmt(p, t, n, GEOM_TORUS);
     if (!strcmp(kw, "mesh"))
         return geom_stmt(p, t, n, GEOM_MESH);
+    if (!strcmp(kw, "bsp"))
+        return geom_stmt(p, t, n, GEOM_BSP);
+    if (!strcmp(kw, "patch_level")) {
+        if (nargs(p, t, n, 1, 1, "quads per Bezier patch side") ||
+            integer(p, &t[1], 1, SCENE_BSP_MAX_PATCH_LEVEL, &po->patch_level))
+            return -1;
+        po->patch_line = p->line;
+        return 0;
+    }
+    if (!strcmp(kw, "views")) {
+        po->views_max = SCENE_BSP_SPAWN_VIEWS;
+        if (nargs(p, t, n, 0, 1, "an optional number of spawn-point views") ||
+            (n == 2 && integer(p, &t[1], 0, SCENE_BSP_MAX_SPAWNS, &po->views_max)))
+            return -1;
+        po->views_line = p->line;
+        po->views_col = t[0].col;
+        return 0;
+    }
     if (!strcmp(kw, "texture"))
         return texture_stmt(p, t, n);
     if (!strcmp(kw, "end"))
@@ -684,8 +858,8 @@ static int object_stmt(parser *p, const token *t, int n)
         return 0;
     }
     return perr(p, t[0].col,
-                "unknown object keyword '%.40s' (expected plane, sphere, box, torus, mesh, fit, uv_scale, shader, "
-                "color, texture, translate, rotate, scale, cull, array, motion, velocity or end)", kw);
+                "unknown object keyword '%.40s' (expected plane, sphere, box, torus, mesh, bsp, fit, uv_scale, shader, "
+                "color, texture, translate, rotate, scale, cull, array, motion, velocity, patch_level, views or end)", kw);
 }
 
 /* ---- driver -------------------------------------------------------------------- */
@@ -737,6 +911,7 @@ mos_result scene_parse(scene *s, const char *path, FILE *f, char *err, size_t er
                   p.block == BLOCK_CAMERA ? "camera" : "object", p.block_line);
     }
     free(p.po.mesh_path);
+    free(p.po.bsp_entry);
     free(line);
     free(p.dir);
     return rc ? p.code : MOS_OK;

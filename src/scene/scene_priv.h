@@ -37,7 +37,7 @@ typedef struct scene_camera {
     char name[SCENE_NAME_MAX];
     float eye[3], target[3], up[3];
     float fov_y_deg, near_z, far_z;
-    /* Reserved (parsed, validated, stored; not rendered yet). */
+    /* Lens and shutter (scene_frame_lens, scene_walk). */
     float aperture;       /* lens radius in world units; 0 = pinhole */
     float focus_dist;     /* world units along the view direction; 0 = |target - eye| */
     float shutter[2];     /* open, close in [0, 1]; default 0 1 */
@@ -60,7 +60,7 @@ typedef struct scene_object {
     mos_cull cull;
     int array_n[3];      /* instances along x, y, z (>= 1 each) */
     float array_d[3];    /* world-space step between instances */
-    /* Reserved motion (parsed, validated, stored; not rendered yet). */
+    /* Linear motion over the shutter (scene_walk gives uniforms at open and close). */
     bool has_motion;     /* a `motion` line was given */
     float xform1[16];    /* object -> world at t = 1 (= xform without motion lines) */
     float velocity[3];   /* world units per shutter interval, added on top: p(t) += v * t */
@@ -131,7 +131,7 @@ typedef struct scene_bsp_map {
     int material_count;
     scene_bsp_view *views;
     int view_count;
-    uint32_t faces_drawn, faces_skipped;  /* skipped: sky, nodraw, hint, skip, fog, billboards */
+    uint32_t faces_drawn, faces_skipped;  /* skipped: sky, nodraw, hint, skip, fog, effects, billboards */
 } scene_bsp_map;
 
 enum scene_bsp_arg { SCENE_BSP_ARG_PATH, SCENE_BSP_ARG_ENTRY };  /* what an error is about */

@@ -1,0 +1,152 @@
+#!/bin/sh
+# test_bsp.sh — Quake 3 BSP maps (src/scene/bsp.c) through the CLI: a real
+# OpenArena level loads, has its designer views and renders more than the
+# background; broken inputs (missing .pk3, missing entry, not IBSP v46,
+# truncated or corrupt lumps, random damage) give file:line:col errors and
+# never a crash.  Needs openarena-081-maps and unzip (DEB_PKGS).
+# Fed by run.sh: BUILD CLI.
+build=${1:-build}
+cli=${2:-$build/mosaic}
+pk3=/usr/share/games/openarena/baseoa/pak1-maps.pk3
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-bsp.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+
+ok()   { echo "PASS $1"; }
+bad()  { echo "FAIL $1: $2"; failed=1; }
+
+if [ ! -x "$cli" ]; then
+    bad cli_built "$cli does not exist"
+    exit 1
+fi
+if [ ! -r "$pk3" ]; then
+    bad openarena_maps "$pk3 is missing (Debian package openarena-081-maps)"
+    exit 1
+fi
+
+# ---- a real level ---------------------------------------------------------
+"$cli" render scenes/oa/oa_dm1.scene --size 320x180 --view 1 -o "$tmp/v1.png" \
+    --stats-json "$tmp/v1.json" > "$tmp/r.out" 2>&1; rc=$?
+tris=$(sed -n 's/.*"triangles_in": *\([0-9][0-9]*\).*/\1/p' "$tmp/v1.json" 2>/dev/null)
+if [ $rc -ne 0 ]; then bad oa_dm1_render "exit $rc: $(tail -n 2 "$tmp/r.out")"
+elif [ "${tris:-0}" -lt 5000 ]; then bad oa_dm1_render "triangles_in = '$tris', expected > 5000"
+else ok "oa_dm1_render ($tris triangles)"
+fi
+
+# Views: intermission + six spawn points = 7 (indices 0..6; 7 is out of range).
+"$cli" render scenes/oa/oa_dm1.scene --size 320x180 --view 6 -o "$tmp/v6.png" > /dev/null 2>&1; rc6=$?
+"$cli" render scenes/oa/oa_dm1.scene --size 320x180 --view 7 -o "$tmp/v7.png" > /dev/null 2>&1; rc7=$?
+if [ $rc6 -eq 0 ] && [ $rc7 -ne 0 ]; then ok oa_dm1_views
+else bad oa_dm1_views "--view 6 exit $rc6 (expected 0), --view 7 exit $rc7 (expected non-zero)"
+fi
+
+# Not just the background: compare with a scene that draws nothing but it.
+printf 'background 0.42 0.5 0.62\n' > "$tmp/empty.scene"
+"$cli" render "$tmp/empty.scene" --size 320x180 -o "$tmp/bg.png" > /dev/null 2>&1
+d=$("$cli" diff "$tmp/v1.png" "$tmp/bg.png" 2>&1)
+n=$(echo "$d" | sed -n 's/.*differing_pixels=\([0-9]*\).*/\1/p')
+if [ "${n:-0}" -gt 28800 ]; then ok "oa_dm1_not_background ($n of 57600 pixels drawn)"
+else bad oa_dm1_not_background "only '$n' pixels differ from the background ($d)"
+fi
+d=$("$cli" diff "$tmp/v1.png" "$tmp/v6.png" 2>&1)
+case $d in
+    *differing_pixels=0*) bad oa_dm1_views_differ "views 1 and 6 are identical" ;;
+    *differing_pixels=*) ok oa_dm1_views_differ ;;
+    *) bad oa_dm1_views_differ "diff said '$d'" ;;
+esac
+
+# Every shipped OpenArena scene loads (tiny frames).
+for s in scenes/oa/*.scene; do
+    if "$cli" render "$s" --size 64x36 -o "$tmp/s.png" > "$tmp/s.out" 2>&1; then ok "load_$(basename "$s" .scene)"
+    else bad "load_$(basename "$s" .scene)" "$(tail -n 1 "$tmp/s.out")"
+    fi
+done
+
+# ---- errors -----------------------------------------------------------------
+# error_case NAME 'OBJECT LINES' 'EXPECTED STDERR PATTERN' (grep -E; the
+# scene's path and "line:col: " come first)
+error_case() {
+    name=$1
+    { printf 'light 0 1 0  1 1 1\n\nobject map\n'; printf '%s\n' "$2"; printf 'end\n'; } > "$tmp/$name.scene"
+    "$cli" render "$tmp/$name.scene" --size 64x36 -o "$tmp/x.png" > /dev/null 2> "$tmp/e.err"; rc=$?
+    if [ $rc -ge 128 ]; then bad "$name" "crashed (exit $rc)"
+    elif [ $rc -ne 1 ]; then bad "$name" "exit $rc, expected 1"
+    elif ! grep -qE "^(mosaic: )?$tmp/$name\.scene:$3" "$tmp/e.err"; then
+        bad "$name" "stderr '$(head -c 300 "$tmp/e.err")' does not match '$3'"
+    else ok "$name"
+    fi
+}
+
+error_case err_missing_pk3 "  bsp $tmp/nope.pk3 maps/oa_dm1.bsp" \
+    "4:7: cannot open '$tmp/nope.pk3': No such file or directory"
+col=$((8 + ${#pk3}))
+error_case err_missing_entry "  bsp $pk3 maps/no_such_map.bsp" \
+    "4:$col: no entry 'maps/no_such_map.bsp' in '$pk3' \(its maps: maps/"
+error_case err_pk3_without_entry "  bsp $pk3" "4:7: '$pk3': is a zip archive"
+printf 'this is not a zip\n' > "$tmp/fake.pk3"
+error_case err_not_zip "  bsp $tmp/fake.pk3 maps/oa_dm1.bsp" "4:7: '$tmp/fake.pk3' is not a zip archive"
+error_case err_missing_bsp "  bsp $tmp/nope.bsp" "4:7: cannot open '$tmp/nope.bsp': No such file or directory"
+error_case err_views_without_bsp "  box 1 1 1
+  views" "6:1: object 'map': 'views' \(line 5\) applies to bsp maps only"
+error_case err_fit_bsp "  bsp $pk3 maps/oa_dm1.bsp
+  fit 10" "6:1: object 'map': 'fit' does not apply"
+error_case err_patch_level "  bsp $pk3 maps/oa_dm1.bsp
+  patch_level 0" "5:15: 0 is out of range 1..64"
+
+# Damaged copies of a real map.
+if ! unzip -p "$pk3" maps/oa_dm1.bsp > "$tmp/good.bsp" 2> /dev/null || [ ! -s "$tmp/good.bsp" ]; then
+    bad extract "unzip -p $pk3 maps/oa_dm1.bsp failed (is unzip installed?)"
+    exit 1
+fi
+size=$(wc -c < "$tmp/good.bsp")
+printf 'object map\n  bsp %s\n  views\nend\n' "$tmp/good.bsp" > "$tmp/bare.scene"
+"$cli" render "$tmp/bare.scene" --size 64x36 --view 6 -o "$tmp/bare.png" --stats-json "$tmp/bare.json" \
+    > "$tmp/b.out" 2>&1; rc=$?
+btris=$(sed -n 's/.*"triangles_in": *\([0-9][0-9]*\).*/\1/p' "$tmp/bare.json" 2>/dev/null)
+if [ $rc -ne 0 ]; then bad bare_bsp "exit $rc: $(tail -n 1 "$tmp/b.out")"
+elif [ "$btris" != "$tris" ]; then bad bare_bsp "$btris triangles from the bare .bsp, $tris from the .pk3"
+else ok bare_bsp
+fi
+
+head -c 100 "$tmp/good.bsp" > "$tmp/short.bsp"
+error_case err_short_header "  bsp $tmp/short.bsp" "4:7: '$tmp/short.bsp': truncated: 100 bytes, shorter than the 144-byte BSP header"
+head -c $((size / 2)) "$tmp/good.bsp" > "$tmp/half.bsp"
+error_case err_truncated "  bsp $tmp/half.bsp" "4:7: '$tmp/half.bsp': truncated or corrupt: lump [0-9]+ \([a-z ]+\) at offset"
+{ printf 'VBSP'; tail -c +5 "$tmp/good.bsp"; } > "$tmp/magic.bsp"
+error_case err_magic "  bsp $tmp/magic.bsp" "4:7: '$tmp/magic.bsp': not a Quake 3 BSP \(magic 'VBSP'"
+{ printf 'IBSP\057\000\000\000'; tail -c +9 "$tmp/good.bsp"; } > "$tmp/v47.bsp"
+error_case err_version "  bsp $tmp/v47.bsp" "4:7: '$tmp/v47.bsp': IBSP version 47; only version 46"
+
+# Face 0's texture index set to -1: find the faces lump (directory entry 13).
+faces=$(od -An -tu4 -j112 -N4 "$tmp/good.bsp" | tr -d ' ')
+cp "$tmp/good.bsp" "$tmp/face.bsp"
+printf '\377\377\377\377' | dd of="$tmp/face.bsp" bs=1 seek="$faces" conv=notrunc 2> /dev/null
+error_case err_face_texture "  bsp $tmp/face.bsp" "4:7: '$tmp/face.bsp': corrupt: face 0 uses texture -1 of [0-9]+"
+# Face 0's first mesh index (meshvert) moved far out of range.
+cp "$tmp/good.bsp" "$tmp/mv.bsp"
+printf '\000\000\000\100' | dd of="$tmp/mv.bsp" bs=1 seek=$((faces + 20)) conv=notrunc 2> /dev/null
+error_case err_face_meshverts "  bsp $tmp/mv.bsp" "4:7: '$tmp/mv.bsp': corrupt: face 0's (mesh indices|vertices)"
+
+# Random damage: 40 copies with 16 bytes overwritten at pseudo-random places
+# in the first 64 KiB (header, entities, early lumps): load or fail, never crash.
+awk -v n=40 -v size="$size" 'BEGIN { srand(7); for (i = 0; i < n; i++) print int(rand() * (size < 65536 ? size : 65536)), int(rand() * 256) }' \
+    > "$tmp/fuzz.txt"
+crashes=0; i=0
+while read -r off byte; do
+    cp "$tmp/good.bsp" "$tmp/fz.bsp"
+    oct=$(printf '%03o' "$byte")
+    printf "\\$oct\\$oct\\$oct\\$oct\\$oct\\$oct\\$oct\\$oct\\$oct\\$oct\\$oct\\$oct\\$oct\\$oct\\$oct\\$oct" \
+        | dd of="$tmp/fz.bsp" bs=1 seek="$off" conv=notrunc 2> /dev/null
+    printf 'object map\n  bsp %s\n  views\nend\n' "$tmp/fz.bsp" > "$tmp/fz.scene"
+    "$cli" render "$tmp/fz.scene" --size 64x36 -o "$tmp/fz.png" > /dev/null 2> "$tmp/fz.err"; rc=$?
+    i=$((i + 1))
+    if [ $rc -ge 2 ] || { [ $rc -eq 1 ] && ! grep -q "fz.scene:[0-9]*:[0-9]*: " "$tmp/fz.err"; }; then
+        crashes=$((crashes + 1))
+        echo "NOTE fuzz case $i (offset $off, byte $byte): exit $rc: $(head -c 200 "$tmp/fz.err")"
+    fi
+done < "$tmp/fuzz.txt"
+if [ $crashes -eq 0 ]; then ok "fuzz_no_crash ($i damaged maps)"
+else bad fuzz_no_crash "$crashes of $i damaged maps crashed or failed without a file:line:col message"
+fi
+
+exit $failed
