@@ -150,7 +150,7 @@ static void test_coverage_paths(void)
     if (!ctx) return;
     mos_shader sh;
     CHECK_OK(mos_shader_create(ctx, &(mos_shader_desc){.vertex = vs_moving, .fragment = tu_fs_count, .varying_count = 0}, &sh));
-    const int per_path = TEST_SANITIZED ? 30 : 150;
+    const int per_path = TEST_TSAN ? 8 : TEST_SANITIZED ? 30 : 150;
     mos_target targets[6];
     float *positions[6];
     for (int i = 0; i < 6; i++) {
@@ -303,11 +303,11 @@ static void test_cache_size_invariance(void)
     test_tri *tris = random_scene(ntri, true, 7);
     mos_blur_desc blur = {.mode = MOS_SAMPLING_DECOUPLED, .lens_x = 0.08f, .lens_y = 0.12f, .focus_w = 1.5f};
     static const int caches[] = {16, 64, 1024, 8192};
-    for (int bil = 0; bil < 2; bil++) {
+    for (int bil = 0; bil < (TEST_SANITIZED ? 1 : 2); bil++) {  /* sanitizers: nearest only */
         uint8_t *first = NULL;
         uint64_t stalls_small = 0, stalls_big = 0;
         for (int c = 0; c < 4; c++)
-            for (int k = 0; k < 3; k++) {
+            for (int k = 0; k < (TEST_SANITIZED ? 2 : 3); k++) {
                 scene_run r = {.threads = 1 + 2 * (k & 1), .bin = k == 2 ? 32 : 16,
                                .pattern = k == 2 ? "vdc" : "diagonal", .blur = blur, .motion = true};
                 r.blur.cache_quads = caches[c];

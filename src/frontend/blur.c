@@ -95,10 +95,10 @@ bool fe_blur_bounds(const fe_blur *b, const float range[3][2], int width, int he
 #define BLUR_EXTEND(X, Y, W)                    \
     do {                                        \
         float x_ = (X) / (W), y_ = (Y) / (W);   \
-        lo_x = fminf(lo_x, x_);                 \
-        hi_x = fmaxf(hi_x, x_);                 \
-        lo_y = fminf(lo_y, y_);                 \
-        hi_y = fmaxf(hi_y, y_);                 \
+        lo_x = x_ < lo_x ? x_ : lo_x;           \
+        hi_x = x_ > hi_x ? x_ : hi_x;           \
+        lo_y = y_ < lo_y ? y_ : lo_y;           \
+        hi_y = y_ > hi_y ? y_ : hi_y;           \
         seen++;                                 \
     } while (0)
     for (int i = 0; i < n; i++) {

@@ -1,0 +1,58 @@
+#!/bin/sh
+# blur.sh — decoupled shading against supersampling on a blur scene: per
+# sample count and shader cost, frame time (median of F frames), shading
+# invocations per covered pixel, cache hit rate and stalls, blur area, and
+# the supersample / decoupled frame-time ratio, as a Markdown table.
+# Both modes of one row run back to back, so the ratio sees the same machine.
+#
+# usage: bench/blur.sh [--mosaic PATH] [--size WxH] [--spp "8 16 27 64"]
+#                      [--fma "0 200"] [--frames F] [--threads N] [SCENE]
+# Default: scenes/blur.scene at 1920x1080, 1 frame, all online cores.
+set -u
+MOSAIC=build/mosaic
+SIZE=1920x1080
+SPPS="8 16 27 64"
+FMAS="0 200"
+FRAMES=1
+THREADS=0
+SCENE=scenes/blur.scene
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --mosaic) MOSAIC=$2; shift 2 ;;
+    --size) SIZE=$2; shift 2 ;;
+    --spp) SPPS=$2; shift 2 ;;
+    --fma) FMAS=$2; shift 2 ;;
+    --frames) FRAMES=$2; shift 2 ;;
+    --threads) THREADS=$2; shift 2 ;;
+    -h|--help) sed -n '2,10s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -*) echo "blur.sh: unknown option $1" >&2; exit 2 ;;
+    *) SCENE=$1; shift ;;
+    esac
+done
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-blurbench.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+json() { sed -n "s/.*\"$1\": *\([0-9.e+-]*\).*/\1/p" "$2" | head -n 1; }
+
+echo "| spp | shader | mode | frame ms | shades / covered px | cache hit rate | stalls | blur area | supersample / decoupled |"
+echo "|---:|---|---|---:|---:|---:|---:|---:|---:|"
+for spp in $SPPS; do
+    for fma in $FMAS; do
+        for mode in decoupled supersample; do
+            if ! "$MOSAIC" render "$SCENE" --size "$SIZE" --spp "$spp" --fma "$fma" --mode "$mode" \
+                    --frames "$FRAMES" --threads "$THREADS" -o "$tmp/$mode.png" \
+                    --stats-json "$tmp/$mode.json" > "$tmp/out" 2>&1; then
+                echo "blur.sh: render failed: $(tail -n 2 "$tmp/out")" >&2
+                exit 1
+            fi
+        done
+        shader=$([ "$fma" = 0 ] && echo cheap || echo "fma $fma")
+        d=$tmp/decoupled.json s=$tmp/supersample.json
+        ratio=$(awk -v a="$(json frame_ms "$s")" -v b="$(json frame_ms "$d")" 'BEGIN { printf "%.2f", a / b }')
+        for m in decoupled supersample; do
+            f=$tmp/$m.json
+            printf '| %s | %s | %s | %.0f | %.2f | %.3f | %s | %.1f | %s |\n' "$spp" "$shader" "$m" \
+                "$(json frame_ms "$f")" "$(json shading_rate "$f")" "$(json cache_hit_rate "$f")" \
+                "$(json cache_stalls "$f")" "$(json blur_area "$f")" "$([ $m = supersample ] && echo "$ratio" || echo "")"
+        done
+    done
+done
