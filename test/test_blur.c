@@ -303,7 +303,10 @@ static void test_cache_size_invariance(void)
     test_tri *tris = random_scene(ntri, true, 7);
     mos_blur_desc blur = {.mode = MOS_SAMPLING_DECOUPLED, .lens_x = 0.08f, .lens_y = 0.12f, .focus_w = 1.5f};
     static const int caches[] = {16, 64, 1024, 8192};
-    for (int bil = 0; bil < (TEST_SANITIZED ? 1 : 2); bil++) {  /* sanitizers: nearest only */
+    /* Variants: decoupled nearest, supersample, decoupled bilinear (not
+     * under the sanitizers). */
+    for (int variant = 0; variant < (TEST_SANITIZED ? 2 : 3); variant++) {
+        const bool bil = variant == 2;
         uint8_t *first = NULL;
         uint64_t stalls_small = 0, stalls_big = 0;
         for (int c = 0; c < 4; c++)
@@ -312,6 +315,7 @@ static void test_cache_size_invariance(void)
                                .pattern = k == 2 ? "vdc" : "diagonal", .blur = blur, .motion = true};
                 r.blur.cache_quads = caches[c];
                 r.blur.bilinear = bil;
+                if (variant == 1) r.blur.mode = MOS_SAMPLING_SUPERSAMPLE;
                 mos_frame_stats st;
                 uint8_t *img = render_scene(tris, ntri, spp, &r, &st);
                 if (c == 0) stalls_small += st.cache_stalls;
@@ -322,8 +326,8 @@ static void test_cache_size_invariance(void)
                 }
                 size_t bytes = (size_t)W_PX * 2 * H_PX * 2 * spp * 4;
                 CHECK_MSG(img && memcmp(first, img, bytes) == 0,
-                          "image differs with cache %d quads, %d threads, %s, bin %d, bilinear %d", caches[c], r.threads,
-                          r.pattern, r.bin, bil);
+                          "image differs with cache %d quads, %d threads, %s, bin %d, variant %d", caches[c], r.threads,
+                          r.pattern, r.bin, variant);
                 free(img);
             }
         CHECK_MSG(stalls_small > stalls_big, "a 16-quad cache should stall more (%llu) than an 8192-quad one (%llu)",

@@ -204,28 +204,26 @@ static void fill_stats(const mos_context *ctx, const pipe_frame *f, double frame
     st->triangles_binned = f->triangles_binned;
     st->bin_items = f->bin_items;
     st->bin_spread = f->triangles_binned ? (double)f->bin_refs / (double)f->triangles_binned : 0.0;
-    double first = 0;
-    for (int w = 0; w < ctx->sched.worker_count; w++) {
-        const worker *wk = &ctx->sched.workers[w];
-        st->worker_busy_ms[w] = wk->busy_ms;
-        st->worker_fragments[w] = wk->stats.fragments;
-        st->visibility_samples += wk->stats.fragments;
-        st->covered_pixels += wk->stats.covered_pixels;
-        st->shade_invocations += wk->stats.shade_invocations;
-        if (wk->first_work_ms > 0 && (first == 0 || wk->first_work_ms < first)) first = wk->first_work_ms;
-    }
-    st->first_work_ms = first > 0 ? first - f->t_start_ms : 0.0;
-    st->shading_rate = st->covered_pixels ? (double)st->shade_invocations / (double)st->covered_pixels : 0.0;
     st->blurred_triangles = f->triangles_blurred;
+    double first = 0;
     uint64_t refs = 0, points = 0;
     for (int w = 0; w < ctx->sched.worker_count; w++) {
-        const backend_stats *b = &ctx->sched.workers[w].stats;
+        const worker *wk = &ctx->sched.workers[w];
+        const backend_stats *b = &wk->stats;
+        st->worker_busy_ms[w] = wk->busy_ms;
+        st->worker_fragments[w] = b->fragments;
+        st->visibility_samples += b->fragments;
+        st->covered_pixels += b->covered_pixels;
+        st->shade_invocations += b->shade_invocations;
         st->cache_hits += b->cache_hits;
         st->cache_misses += b->cache_misses;
         st->cache_stalls += b->cache_stalls;
         refs += b->blur_refs;
         points += b->blur_points;
+        if (wk->first_work_ms > 0 && (first == 0 || wk->first_work_ms < first)) first = wk->first_work_ms;
     }
+    st->first_work_ms = first > 0 ? first - f->t_start_ms : 0.0;
+    st->shading_rate = st->covered_pixels ? (double)st->shade_invocations / (double)st->covered_pixels : 0.0;
     uint64_t lookups = st->cache_hits + st->cache_misses;
     st->cache_hit_rate = lookups ? (double)st->cache_hits / (double)lookups : 0.0;
     st->blur_area = points ? (double)refs / (double)points : 0.0;
@@ -248,7 +246,6 @@ static frame_blur blur_settings(const mos_context *ctx, const rt_target *t)
     b.bilinear = d->bilinear && b.mode == MOS_SAMPLING_DECOUPLED;
     b.cache_quads = d->cache_quads ? d->cache_quads : 1024;
     b.stochastic = b.mode != MOS_SAMPLING_MSAA || t->samples > RASTER_MAX_SAMPLES || b.rate != 1.0f || b.bilinear;
-    b.uvt = t->uvt;
     return b;
 }
 

@@ -142,11 +142,9 @@ mos_result mos_target_sample_position(mos_context *ctx, mos_target handle, int x
     if (x < 0 || y < 0 || x >= t->width || y >= t->height || s < 0 || s >= t->samples)
         return ctx_fail(ctx, MOS_ERR_INDEX_RANGE, "mos_target_sample_position: (%d, %d) sample %d is outside %dx%d, %d spp",
                         x, y, s, t->width, t->height, t->samples);
-    raster_samples sp;
-    raster_samples_get(t->samples, &sp);
-    const float *q = t->uvt + ((size_t)((y & 31) * 32 + (x & 31)) * (size_t)t->samples + (size_t)s) * 3;
-    xyuvt[0] = (float)x + sp.fx[s];
-    xyuvt[1] = (float)y + sp.fy[s];
+    const float *q = raster_uvt_at(t->uvt, t->samples, x, y, s);
+    xyuvt[0] = (float)x + t->positions.fx[s];
+    xyuvt[1] = (float)y + t->positions.fy[s];
     xyuvt[2] = q[0];
     xyuvt[3] = q[1];
     xyuvt[4] = q[2];

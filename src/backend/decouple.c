@@ -140,11 +140,11 @@ void decouple_drain(decouple_scratch *d, shade_scratch *ss, rt_target *t, backen
 
 void decouple_begin_bin(decouple_scratch *d) { shading_cache_reset(&d->cache); }
 
-/* A referenced entry for grid quad (qx, qy) of tri: a hit, or a new entry
- * queued for shading (draining the ROP queue first when every entry is
- * referenced: a stall). */
-static int32_t grid_entry(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, int32_t qx, int32_t qy,
-                          bool keyed, float rate)
+/* A referenced entry for (tri, qx, qy): a hit, or (also for anonymous
+ * entries) a new one whose lanes are shaded at x, y when the queue drains.
+ * When every entry is referenced the ROP queue drains first: a stall. */
+static int32_t acquire_entry(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, int32_t qx, int32_t qy,
+                             bool keyed, const float x[4], const float y[4])
 {
     int32_t e = keyed ? shading_cache_lookup(&d->cache, tri, qx, qy) : CACHE_NONE;
     if (e != CACHE_NONE) {
@@ -159,13 +159,22 @@ static int32_t grid_entry(decouple_scratch *d, const decouple_ctx *c, const fe_t
         e = shading_cache_insert(&d->cache, tri, qx, qy, keyed);
     }
     cache_entry *ce = &d->cache.entries[e];
-    for (int l = 0; l < 4; l++) {
-        ce->x[l] = ((float)(2 * qx) + lane_ox[l]) / rate;
-        ce->y[l] = ((float)(2 * qy) + lane_oy[l]) / rate;
-    }
-    d->pending[d->pending_count++] = e;
-    if (d->pending_count == d->cache.capacity) shade_pending(d, c->shade, c->st);
+    memcpy(ce->x, x, sizeof ce->x);
+    memcpy(ce->y, y, sizeof ce->y);
+    d->pending[d->pending_count++] = e;  /* pending entries are referenced: never more than capacity */
     return e;
+}
+
+/* The entry of shading-grid quad (qx, qy) of tri at grid points per pixel `rate`. */
+static int32_t grid_entry(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, int32_t qx, int32_t qy,
+                          float rate)
+{
+    float x[4], y[4];
+    for (int l = 0; l < 4; l++) {
+        x[l] = ((float)(2 * qx) + lane_ox[l]) / rate;
+        y[l] = ((float)(2 * qy) + lane_oy[l]) / rate;
+    }
+    return acquire_entry(d, c, tri, qx, qy, true, x, y);
 }
 
 static rop_ref *push_ref(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, size_t sample, float z)
@@ -195,8 +204,8 @@ static void reference_point(const fe_tri *tri, const decouple_ctx *c, const floa
 {
     const fe_blur *b = tri->blur;
     if (!b) {  /* static: the sample itself */
-        *rx = (float)px + c->samples->fx[s];
-        *ry = (float)py + c->samples->fy[s];
+        *rx = (float)px + c->f->target->positions.fx[s];
+        *ry = (float)py + c->f->target->positions.fy[s];
         return;
     }
     float X = w[0] * b->ref[0][0] + w[1] * b->ref[1][0] + w[2] * b->ref[2][0];
@@ -234,7 +243,7 @@ static void decouple_sample(decouple_scratch *d, const decouple_ctx *c, const fe
     int n = 1;
     if (!c->f->blur.bilinear) {
         int32_t ix = (int32_t)floorf(gx), iy = (int32_t)floorf(gy);
-        entry[0] = grid_entry(d, c, tri, ix >> 1, iy >> 1, true, rate);
+        entry[0] = grid_entry(d, c, tri, ix >> 1, iy >> 1, rate);
         lane[0] = (uint8_t)((ix & 1) | (iy & 1) << 1);
     } else {
         /* The four grid points around (gx, gy), nearest first. */
@@ -244,7 +253,7 @@ static void decouple_sample(decouple_scratch *d, const decouple_ctx *c, const fe
         for (int k = 0; k < 4; k++) {
             int corner = k ^ first;
             int32_t cx = ix + (corner & 1), cy = iy + (corner >> 1);
-            entry[k] = grid_entry(d, c, tri, cx >> 1, cy >> 1, true, rate);
+            entry[k] = grid_entry(d, c, tri, cx >> 1, cy >> 1, rate);
             lane[k] = (uint8_t)((cx & 1) | (cy & 1) << 1);
             weight[k] = ((corner & 1) ? fx : 1.0f - fx) * ((corner >> 1) ? fy : 1.0f - fy);
         }
@@ -261,30 +270,34 @@ static void decouple_sample(decouple_scratch *d, const decouple_ctx *c, const fe
 }
 
 /* SUPERSAMPLE: the covered samples of one rank over a 2x2 pixel block are
- * one shaded quad, each live lane at its own sample's point (helper lanes
- * one pixel from a live one). */
+ * one shaded quad, each covered lane at its own sample's point, the others
+ * one pixel from the first covered lane.  Lane positions come from coverage,
+ * not from early depth (which depends on how far the ROP queue has drained),
+ * so the colours do not depend on the cache; only live lanes are written. */
 static void supersample_quad(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, const lane_hit *h,
-                             const bool live[4])
+                             const bool covered[4], const bool live[4])
 {
     const rt_target *t = c->f->target;
+    if (!(live[0] || live[1] || live[2] || live[3])) return;
     int first = -1;
-    float rx[4], ry[4];
+    float x[4], y[4];
     for (int l = 0; l < 4; l++) {
-        if (!live[l]) continue;
-        reference_point(tri, c, h[l].w, h[l].px, h[l].py, h[l].s, &rx[l], &ry[l]);
+        if (!covered[l]) continue;
+        reference_point(tri, c, h[l].w, h[l].px, h[l].py, h[l].s, &x[l], &y[l]);
         if (first < 0) first = l;
     }
-    if (first < 0) return;
-    int32_t e = grid_entry(d, c, tri, 0, 0, false, 1.0f);
-    cache_entry *ce = &d->cache.entries[e];
     for (int l = 0; l < 4; l++) {
-        ce->x[l] = live[l] ? rx[l] : rx[first] + (lane_ox[l] - lane_ox[first]);
-        ce->y[l] = live[l] ? ry[l] : ry[first] + (lane_oy[l] - lane_oy[first]);
+        if (covered[l]) continue;
+        x[l] = x[first] + (lane_ox[l] - lane_ox[first]);
+        y[l] = y[first] + (lane_oy[l] - lane_oy[first]);
     }
-    for (int l = first; l < 4; l++) {
+    const int32_t e = acquire_entry(d, c, tri, 0, 0, false, x, y);
+    bool referenced = false;  /* acquire_entry's reference goes to the first write */
+    for (int l = 0; l < 4; l++) {
         if (!live[l]) continue;
         uint32_t pixel = (uint32_t)h[l].py * (uint32_t)t->width + (uint32_t)h[l].px;
-        if (l != first) d->cache.entries[e].refs++;
+        if (referenced) d->cache.entries[e].refs++;
+        referenced = true;
         rop_ref *r = push_ref(d, c, tri, (size_t)pixel * (size_t)t->samples + (size_t)h[l].s, h[l].z);
         r->entry[0] = e;
         r->lane[0] = (uint8_t)l;
@@ -326,19 +339,20 @@ void decouple_triangle(decouple_scratch *d, const decouple_ctx *c, const fe_tri 
         for (int qy = by0 & ~1; qy < by1; qy += 2) {
             for (int qx = bx0 & ~1; qx < bx1; qx += 2) {
                 lane_hit h[4];
-                bool live[4] = {false, false, false, false};
+                bool covered[4] = {false, false, false, false}, live[4] = {false, false, false, false};
                 for (int l = 0; l < 4; l++) {
                     int px = qx + (l & 1), py = qy + (l >> 1);
                     if (px < bx0 || px >= bx1 || py < by0 || py >= by1) continue;
-                    const int pix = (py & 31) * 32 + (px & 31);
+                    const int pix = raster_uvt_pixel(px, py);
                     const int s = t->uvt_order[((size_t)pix * 2 + (size_t)key) * (size_t)S + (size_t)j];
-                    const float *uvt = t->uvt + ((size_t)pix * (size_t)S + (size_t)s) * 3;
+                    const float *uvt = raster_uvt_at(t->uvt, S, px, py, s);
                     h[l].px = px;
                     h[l].py = py;
                     h[l].s = s;
-                    if (!stoch_test(tri, px, py, s, c->samples, uvt, &h[l].z, h[l].w)) continue;
+                    if (!stoch_test(tri, px, py, s, &t->positions, uvt, &h[l].z, h[l].w)) continue;
+                    covered[l] = true;
                     c->st->fragments++;
-                    uint32_t *stamp = &d->pixel_stamp[(py % bin_px) * bin_px + (px % bin_px)];
+                    uint32_t *stamp = &d->pixel_stamp[(py & (bin_px - 1)) * bin_px + (px & (bin_px - 1))];
                     if (*stamp != d->tri_stamp) {  /* first covered sample of this pixel */
                         *stamp = d->tri_stamp;
                         c->st->covered_pixels++;
@@ -348,7 +362,7 @@ void decouple_triangle(decouple_scratch *d, const decouple_ctx *c, const fe_tri 
                     live[l] = !depth_test || h[l].z < t->depth[idx];
                 }
                 if (c->f->blur.mode == MOS_SAMPLING_SUPERSAMPLE) {
-                    supersample_quad(d, c, tri, h, live);
+                    supersample_quad(d, c, tri, h, covered, live);
                     continue;
                 }
                 for (int l = 0; l < 4; l++)

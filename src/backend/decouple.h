@@ -13,7 +13,6 @@ typedef struct decouple_scratch decouple_scratch;
 /* What one bin's work needs besides the scratch. */
 typedef struct decouple_ctx {
     const pipe_frame *f;
-    const raster_samples *samples;
     shade_scratch *shade;
     backend_stats *st;
 } decouple_ctx;

@@ -20,6 +20,7 @@ mos_result rt_target_init(rt_target *t, int width, int height, int samples, cons
         rt_target_release(t, a);
         return MOS_ERR_OUT_OF_MEMORY;
     }
+    raster_samples_get(samples, &t->positions);
     raster_uvt_fill(samples, t->uvt);
     raster_uvt_rank(samples, t->uvt, t->uvt_order, t->uvt_range);
     return MOS_OK;

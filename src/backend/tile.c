@@ -15,8 +15,6 @@ shade_scratch *shade_scratch_create(const mos_allocator *a);
 void shade_scratch_destroy(shade_scratch *s, const mos_allocator *a);
 
 struct backend_scratch {
-    raster_samples samples;
-    int samples_spp;
     shade_scratch *shade;
     decouple_scratch *dec;  /* stochastic frames only (backend_scratch_reserve) */
     raster_quad quads[TILE_QUAD_CAP];
@@ -93,7 +91,7 @@ static void flush_quads(backend_scratch *s, const pipe_frame *f, int n, backend_
 {
     if (!n) return;
     backend_shade(s->shade, s->quads, n, f->target->samples, s->results);
-    backend_rop(f->target, &s->samples, s->quads, n, s->results);
+    backend_rop(f->target, &f->target->positions, s->quads, n, s->results);
     st->shade_invocations += 4u * (uint64_t)n;
 }
 
@@ -101,43 +99,36 @@ void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, cons
                      uint32_t n, backend_stats *st)
 {
     rt_target *t = f->target;
-    if (s->samples_spp != t->samples) {
-        raster_samples_get(t->samples, &s->samples);
-        s->samples_spp = t->samples;
-    }
     bin_rect r = bin_rect_of(f, bin);
     if (t->bin_stamp[bin] != f->serial) {
         clear_bin(f, r);
         t->bin_stamp[bin] = f->serial;
     }
-    raster_view view = {.depth = t->depth, .width = t->width, .samples = &s->samples};
+    raster_view view = {.depth = t->depth, .width = t->width, .samples = &t->positions};
     const raster_fn raster = f->raster;
     raster_counts counts = {0, 0};
-    const decouple_ctx dc = {.f = f, .samples = &s->samples, .shade = s->shade, .st = st};
+    const decouple_ctx dc = {.f = f, .shade = s->shade, .st = st};
     if (f->blur.stochastic) decouple_begin_bin(s->dec);
     bool queued = false;  /* stochastic writes wait in the decouple queue */
     int pending = 0;
     for (uint32_t i = 0; i < n; i++) {
         const fe_tri *tri = tris[i];
+        int x0 = r.x0 > tri->min_x ? r.x0 : tri->min_x, y0 = r.y0 > tri->min_y ? r.y0 : tri->min_y;
+        int x1 = r.x1 < tri->max_x + 1 ? r.x1 : tri->max_x + 1, y1 = r.y1 < tri->max_y + 1 ? r.y1 : tri->max_y + 1;
+        if (x0 >= x1 || y0 >= y1) continue;
         if (needs_stochastic(f, tri)) {
-            int x0 = r.x0 > tri->min_x ? r.x0 : tri->min_x, y0 = r.y0 > tri->min_y ? r.y0 : tri->min_y;
-            int x1 = r.x1 < tri->max_x + 1 ? r.x1 : tri->max_x + 1, y1 = r.y1 < tri->max_y + 1 ? r.y1 : tri->max_y + 1;
-            if (x0 >= x1 || y0 >= y1) continue;
             flush_quads(s, f, pending, st);  /* API order across the two paths */
             pending = 0;
             decouple_triangle(s->dec, &dc, tri, x0, y0, x1, y1);
             queued = true;
             continue;
         }
-        int x0 = r.x0 > tri->min_x ? r.x0 : (tri->min_x & ~1);
-        int y0 = r.y0 > tri->min_y ? r.y0 : (tri->min_y & ~1);
-        int x1 = r.x1 < tri->max_x + 1 ? r.x1 : tri->max_x + 1;
-        int y1 = r.y1 < tri->max_y + 1 ? r.y1 : tri->max_y + 1;
-        if (x0 >= x1 || y0 >= y1) continue;
         if (queued) {
             decouple_drain(s->dec, s->shade, t, st);
             queued = false;
         }
+        x0 &= ~1;  /* the 2D path walks whole quads (bins start even) */
+        y0 &= ~1;
         /* Small triangles (most of them) in one call; larger ones in bands
          * of quad rows so the pending batch stays small. */
         int quads = ((x1 - x0 + 1) / 2) * ((y1 - y0 + 1) / 2);

@@ -13,13 +13,6 @@
 #define BLUR_MIN_AREA 1e-6f    /* window area (pixels^2) below which a reference is degenerate */
 #define BLUR_BARY_GRID 64.0f   /* barycentric-grid fallback: grid points along an edge */
 
-static void cross3(float out[3], const float a[3], const float b[3])
-{
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
-
 /* Canonical vertex order for an edge: compare position, then motion. */
 static bool vertex_less(const fe_blur *b, int i, int j)
 {
@@ -42,15 +35,15 @@ static void edge_coefficients(fe_blur *b, int e)
         b->sign[e] = -1.0f;
     }
     const float pa[3] = {b->p[ia][0], b->p[ia][1], b->p[ia][3]}, pb[3] = {b->p[ib][0], b->p[ib][1], b->p[ib][3]};
-    cross3(b->c0[e], pa, pb);
+    fe_cross3(b->c0[e], pa, pb);
     if (b->kind == FE_BLUR_MOTION) {
         const float da[3] = {b->dp[ia][0], b->dp[ia][1], b->dp[ia][3]};
         const float db[3] = {b->dp[ib][0], b->dp[ib][1], b->dp[ib][3]};
         float x[3], y[3];
-        cross3(x, pa, db);
-        cross3(y, da, pb);
+        fe_cross3(x, pa, db);
+        fe_cross3(y, da, pb);
         for (int k = 0; k < 3; k++) b->c1[e][k] = x[k] + y[k];
-        cross3(b->c2[e], da, db);
+        fe_cross3(b->c2[e], da, db);
     } else if (b->kind == FE_BLUR_DEFOCUS) {
         /* Vertex (X + u alpha, Y + v beta, W), alpha = sx (W - F), beta = sy (W - F):
          * the cross product is c0 + u c1 + v c2 (the uv term cancels). */

@@ -84,8 +84,18 @@ static bool clip_and_bin(frontend *fe, pipe_frame *f, const fe_draw *d, const fe
     return true;
 }
 
-/* A triangle of a stochastic frame: blurred setup, or (static and sharp)
- * the usual path.  false when out of memory. */
+/* A static, sharp triangle: setup directly when inside every clip plane,
+ * dropped when outside one, else clipped first.  false when out of memory. */
+static bool sharp_and_bin(frontend *fe, pipe_frame *f, const fe_draw *d, const fe_post *const p[3],
+                          const float *const v[3], const fe_viewport *vp)
+{
+    if (!(p[0]->outcode | p[1]->outcode | p[2]->outcode)) return bin_triangle(fe, f, d, p, v, vp);
+    if (p[0]->outcode & p[1]->outcode & p[2]->outcode) return true;  /* outside one plane */
+    return clip_and_bin(fe, f, d, p, v, vp);
+}
+
+/* A triangle of a frame with blur: blurred setup, or (static and sharp)
+ * the usual path.  c1 = positions at t = 1, NULL for a static draw. */
 static bool blur_and_bin(frontend *fe, pipe_frame *f, const fe_draw *d, const fe_post *const p[3],
                          const float *const v[3], const float *const c1[3], const fe_viewport *vp)
 {
@@ -93,12 +103,7 @@ static bool blur_and_bin(frontend *fe, pipe_frame *f, const fe_draw *d, const fe
     bool sharp = false, oom = false;
     fe_tri *t = fe_setup_blurred(c0, c1 ? c1 : c0, v, d, &f->blur, vp, &fe->arena, &sharp, &oom);
     if (oom) return false;
-    if (sharp) {
-        uint32_t any = p[0]->outcode | p[1]->outcode | p[2]->outcode;
-        if (!any) return bin_triangle(fe, f, d, p, v, vp);
-        if (p[0]->outcode & p[1]->outcode & p[2]->outcode) return true;
-        return clip_and_bin(fe, f, d, p, v, vp);
-    }
+    if (sharp) return sharp_and_bin(fe, f, d, p, v, vp);
     if (!t) return true;
     f->triangles_binned++;
     f->triangles_blurred++;
@@ -112,7 +117,7 @@ static bool run_draw(frontend *fe, pipe_frame *f, const fe_draw *d, const fe_vie
     fe_post *post;
     float *var, *clip1;
     if (!fe_vertex_stage(d, vp, &f->blur, &fe->arena, &post, &var, &clip1)) return false;
-    const bool stochastic = f->blur.mode != MOS_SAMPLING_MSAA;  /* blurred setup */
+    const bool blurred = f->blur.mode != MOS_SAMPLING_MSAA;  /* MSAA frames saw blur at the pinhole */
     const size_t nvar = (size_t)d->varying_count;
     for (int p = 0; p < d->prim_count; p++) {
         const fe_post *pv[3];
@@ -124,12 +129,7 @@ static bool run_draw(frontend *fe, pipe_frame *f, const fe_draw *d, const fe_vie
             if (clip1) cv[k] = clip1 + 4 * (size_t)i;
         }
         f->triangles_in++;
-        uint32_t any = pv[0]->outcode | pv[1]->outcode | pv[2]->outcode;
-        bool ok;
-        if (stochastic) ok = blur_and_bin(fe, f, d, pv, vv, clip1 ? cv : NULL, vp);
-        else if (!any) ok = bin_triangle(fe, f, d, pv, vv, vp);
-        else if (pv[0]->outcode & pv[1]->outcode & pv[2]->outcode) ok = true;  /* outside one plane */
-        else ok = clip_and_bin(fe, f, d, pv, vv, vp);
+        bool ok = blurred ? blur_and_bin(fe, f, d, pv, vv, clip1 ? cv : NULL, vp) : sharp_and_bin(fe, f, d, pv, vv, vp);
         if (!ok) return false;
     }
     return true;

@@ -85,6 +85,14 @@ typedef struct fe_blur {
     float rate;       /* shading-grid points per unit of the reference space */
 } fe_blur;
 
+/* out = a x b (3-vectors): the homogeneous line through two points. */
+static inline void fe_cross3(float out[3], const float a[3], const float b[3])
+{
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
 /* Frame-wide blur settings the front-end and the workers read. */
 typedef struct frame_blur {
     mos_sampling mode;      /* MSAA, DECOUPLED or SUPERSAMPLE (AUTO resolved) */
@@ -95,7 +103,6 @@ typedef struct frame_blur {
     float rate;             /* shading-grid points per pixel edge */
     bool adaptive, bilinear;
     int cache_quads;
-    const float *uvt;       /* the target's lens/time pattern */
 } frame_blur;
 
 /* The frame as the api hands it over: read-only for everyone after that

@@ -54,19 +54,20 @@ bool fe_vertex_stage(const fe_draw *d, const fe_viewport *vp, const frame_blur *
                      float **var, float **clip1)
 {
     size_t n = (size_t)d->vertex_count;
-    const bool moving = d->uniforms_t1 && fb->motion && (fb->mode != MOS_SAMPLING_MSAA || fb->pinhole[2] != 0.0f);
-    const bool warp = fb->mode == MOS_SAMPLING_MSAA &&
-                      ((moving && fb->pinhole[2] != 0.0f) || fb->lens_x != 0.0f || fb->lens_y != 0.0f);
+    const bool msaa = fb->mode == MOS_SAMPLING_MSAA;
+    /* Run the shader at t = 1 too when the positions there are used. */
+    const bool moving = d->uniforms_t1 && fb->motion && (!msaa || fb->pinhole[2] != 0.0f);
+    const bool warp = msaa && (moving || fb->lens_x != 0.0f || fb->lens_y != 0.0f);
     const size_t nvar = (size_t)(d->varying_count ? d->varying_count : 1);
     float *clip = arena_alloc(ar, FE_VERTEX_CHUNK * 4 * sizeof(float), 64);
     float *var1 = moving ? arena_alloc(ar, FE_VERTEX_CHUNK * nvar * sizeof(float), 64) : NULL;
+    /* t = 1 positions: kept for the whole draw (blurred setup), or one
+     * chunk at a time (the MSAA warp). */
+    float *c1_all = moving && !msaa ? arena_alloc(ar, n * 4 * sizeof(float), 64) : NULL;
+    float *c1_chunk = moving && msaa ? arena_alloc(ar, FE_VERTEX_CHUNK * 4 * sizeof(float), 64) : NULL;
     *post = arena_alloc(ar, n * sizeof(fe_post), 64);
     *var = arena_alloc(ar, n * nvar * sizeof(float), 64);
-    /* Stochastic frames keep the t = 1 positions for blurred setup; MSAA
-     * frames only need them for the warp. */
-    *clip1 = moving ? arena_alloc(ar, (fb->mode == MOS_SAMPLING_MSAA ? FE_VERTEX_CHUNK : n) * 4 * sizeof(float), 64)
-                    : NULL;
-    if (!clip || !*post || !*var || (moving && (!var1 || !*clip1))) return false;
+    if (!clip || !*post || !*var || (moving && (!var1 || (!c1_all && !c1_chunk)))) return false;
     for (size_t first = 0; first < n; first += FE_VERTEX_CHUNK) {
         size_t count = n - first < FE_VERTEX_CHUNK ? n - first : FE_VERTEX_CHUNK;
         mos_vs_batch b = {
@@ -79,12 +80,11 @@ bool fe_vertex_stage(const fe_draw *d, const fe_viewport *vp, const frame_blur *
             .varying_count = d->varying_count,
         };
         d->vertex(&b);
-        float *c1 = NULL;
+        float *c1 = c1_all ? c1_all + 4 * first : c1_chunk;
         if (moving) {
-            c1 = fb->mode == MOS_SAMPLING_MSAA ? *clip1 : *clip1 + 4 * first;
             b.uniforms = d->uniforms_t1;
             b.clip = c1;
-            b.varyings = var1;
+            b.varyings = var1;  /* varyings come from t = 0 */
             d->vertex(&b);
         }
         for (size_t i = 0; i < count; i++) {
@@ -92,6 +92,6 @@ bool fe_vertex_stage(const fe_draw *d, const fe_viewport *vp, const frame_blur *
             fe_post_from_clip(&(*post)[first + i], clip + 4 * i, vp);
         }
     }
-    if (fb->mode == MOS_SAMPLING_MSAA) *clip1 = NULL;
+    *clip1 = c1_all;
     return true;
 }

@@ -33,6 +33,13 @@ void raster_samples_get(int spp, raster_samples *out);
  * independently), (u', v') taken to the unit disk by the concentric map. */
 #define RASTER_UVT_TILE 32
 size_t raster_uvt_floats(int spp);
+/* The pattern pixel (0..1023) pixel (x, y) repeats. */
+static inline int raster_uvt_pixel(int x, int y) { return (y & 31) * RASTER_UVT_TILE + (x & 31); }
+/* The (u, v, t) triple of sample s of pixel (x, y). */
+static inline const float *raster_uvt_at(const float *uvt, int spp, int x, int y, int s)
+{
+    return uvt + ((size_t)raster_uvt_pixel(x, y) * (size_t)spp + (size_t)s) * 3;
+}
 void raster_uvt_fill(int spp, float *uvt);
 
 /* The samples of each pattern pixel ranked by time (key 0) and by lens u

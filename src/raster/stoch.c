@@ -42,13 +42,6 @@ static inline bool finish_sample(const fe_blur *b, const float c[3][3], float x,
     return true;
 }
 
-static inline void cross3(float out[3], const float a[3], const float b[3])
-{
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
-
 /* Motion: c(t) = c0 + t (c1 + t c2); vertex 0 moves linearly. */
 static bool sample_motion(const fe_blur *b, float x, float y, float t, float *depth, float w[3])
 {
@@ -94,7 +87,7 @@ static bool sample_warp(const fe_blur *b, float x, float y, float u, float v, fl
             ia = ib;
             ib = tmp;
         }
-        cross3(c[e], p[ia], p[ib]);
+        fe_cross3(c[e], p[ia], p[ib]);
         for (int k = 0; k < 3; k++) c[e][k] *= b->sign[e];
     }
     float det = c[0][0] * p[0][0] + c[0][1] * p[0][1] + c[0][2] * p[0][2];
