@@ -16,7 +16,9 @@ OPT     ?= -O3
 DEB_PKGS := libassimp-dev libstb-dev glmark2-data assimp-testmodels pkg-config libosmesa6-dev gnuplot-nox libminizip-dev openarena-081-maps unzip
 
 WARN    := -Wall -Wextra -Werror -Wstrict-prototypes -Wshadow -Wno-unused-parameter
-CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -g $(OPT) -fno-math-errno $(WARN) -pthread -fPIC -Iinclude -Isrc
+# -ffp-contract=off: the per-ISA variants (AVX2, AVX-512 have FMA) must compute
+# the same bits as the portable build, so the image never depends on the CPU.
+CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -g $(OPT) -fno-math-errno -ffp-contract=off $(WARN) -pthread -fPIC -Iinclude -Isrc
 ifeq ($(SAN),asan)
   SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 else ifeq ($(SAN),tsan)

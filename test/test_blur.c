@@ -244,6 +244,7 @@ static test_tri *random_scene(int ntri, bool motion, uint64_t seed)
 typedef struct scene_run {
     int threads, bin;
     const char *pattern;
+    mos_isa isa;
     mos_blur_desc blur;
     bool motion;
 } scene_run;
@@ -252,7 +253,7 @@ typedef struct scene_run {
 static uint8_t *render_scene(const test_tri *tris, int ntri, int spp, const scene_run *r, mos_frame_stats *st)
 {
     mos_context *ctx = NULL;
-    mos_context_desc cd = {.pipeline = {.threads = r->threads, .bin_px = r->bin, .pattern = r->pattern}};
+    mos_context_desc cd = {.pipeline = {.threads = r->threads, .bin_px = r->bin, .pattern = r->pattern}, .isa = r->isa};
     if (mos_context_create(&cd, &ctx) != MOS_OK) {
         FAIL_MSG("mos_context_create");
         return NULL;
@@ -296,7 +297,8 @@ static void test_decoupled_equals_msaa_without_blur(void)
     free(tris);
 }
 
-/* The cache, threads, pattern and bins change cost, never colour. */
+/* The cache, threads, pattern, bins and instruction set change cost, never
+ * colour (the portable block tester against the best the CPU has). */
 static void test_cache_size_invariance(void)
 {
     const int ntri = 200, spp = 16;
@@ -312,7 +314,8 @@ static void test_cache_size_invariance(void)
         for (int c = 0; c < 4; c++)
             for (int k = 0; k < (TEST_SANITIZED ? 2 : 3); k++) {
                 scene_run r = {.threads = 1 + 2 * (k & 1), .bin = k == 2 ? 32 : 16,
-                               .pattern = k == 2 ? "vdc" : "diagonal", .blur = blur, .motion = true};
+                               .pattern = k == 2 ? "vdc" : "diagonal", .blur = blur, .motion = true,
+                               .isa = k == 1 ? MOS_ISA_SCALAR : MOS_ISA_AUTO};
                 r.blur.cache_quads = caches[c];
                 r.blur.bilinear = bil;
                 if (variant == 1) r.blur.mode = MOS_SAMPLING_SUPERSAMPLE;
@@ -326,8 +329,8 @@ static void test_cache_size_invariance(void)
                 }
                 size_t bytes = (size_t)W_PX * 2 * H_PX * 2 * spp * 4;
                 CHECK_MSG(img && memcmp(first, img, bytes) == 0,
-                          "image differs with cache %d quads, %d threads, %s, bin %d, variant %d", caches[c], r.threads,
-                          r.pattern, r.bin, variant);
+                          "image differs with cache %d quads, %d threads, %s, bin %d, isa %d, variant %d", caches[c],
+                          r.threads, r.pattern, r.bin, (int)r.isa, variant);
                 free(img);
             }
         CHECK_MSG(stalls_small > stalls_big, "a 16-quad cache should stall more (%llu) than an 8192-quad one (%llu)",

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "api/context.h"
+#include "raster/stoch.h"
 
 mos_result ctx_fail(mos_context *ctx, mos_result code, const char *fmt, ...)
 {
@@ -131,6 +132,7 @@ mos_result mos_context_create(const mos_context_desc *desc, mos_context **out)
         return MOS_ERR_INVALID_ARGUMENT;
     }
     ctx->raster = raster_select(ctx->isa);
+    ctx->stoch_block = stoch_block_select(ctx->isa);
     arena_init(&ctx->draw_arena, &ctx->allocator, (size_t)64 << 10);
     mos_result r = mos_context_configure(ctx, &d.pipeline);
     if (r != MOS_OK) {

@@ -39,6 +39,7 @@ struct mos_context {
     mos_pipeline_desc pipeline;  /* defaults filled in */
     mos_isa isa;                 /* resolved: never MOS_ISA_AUTO */
     raster_fn raster;
+    stoch_block_fn stoch_block;
     char pattern_name[64];
     sched sched;
     bool sched_running;

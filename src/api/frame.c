@@ -245,6 +245,8 @@ static frame_blur blur_settings(const mos_context *ctx, const rt_target *t)
     b.adaptive = d->adaptive_rate && b.mode == MOS_SAMPLING_DECOUPLED;
     b.bilinear = d->bilinear && b.mode == MOS_SAMPLING_DECOUPLED;
     b.cache_quads = d->cache_quads ? d->cache_quads : 1024;
+    b.ranks = t->samples;
+    for (int key = 0; key < 2; key++) b.rank_range[key] = t->ranked.range[key];
     b.stochastic = b.mode != MOS_SAMPLING_MSAA || t->samples > RASTER_MAX_SAMPLES || b.rate != 1.0f || b.bilinear;
     return b;
 }
@@ -283,6 +285,7 @@ mos_result mos_end_frame(mos_context *ctx, mos_frame_stats *stats)
             .batch = ctx->pipeline.batch,
             .early = ctx->pipeline.early,
             .raster = ctx->raster,
+            .stoch_block = ctx->stoch_block,
             .blur = fb,
             .t_start_ms = t0,
         };

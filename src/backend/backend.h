@@ -15,8 +15,7 @@ typedef struct rt_target {
     int width, height, samples;
     raster_samples positions;  /* (x, y) of each sample in a pixel */
     float *uvt;  /* the lens/time pattern (raster_uvt_fill) */
-    uint8_t *uvt_order;  /* its samples ranked by t and u (raster_uvt_rank) */
-    float uvt_range[2][RASTER_MAX_POSITIONS][2];
+    raster_ranked ranked;  /* its samples ranked by t and u */
     uint32_t *color;
     float *depth;
     uint32_t *resolved;  /* [y][x], bottom up */

@@ -307,66 +307,107 @@ static void supersample_quad(decouple_scratch *d, const decouple_ctx *c, const f
     }
 }
 
+/* Bits of the four columns (or rows) base + 0..3 that lie in [lo, hi). */
+static uint32_t span_bits(int base, int lo, int hi)
+{
+    uint32_t m = 0;
+    for (int i = 0; i < 4; i++) m |= (uint32_t)(base + i >= lo && base + i < hi) << i;
+    return m;
+}
+
+/* The covered lanes of a block for a static, sharp triangle: one sample
+ * test at a time on the 2D rasterizer's fixed-point edges. */
+static uint32_t static_block(const fe_tri *tri, const rt_target *t, int x0, int y0, const uint8_t *sample,
+                             uint32_t mask, stoch_hits *out)
+{
+    uint32_t hit = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        const int l = __builtin_ctz(m);
+        float w[3];
+        if (stoch_test(tri, x0 + (l & 3), y0 + (l >> 2), sample[l], &t->positions, NULL, &out->z[l], w))
+            hit |= 1u << l;
+    }
+    return hit;
+}
+
+/* The covered lanes of one block at one rank: early depth, then either one
+ * shaded quad per 2x2 pixels (SUPERSAMPLE) or each sample mapped to the
+ * shading grid (DECOUPLED). */
+static void block_hits(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, int x0, int y0,
+                       const uint8_t *sample, uint32_t hit, const stoch_hits *in)
+{
+    const rt_target *t = c->f->target;
+    const int S = t->samples, bin_px = c->f->bin_px;
+    const bool depth_test = tri->draw->depth_test;
+    for (int q = 0; q < 4; q++) {
+        const int qx = 2 * (q & 1), qy = 2 * (q >> 1);
+        const uint32_t quad = 0x33u << (qy * 4 + qx);
+        if (!(hit & quad)) continue;
+        lane_hit h[4];
+        bool covered[4] = {false, false, false, false}, live[4] = {false, false, false, false};
+        for (int l = 0; l < 4; l++) {
+            const int bl = (qy + (l >> 1)) * 4 + qx + (l & 1);  /* lane in the block */
+            h[l].px = x0 + qx + (l & 1);
+            h[l].py = y0 + qy + (l >> 1);
+            h[l].s = sample[bl];
+            if (!(hit >> bl & 1)) continue;
+            h[l].z = in->z[bl];
+            for (int k = 0; k < 3; k++) h[l].w[k] = in->w[k][bl];
+            covered[l] = true;
+            c->st->fragments++;
+            uint32_t *stamp = &d->pixel_stamp[(h[l].py & (bin_px - 1)) * bin_px + (h[l].px & (bin_px - 1))];
+            if (*stamp != d->tri_stamp) {  /* first covered sample of this pixel */
+                *stamp = d->tri_stamp;
+                c->st->covered_pixels++;
+            }
+            /* Early depth against what the ROP has written so far. */
+            const size_t idx = ((size_t)h[l].py * (size_t)t->width + (size_t)h[l].px) * (size_t)S + (size_t)h[l].s;
+            live[l] = !depth_test || h[l].z < t->depth[idx];
+        }
+        if (c->f->blur.mode == MOS_SAMPLING_SUPERSAMPLE) {
+            supersample_quad(d, c, tri, h, covered, live);
+            continue;
+        }
+        for (int l = 0; l < 4; l++)
+            if (live[l]) decouple_sample(d, c, tri, &h[l]);
+    }
+}
+
 void decouple_triangle(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, int x0, int y0, int x1,
                        int y1)
 {
     const rt_target *t = c->f->target;
     const int S = t->samples;
     const fe_blur *b = tri->blur;
-    const bool depth_test = tri->draw->depth_test;
-    /* Rank by time when the triangle moves, else by lens u: the bounds of
-     * one rank's slice are much smaller than those of the whole shutter. */
-    const int key = b && (b->kind & FE_BLUR_MOTION) ? RASTER_RANK_T : RASTER_RANK_U;
-    const int bin_px = c->f->bin_px;
+    const int key = b ? b->rank_key : RASTER_RANK_U;
     if (++d->tri_stamp == 0) {
         memset(d->pixel_stamp, 0, sizeof d->pixel_stamp);
         d->tri_stamp = 1;
     }
     for (int j = 0; j < S; j++) {
         int bx0 = x0, by0 = y0, bx1 = x1, by1 = y1;
-        if (b) {
-            float range[3][2] = {{-1.0f, 1.0f}, {-1.0f, 1.0f}, {0.0f, 1.0f}};
-            const float *r = t->uvt_range[key][j];
-            range[key == RASTER_RANK_T ? 2 : 0][0] = r[0];
-            range[key == RASTER_RANK_T ? 2 : 0][1] = r[1];
-            int32_t box[4];
-            if (!fe_blur_bounds(b, range, t->width, t->height, box)) continue;
+        if (b) {  /* the rank's bounds (empty ones have x0 > x1) */
+            const int32_t *box = b->rank_box[j];
             bx0 = box[0] > x0 ? box[0] : x0;
             by0 = box[1] > y0 ? box[1] : y0;
             bx1 = box[2] + 1 < x1 ? box[2] + 1 : x1;
             by1 = box[3] + 1 < y1 ? box[3] + 1 : y1;
         }
-        for (int qy = by0 & ~1; qy < by1; qy += 2) {
-            for (int qx = bx0 & ~1; qx < bx1; qx += 2) {
-                lane_hit h[4];
-                bool covered[4] = {false, false, false, false}, live[4] = {false, false, false, false};
-                for (int l = 0; l < 4; l++) {
-                    int px = qx + (l & 1), py = qy + (l >> 1);
-                    if (px < bx0 || px >= bx1 || py < by0 || py >= by1) continue;
-                    const int pix = raster_uvt_pixel(px, py);
-                    const int s = t->uvt_order[((size_t)pix * 2 + (size_t)key) * (size_t)S + (size_t)j];
-                    const float *uvt = raster_uvt_at(t->uvt, S, px, py, s);
-                    h[l].px = px;
-                    h[l].py = py;
-                    h[l].s = s;
-                    if (!stoch_test(tri, px, py, s, &t->positions, uvt, &h[l].z, h[l].w)) continue;
-                    covered[l] = true;
-                    c->st->fragments++;
-                    uint32_t *stamp = &d->pixel_stamp[(py & (bin_px - 1)) * bin_px + (px & (bin_px - 1))];
-                    if (*stamp != d->tri_stamp) {  /* first covered sample of this pixel */
-                        *stamp = d->tri_stamp;
-                        c->st->covered_pixels++;
-                    }
-                    /* Early depth against what the ROP has written so far. */
-                    const size_t idx = ((size_t)py * (size_t)t->width + (size_t)px) * (size_t)S + (size_t)s;
-                    live[l] = !depth_test || h[l].z < t->depth[idx];
-                }
-                if (c->f->blur.mode == MOS_SAMPLING_SUPERSAMPLE) {
-                    supersample_quad(d, c, tri, h, covered, live);
-                    continue;
-                }
-                for (int l = 0; l < 4; l++)
-                    if (live[l]) decouple_sample(d, c, tri, &h[l]);
+        const size_t rank = raster_ranked_index(S, key, j);
+        const float *plane = t->ranked.plane + rank * RASTER_RANKED_FIELDS * RASTER_UVT_PIXELS;
+        const uint8_t *sample = t->ranked.sample + rank * RASTER_UVT_PIXELS;
+        for (int by = by0 & ~3; by < by1; by += 4) {
+            const uint32_t rows = span_bits(by, by0, by1);
+            for (int bx = bx0 & ~3; bx < bx1; bx += 4) {
+                const uint32_t cols = span_bits(bx, bx0, bx1);
+                uint32_t mask = 0;
+                for (int r = 0; r < 4; r++)
+                    if (rows >> r & 1) mask |= cols << (4 * r);
+                const int lane0 = raster_uvt_lane(bx, by);
+                stoch_hits hits;
+                const uint32_t hit = b ? c->f->stoch_block(b, bx, by, plane + lane0, mask, &hits)
+                                       : static_block(tri, t, bx, by, sample + lane0, mask, &hits);
+                if (hit) block_hits(d, c, tri, bx, by, sample + lane0, hit, &hits);
             }
         }
     }

@@ -15,15 +15,15 @@ mos_result rt_target_init(rt_target *t, int width, int height, int samples, cons
     t->depth = util_calloc(a, pixels * (size_t)samples, sizeof *t->depth);
     t->resolved = util_calloc(a, pixels, sizeof *t->resolved);
     t->uvt = util_alloc(a, raster_uvt_floats(samples) * sizeof *t->uvt);
-    t->uvt_order = util_alloc(a, raster_uvt_floats(samples) / 3 * 2);
-    if (!t->color || !t->depth || !t->resolved || !t->uvt || !t->uvt_order) {
+    if (!t->color || !t->depth || !t->resolved || !t->uvt) {
         rt_target_release(t, a);
         return MOS_ERR_OUT_OF_MEMORY;
     }
     raster_samples_get(samples, &t->positions);
     raster_uvt_fill(samples, t->uvt);
-    raster_uvt_rank(samples, t->uvt, t->uvt_order, t->uvt_range);
-    return MOS_OK;
+    mos_result r = raster_ranked_init(&t->ranked, samples, t->uvt, &t->positions, a);
+    if (r != MOS_OK) rt_target_release(t, a);
+    return r;
 }
 
 void rt_target_release(rt_target *t, const mos_allocator *a)
@@ -32,7 +32,7 @@ void rt_target_release(rt_target *t, const mos_allocator *a)
     util_free(a, t->depth);
     util_free(a, t->resolved);
     util_free(a, t->uvt);
-    util_free(a, t->uvt_order);
+    raster_ranked_release(&t->ranked, a);
     util_free(a, t->bin_stamp);
     memset(t, 0, sizeof *t);
 }

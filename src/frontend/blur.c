@@ -127,6 +127,23 @@ bool fe_blur_bounds(const fe_blur *b, const float range[3][2], int width, int he
     return x0 <= x1 && y0 <= y1;
 }
 
+/* The bounds of each rank's slice of time (or lens u), for the rasterizer:
+ * much smaller than those of the whole shutter (or lens). */
+static void rank_boxes(fe_blur *b, const frame_blur *fb, const fe_viewport *vp)
+{
+    b->rank_key = b->kind & FE_BLUR_MOTION ? FE_RANK_T : FE_RANK_U;
+    const int axis = b->rank_key == FE_RANK_T ? 2 : 0;
+    for (int j = 0; j < fb->ranks; j++) {
+        float range[3][2] = {{-1.0f, 1.0f}, {-1.0f, 1.0f}, {0.0f, 1.0f}};
+        range[axis][0] = fb->rank_range[b->rank_key][j][0];
+        range[axis][1] = fb->rank_range[b->rank_key][j][1];
+        if (!fe_blur_bounds(b, range, vp->width, vp->height, b->rank_box[j])) {
+            b->rank_box[j][0] = 1;
+            b->rank_box[j][2] = 0;
+        }
+    }
+}
+
 /* The reference triangle at time t from the lens centre, as window x, y
  * and 1/W; false when a vertex has no image or the triangle is a sliver. */
 static bool reference_at(const fe_blur *b, float t, float x[3], float y[3], float iw[3])
@@ -227,10 +244,12 @@ fe_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3
     size_t size = sizeof(fe_tri) + (size_t)d->varying_count * sizeof(float[3]);
     fe_tri *t = arena_alloc(ar, size, 64);
     fe_blur *bp = arena_alloc(ar, sizeof b, 64);
-    if (!t || !bp) {
+    b.rank_box = arena_alloc(ar, (size_t)fb->ranks * sizeof *b.rank_box, 16);
+    if (!t || !bp || !b.rank_box) {
         *out_of_memory = true;
         return NULL;
     }
+    rank_boxes(&b, fb, vp);
     *bp = b;
     memset(t, 0, sizeof *t);
     t->draw = d;

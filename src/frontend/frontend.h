@@ -22,6 +22,12 @@ struct raster_counts;
  * what it does; raster/select.c picks the instruction set). */
 typedef int (*raster_fn)(const struct fe_tri *t, const struct raster_view *v, int x0, int y0, int x1, int y1,
                          struct raster_quad *out, struct raster_counts *counts);
+/* A 4x4 block of pixels against a blurred triangle, one sample each
+ * (raster/stoch.h says what it does; raster/stoch_block.c picks the ISA). */
+struct fe_blur;
+struct stoch_hits;
+typedef uint32_t (*stoch_block_fn)(const struct fe_blur *b, int x0, int y0, const float *lanes, uint32_t mask,
+                                   struct stoch_hits *out);
 
 /* A draw frozen at mos_draw: everything a worker needs to shade and ROP. */
 typedef struct fe_draw {
@@ -83,6 +89,11 @@ typedef struct fe_blur {
     float sign[3];
     float ref[3][3];  /* vertex i of the reference as (x W, y W, W) in its grid space */
     float rate;       /* shading-grid points per unit of the reference space */
+    /* The rasterizer visits the samples rank by rank (raster.h): ranked by
+     * time when the triangle moves, else by lens u.  rank_box[j] bounds
+     * what it covers at rank j (x0, y0, x1, y1 inclusive; empty: x0 > x1). */
+    int rank_key;
+    int32_t (*rank_box)[4];
 } fe_blur;
 
 /* out = a x b (3-vectors): the homogeneous line through two points. */
@@ -103,7 +114,13 @@ typedef struct frame_blur {
     float rate;             /* shading-grid points per pixel edge */
     bool adaptive, bilinear;
     int cache_quads;
+    /* The target's samples ranked by time (FE_RANK_T) and lens u
+     * (FE_RANK_U): ranks and, per key, the [min, max] of each rank. */
+    int ranks;
+    const float (*rank_range[2])[2];
 } frame_blur;
+#define FE_RANK_T 0
+#define FE_RANK_U 1
 
 /* The frame as the api hands it over: read-only for everyone after that
  * but for the statistics each stage owns. */
@@ -117,6 +134,7 @@ typedef struct pipe_frame {
     const struct pattern_table *pattern;
     int bin_px, coarse_px, batch, early;
     raster_fn raster;  /* raster_triangle for this CPU (raster/select.c) */
+    stoch_block_fn stoch_block;  /* stoch_block for this CPU (raster/stoch_block.c) */
     frame_blur blur;
     double t_start_ms;
     /* front-end statistics */

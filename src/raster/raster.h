@@ -43,13 +43,34 @@ static inline const float *raster_uvt_at(const float *uvt, int spp, int x, int y
 void raster_uvt_fill(int spp, float *uvt);
 
 /* The samples of each pattern pixel ranked by time (key 0) and by lens u
- * (key 1): order[((pix * 2) + key) * spp + j] is the sample with the j-th
- * smallest value, and range[key][j] the [min, max] of that value over all
- * 1024 pixels.  The stochastic rasterizer visits rank j of every pixel
- * together, within the triangle's bounds for that slice of t (or u). */
-#define RASTER_RANK_T 0
-#define RASTER_RANK_U 1
-void raster_uvt_rank(int spp, const float *uvt, uint8_t *order, float range[2][RASTER_MAX_POSITIONS][2]);
+ * (key 1), as planes the block tester (raster/stoch.h) reads sixteen pixels
+ * at a time: pattern pixels in 4x4 blocks (raster_uvt_lane), and for key k
+ * and rank j (the sample with the j-th smallest t or u) one plane per field
+ * at plane[((k * spp + j) * RASTER_RANKED_FIELDS + field) * 1024]: the
+ * sample's x, y from the lower-left corner of its 4x4 block, then u, v, t.
+ * sample[(k * spp + j) * 1024 + lane] is its index, range[k][j] the
+ * [min, max] of the key at rank j over all 1024 pixels.  The stochastic
+ * rasterizer visits rank j of every pixel together, within the triangle's
+ * bounds for that slice of t (or u). */
+#define RASTER_RANK_T FE_RANK_T
+#define RASTER_RANK_U FE_RANK_U
+#define RASTER_UVT_PIXELS (RASTER_UVT_TILE * RASTER_UVT_TILE)
+enum { RASTER_RANKED_X, RASTER_RANKED_Y, RASTER_RANKED_U, RASTER_RANKED_V, RASTER_RANKED_T, RASTER_RANKED_FIELDS };
+typedef struct raster_ranked {
+    float *plane;  /* 64-byte aligned, inside `block` */
+    uint8_t *sample;
+    void *block;
+    float range[2][RASTER_MAX_POSITIONS][2];
+} raster_ranked;
+/* Where pixel (x, y) lies in a plane: 4x4 blocks, rows of blocks bottom up. */
+static inline int raster_uvt_lane(int x, int y)
+{
+    return ((y & 31) >> 2) * 128 + ((x & 31) >> 2) * 16 + (y & 3) * 4 + (x & 3);
+}
+static inline size_t raster_ranked_index(int spp, int key, int j) { return (size_t)key * (size_t)spp + (size_t)j; }
+mos_result raster_ranked_init(raster_ranked *r, int spp, const float *uvt, const raster_samples *pos,
+                              const mos_allocator *a);
+void raster_ranked_release(raster_ranked *r, const mos_allocator *a);
 
 /* A 2x2 quad: lane i covers pixel (x + (i & 1), y + (i >> 1)); bit
  * (lane * spp + s) of cover is sample s of that lane. */

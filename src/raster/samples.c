@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "raster/raster.h"
+#include "util/alloc.h"
 
 static const int8_t pos1[] = {0, 0};
 static const int8_t pos2[] = {4, 4, -4, -4};
@@ -103,29 +104,57 @@ void raster_uvt_fill(int spp, float *uvt)
     }
 }
 
-void raster_uvt_rank(int spp, const float *uvt, uint8_t *order, float range[2][RASTER_MAX_POSITIONS][2])
+mos_result raster_ranked_init(raster_ranked *r, int spp, const float *uvt, const raster_samples *pos,
+                              const mos_allocator *a)
 {
     static const int component[2] = {2, 0};  /* t, u */
+    r->block = util_alloc(a, (size_t)2 * (size_t)spp * RASTER_RANKED_FIELDS * RASTER_UVT_PIXELS * sizeof *r->plane + 64);
+    r->plane = r->block ? (float *)(((uintptr_t)r->block + 63) & ~(uintptr_t)63) : NULL;
+    r->sample = util_alloc(a, (size_t)2 * (size_t)spp * RASTER_UVT_PIXELS);
+    if (!r->block || !r->sample) {
+        raster_ranked_release(r, a);
+        return MOS_ERR_OUT_OF_MEMORY;
+    }
     for (int key = 0; key < 2; key++)
         for (int j = 0; j < spp; j++) {
-            range[key][j][0] = INFINITY;
-            range[key][j][1] = -INFINITY;
+            r->range[key][j][0] = INFINITY;
+            r->range[key][j][1] = -INFINITY;
         }
-    for (int pix = 0; pix < RASTER_UVT_TILE * RASTER_UVT_TILE; pix++) {
-        const float *q = uvt + (size_t)pix * (size_t)spp * 3;
-        for (int key = 0; key < 2; key++) {
-            uint8_t *o = order + ((size_t)pix * 2 + (size_t)key) * (size_t)spp;
-            const int c = component[key];
-            for (int j = 0; j < spp; j++) {  /* insertion sort: spp <= 64 */
-                int k = j;
-                for (; k > 0 && q[3 * o[k - 1] + c] > q[3 * j + c]; k--) o[k] = o[k - 1];
-                o[k] = (uint8_t)j;
-            }
-            for (int j = 0; j < spp; j++) {
-                float v = q[3 * o[j] + c];
-                range[key][j][0] = fminf(range[key][j][0], v);
-                range[key][j][1] = fmaxf(range[key][j][1], v);
+    for (int y = 0; y < RASTER_UVT_TILE; y++)
+        for (int x = 0; x < RASTER_UVT_TILE; x++) {
+            const float *q = uvt + (size_t)raster_uvt_pixel(x, y) * (size_t)spp * 3;
+            const int lane = raster_uvt_lane(x, y);
+            for (int key = 0; key < 2; key++) {
+                const int c = component[key];
+                uint8_t o[RASTER_MAX_POSITIONS];
+                for (int j = 0; j < spp; j++) {  /* insertion sort: spp <= 64 */
+                    int k = j;
+                    for (; k > 0 && q[3 * o[k - 1] + c] > q[3 * j + c]; k--) o[k] = o[k - 1];
+                    o[k] = (uint8_t)j;
+                }
+                for (int j = 0; j < spp; j++) {
+                    const int s = o[j];
+                    const size_t rank = raster_ranked_index(spp, key, j);
+                    float *f = r->plane + rank * RASTER_RANKED_FIELDS * RASTER_UVT_PIXELS + (size_t)lane;
+                    f[RASTER_RANKED_X * RASTER_UVT_PIXELS] = (float)(x & 3) + pos->fx[s];
+                    f[RASTER_RANKED_Y * RASTER_UVT_PIXELS] = (float)(y & 3) + pos->fy[s];
+                    f[RASTER_RANKED_U * RASTER_UVT_PIXELS] = q[3 * s + 0];
+                    f[RASTER_RANKED_V * RASTER_UVT_PIXELS] = q[3 * s + 1];
+                    f[RASTER_RANKED_T * RASTER_UVT_PIXELS] = q[3 * s + 2];
+                    r->sample[rank * RASTER_UVT_PIXELS + (size_t)lane] = (uint8_t)s;
+                    r->range[key][j][0] = fminf(r->range[key][j][0], q[3 * s + c]);
+                    r->range[key][j][1] = fmaxf(r->range[key][j][1], q[3 * s + c]);
+                }
             }
         }
-    }
+    return MOS_OK;
+}
+
+void raster_ranked_release(raster_ranked *r, const mos_allocator *a)
+{
+    util_free(a, r->block);
+    util_free(a, r->sample);
+    r->block = NULL;
+    r->plane = NULL;
+    r->sample = NULL;
 }
