@@ -141,40 +141,42 @@ void decouple_drain(decouple_scratch *d, shade_scratch *ss, rt_target *t, backen
 void decouple_begin_bin(decouple_scratch *d) { shading_cache_reset(&d->cache); }
 
 /* A referenced entry for (tri, qx, qy): a hit, or (also for anonymous
- * entries) a new one whose lanes are shaded at x, y when the queue drains.
- * When every entry is referenced the ROP queue drains first: a stall. */
-static int32_t acquire_entry(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, int32_t qx, int32_t qy,
-                             bool keyed, const float x[4], const float y[4])
+ * entries) a new one, queued for shading, whose lane positions the caller
+ * writes (then *fresh is true).  When every entry is referenced the ROP
+ * queue drains first: a stall. */
+static cache_entry *acquire_entry(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, int32_t qx,
+                                  int32_t qy, bool keyed, int32_t *index, bool *fresh)
 {
     int32_t e = keyed ? shading_cache_lookup(&d->cache, tri, qx, qy) : CACHE_NONE;
-    if (e != CACHE_NONE) {
+    *fresh = e == CACHE_NONE;
+    if (!*fresh) {
         c->st->cache_hits++;
-        return e;
-    }
-    c->st->cache_misses++;
-    e = shading_cache_insert(&d->cache, tri, qx, qy, keyed);
-    if (e == CACHE_NONE) {
-        c->st->cache_stalls++;
-        decouple_drain(d, c->shade, c->f->target, c->st);
+    } else {
+        c->st->cache_misses++;
         e = shading_cache_insert(&d->cache, tri, qx, qy, keyed);
+        if (e == CACHE_NONE) {
+            c->st->cache_stalls++;
+            decouple_drain(d, c->shade, c->f->target, c->st);
+            e = shading_cache_insert(&d->cache, tri, qx, qy, keyed);
+        }
+        d->pending[d->pending_count++] = e;  /* pending entries are referenced: never more than capacity */
     }
-    cache_entry *ce = &d->cache.entries[e];
-    memcpy(ce->x, x, sizeof ce->x);
-    memcpy(ce->y, y, sizeof ce->y);
-    d->pending[d->pending_count++] = e;  /* pending entries are referenced: never more than capacity */
-    return e;
+    *index = e;
+    return &d->cache.entries[e];
 }
 
 /* The entry of shading-grid quad (qx, qy) of tri at grid points per pixel `rate`. */
 static int32_t grid_entry(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, int32_t qx, int32_t qy,
                           float rate)
 {
-    float x[4], y[4];
-    for (int l = 0; l < 4; l++) {
-        x[l] = ((float)(2 * qx) + lane_ox[l]) / rate;
-        y[l] = ((float)(2 * qy) + lane_oy[l]) / rate;
+    int32_t e;
+    bool fresh;
+    cache_entry *ce = acquire_entry(d, c, tri, qx, qy, true, &e, &fresh);
+    for (int l = 0; fresh && l < 4; l++) {
+        ce->x[l] = ((float)(2 * qx) + lane_ox[l]) / rate;
+        ce->y[l] = ((float)(2 * qy) + lane_oy[l]) / rate;
     }
-    return acquire_entry(d, c, tri, qx, qy, true, x, y);
+    return e;
 }
 
 static rop_ref *push_ref(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, size_t sample, float z)
@@ -198,33 +200,25 @@ static void count_use(decouple_scratch *d, backend_stats *st, int32_t e, int lan
     ce->last_pixel[lane] = pixel;
 }
 
-/* Where sample s of pixel (px, py) lands in tri's shading reference. */
-static void reference_point(const fe_tri *tri, const decouple_ctx *c, const float w[3], int px, int py, int s,
-                            float *rx, float *ry)
-{
-    const fe_blur *b = tri->blur;
-    if (!b) {  /* static: the sample itself */
-        *rx = (float)px + c->f->target->positions.fx[s];
-        *ry = (float)py + c->f->target->positions.fy[s];
-        return;
-    }
-    float X = w[0] * b->ref[0][0] + w[1] * b->ref[1][0] + w[2] * b->ref[2][0];
-    float Y = w[0] * b->ref[0][1] + w[1] * b->ref[1][1] + w[2] * b->ref[2][1];
-    float W = w[0] * b->ref[0][2] + w[1] * b->ref[1][2] + w[2] * b->ref[2][2];
-    *rx = X / W;
-    *ry = Y / W;
-}
-
 static float grid_clamp(float g)
 {
     if (!(g > -GRID_LIMIT)) return -GRID_LIMIT;  /* also NaN */
     return g < GRID_LIMIT ? g : GRID_LIMIT;
 }
 
+/* floorf of a clamped grid coordinate, without the libm call the baseline
+ * ISA makes of it. */
+static int32_t grid_floor(float g)
+{
+    int32_t i = (int32_t)g;  /* toward zero */
+    return i - (g < (float)i);
+}
+
 /* One covered sample of one quad lane, as the rasterizer found it. */
 typedef struct lane_hit {
     int px, py, s;
-    float z, w[3];
+    float z;
+    float rx, ry;  /* where it lands in the triangle's shading reference */
 } lane_hit;
 
 /* DECOUPLED: map a covered sample to the shading grid and queue its write. */
@@ -233,22 +227,20 @@ static void decouple_sample(decouple_scratch *d, const decouple_ctx *c, const fe
     const rt_target *t = c->f->target;
     const float rate = tri->blur ? tri->blur->rate : c->f->blur.rate;
     const uint32_t pixel = (uint32_t)h->py * (uint32_t)t->width + (uint32_t)h->px;
-    float rx, ry;
-    reference_point(tri, c, h->w, h->px, h->py, h->s, &rx, &ry);
     /* Entries first (a stall may drain the queue), then the write. */
-    float gx = grid_clamp(rx * rate), gy = grid_clamp(ry * rate);
+    float gx = grid_clamp(h->rx * rate), gy = grid_clamp(h->ry * rate);
     int32_t entry[4];
     uint8_t lane[4];
     float weight[4] = {1.0f, 0.0f, 0.0f, 0.0f};
     int n = 1;
     if (!c->f->blur.bilinear) {
-        int32_t ix = (int32_t)floorf(gx), iy = (int32_t)floorf(gy);
+        int32_t ix = grid_floor(gx), iy = grid_floor(gy);
         entry[0] = grid_entry(d, c, tri, ix >> 1, iy >> 1, rate);
         lane[0] = (uint8_t)((ix & 1) | (iy & 1) << 1);
     } else {
         /* The four grid points around (gx, gy), nearest first. */
-        float fx = gx - 0.5f - floorf(gx - 0.5f), fy = gy - 0.5f - floorf(gy - 0.5f);
-        int32_t ix = (int32_t)floorf(gx - 0.5f), iy = (int32_t)floorf(gy - 0.5f);
+        int32_t ix = grid_floor(gx - 0.5f), iy = grid_floor(gy - 0.5f);
+        float fx = gx - 0.5f - (float)ix, fy = gy - 0.5f - (float)iy;
         int first = (fx >= 0.5f) | (fy >= 0.5f) << 1;
         for (int k = 0; k < 4; k++) {
             int corner = k ^ first;
@@ -283,7 +275,8 @@ static void supersample_quad(decouple_scratch *d, const decouple_ctx *c, const f
     float x[4], y[4];
     for (int l = 0; l < 4; l++) {
         if (!covered[l]) continue;
-        reference_point(tri, c, h[l].w, h[l].px, h[l].py, h[l].s, &x[l], &y[l]);
+        x[l] = h[l].rx;
+        y[l] = h[l].ry;
         if (first < 0) first = l;
     }
     for (int l = 0; l < 4; l++) {
@@ -291,7 +284,11 @@ static void supersample_quad(decouple_scratch *d, const decouple_ctx *c, const f
         x[l] = x[first] + (lane_ox[l] - lane_ox[first]);
         y[l] = y[first] + (lane_oy[l] - lane_oy[first]);
     }
-    const int32_t e = acquire_entry(d, c, tri, 0, 0, false, x, y);
+    int32_t e;
+    bool fresh;
+    cache_entry *ce = acquire_entry(d, c, tri, 0, 0, false, &e, &fresh);  /* anonymous: always fresh */
+    memcpy(ce->x, x, sizeof ce->x);
+    memcpy(ce->y, y, sizeof ce->y);
     bool referenced = false;  /* acquire_entry's reference goes to the first write */
     for (int l = 0; l < 4; l++) {
         if (!live[l]) continue;
@@ -313,21 +310,6 @@ static uint32_t span_bits(int base, int lo, int hi)
     uint32_t m = 0;
     for (int i = 0; i < 4; i++) m |= (uint32_t)(base + i >= lo && base + i < hi) << i;
     return m;
-}
-
-/* The covered lanes of a block for a static, sharp triangle: one sample
- * test at a time on the 2D rasterizer's fixed-point edges. */
-static uint32_t static_block(const fe_tri *tri, const rt_target *t, int x0, int y0, const uint8_t *sample,
-                             uint32_t mask, stoch_hits *out)
-{
-    uint32_t hit = 0;
-    for (uint32_t m = mask; m; m &= m - 1) {
-        const int l = __builtin_ctz(m);
-        float w[3];
-        if (stoch_test(tri, x0 + (l & 3), y0 + (l >> 2), sample[l], &t->positions, NULL, &out->z[l], w))
-            hit |= 1u << l;
-    }
-    return hit;
 }
 
 /* The covered lanes of one block at one rank: early depth, then either one
@@ -352,7 +334,8 @@ static void block_hits(decouple_scratch *d, const decouple_ctx *c, const fe_tri 
             h[l].s = sample[bl];
             if (!(hit >> bl & 1)) continue;
             h[l].z = in->z[bl];
-            for (int k = 0; k < 3; k++) h[l].w[k] = in->w[k][bl];
+            h[l].rx = in->rx[bl];
+            h[l].ry = in->ry[bl];
             covered[l] = true;
             c->st->fragments++;
             uint32_t *stamp = &d->pixel_stamp[(h[l].py & (bin_px - 1)) * bin_px + (h[l].px & (bin_px - 1))];
@@ -406,7 +389,7 @@ void decouple_triangle(decouple_scratch *d, const decouple_ctx *c, const fe_tri 
                 const int lane0 = raster_uvt_lane(bx, by);
                 stoch_hits hits;
                 const uint32_t hit = b ? c->f->stoch_block(b, bx, by, plane + lane0, mask, &hits)
-                                       : static_block(tri, t, bx, by, sample + lane0, mask, &hits);
+                                       : stoch_block_static(tri, &t->positions, bx, by, sample + lane0, mask, &hits);
                 if (hit) block_hits(d, c, tri, bx, by, sample + lane0, hit, &hits);
             }
         }

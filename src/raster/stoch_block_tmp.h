@@ -2,8 +2,8 @@
  * ISA by stoch_block.c, which defines STOCH_BLOCK_FN.  One lane per pixel
  * of a 4x4 block; the compiler turns each lane loop into vector code. */
 
-static uint32_t STOCH_BLOCK_FN(const fe_blur *restrict b, int x0, int y0, const float *restrict lanes, uint32_t mask,
-                        stoch_hits *restrict out)
+static uint32_t STOCH_BLOCK_FN(const fe_blur *restrict b, int x0, int y0, const float *restrict lanes,
+                               uint32_t mask, stoch_hits *restrict out)
 {
     lanes = __builtin_assume_aligned(lanes, 64);  /* no scalar peeling before the vector loops */
     out = __builtin_assume_aligned(out, 64);
@@ -11,24 +11,26 @@ static uint32_t STOCH_BLOCK_FN(const fe_blur *restrict b, int x0, int y0, const 
     const float *U = lanes + RASTER_RANKED_U * RASTER_UVT_PIXELS, *V = lanes + RASTER_RANKED_V * RASTER_UVT_PIXELS;
     const float *T = lanes + RASTER_RANKED_T * RASTER_UVT_PIXELS;
     const float fx = (float)x0, fy = (float)y0;
-    int hit[STOCH_LANES];
+    _Alignas(64) int hit[STOCH_LANES];
+    _Alignas(64) float w[3][STOCH_LANES];
     switch (b->kind) {
     case FE_BLUR_MOTION:
         for (int l = 0; l < STOCH_LANES; l++)
-            hit[l] = stoch_lane_motion(b, fx + X[l], fy + Y[l], T[l], &out->z[l], &out->w[0][l], &out->w[1][l],
-                                       &out->w[2][l]);
+            hit[l] = stoch_lane_motion(b, fx + X[l], fy + Y[l], T[l], &out->z[l], &w[0][l], &w[1][l], &w[2][l]);
         break;
     case FE_BLUR_DEFOCUS:
         for (int l = 0; l < STOCH_LANES; l++)
-            hit[l] = stoch_lane_defocus(b, fx + X[l], fy + Y[l], U[l], V[l], &out->z[l], &out->w[0][l],
-                                        &out->w[1][l], &out->w[2][l]);
+            hit[l] = stoch_lane_defocus(b, fx + X[l], fy + Y[l], U[l], V[l], &out->z[l], &w[0][l], &w[1][l],
+                                        &w[2][l]);
         break;
     default:
         for (int l = 0; l < STOCH_LANES; l++)
-            hit[l] = stoch_lane_warp(b, fx + X[l], fy + Y[l], U[l], V[l], T[l], &out->z[l], &out->w[0][l],
-                                     &out->w[1][l], &out->w[2][l]);
+            hit[l] = stoch_lane_warp(b, fx + X[l], fy + Y[l], U[l], V[l], T[l], &out->z[l], &w[0][l],
+                                     &w[1][l], &w[2][l]);
         break;
     }
+    for (int l = 0; l < STOCH_LANES; l++)
+        stoch_lane_reference(b, w[0][l], w[1][l], w[2][l], &out->rx[l], &out->ry[l]);
     uint32_t m = 0;
     for (int l = 0; l < STOCH_LANES; l++) m |= (uint32_t)hit[l] << l;
     return m & mask;

@@ -1,7 +1,6 @@
 /* stoch_lane.h — the arithmetic of one 5D visibility sample against one
  * blurred triangle, branch-free so that a loop over lanes vectorizes:
- * stoch.c runs it one sample at a time, stoch_tmp.h sixteen pixels at a
- * time in every ISA.  The build turns floating-point contraction off, so
+ * stoch_block_tmp.h runs it over sixteen pixels at a time in every ISA.  The build turns floating-point contraction off, so
  * every ISA computes the same bits (and two triangles sharing an edge the
  * same edge values, see edge_inside). */
 #ifndef MOSAIC_RASTER_STOCH_LANE_H
@@ -90,6 +89,17 @@ static inline int stoch_lane_warp(const fe_blur *b, float x, float y, float u, f
     fe_cross3(c[2], p[0], p[1]);
     const float det = c[0][0] * p[0][0] + c[0][1] * p[0][1] + c[0][2] * p[0][2];
     return stoch_lane_finish(b->cull_back, c, x, y, det, z, depth, w0, w1, w2);
+}
+
+/* Where a covered sample with weights (w0, w1, w2) lands in the shading
+ * reference (seed 001, 4.4): the same barycentrics on the reference. */
+static inline void stoch_lane_reference(const fe_blur *b, float w0, float w1, float w2, float *rx, float *ry)
+{
+    const float X = w0 * b->ref[0][0] + w1 * b->ref[1][0] + w2 * b->ref[2][0];
+    const float Y = w0 * b->ref[0][1] + w1 * b->ref[1][1] + w2 * b->ref[2][1];
+    const float W = w0 * b->ref[0][2] + w1 * b->ref[1][2] + w2 * b->ref[2][2];
+    *rx = X / W;
+    *ry = Y / W;
 }
 
 #endif
