@@ -29,10 +29,11 @@ static uint32_t STOCH_BLOCK_FN(const fe_blur *restrict b, int x0, int y0, const 
                                      &w[1][l], &w[2][l]);
         break;
     }
-    for (int l = 0; l < STOCH_LANES; l++)
-        stoch_lane_reference(b, w[0][l], w[1][l], w[2][l], &out->rx[l], &out->ry[l]);
     uint32_t m = 0;
     for (int l = 0; l < STOCH_LANES; l++) m |= (uint32_t)hit[l] << l;
+    if (!(m & mask)) return 0;  /* most blocks: no divisions for the reference */
+    for (int l = 0; l < STOCH_LANES; l++)
+        stoch_lane_reference(b, w[0][l], w[1][l], w[2][l], &out->rx[l], &out->ry[l]);
     return m & mask;
 }
 
