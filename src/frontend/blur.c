@@ -12,6 +12,7 @@
 #define BLUR_MIN_W 1e-5f       /* a vertex this close to the eye plane has no finite image */
 #define BLUR_MIN_AREA 1e-6f    /* window area (pixels^2) below which a reference is degenerate */
 #define BLUR_BARY_GRID 64.0f   /* barycentric-grid fallback: grid points along an edge */
+#define BLUR_BOUNDS_MARGIN (1.0f / 64.0f)  /* pixels: far beyond the sample tests' rounding */
 
 /* Canonical vertex order for an edge: compare position, then motion. */
 static bool vertex_less(const fe_blur *b, int i, int j)
@@ -113,6 +114,12 @@ bool fe_blur_bounds(const fe_blur *b, const float range[3][2], int width, int he
         }
     }
 #undef BLUR_EXTEND
+    /* The sample tests round too: one a hair outside the exact image of an
+     * edge may still test inside, so the bounds keep a margin for it. */
+    lo_x -= BLUR_BOUNDS_MARGIN;
+    lo_y -= BLUR_BOUNDS_MARGIN;
+    hi_x += BLUR_BOUNDS_MARGIN;
+    hi_y += BLUR_BOUNDS_MARGIN;
     if (!seen || !(hi_x >= 0.0f && hi_y >= 0.0f && lo_x < (float)width && lo_y < (float)height))
         return false;  /* wholly behind the near plane, or off-screen (NaN too) */
     int32_t x0 = 0, y0 = 0, x1 = width - 1, y1 = height - 1;
@@ -184,9 +191,13 @@ fe_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3
     /* Clip -> window-homogeneous: X = (x / 2 + w / 2) * width; the lens
      * shear scales alike. */
     const float hw = 0.5f * (float)vp->width, hh = 0.5f * (float)vp->height;
-    bool moving = false;
+    /* Every triangle of a moving draw takes the moving paths, even one whose
+     * vertices stand still: its edges shared with moving neighbours are
+     * then computed by the same arithmetic, so they meet without cracks or
+     * double hits (a still edge's motion terms are exact zeros). */
+    const bool moving = clip1 != NULL;
     for (int i = 0; i < 3; i++) {
-        const float *c[2] = {clip0[i], clip1[i]};
+        const float *c[2] = {clip0[i], clip1 ? clip1[i] : clip0[i]};
         float q[2][4];
         for (int k = 0; k < 2; k++) {
             for (int j = 0; j < 4; j++)
@@ -199,7 +210,6 @@ fe_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3
         for (int j = 0; j < 4; j++) {
             b.p[i][j] = q[0][j];
             b.dp[i][j] = q[1][j] - q[0][j];
-            moving = moving || b.dp[i][j] != 0.0f;
         }
     }
     b.sx = fb->lens_x * hw;

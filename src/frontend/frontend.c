@@ -101,7 +101,7 @@ static bool blur_and_bin(frontend *fe, pipe_frame *f, const fe_draw *d, const fe
 {
     const float *c0[3] = {p[0]->clip, p[1]->clip, p[2]->clip};
     bool sharp = false, oom = false;
-    fe_tri *t = fe_setup_blurred(c0, c1 ? c1 : c0, v, d, &f->blur, vp, &fe->arena, &sharp, &oom);
+    fe_tri *t = fe_setup_blurred(c0, c1, v, d, &f->blur, vp, &fe->arena, &sharp, &oom);
     if (oom) return false;
     if (sharp) return sharp_and_bin(fe, f, d, p, v, vp);
     if (!t) return true;

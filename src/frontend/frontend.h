@@ -217,10 +217,10 @@ fe_tri *fe_setup_triangle(const fe_post *const post[3], const float *const var[3
  * only the disk); false when that is nothing on a width x height screen. */
 bool fe_blur_bounds(const fe_blur *b, const float range[3][2], int width, int height, int32_t out[4]);
 
-/* blur.c: sets up a triangle from clip positions at t = 0 and t = 1 (same
- * pointer when static) under the frame's lens.  Returns NULL when it is
- * culled, or static and sharp (*sharp set: use clipping and setup), or out
- * of memory (*out_of_memory set). */
+/* blur.c: sets up a triangle from clip positions at t = 0 and t = 1 (NULL
+ * for a draw that does not move) under the frame's lens.  Returns NULL when
+ * it is culled, or static and sharp (*sharp set: use clipping and setup),
+ * or out of memory (*out_of_memory set). */
 fe_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3], const float *const var[3],
                          const fe_draw *d, const frame_blur *fb, const fe_viewport *vp, arena *ar, bool *sharp,
                          bool *out_of_memory);
