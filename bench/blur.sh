@@ -6,8 +6,10 @@
 # Both modes of one row run back to back, so the ratio sees the same machine.
 #
 # usage: bench/blur.sh [--mosaic PATH] [--size WxH] [--spp "8 16 27 64"]
-#                      [--fma "0 200"] [--frames F] [--threads N] [SCENE]
+#                      [--fma "0 200"] [--frames F] [--threads N]
+#                      [--opts "RENDER OPTIONS"] [SCENE]
 # Default: scenes/blur.scene at 1920x1080, 1 frame, all online cores.
+# --opts passes more options to both modes' renders (e.g. "--bin 64 --cache 8192").
 set -u
 MOSAIC=build/mosaic
 SIZE=1920x1080
@@ -16,6 +18,7 @@ FMAS="0 200"
 FRAMES=1
 THREADS=0
 SCENE=scenes/blur.scene
+OPTS=
 while [ $# -gt 0 ]; do
     case "$1" in
     --mosaic) MOSAIC=$2; shift 2 ;;
@@ -24,7 +27,8 @@ while [ $# -gt 0 ]; do
     --fma) FMAS=$2; shift 2 ;;
     --frames) FRAMES=$2; shift 2 ;;
     --threads) THREADS=$2; shift 2 ;;
-    -h|--help) sed -n '2,10s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    --opts) OPTS=$2; shift 2 ;;
+    -h|--help) sed -n '2,12s/^# \{0,1\}//p' "$0"; exit 0 ;;
     -*) echo "blur.sh: unknown option $1" >&2; exit 2 ;;
     *) SCENE=$1; shift ;;
     esac
@@ -39,7 +43,7 @@ for spp in $SPPS; do
     for fma in $FMAS; do
         for mode in decoupled supersample; do
             if ! "$MOSAIC" render "$SCENE" --size "$SIZE" --spp "$spp" --fma "$fma" --mode "$mode" \
-                    --frames "$FRAMES" --threads "$THREADS" -o "$tmp/$mode.png" \
+                    --frames "$FRAMES" --threads "$THREADS" $OPTS -o "$tmp/$mode.png" \
                     --stats-json "$tmp/$mode.json" > "$tmp/out" 2>&1; then
                 echo "blur.sh: render failed: $(tail -n 2 "$tmp/out")" >&2
                 exit 1
