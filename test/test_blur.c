@@ -462,9 +462,9 @@ static void test_streak_length(void)
 }
 
 /* A mesh whose columns of quads alternate between standing still and
- * moving (and, with a lens, seen defocused) must cover every sample exactly
- * once at every (u, v, t): moving triangles share edges with each other and
- * with still ones, which take other coverage paths.  The mesh reaches past
+ * moving (and, with a lens, seen defocused; or only defocused) must cover
+ * every sample exactly once at every (u, v, t): moving triangles share
+ * edges with each other and with still ones.  The mesh reaches past
  * the screen by more than any motion or circle of confusion. */
 static test_tri *moving_mesh(int nx, int ny, float w, int *ntri)
 {
@@ -518,11 +518,11 @@ static void test_moving_mesh_watertight(void)
     const int w = TEST_SANITIZED ? 192 : 480, h = TEST_SANITIZED ? 108 : 270, spp = 16;
     int ntri;
     test_tri *tris = moving_mesh(48, 27, 2.0f, &ntri);
-    static const char *const names[] = {"motion", "motion and defocus"};
-    for (int lens = 0; lens < 2; lens++) {
-        scene_run r = {.threads = 2, .motion = true, .count = true, .w = w, .h = h,
+    static const char *const names[] = {"motion", "motion and defocus", "defocus"};
+    for (int variant = 0; variant < 3; variant++) {
+        scene_run r = {.threads = 2, .motion = variant < 2, .count = true, .w = w, .h = h,
                        .blur = {.mode = MOS_SAMPLING_DECOUPLED}};
-        if (lens) r.blur.lens_x = r.blur.lens_y = 0.03f, r.blur.focus_w = 1.0f;
+        if (variant) r.blur.lens_x = r.blur.lens_y = 0.03f, r.blur.focus_w = 1.0f;
         mos_frame_stats st;
         uint8_t *img = render_scene(tris, ntri, spp, &r, &st);
         if (!img) break;
@@ -531,9 +531,9 @@ static void test_moving_mesh_watertight(void)
             holes += img[4 * i] == 0;
             doubles += img[4 * i] > 1;
         }
-        printf("  %-18s %d triangles, %zu samples: %zu uncovered, %zu covered twice or more\n", names[lens], ntri,
+        printf("  %-18s %d triangles, %zu samples: %zu uncovered, %zu covered twice or more\n", names[variant], ntri,
                samples, holes, doubles);
-        CHECK_MSG(holes == 0 && doubles == 0, "%s: %zu holes, %zu doubles", names[lens], holes, doubles);
+        CHECK_MSG(holes == 0 && doubles == 0, "%s: %zu holes, %zu doubles", names[variant], holes, doubles);
         free(img);
     }
     free(tris);
