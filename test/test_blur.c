@@ -150,7 +150,7 @@ static void test_coverage_paths(void)
     if (!ctx) return;
     mos_shader sh;
     CHECK_OK(mos_shader_create(ctx, &(mos_shader_desc){.vertex = vs_moving, .fragment = tu_fs_count, .varying_count = 0}, &sh));
-    const int per_path = TEST_TSAN ? 8 : TEST_SANITIZED ? 30 : 150;
+    const int per_path = TEST_TSAN ? 8 : TEST_SANITIZED ? 30 : 400;  /* 2000 triangles in all */
     mos_target targets[6];
     float *positions[6];
     for (int i = 0; i < 6; i++) {
