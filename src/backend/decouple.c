@@ -370,7 +370,7 @@ void decouple_triangle(decouple_scratch *d, const decouple_ctx *c, const fe_tri 
     for (int j = 0; j < S; j++) {
         int bx0 = x0, by0 = y0, bx1 = x1, by1 = y1;
         if (b) {  /* the rank's bounds (empty ones have x0 > x1) */
-            const int32_t *box = b->rank_box[j];
+            const int16_t *box = b->rank_box[j];
             bx0 = box[0] > x0 ? box[0] : x0;
             by0 = box[1] > y0 ? box[1] : y0;
             bx1 = box[2] + 1 < x1 ? box[2] + 1 : x1;

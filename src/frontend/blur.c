@@ -144,10 +144,12 @@ static void rank_boxes(fe_blur *b, const frame_blur *fb, const fe_viewport *vp)
         float range[3][2] = {{-1.0f, 1.0f}, {-1.0f, 1.0f}, {0.0f, 1.0f}};
         range[axis][0] = fb->rank_range[b->rank_key][j][0];
         range[axis][1] = fb->rank_range[b->rank_key][j][1];
-        if (!fe_blur_bounds(b, range, vp->width, vp->height, b->rank_box[j])) {
-            b->rank_box[j][0] = 1;
-            b->rank_box[j][2] = 0;
+        int32_t box[4];
+        if (!fe_blur_bounds(b, range, vp->width, vp->height, box)) {
+            static const int32_t empty[4] = {1, 0, 0, 0};
+            memcpy(box, empty, sizeof box);
         }
+        for (int k = 0; k < 4; k++) b->rank_box[j][k] = (int16_t)box[k];
     }
 }
 
@@ -254,7 +256,7 @@ fe_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3
     size_t size = sizeof(fe_tri) + (size_t)d->varying_count * sizeof(float[3]);
     fe_tri *t = arena_alloc(ar, size, 64);
     fe_blur *bp = arena_alloc(ar, sizeof b, 64);
-    b.rank_box = arena_alloc(ar, (size_t)fb->ranks * sizeof *b.rank_box, 16);
+    b.rank_box = arena_alloc(ar, (size_t)fb->ranks * sizeof *b.rank_box, 8);
     if (!t || !bp || !b.rank_box) {
         *out_of_memory = true;
         return NULL;

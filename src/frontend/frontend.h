@@ -91,9 +91,10 @@ typedef struct fe_blur {
     float rate;       /* shading-grid points per unit of the reference space */
     /* The rasterizer visits the samples rank by rank (raster.h): ranked by
      * time when the triangle moves, else by lens u.  rank_box[j] bounds
-     * what it covers at rank j (x0, y0, x1, y1 inclusive; empty: x0 > x1). */
+     * what it covers at rank j (x0, y0, x1, y1 inclusive; empty: x0 > x1;
+     * 16 bits suffice for targets up to 16384 pixels). */
     int rank_key;
-    int32_t (*rank_box)[4];
+    int16_t (*rank_box)[4];
 } fe_blur;
 
 /* out = a x b (3-vectors): the homogeneous line through two points. */
