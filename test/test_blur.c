@@ -465,7 +465,7 @@ static void test_streak_length(void)
  * moving (and, with a lens, seen defocused; or only defocused) must cover
  * every sample exactly once at every (u, v, t): moving triangles share
  * edges with each other and with still ones.  The mesh reaches past
- * the screen by more than any motion or circle of confusion. */
+ * the screen by more than its shear, motion or circle of confusion. */
 static test_tri *moving_mesh(int nx, int ny, float w, int *ntri)
 {
     test_tri *t = malloc((size_t)nx * (size_t)ny * 2 * sizeof *t);
@@ -474,7 +474,12 @@ static test_tri *moving_mesh(int nx, int ny, float w, int *ntri)
     rng_state = 99;
     for (int i = 0; i <= nx; i++)
         for (int j = 0; j <= ny; j++) {
-            const float x = -1.25f + 2.5f * (float)i / (float)nx, y = -1.25f + 2.5f * (float)j / (float)ny;
+            /* Offset by odd fractions of a quad: a vertex that falls exactly
+             * on a sample is a tie the float paths cannot split exactly
+             * (the sample lies on two edges whose values round independently).
+             * Sheared, so the seams pass samples at every distance. */
+            const float y = -1.25f + 2.5f * ((float)j + 0.2718f) / (float)ny;
+            const float x = -1.25f + 2.5f * ((float)i + 0.3183f) / (float)nx + 0.1f * y;
             /* Columns 5..7 of every 8 move; 0..4 stand still (4 and 8: the seams). */
             const bool moves = i % 8 > 4 && j > 0 && j < ny;
             /* At most 0.15 and 0.2 of a quad: a vertex closes in on the
