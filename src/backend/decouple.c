@@ -140,39 +140,36 @@ void decouple_drain(decouple_scratch *d, shade_scratch *ss, rt_target *t, backen
 
 void decouple_begin_bin(decouple_scratch *d) { shading_cache_reset(&d->cache); }
 
-/* A referenced entry for (tri, qx, qy): a hit, or (also for anonymous
- * entries) a new one, queued for shading, whose lane positions the caller
- * writes (then *fresh is true).  When every entry is referenced the ROP
- * queue drains first: a stall. */
-static cache_entry *acquire_entry(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, int32_t qx,
-                                  int32_t qy, bool keyed, int32_t *index, bool *fresh)
+/* A new referenced entry for (tri, qx, qy) (anonymous unless keyed),
+ * queued for shading at the lane positions the caller writes.  When every
+ * entry is referenced the ROP queue drains first: a stall. */
+static int32_t new_entry(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, int32_t qx, int32_t qy,
+                         bool keyed)
 {
-    int32_t e = keyed ? shading_cache_lookup(&d->cache, tri, qx, qy) : CACHE_NONE;
-    *fresh = e == CACHE_NONE;
-    if (!*fresh) {
-        c->st->cache_hits++;
-    } else {
-        c->st->cache_misses++;
+    c->st->cache_misses++;
+    int32_t e = shading_cache_insert(&d->cache, tri, qx, qy, keyed);
+    if (e == CACHE_NONE) {
+        c->st->cache_stalls++;
+        decouple_drain(d, c->shade, c->f->target, c->st);
         e = shading_cache_insert(&d->cache, tri, qx, qy, keyed);
-        if (e == CACHE_NONE) {
-            c->st->cache_stalls++;
-            decouple_drain(d, c->shade, c->f->target, c->st);
-            e = shading_cache_insert(&d->cache, tri, qx, qy, keyed);
-        }
-        d->pending[d->pending_count++] = e;  /* pending entries are referenced: never more than capacity */
     }
-    *index = e;
-    return &d->cache.entries[e];
+    d->pending[d->pending_count++] = e;  /* pending entries are referenced: never more than capacity */
+    return e;
 }
 
-/* The entry of shading-grid quad (qx, qy) of tri at grid points per pixel `rate`. */
+/* The entry of shading-grid quad (qx, qy) of tri at grid points per pixel
+ * `rate`: a cache hit, or a new entry at the quad's grid points. */
 static int32_t grid_entry(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, int32_t qx, int32_t qy,
                           float rate)
 {
-    int32_t e;
-    bool fresh;
-    cache_entry *ce = acquire_entry(d, c, tri, qx, qy, true, &e, &fresh);
-    for (int l = 0; fresh && l < 4; l++) {
+    int32_t e = shading_cache_lookup(&d->cache, tri, qx, qy);
+    if (e != CACHE_NONE) {
+        c->st->cache_hits++;
+        return e;
+    }
+    e = new_entry(d, c, tri, qx, qy, true);
+    cache_entry *ce = &d->cache.entries[e];
+    for (int l = 0; l < 4; l++) {
         ce->x[l] = ((float)(2 * qx) + lane_ox[l]) / rate;
         ce->y[l] = ((float)(2 * qy) + lane_oy[l]) / rate;
     }
@@ -284,12 +281,10 @@ static void supersample_quad(decouple_scratch *d, const decouple_ctx *c, const f
         x[l] = x[first] + (lane_ox[l] - lane_ox[first]);
         y[l] = y[first] + (lane_oy[l] - lane_oy[first]);
     }
-    int32_t e;
-    bool fresh;
-    cache_entry *ce = acquire_entry(d, c, tri, 0, 0, false, &e, &fresh);  /* anonymous: always fresh */
-    memcpy(ce->x, x, sizeof ce->x);
-    memcpy(ce->y, y, sizeof ce->y);
-    bool referenced = false;  /* acquire_entry's reference goes to the first write */
+    const int32_t e = new_entry(d, c, tri, 0, 0, false);
+    memcpy(d->cache.entries[e].x, x, sizeof x);
+    memcpy(d->cache.entries[e].y, y, sizeof y);
+    bool referenced = false;  /* new_entry's reference goes to the first write */
     for (int l = 0; l < 4; l++) {
         if (!live[l]) continue;
         uint32_t pixel = (uint32_t)h[l].py * (uint32_t)t->width + (uint32_t)h[l].px;
@@ -362,7 +357,7 @@ void decouple_triangle(decouple_scratch *d, const decouple_ctx *c, const fe_tri 
     const rt_target *t = c->f->target;
     const int S = t->samples;
     const fe_blur *b = tri->blur;
-    const int key = b ? b->rank_key : RASTER_RANK_U;
+    const int key = b ? b->rank_key : FE_RANK_U;  /* static: any order, the box is the bin */
     if (++d->tri_stamp == 0) {
         memset(d->pixel_stamp, 0, sizeof d->pixel_stamp);
         d->tri_stamp = 1;
@@ -376,9 +371,8 @@ void decouple_triangle(decouple_scratch *d, const decouple_ctx *c, const fe_tri 
             bx1 = box[2] + 1 < x1 ? box[2] + 1 : x1;
             by1 = box[3] + 1 < y1 ? box[3] + 1 : y1;
         }
-        const size_t rank = raster_ranked_index(S, key, j);
-        const float *plane = t->ranked.plane + rank * RASTER_RANKED_FIELDS * RASTER_UVT_PIXELS;
-        const uint8_t *sample = t->ranked.sample + rank * RASTER_UVT_PIXELS;
+        const float *plane = raster_ranked_plane(&t->ranked, key, j);
+        const uint8_t *sample = raster_ranked_sample(&t->ranked, key, j);
         for (int by = by0 & ~3; by < by1; by += 4) {
             const uint32_t rows = span_bits(by, by0, by1);
             for (int bx = bx0 & ~3; bx < bx1; bx += 4) {

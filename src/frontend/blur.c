@@ -24,7 +24,8 @@ static bool vertex_less(const fe_blur *b, int i, int j)
     return false;
 }
 
-/* Edge coefficients of edge e from vertices (ia, ib) in canonical order. */
+/* Edge coefficients of edge e from vertices (ia, ib) in canonical order,
+ * for the MOTION and DEFOCUS paths (BOTH warps the vertices per sample). */
 static void edge_coefficients(fe_blur *b, int e)
 {
     int ia = (e + 1) % 3, ib = (e + 2) % 3;
@@ -56,9 +57,6 @@ static void edge_coefficients(fe_blur *b, int e)
         b->c2[e][0] = ba * pb[2] - pa[2] * bb;
         b->c2[e][1] = 0.0f;
         b->c2[e][2] = pa[0] * bb - ba * pb[0];
-    } else {
-        memset(b->c1[e], 0, sizeof b->c1[e]);
-        memset(b->c2[e], 0, sizeof b->c2[e]);
     }
 }
 
@@ -237,7 +235,8 @@ fe_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3
     static const float everything[3][2] = {{-1.0f, 1.0f}, {-1.0f, 1.0f}, {0.0f, 1.0f}};
     if (!fe_blur_bounds(&b, everything, vp->width, vp->height, box)) return NULL;
     b.cull_back = d->cull == MOS_CULL_BACK;
-    for (int e = 0; e < 3; e++) edge_coefficients(&b, e);
+    if (b.kind != FE_BLUR_BOTH)
+        for (int e = 0; e < 3; e++) edge_coefficients(&b, e);
 
     /* The shading reference and its planes. */
     float x[3], y[3], iw[3];

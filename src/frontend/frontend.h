@@ -83,8 +83,9 @@ typedef struct fe_blur {
     float sx, sy, focus;      /* lens: X += u * sx * (W - focus), Y += v * sy * (W - focus) */
     /* Edge e (vertices e+1, e+2): homogeneous line c = c0 + a * c1 + b * c2
      * (MOTION: c0 + t * c1 + t^2 * c2, i.e. a = t, b = t^2; DEFOCUS: a = u,
-     * b = v), built from the two vertices in a canonical order so triangles
-     * sharing an edge compute the same bits; sign restores triangle order. */
+     * b = v; unused for BOTH, which warps the vertices per sample), built
+     * from the two vertices in a canonical order so triangles sharing an
+     * edge compute the same bits; sign restores triangle order. */
     float c0[3][3], c1[3][3], c2[3][3];
     float sign[3];
     float ref[3][3];  /* vertex i of the reference as (x W, y W, W) in its grid space */

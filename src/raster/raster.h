@@ -42,8 +42,8 @@ static inline const float *raster_uvt_at(const float *uvt, int spp, int x, int y
 }
 void raster_uvt_fill(int spp, float *uvt);
 
-/* The samples of each pattern pixel ranked by time (key 0) and by lens u
- * (key 1), as planes the block tester (raster/stoch.h) reads sixteen pixels
+/* The samples of each pattern pixel ranked by time (key FE_RANK_T) and by
+ * lens u (FE_RANK_U), as planes the block tester (raster/stoch.h) reads sixteen pixels
  * at a time: pattern pixels in 4x4 blocks (raster_uvt_lane), and for key k
  * and rank j (the sample with the j-th smallest t or u) one plane per field
  * at plane[((k * spp + j) * RASTER_RANKED_FIELDS + field) * 1024]: the
@@ -52,11 +52,10 @@ void raster_uvt_fill(int spp, float *uvt);
  * [min, max] of the key at rank j over all 1024 pixels.  The stochastic
  * rasterizer visits rank j of every pixel together, within the triangle's
  * bounds for that slice of t (or u). */
-#define RASTER_RANK_T FE_RANK_T
-#define RASTER_RANK_U FE_RANK_U
 #define RASTER_UVT_PIXELS (RASTER_UVT_TILE * RASTER_UVT_TILE)
 enum { RASTER_RANKED_X, RASTER_RANKED_Y, RASTER_RANKED_U, RASTER_RANKED_V, RASTER_RANKED_T, RASTER_RANKED_FIELDS };
 typedef struct raster_ranked {
+    int spp;
     float *plane;  /* 64-byte aligned, inside `block` */
     uint8_t *sample;
     void *block;
@@ -67,7 +66,15 @@ static inline int raster_uvt_lane(int x, int y)
 {
     return ((y & 31) >> 2) * 128 + ((x & 31) >> 2) * 16 + (y & 3) * 4 + (x & 3);
 }
-static inline size_t raster_ranked_index(int spp, int key, int j) { return (size_t)key * (size_t)spp + (size_t)j; }
+/* The planes and the sample indices of rank j under key. */
+static inline float *raster_ranked_plane(const raster_ranked *r, int key, int j)
+{
+    return r->plane + ((size_t)key * (size_t)r->spp + (size_t)j) * RASTER_RANKED_FIELDS * RASTER_UVT_PIXELS;
+}
+static inline uint8_t *raster_ranked_sample(const raster_ranked *r, int key, int j)
+{
+    return r->sample + ((size_t)key * (size_t)r->spp + (size_t)j) * RASTER_UVT_PIXELS;
+}
 mos_result raster_ranked_init(raster_ranked *r, int spp, const float *uvt, const raster_samples *pos,
                               const mos_allocator *a);
 void raster_ranked_release(raster_ranked *r, const mos_allocator *a);

@@ -107,7 +107,8 @@ void raster_uvt_fill(int spp, float *uvt)
 mos_result raster_ranked_init(raster_ranked *r, int spp, const float *uvt, const raster_samples *pos,
                               const mos_allocator *a)
 {
-    static const int component[2] = {2, 0};  /* t, u */
+    static const int component[2] = {[FE_RANK_T] = 2, [FE_RANK_U] = 0};  /* t, u */
+    r->spp = spp;
     r->block = util_alloc(a, (size_t)2 * (size_t)spp * RASTER_RANKED_FIELDS * RASTER_UVT_PIXELS * sizeof *r->plane + 64);
     r->plane = r->block ? (float *)(((uintptr_t)r->block + 63) & ~(uintptr_t)63) : NULL;
     r->sample = util_alloc(a, (size_t)2 * (size_t)spp * RASTER_UVT_PIXELS);
@@ -134,14 +135,13 @@ mos_result raster_ranked_init(raster_ranked *r, int spp, const float *uvt, const
                 }
                 for (int j = 0; j < spp; j++) {
                     const int s = o[j];
-                    const size_t rank = raster_ranked_index(spp, key, j);
-                    float *f = r->plane + rank * RASTER_RANKED_FIELDS * RASTER_UVT_PIXELS + (size_t)lane;
+                    float *f = raster_ranked_plane(r, key, j) + lane;
                     f[RASTER_RANKED_X * RASTER_UVT_PIXELS] = (float)(x & 3) + pos->fx[s];
                     f[RASTER_RANKED_Y * RASTER_UVT_PIXELS] = (float)(y & 3) + pos->fy[s];
                     f[RASTER_RANKED_U * RASTER_UVT_PIXELS] = q[3 * s + 0];
                     f[RASTER_RANKED_V * RASTER_UVT_PIXELS] = q[3 * s + 1];
                     f[RASTER_RANKED_T * RASTER_UVT_PIXELS] = q[3 * s + 2];
-                    r->sample[rank * RASTER_UVT_PIXELS + (size_t)lane] = (uint8_t)s;
+                    raster_ranked_sample(r, key, j)[lane] = (uint8_t)s;
                     r->range[key][j][0] = fminf(r->range[key][j][0], q[3 * s + c]);
                     r->range[key][j][1] = fmaxf(r->range[key][j][1], q[3 * s + c]);
                 }
