@@ -12,8 +12,11 @@ SAN     ?=
 PREFIX  ?= /usr/local
 OPT     ?= -O3
 
-# Debian packages the build, the scenes and the tests need (grep ORDER DEB_PKGS: .ci/run).
-DEB_PKGS := libassimp-dev libstb-dev glmark2-data assimp-testmodels pkg-config libosmesa6-dev gnuplot-nox libminizip-dev openarena-081-maps unzip
+# Debian packages the build, the scenes and the benchmarks need; `make deps`
+# installs the missing ones (zlib1g-dev: minizip's unzip.h includes zlib.h, and
+# libminizip-dev does not depend on it).  TEST_DEB_PKGS (test/tests.mk) adds
+# what only the tests need.  ../shared/tools/deps-check.sh checks this list.
+DEB_PKGS := libassimp-dev libstb-dev glmark2-data assimp-testmodels pkg-config libosmesa6-dev gnuplot-nox libminizip-dev zlib1g-dev openarena-081-maps unzip
 
 WARN    := -Wall -Wextra -Werror -Wstrict-prototypes -Wshadow -Wno-unused-parameter
 # -ffp-contract=off: the per-ISA variants (AVX2, AVX-512 have FMA) must compute
@@ -28,6 +31,9 @@ CFLAGS  := $(CFLAGS_BASE) $(SANFLAGS) $(EXTRA_CFLAGS)
 LDFLAGS += $(SANFLAGS) -pthread
 LDLIBS  += -lm
 
+# Read when make parses this file: the targets that build (all, run, test,
+# bench) first run `deps`, then a second make that parses it again, so these
+# see the packages deps has just installed.
 TOOL_CFLAGS := $(shell pkg-config --cflags stb assimp minizip 2>/dev/null || echo -I/usr/include/stb -I/usr/include/minizip)
 TOOL_LIBS   := $(shell pkg-config --libs stb assimp minizip 2>/dev/null || echo -lstb -lassimp -lminizip)
 
@@ -48,11 +54,17 @@ LIB_SO    := $(BUILD)/libmosaic.so
 TOOLS_A   := $(BUILD)/libmosaic_tools.a
 CLI       := $(BUILD)/mosaic
 
-.PHONY: all deps run test test-one bench install clean
-all: deps $(LIB_A) $(LIB_SO) $(CLI) $(BUILD)/mosaic.pc
+.PHONY: all build deps install-pkgs test-deps run test test-one bench install clean
+all: deps
+	@$(MAKE) --no-print-directory build
+build: $(LIB_A) $(LIB_SO) $(CLI) $(BUILD)/mosaic.pc
 
+# Installs the missing packages of PKGS (as root), else prints the apt-get
+# line and fails.
 deps:
-	@missing=""; for p in $(DEB_PKGS); do \
+	@$(MAKE) --no-print-directory install-pkgs PKGS="$(DEB_PKGS)"
+install-pkgs:
+	@missing=""; for p in $(PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -109,5 +121,4 @@ clean:
 
 # Tests: test/tests.mk defines test-one (one build variant) and test.
 include test/tests.mk
-test: deps
-bench: deps
+test: test-deps

@@ -91,8 +91,15 @@ const char *mos_result_name(mos_result r);
 const char *mos_result_message(mos_result r);
 
 /* ---- hooks --------------------------------------------------------------- */
+/* The allocator contract: alloc returns SIZE bytes or NULL (NULL becomes
+ * MOS_ERR_OUT_OF_MEMORY, never a crash); the address needs no particular
+ * alignment, not even malloc's (the library over-allocates by 64 bytes and
+ * aligns what it needs itself).  free receives exactly the pointers alloc
+ * returned, once each.  Both may be called from any of the context's threads
+ * (the caller's, the front-end, the workers), so they must be thread-safe;
+ * the library never calls them in its per-pixel loops. */
 typedef struct mos_allocator {
-    void *(*alloc)(size_t size, void *user_data);  /* 64-byte aligned not required */
+    void *(*alloc)(size_t size, void *user_data);
     void (*free)(void *ptr, void *user_data);
     void *user_data;
 } mos_allocator;

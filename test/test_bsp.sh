@@ -35,9 +35,14 @@ fi
 
 # Views: intermission + six spawn points = 7 (indices 0..6; 7 is out of range).
 "$cli" render scenes/oa/oa_dm1.scene --size 320x180 --view 6 -o "$tmp/v6.png" > /dev/null 2>&1; rc6=$?
-"$cli" render scenes/oa/oa_dm1.scene --size 320x180 --view 7 -o "$tmp/v7.png" > /dev/null 2>&1; rc7=$?
+"$cli" render scenes/oa/oa_dm1.scene --size 320x180 --view 7 -o "$tmp/v7.png" > /dev/null 2> "$tmp/v7.err"; rc7=$?
 if [ $rc6 -eq 0 ] && [ $rc7 -ne 0 ]; then ok oa_dm1_views
 else bad oa_dm1_views "--view 6 exit $rc6 (expected 0), --view 7 exit $rc7 (expected non-zero)"
+fi
+# The error names the valid range and the views.
+if grep -q "view 7 does not exist: scenes/oa/oa_dm1.scene has 7 views, 0..6 (0 intermission, 1 spawn0, .*6 spawn5)" "$tmp/v7.err" &&
+   [ ! -e "$tmp/v7.png" ]; then ok oa_dm1_view_range_message
+else bad oa_dm1_view_range_message "stderr '$(head -c 300 "$tmp/v7.err")'"
 fi
 
 # Not just the background: compare with a scene that draws nothing but it.
@@ -116,6 +121,22 @@ error_case err_truncated "  bsp $tmp/half.bsp" "4:7: '$tmp/half.bsp': truncated 
 error_case err_magic "  bsp $tmp/magic.bsp" "4:7: '$tmp/magic.bsp': not a Quake 3 BSP \(magic 'VBSP'"
 { printf 'IBSP\057\000\000\000'; tail -c +9 "$tmp/good.bsp"; } > "$tmp/v47.bsp"
 error_case err_version "  bsp $tmp/v47.bsp" "4:7: '$tmp/v47.bsp': IBSP version 47; only version 46"
+
+# Spawn classes of other Quake 3-engine games: the deathmatch spawns renamed
+# info_player_team1 and the intermission point hidden (same lengths, padded
+# with blanks the entity parser skips) still give six spawn views.
+perl -0777 -pe 's/info_player_deathmatch"/info_player_team1"     /g; s/info_player_intermission"/info_notnull"            /g' \
+    "$tmp/good.bsp" > "$tmp/team.bsp"
+printf 'object map\n  bsp %s\n  views\nend\n' "$tmp/team.bsp" > "$tmp/team.scene"
+if "$cli" render "$tmp/team.scene" --size 64x36 --view 5 -o "$tmp/team.png" > "$tmp/t.out" 2>&1; then ok spawn_team_classes
+else bad spawn_team_classes "$(tail -n 1 "$tmp/t.out")"
+fi
+# No class it knows: the error names the classes looked for and those present.
+perl -0777 -pe 's/info_player_deathmatch"/misc_teleporter_dest"  /g; s/info_player_start"/info_notnull"     /g;
+                s/info_player_intermission"/info_notnull"            /g' \
+    "$tmp/good.bsp" > "$tmp/nospawn.bsp"
+error_case err_no_views "  bsp $tmp/nospawn.bsp
+  views" "4:7: '$tmp/nospawn.bsp': no view in the entities: looked for info_player_intermission, info_intermission and spawn points \\(info_player_deathmatch, .*team_CTF_.*\\); the map has .*misc_teleporter_dest.*info_notnull"
 
 # Face 0's texture index set to -1: find the faces lump (directory entry 13).
 faces=$(od -An -tu4 -j112 -N4 "$tmp/good.bsp" | tr -d ' ')

@@ -2,6 +2,10 @@
 # variants plus a summary).  Included by the Makefile; uses its LIB_A, TOOLS_A,
 # CLI, CFLAGS, LDFLAGS, LDLIBS, TOOL_CFLAGS, TOOL_LIBS and BUILD.
 
+# Debian packages only the tests need (make test installs them through deps):
+# clang and its libFuzzer runtime for the fuzz targets (test/fuzz/).
+TEST_DEB_PKGS := clang libclang-rt-14-dev
+
 TEST_DIR     := $(BUILD)/test
 TEST_C       := test_watertight test_raster_rules test_clip test_input test_determinism test_stress test_patterns test_blur
 TEST_SH      := test_cli test_readme test_llvmpipe_agreement test_bsp test_blur_quality
@@ -17,6 +21,8 @@ TEST_JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 TEST_J          := $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(TEST_JOBS))
 
 .PHONY: test-build
+test-deps: deps
+	@$(MAKE) --no-print-directory install-pkgs PKGS="$(TEST_DEB_PKGS)"
 test-build: $(LIB_A) $(TOOLS_A) $(CLI) $(TEST_BINS)
 
 $(TEST_DIR)/test_determinism: test/test_determinism.c $(TEST_HDRS) $(LIB_A) $(TOOLS_A)

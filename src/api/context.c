@@ -1,5 +1,6 @@
 /* context.c — mos_context lifecycle, pipeline configuration with defaults
  * and validation, and the last-error message.  Fed by the application. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -133,7 +134,7 @@ mos_result mos_context_create(const mos_context_desc *desc, mos_context **out)
     }
     ctx->raster = raster_select(ctx->isa);
     ctx->stoch_block = stoch_block_select(ctx->isa);
-    arena_init(&ctx->draw_arena, &ctx->allocator, (size_t)64 << 10);
+    arena_init(&ctx->draw_arena, &ctx->allocator, (size_t)64 << 10, SIZE_MAX);
     mos_result r = mos_context_configure(ctx, &d.pipeline);
     if (r != MOS_OK) {
         mos_context_destroy(ctx);

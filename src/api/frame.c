@@ -1,11 +1,13 @@
 /* frame.c — frame recording (mos_begin_frame, mos_draw), the hand-off to
  * the front-end thread (mos_end_frame) and the per-frame statistics.
  * Fed by the application; feeds sched_run_frame. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "api/context.h"
+#include "binning/binning.h"
 #include "util/clock.h"
 
 static uint32_t pack_clear(const float c[4])
@@ -292,7 +294,17 @@ mos_result mos_end_frame(mos_context *ctx, mos_frame_stats *stats)
         sched_run_frame(&ctx->sched, &f);
         t->last_serial = f.serial;
         t->last_clear = f.clear_color;
-        if (f.status != MOS_OK)
+        if (f.status != MOS_OK && f.bin_ref_limit)
+            r = ctx_fail(ctx, f.status,
+                         "mos_end_frame: the frame's triangles overlap fine bins more than %" PRIu64
+                         " times (the limit: %d per bin, at least %" PRIu64 "; larger bins, fewer or smaller "
+                         "triangles overlap fewer); the image is incomplete",
+                         f.bin_ref_limit, BIN_REFS_PER_BIN, BIN_REFS_MIN);
+        else if (f.status != MOS_OK && f.over_memory_limit)
+            r = ctx_fail(ctx, f.status,
+                         "mos_end_frame: the frame needs more than %zu MiB of front-end memory (vertices, "
+                         "triangles and bin lists); the image is incomplete", FE_FRAME_MEMORY_LIMIT >> 20);
+        else if (f.status != MOS_OK)
             r = ctx_fail(ctx, f.status, "mos_end_frame: out of memory in the front-end; the image is incomplete");
         if (stats) fill_stats(ctx, &f, util_now_ms() - t0, stats);
     }

@@ -16,6 +16,18 @@
 
 struct sched;
 
+/* Most (triangle, coarse tile) pairs in one batch's coarse buffer (or the
+ * tile count, if larger): a fuller batch is flushed early.  Most (triangle,
+ * fine bin) pairs the fine pass gathers before dispatching them. */
+#define BIN_COARSE_PAIR_CAP ((size_t)1 << 22)
+#define BIN_FINE_PAIR_CAP ((uint32_t)1 << 21)
+/* Most (triangle, fine bin) pairs one frame may hold in its bin lists:
+ * BIN_REFS_PER_BIN full-screen layers or BIN_REFS_MIN, whichever is more.
+ * Past it the frame ends with MOS_ERR_OUT_OF_MEMORY, early, before the
+ * workers have rasterized billions of pairs. */
+#define BIN_REFS_MIN ((uint64_t)1 << 25)
+#define BIN_REFS_PER_BIN 32
+
 /* Coarse-buffer entry: the coarse-tile rectangle of one triangle, 16-bit
  * tile coordinates; the triangle is implicit (its position in the batch).
  * Entries decode into per-tile lists only once the pass is complete. */
@@ -43,6 +55,8 @@ typedef struct binner {
     const fe_tri **batch_tris;
     coarse_rect *batch_rects;
     uint32_t batch_count;
+    uint64_t batch_pairs;   /* (triangle, coarse tile) pairs of the batch */
+    uint64_t pair_cap;      /* flush before batch_pairs would pass it */
     early_draw_buffer early;
     /* scratch for decoding and the fine pass (grown, reused across frames) */
     uint32_t *tile_start;    /* tiles + 1 */
@@ -52,7 +66,9 @@ typedef struct binner {
     const fe_tri **pair_tri;
     uint32_t pair_capacity;
     size_t tile_start_capacity, bin_count_capacity, tile_tris_capacity;
+    uint64_t bin_ref_limit;
     bool out_of_memory;
+    bool over_budget;  /* out_of_memory because of bin_ref_limit */
 } binner;
 
 /* Prepares the binner for frame f (sizes scratch).  false: out of memory. */

@@ -37,7 +37,10 @@ bool binner_begin_frame(binner *b, pipe_frame *f, struct sched *s, arena *ar, co
     b->tiles_x = (b->width + f->coarse_px - 1) / f->coarse_px;
     b->tiles_y = (b->height + f->coarse_px - 1) / f->coarse_px;
     b->batch_count = 0;
-    b->out_of_memory = false;
+    b->batch_pairs = 0;
+    b->out_of_memory = b->over_budget = false;
+    uint64_t layers = (uint64_t)b->bins_x * (uint64_t)b->bins_y * BIN_REFS_PER_BIN;
+    b->bin_ref_limit = layers > BIN_REFS_MIN ? layers : BIN_REFS_MIN;
 
     uint64_t total = 0;
     for (uint32_t i = 0; i < f->draw_count; i++) total += (uint64_t)f->draws[i].prim_count * FE_CLIP_MAX_TRIS;
@@ -54,6 +57,7 @@ bool binner_begin_frame(binner *b, pipe_frame *f, struct sched *s, arena *ar, co
 
     size_t tiles = (size_t)b->tiles_x * (size_t)b->tiles_y + 1;
     size_t bins = (size_t)b->bins_per_tile * (size_t)b->bins_per_tile;
+    b->pair_cap = tiles > BIN_COARSE_PAIR_CAP ? tiles : BIN_COARSE_PAIR_CAP;
     return b->batch_tris && b->batch_rects && b->early.tris &&
            grow(a, (void **)&b->tile_start, &b->tile_start_capacity, tiles, sizeof(uint32_t)) &&
            grow(a, (void **)&b->bin_count, &b->bin_count_capacity, bins, sizeof(uint32_t)) &&
@@ -85,9 +89,15 @@ void binner_add(binner *b, const fe_tri *t)
     int c = b->coarse_px;
     coarse_rect r = {(uint16_t)(t->min_x / c), (uint16_t)(t->min_y / c), (uint16_t)(t->max_x / c),
                      (uint16_t)(t->max_y / c)};
+    /* A batch ends early when its (triangle, coarse tile) pairs would pass
+     * the cap, so the decoded coarse buffer stays bounded whatever the
+     * triangle count, sizes and tile size (one triangle always fits). */
+    uint64_t pairs = (uint64_t)(r.tx1 - r.tx0 + 1) * (uint64_t)(r.ty1 - r.ty0 + 1);
+    if (b->batch_count && b->batch_pairs + pairs > b->pair_cap) binner_flush(b);
     uint32_t i = b->batch_count++;
     b->batch_tris[i] = t;
     b->batch_rects[i] = r;
+    b->batch_pairs += pairs;
     if (r.tx0 == 0 && r.ty0 == 0 && b->early.count < b->early.capacity) {
         b->early.tris[b->early.count++] = t;
         /* Full: self-contained, so the fine pass can start on it now while
@@ -104,7 +114,7 @@ void binner_flush(binner *b)
     replay_early(b);  /* a buffer that never filled is consumed first */
 
     uint32_t n = b->batch_count;
-    if (n) {
+    if (n && !b->out_of_memory) {
         /* Decode: counting sort of the entries by coarse tile, API order
          * kept inside each tile. */
         uint32_t tiles = (uint32_t)(b->tiles_x * b->tiles_y);
@@ -119,8 +129,7 @@ void binner_flush(binner *b)
         /* A triangle over several tiles has an entry in each. */
         if (!grow(b->allocator, (void **)&b->tile_tris, &b->tile_tris_capacity, start[tiles], sizeof(fe_tri *))) {
             b->out_of_memory = true;
-            b->batch_count = 0;
-            return;
+            n = 0;
         }
         for (uint32_t i = 0; i < n; i++) {
             coarse_rect r = b->batch_rects[i];
@@ -129,7 +138,7 @@ void binner_flush(binner *b)
         }
         /* start[k] now holds the end of tile k; walk the tiles in order. */
         uint32_t begin = 0;
-        for (int ty = 0; ty < b->tiles_y; ty++) {
+        for (int ty = 0; ty < b->tiles_y && n && !b->out_of_memory; ty++) {
             for (int tx = 0; tx < b->tiles_x; tx++) {
                 uint32_t end = start[ty * b->tiles_x + tx];
                 uint32_t first = begin;
@@ -140,6 +149,7 @@ void binner_flush(binner *b)
         }
     }
     b->batch_count = 0;
+    b->batch_pairs = 0;
     b->early.count = 0;
     b->early.replayed = b->early.guard = false;
 }

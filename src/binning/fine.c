@@ -49,6 +49,42 @@ static bool add_pair(binner *b, uint32_t *count, uint32_t bin, const fe_tri *t)
     return true;
 }
 
+/* Dispatches the gathered pairs: a counting sort by bin (API order kept
+ * inside each bin), then one work item per non-empty bin. */
+static void dispatch_pairs(binner *b, uint32_t pairs, int bx0, int by0, int local_w, int local_bins)
+{
+    pipe_frame *f = b->frame;
+    if (f->bin_refs + pairs > b->bin_ref_limit) {
+        b->out_of_memory = b->over_budget = true;
+        return;
+    }
+    /* Bin lists live in the frame arena until the workers are done. */
+    const fe_tri **lists = arena_alloc(b->arena, (size_t)pairs * sizeof *lists, 64);
+    if (!lists) {
+        b->out_of_memory = true;
+        return;
+    }
+    uint32_t offset = 0;
+    for (int k = 0; k < local_bins; k++) {
+        uint32_t c = b->bin_count[k];
+        b->bin_count[k] = offset;
+        offset += c;
+    }
+    for (uint32_t p = 0; p < pairs; p++) lists[b->bin_count[b->pair_bin[p]]++] = b->pair_tri[p];
+
+    uint32_t begin = 0;
+    for (int k = 0; k < local_bins; k++) {
+        uint32_t end = b->bin_count[k];
+        if (end == begin) continue;
+        uint32_t bin = (uint32_t)((by0 + k / local_w) * b->bins_x + bx0 + k % local_w);
+        work_item it = {.kind = WORK_BIN, .bin = bin, .count = end - begin, .tris = lists + begin};
+        f->frontend_stall_ms += sched_push(b->sched, f->pattern->owner[bin], &it);
+        f->bin_items++;
+        begin = end;
+    }
+    f->bin_refs += pairs;
+}
+
 void binner_fine_tile(binner *b, int tx, int ty, const fe_tri *const *tris, uint32_t n)
 {
     const int bpt = b->bins_per_tile, bin_px = b->bin_px;
@@ -56,7 +92,12 @@ void binner_fine_tile(binner *b, int tx, int ty, const fe_tri *const *tris, uint
     const int bx1 = bx0 + bpt < b->bins_x ? bx0 + bpt : b->bins_x;
     const int by1 = by0 + bpt < b->bins_y ? by0 + bpt : b->bins_y;
     const int local_w = bx1 - bx0, local_bins = local_w * (by1 - by0);
+    /* Gathered pairs are dispatched whenever one more triangle might pass
+     * the cap; a bin's later items follow its earlier ones in its owner's
+     * FIFO, so API order holds across dispatches. */
+    const uint32_t flush_at = BIN_FINE_PAIR_CAP - (uint32_t)local_bins;
     uint32_t pairs = 0;
+    if (b->out_of_memory) return;
     memset(b->bin_count, 0, (size_t)local_bins * sizeof *b->bin_count);
 
     for (uint32_t i = 0; i < n; i++) {
@@ -80,33 +121,12 @@ void binner_fine_tile(binner *b, int tx, int ty, const fe_tri *const *tris, uint
                 b->bin_count[local]++;
             }
         }
+        if (pairs > flush_at) {
+            dispatch_pairs(b, pairs, bx0, by0, local_w, local_bins);
+            if (b->out_of_memory) return;
+            pairs = 0;
+            memset(b->bin_count, 0, (size_t)local_bins * sizeof *b->bin_count);
+        }
     }
-    if (!pairs) return;
-
-    /* Bin lists live in the frame arena until the workers are done. */
-    const fe_tri **lists = arena_alloc(b->arena, (size_t)pairs * sizeof *lists, 64);
-    if (!lists) {
-        b->out_of_memory = true;
-        return;
-    }
-    uint32_t offset = 0;
-    for (int k = 0; k < local_bins; k++) {
-        uint32_t c = b->bin_count[k];
-        b->bin_count[k] = offset;
-        offset += c;
-    }
-    for (uint32_t p = 0; p < pairs; p++) lists[b->bin_count[b->pair_bin[p]]++] = b->pair_tri[p];
-
-    pipe_frame *f = b->frame;
-    uint32_t begin = 0;
-    for (int k = 0; k < local_bins; k++) {
-        uint32_t end = b->bin_count[k];
-        if (end == begin) continue;
-        uint32_t bin = (uint32_t)((by0 + k / local_w) * b->bins_x + bx0 + k % local_w);
-        work_item it = {.kind = WORK_BIN, .bin = bin, .count = end - begin, .tris = lists + begin};
-        f->frontend_stall_ms += sched_push(b->sched, f->pattern->owner[bin], &it);
-        f->bin_items++;
-        begin = end;
-    }
-    f->bin_refs += pairs;
+    if (pairs) dispatch_pairs(b, pairs, bx0, by0, local_w, local_bins);
 }

@@ -22,7 +22,7 @@ frontend *frontend_create(const mos_allocator *a)
     frontend *fe = util_calloc(a, 1, sizeof *fe);
     if (!fe) return NULL;
     fe->allocator = a;
-    arena_init(&fe->arena, a, (size_t)4 << 20);
+    arena_init(&fe->arena, a, (size_t)4 << 20, FE_FRAME_MEMORY_LIMIT);
     fe->binner.allocator = a;
     return fe;
 }
@@ -155,6 +155,13 @@ void frontend_run_frame(frontend *fe, pipe_frame *f, sched *s)
             if (!run_draw(fe, f, &f->draws[i], &vp)) f->status = MOS_ERR_OUT_OF_MEMORY;
         if (f->status == MOS_OK) binner_flush(&fe->binner);
         if (fe->binner.out_of_memory) f->status = MOS_ERR_OUT_OF_MEMORY;
+    }
+    if (f->status != MOS_OK) {
+        /* The image will be incomplete anyway: spare the workers the bins
+         * still queued. */
+        f->over_memory_limit = fe->arena.over_limit;
+        if (fe->binner.over_budget) f->bin_ref_limit = fe->binner.bin_ref_limit;
+        atomic_store_explicit(&f->abandoned, true, memory_order_relaxed);
     }
     broadcast(s, f, WORK_FRAME_END);
     f->frontend_ms = util_now_ms() - t0 - f->frontend_stall_ms;

@@ -4,6 +4,7 @@
 #ifndef MOSAIC_FRONTEND_H
 #define MOSAIC_FRONTEND_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -143,6 +144,9 @@ typedef struct pipe_frame {
     double frontend_ms, frontend_stall_ms;
     uint64_t triangles_in, triangles_binned, bin_refs, bin_items, triangles_blurred;
     mos_result status;  /* MOS_OK, or out of memory in the front-end */
+    bool over_memory_limit;  /* out of memory: the frame passed FE_FRAME_MEMORY_LIMIT */
+    uint64_t bin_ref_limit;  /* set when the frame passed the binner's limit on bin references */
+    atomic_bool abandoned;  /* the front-end failed: workers skip the remaining bins */
 } pipe_frame;
 
 /* The front-end's per-context state. */
@@ -197,6 +201,12 @@ typedef struct fe_vertex {
 
 /* Clips a triangle against near/far, w > 0 and the guard band.  Writes up to
  * FE_CLIP_MAX_TRIS triangles as vertex triples into out; returns the count. */
+/* The most memory the front-end takes for one frame (transformed vertices,
+ * set-up triangles, bin lists); a frame that needs more ends with
+ * MOS_ERR_OUT_OF_MEMORY and an incomplete image.  Bin lists have a tighter
+ * limit of their own (binning.h). */
+#define FE_FRAME_MEMORY_LIMIT ((size_t)4 << 30)
+
 #define FE_CLIP_MAX_VERTS 10
 #define FE_CLIP_MAX_TRIS (FE_CLIP_MAX_VERTS - 2)
 int fe_clip_triangle(const fe_vertex in[3], int varying_count, float guard_x, float guard_y,

@@ -1,4 +1,4 @@
-/* image.h — RGBA8 images on disk (PNG in/out) and image comparison (PSNR, max diff).
+/* image.h — RGBA8 images on disk (PNG out; PNG, JPEG, TGA in) and image comparison (PSNR, max diff).
  * Fed by the CLI (render output, `mosaic diff`) and the image tests. */
 #ifndef MOSAIC_IMAGE_H
 #define MOSAIC_IMAGE_H
@@ -49,11 +49,24 @@ int img_write_file(const char *path, const void *data, size_t size, char *err, s
 mos_result img_write_png(const char *path, int width, int height, const uint8_t *rows,
                          size_t row_bytes, char *err, size_t err_size);
 
-/* Reads any image stb_image understands (PNG, ...) as RGBA8.  On success
- * fills OUT (free with img_free); on failure OUT is zeroed and ERR holds
- * "PATH: message" (MOS_ERR_IO when unreadable, MOS_ERR_PARSE when not an
- * image, MOS_ERR_OUT_OF_MEMORY). */
-mos_result img_read_png(const char *path, img_rgba8 *out, char *err, size_t err_size);
+/* ---- input (read.c) ------------------------------------------------------------
+ * PNG (8 and 16 bits), JPEG (baseline, progressive) and TGA (a file named
+ * *.tga whose header checks out), recognised by their first bytes; anything
+ * else is refused before a decoder sees it.  At most IMG_MAX_SIDE pixels a
+ * side, IMG_MAX_PIXELS in all and IMG_MAX_FILE_BYTES of file. */
+#define IMG_MAX_SIDE 16384
+#define IMG_MAX_PIXELS ((uint64_t)1 << 26)     /* 64 Mpixels: 256 MiB as RGBA8 */
+#define IMG_MAX_FILE_BYTES ((size_t)1 << 28)  /* 256 MiB */
+
+/* Decodes the image file held in DATA[SIZE] as RGBA8; NAME is the file's
+ * name (for messages and the TGA rule).  On success fills OUT (free with
+ * img_free); on failure OUT is zeroed and ERR holds "NAME: reason":
+ * MOS_ERR_PARSE (not one of the formats, malformed), MOS_ERR_BAD_SIZE (over
+ * a cap), MOS_ERR_OUT_OF_MEMORY. */
+mos_result img_decode(const uint8_t *data, size_t size, const char *name, img_rgba8 *out, char *err,
+                      size_t err_size);
+/* img_decode of the file at PATH; MOS_ERR_IO when it cannot be read. */
+mos_result img_read(const char *path, img_rgba8 *out, char *err, size_t err_size);
 void img_free(img_rgba8 *img);
 
 /* ---- comparison (diff.c) ---------------------------------------------------- */

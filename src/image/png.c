@@ -1,5 +1,5 @@
-/* png.c — PNG files: atomic RGBA8 writes through stb_image_write, reads through stb_image.
- * Fed by the CLI (render output, diff inputs) and the image tests; see image.h. */
+/* png.c — PNG output: atomic RGBA8 writes through stb_image_write.
+ * Fed by the CLI (render output) and the image tests; see image.h. */
 #include "image/image.h"
 
 #include <errno.h>
@@ -10,8 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* The implementations live in libstb (-lstb): no STB_*_IMPLEMENTATION here. */
-#include <stb_image.h>
+/* The implementation lives in libstb (-lstb): no STB_IMAGE_WRITE_IMPLEMENTATION here. */
 #include <stb_image_write.h>
 
 static mos_result img_fail(char *err, size_t err_size, mos_result code, const char *fmt, ...)
@@ -60,66 +59,4 @@ mos_result img_write_png(const char *path, int width, int height, const uint8_t 
     if (img_file_commit(&f, err, err_size) != 0)
         return MOS_ERR_IO;
     return MOS_OK;
-}
-
-/* ---- reading -------------------------------------------------------------- */
-
-mos_result img_read_png(const char *path, img_rgba8 *out, char *err, size_t err_size)
-{
-    if (out)
-        memset(out, 0, sizeof *out);
-    if (!path || !*path || !out)
-        return img_fail(err, err_size, MOS_ERR_INVALID_ARGUMENT, "img_read_png: %s is missing",
-                        !out ? "output image" : "input path");
-
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return img_fail(err, err_size, MOS_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        return img_fail(err, err_size, MOS_ERR_IO, "%s: is a directory", path);
-    }
-
-    int w = 0, h = 0, comp = 0;
-    uint8_t *px = stbi_load_from_file(f, &w, &h, &comp, 4);
-    int read_error = ferror(f);
-    fclose(f);
-    if (!px) {
-        const char *why = stbi_failure_reason();
-        if (read_error)
-            return img_fail(err, err_size, MOS_ERR_IO, "%s: read error", path);
-        if (why && strcmp(why, "outofmem") == 0)
-            return img_fail(err, err_size, MOS_ERR_OUT_OF_MEMORY, "%s: out of memory", path);
-        return img_fail(err, err_size, MOS_ERR_PARSE, "%s: not a readable image (%s)", path,
-                        why ? why : "unknown format");
-    }
-    if (w <= 0 || h <= 0) {
-        stbi_image_free(px);
-        return img_fail(err, err_size, MOS_ERR_PARSE, "%s: empty image", path);
-    }
-    /* Hand out memory that img_free (plain free) may release, whatever
-     * allocator libstb was built with. */
-    size_t bytes = (size_t)w * (size_t)h * 4;
-    uint8_t *copy = malloc(bytes);
-    if (!copy) {
-        stbi_image_free(px);
-        return img_fail(err, err_size, MOS_ERR_OUT_OF_MEMORY, "%s: out of memory (%dx%d)", path,
-                        w, h);
-    }
-    memcpy(copy, px, bytes);
-    stbi_image_free(px);
-    out->width = w;
-    out->height = h;
-    out->pixels = copy;
-    return MOS_OK;
-}
-
-void img_free(img_rgba8 *img)
-{
-    if (!img)
-        return;
-    free(img->pixels);
-    img->pixels = NULL;
-    img->width = img->height = 0;
 }

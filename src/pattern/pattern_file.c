@@ -59,7 +59,15 @@ mos_result pattern_file_load(pattern_table *t, const char *path, char *err, size
     uint16_t *tile = NULL;  /* rows listed top first */
     mos_result r = MOS_OK;
     char msg[160];
-    while ((len = getline(&line, &cap, f)) != -1) {
+    int read_errno = 0;
+    for (;;) {
+        /* getline fails without setting the stream's error flag when it
+         * cannot allocate the line: only end of file ends the file. */
+        errno = 0;
+        if ((len = getline(&line, &cap, f)) < 0) {
+            read_errno = errno;
+            break;
+        }
         lineno++;
         last_line = lineno;
         if ((size_t)len != strlen(line)) {
@@ -160,9 +168,10 @@ mos_result pattern_file_load(pattern_table *t, const char *path, char *err, size
             tile = nt, rows_cap *= 2;
         }
     }
-    if (ferror(f)) {
-        snprintf(err, err_size, "%s: read error: %s", path, strerror(errno));
-        r = MOS_ERR_IO;
+    if (ferror(f) || !feof(f)) {
+        snprintf(err, err_size, "%s:%ld:1: cannot read the line: %s", path, lineno + 1,
+                 strerror(read_errno ? read_errno : EIO));
+        r = read_errno == ENOMEM ? MOS_ERR_OUT_OF_MEMORY : MOS_ERR_IO;
         goto done;
     }
     if (workers < 0) {

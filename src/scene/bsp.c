@@ -559,14 +559,50 @@ static mos_result entity_forward(bsp_ctx *c, const bsp_entity *e, int index, flo
     return MOS_OK;
 }
 
+/* Spawn points as Quake 3-engine games name them: info_player_deathmatch and
+ * info_player_start (Quake 3, OpenArena), every other info_player_* class but
+ * the intermission (team1/team2, race, coop, duel variants), the CTF
+ * team_CTF_{red,blue}{player,spawn}, and Urban Terror's info_ut_spawn. */
+#define SPAWN_CLASSES "info_player_deathmatch, info_player_start, info_player_* (team1, team2, race, coop, ...), " \
+                      "team_CTF_*player, team_CTF_*spawn, info_ut_spawn"
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && !strcmp(s + n - k, suffix);
+}
+
 static bool is_spawn(const char *cls)
 {
-    static const char *const names[] = { "info_player_deathmatch", "info_player_start", "team_CTF_redplayer",
-                                         "team_CTF_blueplayer", "team_CTF_redspawn", "team_CTF_bluespawn" };
-    for (size_t i = 0; cls && i < sizeof names / sizeof names[0]; i++)
-        if (!strcmp(cls, names[i]))
-            return true;
-    return false;
+    if (!cls)
+        return false;
+    if (!strncmp(cls, "info_player_", 12))
+        return strcmp(cls, "info_player_intermission") != 0;
+    if (!strncmp(cls, "team_CTF_", 9))
+        return ends_with(cls, "player") || ends_with(cls, "spawn");
+    return !strcmp(cls, "info_ut_spawn");
+}
+
+/* The error for a map without a view: the classes looked for and the
+ * distinct classes the entities lump holds. */
+static mos_result no_views(bsp_ctx *c, const bsp_entity *ents, int count, bool spawns)
+{
+    char present[512] = "";
+    size_t n = 0;
+    int listed = 0;
+    for (int i = 0; i < count && n < sizeof present; i++) {
+        const char *cls = ents[i].classname;
+        bool seen = !cls;
+        for (int k = 0; k < i && !seen; k++)
+            seen = ents[k].classname && !strcmp(ents[k].classname, cls);
+        if (seen)
+            continue;
+        int w = snprintf(present + n, sizeof present - n, "%s%s", listed++ ? ", " : "", cls);
+        n = w < 0 ? sizeof present : n + (size_t)w;
+    }
+    return fail(c, MOS_ERR_PARSE, "no view in the entities: looked for info_player_intermission, info_intermission%s; "
+                "the map has %s%s", spawns ? " and spawn points (" SPAWN_CLASSES ")" : " ('views 0' reads no spawn points)",
+                listed ? present : "no entity with a classname", n >= sizeof present ? "..." : "");
 }
 
 /* Appends a view from EYE looking along FWD (Quake coordinates). */
@@ -639,6 +675,8 @@ static mos_result find_views(bsp_ctx *c, const lump *ent, int max_spawns, scene_
         snprintf(name, sizeof name, "spawn%d", spawns++);
         add_view(map, name, eye, fwd);
     }
+    if (r == MOS_OK && map->view_count == 0)
+        r = no_views(c, ents, count, max_spawns > 0);
     free(ents);  /* NULL when parse_entities failed */
     free(text);
     return r;

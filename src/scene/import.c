@@ -1,4 +1,4 @@
-/* import.c — mesh files through assimp's C API (flattened to one array) and textures through stb_image.
+/* import.c — mesh files through assimp's C API (flattened to one array) and textures through image/read.c.
  * Fed by the scene parser with resolved paths; feeds scene meshes and images. */
 #include <errno.h>
 #include <stdio.h>
@@ -8,8 +8,8 @@
 #include <assimp/cimport.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
-#include <stb_image.h>
 
+#include "image/image.h"
 #include "scene/scene_priv.h"
 
 #define STRIDE SHADER_BUILTIN_STRIDE
@@ -114,28 +114,19 @@ mos_result scene_import_mesh(const char *path, scene_mesh *m, char *err, size_t 
 mos_result scene_import_image(const char *path, scene_image *img, char *err, size_t err_size)
 {
     memset(img, 0, sizeof *img);
-    if (check_readable(path, err, err_size))
-        return MOS_ERR_IO;
-    int w, h, comp;
-    uint8_t *px = stbi_load(path, &w, &h, &comp, 4);
-    if (!px) {
-        snprintf(err, err_size, "cannot decode image '%s': %s", path, stbi_failure_reason());
-        return MOS_ERR_PARSE;
-    }
-    if (w < 1 || h < 1 || w > 16384 || h > 16384) {
-        snprintf(err, err_size, "image '%s' is %dx%d; sizes 1..16384 are supported", path, w, h);
-        stbi_image_free(px);
-        return MOS_ERR_PARSE;
-    }
-    img->width = w;
-    img->height = h;
-    img->rgba = px;
+    img_rgba8 im;
+    mos_result r = img_read(path, &im, err, err_size);
+    if (r != MOS_OK)
+        return r;
+    img->width = im.width;
+    img->height = im.height;
+    img->rgba = im.pixels;
     return MOS_OK;
 }
 
 void scene_image_free(scene_image *img)
 {
-    stbi_image_free(img->rgba);
+    free(img->rgba);
     free(img->path);
     memset(img, 0, sizeof *img);
 }

@@ -552,9 +552,7 @@ static int bsp_views(parser *p, const scene_bsp_map *map)
     pending_object *po = &p->po;
     const scene_object *o = &po->obj;
     scene *s = p->s;
-    p->line = po->views_line;
-    if (map->view_count == 0)
-        return perr(p, po->views_col, "the map has no info_player_intermission and no spawn points");
+    p->line = po->views_line;  /* scene_bsp_load fails on a map without views */
     const float *m = o->xform;
     float det = m[0] * (m[5] * m[10] - m[9] * m[6]) - m[4] * (m[1] * m[10] - m[9] * m[2]) +
                 m[8] * (m[1] * m[6] - m[5] * m[2]);
@@ -880,8 +878,15 @@ mos_result scene_parse(scene *s, const char *path, FILE *f, char *err, size_t er
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
-    int rc = 0;
-    while ((len = getline(&line, &cap, f)) >= 0) {
+    int rc = 0, read_errno = 0;
+    for (;;) {
+        /* getline fails without setting the stream's error flag when it
+         * cannot allocate the line: only end of file ends the file. */
+        errno = 0;
+        if ((len = getline(&line, &cap, f)) < 0) {
+            read_errno = errno;
+            break;
+        }
         p.line++;
         if (memchr(line, '\0', (size_t)len)) {
             rc = perr(&p, (int)strlen(line) + 1, "NUL byte in a text file");
@@ -900,9 +905,10 @@ mos_result scene_parse(scene *s, const char *path, FILE *f, char *err, size_t er
         if (rc)
             break;
     }
-    if (!rc && ferror(f)) {
-        snprintf(err, err_size, "%s:%d:1: read error: %s", path, p.line + 1, strerror(errno));
-        p.code = MOS_ERR_IO;
+    if (!rc && (ferror(f) || !feof(f))) {
+        snprintf(err, err_size, "%s:%d:1: cannot read the line: %s", path, p.line + 1,
+                 strerror(read_errno ? read_errno : EIO));
+        p.code = read_errno == ENOMEM ? MOS_ERR_OUT_OF_MEMORY : MOS_ERR_IO;
         rc = -1;
     }
     if (!rc && p.block != BLOCK_TOP) {

@@ -149,6 +149,19 @@ const char *scene_view_name(const scene *s, int view)
     return view >= 0 && view < s->camera_count ? s->cameras[view].name : NULL;
 }
 
+mos_result scene_check_view(const scene *s, const char *path, int view, char *err, size_t err_size)
+{
+    if (view >= 0 && view < s->camera_count)
+        return MOS_OK;
+    int n = snprintf(err, err_size, "view %d does not exist: %s has %d view%s, 0..%d (", view, path,
+                     s->camera_count, s->camera_count == 1 ? "" : "s", s->camera_count - 1);
+    for (int i = 0; i < s->camera_count && n >= 0 && (size_t)n < err_size; i++)
+        n += snprintf(err + n, err_size - (size_t)n, "%s%d %s", i ? ", " : "", i, s->cameras[i].name);
+    if (n >= 0 && (size_t)n < err_size)
+        snprintf(err + n, err_size - (size_t)n, ")");
+    return MOS_ERR_INVALID_ARGUMENT;
+}
+
 int scene_find_view(const scene *s, const char *name)
 {
     for (int i = 0; i < s->camera_count; i++)

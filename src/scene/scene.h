@@ -53,6 +53,9 @@ void scene_gpu_free(scene_gpu *g, mos_context *ctx);
  * view named "default" that frames the whole scene). */
 int scene_view_count(const scene *s);
 const char *scene_view_name(const scene *s, int view);  /* NULL if out of range */
+/* MOS_OK, or MOS_ERR_INVALID_ARGUMENT with a message naming the valid
+ * views of the scene loaded from PATH. */
+mos_result scene_check_view(const scene *s, const char *path, int view, char *err, size_t err_size);
 int scene_find_view(const scene *s, const char *name);  /* index, or -1 */
 /* Objects and meshes after import (for tools that print statistics). */
 int scene_object_count(const scene *s);

@@ -30,7 +30,7 @@ typedef struct scene_mesh {
 typedef struct scene_image {
     char *path;  /* resolved path (dedup key) */
     int width, height;
-    uint8_t *rgba;  /* stbi_load, rows top first */
+    uint8_t *rgba;  /* img_read (malloc), rows top first */
 } scene_image;
 
 typedef struct scene_camera {

@@ -699,7 +699,9 @@ int cli_bench_main(int argc, char **argv)
                 snprintf(r->error, sizeof r->error, "%s", *err ? err : mos_result_message(lr));
             }
         }
-        if (scenes[si]) {
+        if (scenes[si] && scene_check_view(scenes[si], r->scene, r->view, err, sizeof err) != MOS_OK)
+            snprintf(r->error, sizeof r->error, "%s", err);
+        else if (scenes[si]) {
             br.sc = scenes[si];
             bench_one(&br, r);
         }

@@ -53,7 +53,7 @@ int cli_diff_main(int argc, char **argv)
     char err[1024];
     int rc = CLI_EXIT_USAGE;
     for (int k = 0; k < 2; k++) {
-        mos_result res = img_read_png(paths[k], &img[k], err, sizeof err);
+        mos_result res = img_read(paths[k], &img[k], err, sizeof err);
         if (res != MOS_OK) {
             fprintf(stderr, "mosaic: diff: %s\n", err);
             rc = res == MOS_ERR_OUT_OF_MEMORY ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;

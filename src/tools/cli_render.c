@@ -338,6 +338,8 @@ int cli_render_main(int argc, char **argv)
 
     err[0] = '\0';
     r = scene_load(o.scene_path, &sc, err, sizeof err);
+    if (r == MOS_OK)
+        r = scene_check_view(sc, o.scene_path, o.view, err, sizeof err);
     if (r != MOS_OK) {
         fprintf(stderr, "mosaic: %s\n", *err ? err : mos_result_message(r));
         goto done;
@@ -387,7 +389,7 @@ int cli_render_main(int argc, char **argv)
     dopts.height = o.height;
     dopts.fma = o.fma;
     dopts.view = o.view;
-    scene_frame_lens(gpu, &dopts, &fd.blur);  /* a bad view is reported by scene_draw */
+    scene_frame_lens(gpu, &dopts, &fd.blur);  /* the view was checked after loading */
     const int subframes = o.accum > 0 ? o.accum : 1;
     const size_t values = (size_t)o.width * (size_t)o.height * 4;
     if (o.accum && !(accum = calloc(values, sizeof *accum))) {
@@ -407,9 +409,6 @@ int cli_render_main(int argc, char **argv)
             r = scene_draw(gpu, ctx, &dopts);
             if (r != MOS_OK) {
                 render_fail("scene_draw", r, ctx, &log);
-                if (r == MOS_ERR_INVALID_ARGUMENT && o.view != 0 && !*mos_last_error(ctx))
-                    fprintf(stderr, "mosaic: (does %s have a camera --view %d?)\n", o.scene_path,
-                            o.view);
                 mos_end_frame(ctx, NULL);  /* leave the context in a sane state */
                 goto done;
             }

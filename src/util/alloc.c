@@ -6,11 +6,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Every block is UTIL_ALIGN-aligned whatever the allocator returns (the
+ * contract in mosaic.h asks for no alignment): the block is over-allocated
+ * by UTIL_ALIGN bytes, the address rounded up, and the allocator's own
+ * pointer kept in the word just below the one handed out. */
 void *util_alloc(const mos_allocator *a, size_t size)
 {
-    if (size == 0) size = 1;
-    if (a && a->alloc) return a->alloc(size, a->user_data);
-    return malloc(size);
+    if (size > SIZE_MAX - UTIL_ALIGN) return NULL;
+    size_t n = size + UTIL_ALIGN;
+    unsigned char *raw = a && a->alloc ? a->alloc(n, a->user_data) : malloc(n);
+    if (!raw) return NULL;
+    uintptr_t at = ((uintptr_t)raw + sizeof(void *) + UTIL_ALIGN - 1) & ~(uintptr_t)(UTIL_ALIGN - 1);
+    unsigned char *p = raw + (at - (uintptr_t)raw);
+    memcpy(p - sizeof raw, &raw, sizeof raw);
+    return p;
 }
 
 void *util_calloc(const mos_allocator *a, size_t count, size_t size)
@@ -24,8 +33,10 @@ void *util_calloc(const mos_allocator *a, size_t count, size_t size)
 void util_free(const mos_allocator *a, void *p)
 {
     if (!p) return;
-    if (a && a->free) a->free(p, a->user_data);
-    else free(p);
+    void *raw;
+    memcpy(&raw, (unsigned char *)p - sizeof raw, sizeof raw);
+    if (a && a->free) a->free(raw, a->user_data);
+    else free(raw);
 }
 
 struct arena_chunk {
@@ -34,19 +45,24 @@ struct arena_chunk {
     _Alignas(64) unsigned char data[];
 };
 
-void arena_init(arena *ar, const mos_allocator *a, size_t chunk_size)
+void arena_init(arena *ar, const mos_allocator *a, size_t chunk_size, size_t limit)
 {
     memset(ar, 0, sizeof *ar);
     ar->allocator = a;
     ar->chunk_size = chunk_size;
+    ar->limit = limit;
 }
 
 void *arena_alloc(arena *ar, size_t size, size_t align)
 {
+    if (size > ar->limit - ar->bytes_used) {
+        ar->over_limit = true;
+        return NULL;
+    }
     arena_chunk *c = ar->head;
     if (c) {
         size_t at = (c->used + align - 1) & ~(align - 1);
-        if (at + size <= c->size) {
+        if (at <= c->size && size <= c->size - at) {
             c->used = at + size;
             ar->bytes_used += size;
             return c->data + at;
@@ -82,6 +98,7 @@ void arena_reset(arena *ar)
         ar->spare = c;
     }
     ar->bytes_used = 0;
+    ar->over_limit = false;
 }
 
 void arena_release(arena *ar)

@@ -3,9 +3,13 @@
 #ifndef MOSAIC_UTIL_ALLOC_H
 #define MOSAIC_UTIL_ALLOC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "mosaic.h"
 
+/* Blocks are UTIL_ALIGN-aligned (a cache line, the widest SIMD load) whatever
+ * the mos_allocator returns; NULL when out of memory. */
+#define UTIL_ALIGN 64
 void *util_alloc(const mos_allocator *a, size_t size);
 void *util_calloc(const mos_allocator *a, size_t count, size_t size);
 void util_free(const mos_allocator *a, void *p);
@@ -20,9 +24,11 @@ typedef struct arena {
     arena_chunk *spare;   /* chunks kept from earlier frames */
     size_t chunk_size;
     size_t bytes_used;
+    size_t limit;         /* bytes_used never exceeds it */
+    bool over_limit;      /* an allocation failed on the limit (not the allocator) */
 } arena;
 
-void arena_init(arena *ar, const mos_allocator *a, size_t chunk_size);
+void arena_init(arena *ar, const mos_allocator *a, size_t chunk_size, size_t limit);
 /* NULL when out of memory. align must be a power of two <= 64. */
 void *arena_alloc(arena *ar, size_t size, size_t align);
 void arena_reset(arena *ar);  /* keeps chunks for the next frame */
