@@ -1,0 +1,133 @@
+#!/bin/sh
+# test_hostile.sh — hostile input through the CLI, as the reliability review
+# found it: image files in formats Mosaic does not read (16-bit PNM, Radiance
+# HDR) or declaring absurd sizes (TGA), as `mosaic diff` inputs and scene
+# textures; frames whose triangles overlap bins billions of times; batches
+# split by their (triangle, tile) pair count; a scene line that cannot be
+# read; a view out of range.  Each ends with a clear message (or renders),
+# within 20 s, without a crash or a stray output file.
+# Fed by run.sh: BUILD CLI.
+build=${1:-build}
+cli=${2:-$build/mosaic}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-hostile.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+regress=$(pwd)/test/fuzz/regress/image
+
+ok()   { echo "PASS $1"; }
+bad()  { echo "FAIL $1: $2"; failed=1; }
+
+if [ ! -x "$cli" ]; then
+    bad cli_built "$cli does not exist"
+    exit 1
+fi
+to="timeout -k 5 20"
+command -v timeout > /dev/null 2>&1 || to=""
+
+# expect NAME EXIT 'STDERR PATTERN (grep -E)' CMD...: runs CMD under the
+# 20 s limit and checks its exit status and message.
+expect() {
+    name=$1 want=$2 pat=$3
+    shift 3
+    $to "$@" > "$tmp/out" 2> "$tmp/err"; rc=$?
+    if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then bad "$name" "did not finish in 20 s"
+    elif [ $rc -ne "$want" ]; then bad "$name" "exit $rc, expected $want: $(head -c 300 "$tmp/err")"
+    elif [ -n "$pat" ] && ! grep -qE "$pat" "$tmp/err"; then bad "$name" "stderr '$(head -c 300 "$tmp/err")' does not match '$pat'"
+    elif grep -qE 'Sanitizer|runtime error' "$tmp/err"; then bad "$name" "sanitizer report"
+    else ok "$name"
+    fi
+}
+
+# ---- images ----------------------------------------------------------------
+# A valid 16-bit PGM (stb_image's 16-bit PNM path over-reads), a Radiance HDR
+# whose RLE scanline is cut short (stb_image loops forever), a 110-byte TGA
+# declaring 22829x13856 pixels (3.7 GB).
+printf 'P5\n64 64\n65535\n' > "$tmp/big16.pgm"
+head -c 8192 /dev/zero >> "$tmp/big16.pgm"
+for f in "$tmp/big16.pgm" "$regress/pnm16_overread_small.pgm" "$regress/hdr_rle_eof_hang.hdr"; do
+    n=$(basename "$f")
+    expect "diff_refuses_$n" 2 "^mosaic: diff: $f: not a PNG, JPEG or TGA image" "$cli" diff "$f" "$f"
+done
+expect diff_tga_size_cap 2 \
+    "^mosaic: diff: $regress/tga_110bytes_3.7GB.tga: TGA of 22829x13856 pixels is larger than Mosaic reads \(at most 16384x16384 and 64 megapixels\)" \
+    "$cli" diff "$regress/tga_110bytes_3.7GB.tga" "$regress/tga_110bytes_3.7GB.tga"
+# A .tga name alone does not make a TGA: the header must check out.
+printf 'not an image at all, twenty+ bytes' > "$tmp/fake.tga"
+expect diff_fake_tga 2 "fake.tga: not a PNG, JPEG or TGA image" "$cli" diff "$tmp/fake.tga" "$tmp/fake.tga"
+# A PNG cut short: the header reads, the data does not.
+head -c 300 scenes/textures/tiles.png > "$tmp/cut.png"
+expect diff_truncated_png 2 "cut.png: corrupt PNG data" "$cli" diff "$tmp/cut.png" "$tmp/cut.png"
+# The same files as scene textures: file:line:col, then the image's reason.
+for f in "$tmp/big16.pgm" "$regress/hdr_rle_eof_hang.hdr" "$regress/tga_110bytes_3.7GB.tga"; do
+    n=$(basename "$f")
+    printf 'object\n  plane 1 1\n  shader textured\n  texture %s\nend\n' "$f" > "$tmp/tex.scene"
+    expect "texture_refuses_$n" 1 "^mosaic: $tmp/tex.scene:4:11: $f: (not a PNG, JPEG or TGA|TGA of 22829x13856)" \
+        "$cli" render "$tmp/tex.scene" --size 64x36 -o "$tmp/tex.png"
+    [ -e "$tmp/tex.png" ] && bad "texture_refuses_$n" "wrote $tmp/tex.png"
+done
+# What Mosaic does read still reads: a PNG equals itself.
+expect diff_png_reads 0 "" "$cli" diff scenes/textures/tiles.png scenes/textures/tiles.png
+
+# ---- binning -----------------------------------------------------------------
+# 2200 screen-filling planes at 4x4-pixel bins: 2^32 (triangle, coarse tile)
+# pairs in one batch wrapped a 32-bit count and wrote past the coarse buffer.
+# Now the frame stops at its limit on bin references, at once, and writes no image.
+cat > "$tmp/planes.scene" <<EOF
+camera
+  eye 0 0 1
+  target 0 0 0
+  fov 90
+end
+object
+  plane 8 8
+  rotate 90 1 0 0
+  array 2200 1 1 0 0 0
+  cull none
+  shader flat
+end
+EOF
+msg="mos_end_frame: the frame's triangles overlap fine bins more than [0-9]+ times"
+expect bin_refs_limit_4096 1 "$msg" "$cli" render "$tmp/planes.scene" --size 4096x4096 --bin 4 --coarse 4 -o "$tmp/p.png"
+expect bin_refs_limit_1080p_batch_frame 1 "$msg" \
+    "$cli" render "$tmp/planes.scene" --size 1920x1080 --bin 4 --coarse 4 --batch frame -o "$tmp/p.png"
+[ -e "$tmp/p.png" ] && bad bin_refs_no_output "wrote $tmp/p.png for a failed frame"
+
+# Batches split by their pair count, and fine tiles dispatched in chunks,
+# draw the same image: 96 screen-filling triangles at 1920x1080, --bin 4
+# --coarse 4 --batch frame has 12.4 M coarse pairs (the cap is 4 M: one item
+# per bin and flush, so bin_items = 3 x 129600 bins), and --coarse 2048 has
+# 13 M fine pairs in its first tile (dispatched every 2 M).
+items() { sed -n 's/.*"bin_items": *\([0-9]*\).*/\1/p' "$1"; }
+"$cli" render test/scenes/layers.scene --size 1920x1080 -o "$tmp/l0.png" > /dev/null 2>&1
+"$cli" render test/scenes/layers.scene --size 1920x1080 --bin 4 --coarse 4 --batch frame \
+    -o "$tmp/l1.png" --stats-json "$tmp/l1.json" > /dev/null 2>&1
+"$cli" render test/scenes/layers.scene --size 1920x1080 --bin 4 --coarse 2048 \
+    -o "$tmp/l2.png" --stats-json "$tmp/l2.json" > /dev/null 2>&1
+i1=$(items "$tmp/l1.json"); i2=$(items "$tmp/l2.json")
+if ! cmp -s "$tmp/l0.png" "$tmp/l1.png"; then bad coarse_pair_cap_same_image "the image changed"
+elif [ "${i1:-0}" -le 259200 ]; then bad coarse_pair_cap_same_image "bin_items $i1: the batch was not split"
+else ok "coarse_pair_cap_same_image (bin_items $i1)"
+fi
+if ! cmp -s "$tmp/l0.png" "$tmp/l2.png"; then bad fine_pair_cap_same_image "the image changed"
+elif [ "${i2:-0}" -le 129600 ]; then bad fine_pair_cap_same_image "bin_items $i2: the tile was not dispatched in chunks"
+else ok "fine_pair_cap_same_image (bin_items $i2)"
+fi
+
+# ---- scene files -------------------------------------------------------------
+# A line that cannot be read (getline runs out of memory under an address-space
+# limit) is an error, not the end of the file.  Sanitizer builds reserve
+# terabytes of shadow memory and cannot run under ulimit -v: normal build only.
+if ! nm "$cli" 2> /dev/null | grep -q __asan_init && ! nm "$cli" 2> /dev/null | grep -q __tsan_init; then
+    { printf 'object\n sphere 1\nend\n# '; head -c 200000000 /dev/zero | tr '\0' x; printf '\nobject\n box 1 1 1\nend\n'; } \
+        > "$tmp/long.scene"
+    expect scene_line_read_error 1 "^mosaic: $tmp/long.scene:4:1: cannot read the line: Cannot allocate memory" \
+        sh -c "ulimit -v 160000; exec \"$cli\" render \"$tmp/long.scene\" --size 64x36 -o \"$tmp/long.png\""
+    [ -e "$tmp/long.png" ] && bad scene_line_read_error "wrote $tmp/long.png"
+    rm -f "$tmp/long.scene"
+fi
+
+# ---- options -----------------------------------------------------------------
+expect view_out_of_range 1 "view 9 does not exist: scenes/default.scene has [0-9]+ views?, 0\.\.[0-9]+ \(0 " \
+    "$cli" render scenes/default.scene --view 9 --size 64x36 -o "$tmp/v.png"
+
+exit $failed
