@@ -117,7 +117,7 @@ typedef struct mos_context mos_context;
 /* The sort-middle pipeline's shape.  Zero fields take the defaults below. */
 typedef struct mos_pipeline_desc {
     int threads;          /* worker threads (logical rasterizers); 0 = online cores */
-    const char *pattern;  /* bin -> worker table: "diagonal" (default), "g80", ... */
+    const char *pattern;  /* bin -> worker table: "diagonal" (default), "g80", ...; at most 255 chars */
     int bin_px;           /* fine bin edge in pixels, power of two 4..256; default 16 */
     int coarse_px;        /* coarse tile edge in pixels, multiple of bin_px; default 256 */
     int batch;            /* primitives per binning batch; default 4096; <0 = whole frame */
@@ -163,7 +163,7 @@ typedef struct mos_shader { uint32_t id; } mos_shader;
 
 /* ---- render targets: colour RGBA8 + depth per sample --------------------- */
 typedef struct mos_target_desc {
-    int width, height;  /* pixels, 1..16384 */
+    int width, height;  /* pixels, 1..16384; width * height * samples at most 2^31 */
     int samples;        /* visibility samples per pixel: 1, 2, 4, 8, 16, 27, 32 or 64; 0 = 1 */
 } mos_target_desc;
 
@@ -272,19 +272,39 @@ typedef struct mos_blur_desc {
     float shading_rate;    /* shading-grid points per pixel edge, 1/16..16; 0 = 1 */
     bool adaptive_rate;    /* DECOUPLED: coarser grid for triangles blurred more than a pixel */
     bool bilinear;         /* DECOUPLED: blend the four nearest grid points */
-    int cache_quads;       /* shading-cache capacity per worker in 2x2 quads, 1..65536; 0 = 1024 */
+    int cache_quads;       /* shading-cache capacity per worker in 2x2 quads, 4..65536; 0 = 1024 */
     float pinhole[3];      /* MSAA: the (u, v, t) every draw is seen at (accumulation sub-frames) */
+    uint32_t seed;         /* 0 = the fixed (u, v, t) pattern; others draw another pattern of
+                            * the same kind (frames averaged over seeds converge: progressive blur) */
 } mos_blur_desc;
 
 /* Lens shear of a thin lens for a gluPerspective camera: aperture radius and
  * focus distance in world units, vertical field of view, width / height. */
 void mos_blur_lens(mos_blur_desc *b, float aperture, float focus_dist, float fov_y_deg, float aspect);
+/* The pinhole (u, v, t) of accumulation sub-frame k (k >= 0): a Halton
+ * sequence, (u, v) uniform on the unit disk, t in [0, 1).  K sub-frames
+ * rendered with pinhole = these and averaged approximate the blurred image. */
+void mos_accum_pinhole(int k, float uvt[3]);
+
+/* What a frame records about itself for viewers and tools, beyond
+ * mos_frame_stats (bit mask; each costs a little time when on).  Read the
+ * records after mos_end_frame with mos_target_read_bins / _read_map. */
+typedef enum mos_inspect {
+    MOS_INSPECT_NONE = 0,
+    MOS_INSPECT_BINS = 1 << 0,           /* per bin: time, triangles, samples, blurred spread */
+    MOS_INSPECT_SHADES = 1 << 1,         /* per pixel: fragment-shader lanes run for it */
+    MOS_INSPECT_OVERDRAW = 1 << 2,       /* per pixel: triangles drawn over it (covering a sample that
+                                          * passed the early depth test) */
+    MOS_INSPECT_TRIANGLE_AREA = 1 << 3,  /* per pixel: area in pixels of the triangle seen there */
+    MOS_INSPECT_ALL = (1 << 4) - 1,
+} mos_inspect;
 
 typedef struct mos_frame_desc {
     mos_target target;
     float clear_rgba[4];  /* 0..1 */
     float clear_depth;    /* window depth in (0, 1]; 0 = default 1 (far) */
     mos_blur_desc blur;   /* zero = no blur, MSAA */
+    unsigned inspect;     /* mos_inspect bits; 0 = record nothing extra */
 } mos_frame_desc;
 
 typedef enum mos_blend {
@@ -324,6 +344,32 @@ mos_result mos_draw(mos_context *ctx, const mos_draw_desc *desc);
 /* Runs the frame and returns when the image is complete.  stats may be NULL. */
 typedef struct mos_frame_stats mos_frame_stats;
 mos_result mos_end_frame(mos_context *ctx, mos_frame_stats *stats);
+
+/* ---- what the last frame recorded (mos_frame_desc.inspect) ---------------- */
+/* The fine-bin grid of the target's last frame: bin (0, 0) is the lower-left. */
+typedef struct mos_bin_grid {
+    int bins_x, bins_y, bin_px;
+} mos_bin_grid;
+
+typedef struct mos_bin_info {
+    int worker;               /* owner (pattern table); always filled */
+    /* With MOS_INSPECT_BINS, else 0: */
+    uint32_t triangles;       /* (triangle, bin) work received */
+    uint64_t samples;         /* covered visibility samples */
+    double ms;                /* time its owner spent rasterizing, shading and writing it */
+    double blurred_spread;    /* mean fine bins per blurred triangle it received; 0 = none */
+} mos_bin_info;
+
+/* Copies the last frame's bins, row by row from the bottom (bin (bx, by) at
+ * [by * bins_x + bx]), into out[0 .. capacity); grid gets the grid.  With
+ * out NULL, only grid is filled.  MOS_ERR_BAD_SIZE when capacity is short,
+ * MOS_ERR_FRAME_STATE before the target's first frame. */
+mos_result mos_target_read_bins(mos_context *ctx, mos_target t, mos_bin_info *out, size_t capacity,
+                                mos_bin_grid *grid);
+/* Copies one per-pixel record of the last frame (one mos_inspect bit) as
+ * floats, rows top first, row_floats >= width apart.  MOS_ERR_FRAME_STATE
+ * when the last frame did not record it. */
+mos_result mos_target_read_map(mos_context *ctx, mos_target t, mos_inspect map, float *out, size_t row_floats);
 
 /* ---- per-frame statistics (names match the --stats-json keys) ------------- */
 struct mos_frame_stats {

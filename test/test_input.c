@@ -497,7 +497,7 @@ static void *ca_alloc(size_t size, void *user)
         return p;
     }
     /* The allocator's own pointer sits in the 8 bytes below the block. */
-    unsigned char *raw = malloc(size + 128);
+    unsigned char *raw = malloc(size + 64 + 63 + 64);  /* room to step to 64k + misalign (< 64) */
     if (!raw) return NULL;
     unsigned char *q = (unsigned char *)(((uintptr_t)raw + 64 + 63) & ~(uintptr_t)63) + c->misalign;
     memcpy(q - sizeof raw, &raw, sizeof raw);

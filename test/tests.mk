@@ -7,14 +7,14 @@
 TEST_DEB_PKGS := clang libclang-rt-14-dev
 
 TEST_DIR     := $(BUILD)/test
-TEST_C       := test_watertight test_raster_rules test_clip test_input test_determinism test_stress test_patterns test_blur
+TEST_C       := test_watertight test_raster_rules test_clip test_input test_determinism test_stress test_patterns test_blur test_misuse test_inspect
 TEST_SH      := test_cli test_hostile test_readme test_llvmpipe_agreement test_bsp test_blur_quality
 TEST_HDRS    := test/check.h test/testutil.h
 TEST_BINS    := $(TEST_C:%=$(TEST_DIR)/%) $(TEST_DIR)/embed_example
 # What each variant runs (run.sh looks for $(TEST_DIR)/NAME or test/NAME.sh).
 TEST_SET_normal := $(TEST_C) embed_example $(TEST_SH)
 TEST_SET_asan   := $(TEST_C) embed_example test_cli test_hostile
-TEST_SET_tsan   := test_watertight test_determinism test_stress test_blur
+TEST_SET_tsan   := test_watertight test_determinism test_stress test_blur test_misuse test_inspect
 TEST_VARIANT    := $(if $(SAN),$(SAN),normal)
 TEST_JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 # Parallel builds inside test-one unless the caller already runs a jobserver.

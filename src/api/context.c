@@ -29,7 +29,8 @@ static int online_cores(void)
 }
 
 /* Fills defaults into *out and validates; the message goes to err. */
-static mos_result resolve_pipeline(const mos_pipeline_desc *in, mos_pipeline_desc *out, char *err, size_t n)
+static mos_result resolve_pipeline(const mos_pipeline_desc *in, mos_pipeline_desc *out, const mos_allocator *a,
+                                   char *err, size_t n)
 {
     mos_pipeline_desc d = in ? *in : (mos_pipeline_desc){0};
     if (d.threads == 0) d.threads = online_cores();
@@ -69,8 +70,8 @@ static mos_result resolve_pipeline(const mos_pipeline_desc *in, mos_pipeline_des
     }
     /* Let the generator judge the worker count now, not at the first frame. */
     pattern_table probe;
-    mos_result r = pattern_build(&probe, d.pattern, d.threads, 1, 1, NULL, err, n);
-    if (r == MOS_OK) pattern_free(&probe, NULL);
+    mos_result r = pattern_build(&probe, d.pattern, d.threads, 1, 1, a, err, n);
+    if (r == MOS_OK) pattern_free(&probe, a);
     return r;
 }
 
@@ -80,8 +81,11 @@ mos_result mos_context_configure(mos_context *ctx, const mos_pipeline_desc *desc
     if (ctx->in_frame) return ctx_fail(ctx, MOS_ERR_FRAME_STATE, "mos_context_configure: a frame is being recorded");
     mos_pipeline_desc d;
     char err[256];
-    mos_result r = resolve_pipeline(desc, &d, err, sizeof err);
+    mos_result r = resolve_pipeline(desc, &d, &ctx->allocator, err, sizeof err);
     if (r != MOS_OK) return ctx_fail(ctx, r, "mos_context_configure: %s", err);
+    if (strlen(d.pattern) >= sizeof ctx->pattern_name)
+        return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT,
+                        "mos_context_configure: pattern name is longer than %zu characters", sizeof ctx->pattern_name - 1);
 
     bool restart = !ctx->sched_running || d.threads != ctx->pipeline.threads ||
                    d.fifo_depth != ctx->pipeline.fifo_depth;
@@ -98,7 +102,8 @@ mos_result mos_context_configure(mos_context *ctx, const mos_pipeline_desc *desc
         }
         ctx->sched_running = true;
     }
-    snprintf(ctx->pattern_name, sizeof ctx->pattern_name, "%s", d.pattern);
+    if (d.pattern != ctx->pattern_name)  /* (the caller may pass mos_context_pipeline's own) */
+        snprintf(ctx->pattern_name, sizeof ctx->pattern_name, "%s", d.pattern);
     d.pattern = ctx->pattern_name;
     if (ctx->pattern.owner) pattern_free(&ctx->pattern, &ctx->allocator);  /* rebuilt at the next frame */
     ctx->pipeline = d;
@@ -106,7 +111,10 @@ mos_result mos_context_configure(mos_context *ctx, const mos_pipeline_desc *desc
     return MOS_OK;
 }
 
-void mos_context_pipeline(const mos_context *ctx, mos_pipeline_desc *out) { *out = ctx->pipeline; }
+void mos_context_pipeline(const mos_context *ctx, mos_pipeline_desc *out)
+{
+    if (ctx && out) *out = ctx->pipeline;
+}
 
 mos_result mos_context_create(const mos_context_desc *desc, mos_context **out)
 {
@@ -116,6 +124,12 @@ mos_result mos_context_create(const mos_context_desc *desc, mos_context **out)
     if ((d.allocator.alloc != NULL) != (d.allocator.free != NULL)) {
         if (d.logger.func)
             d.logger.func(MOS_ERR_INVALID_ARGUMENT, "mos_context_create: allocator needs both alloc and free",
+                          d.logger.user_data);
+        return MOS_ERR_INVALID_ARGUMENT;
+    }
+    if ((unsigned)d.isa > MOS_ISA_AVX512) {
+        if (d.logger.func)
+            d.logger.func(MOS_ERR_INVALID_ARGUMENT, "mos_context_create: unknown instruction set (isa)",
                           d.logger.user_data);
         return MOS_ERR_INVALID_ARGUMENT;
     }

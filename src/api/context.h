@@ -40,7 +40,7 @@ struct mos_context {
     mos_isa isa;                 /* resolved: never MOS_ISA_AUTO */
     raster_fn raster;
     stoch_block_fn stoch_block;
-    char pattern_name[64];
+    char pattern_name[256];  /* longer names are rejected, never cut */
     sched sched;
     bool sched_running;
 
@@ -57,6 +57,7 @@ struct mos_context {
     uint32_t clear_color;
     float clear_depth;
     mos_blur_desc blur;  /* as given (validated) */
+    unsigned frame_inspect;  /* mos_frame_desc.inspect of the frame being recorded */
     bool frame_moves;    /* a draw has uniforms_t1 */
     arena draw_arena;  /* uniform copies */
     fe_draw *draws;

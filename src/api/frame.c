@@ -25,6 +25,28 @@ void mos_blur_lens(mos_blur_desc *b, float aperture, float focus_dist, float fov
     b->focus_w = ok ? focus_dist : 0.0f;
 }
 
+static float radical_inverse(unsigned i, unsigned b)
+{
+    float f = 1.0f, r = 0.0f;
+    for (; i; i /= b) {
+        f /= (float)b;
+        r += f * (float)(i % b);
+    }
+    return r;
+}
+
+/* Halton in bases 2, 3, 5 (stratified): a lens point uniform on the unit
+ * disk and a shutter time. */
+void mos_accum_pinhole(int k, float uvt[3])
+{
+    if (!uvt) return;
+    unsigned i = (unsigned)(k < 0 ? 0 : k) + 1;
+    float r = sqrtf(radical_inverse(i, 2)), phi = 6.28318531f * radical_inverse(i, 3);
+    uvt[0] = r * cosf(phi);
+    uvt[1] = r * sinf(phi);
+    uvt[2] = radical_inverse(i, 5);
+}
+
 /* Checks a frame's blur settings; NULL when they are valid, else why not. */
 static const char *blur_problem(const mos_blur_desc *b)
 {
@@ -54,7 +76,18 @@ mos_result mos_begin_frame(mos_context *ctx, const mos_frame_desc *desc)
         return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_begin_frame: clear_depth must be in (0, 1]");
     const char *why = blur_problem(&desc->blur);
     if (why) return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_begin_frame: blur: %s", why);
+    if (desc->inspect & ~(unsigned)MOS_INSPECT_ALL)
+        return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_begin_frame: unknown inspect bits 0x%x",
+                        desc->inspect & ~(unsigned)MOS_INSPECT_ALL);
+    if (!ctx->sched_running) {
+        /* A failed mos_context_configure could restart neither shape. */
+        mos_result r = sched_start(&ctx->sched, ctx->pipeline.threads, ctx->pipeline.fifo_depth, &ctx->allocator);
+        if (r != MOS_OK)
+            return ctx_fail(ctx, r, "mos_begin_frame: could not start %d worker threads", ctx->pipeline.threads);
+        ctx->sched_running = true;
+    }
     ctx->blur = desc->blur;
+    ctx->frame_inspect = desc->inspect;
     ctx->frame_moves = false;
     ctx->in_frame = true;
     ctx->frame_target = desc->target;
@@ -265,6 +298,10 @@ mos_result mos_end_frame(mos_context *ctx, mos_frame_stats *stats)
     mos_result r = frame_pattern(ctx, t);
     if (r == MOS_OK && rt_target_bin_grid(t, ctx->pipeline.bin_px, &ctx->allocator) != MOS_OK)
         r = ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_end_frame: out of memory");
+    if (r == MOS_OK && rt_target_uvt_seed(t, ctx->blur.seed, &ctx->allocator) != MOS_OK)
+        r = ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_end_frame: out of memory for the (u, v, t) pattern");
+    if (r == MOS_OK && rt_target_inspect_begin(t, ctx->frame_inspect, ctx->pattern.owner, &ctx->allocator) != MOS_OK)
+        r = ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_end_frame: out of memory for the inspection records");
     frame_blur fb = blur_settings(ctx, t);
     if (r == MOS_OK) {
         pipe_frame probe = {.target = t, .blur = fb};
@@ -308,6 +345,8 @@ mos_result mos_end_frame(mos_context *ctx, mos_frame_stats *stats)
             r = ctx_fail(ctx, f.status, "mos_end_frame: out of memory in the front-end; the image is incomplete");
         if (stats) fill_stats(ctx, &f, util_now_ms() - t0, stats);
     }
+    t->recording = false;
+    if (r != MOS_OK) t->inspect.what = 0;  /* the records of a failed frame are not kept */
     ctx->in_frame = false;
     pool_collect_dying(ctx);
     return r;

@@ -37,6 +37,7 @@ struct decouple_scratch {
     int rop_count;
     uint32_t tri_stamp;  /* per triangle: which bin pixels it has covered */
     uint32_t pixel_stamp[256 * 256];
+    uint32_t drawn_stamp[256 * 256];  /* inspection: ... once past early depth */
     const fe_tri *tris[DECOUPLE_SHADE_QUADS];
     float x[BACKEND_SHADE_LANES], y[BACKEND_SHADE_LANES];
     shade_result results[DECOUPLE_SHADE_QUADS];
@@ -134,6 +135,8 @@ void decouple_drain(decouple_scratch *d, shade_scratch *ss, rt_target *t, backen
         if (dr->depth_test && !(r->z < t->depth[r->sample])) continue;
         if (dr->depth_write) t->depth[r->sample] = r->z;
         t->color[r->sample] = backend_blend(dr->blend, src, t->color[r->sample]);
+        if (t->recording && (t->inspect.what & MOS_INSPECT_TRIANGLE_AREA))
+            t->inspect.tri_area[r->sample / (size_t)t->samples] = backend_tri_area_px(r->tri);
     }
     d->rop_count = 0;
 }
@@ -144,9 +147,13 @@ void decouple_begin_bin(decouple_scratch *d) { shading_cache_reset(&d->cache); }
  * queued for shading at the lane positions the caller writes.  When every
  * entry is referenced the ROP queue drains first: a stall. */
 static int32_t new_entry(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, int32_t qx, int32_t qy,
-                         bool keyed)
+                         bool keyed, int px, int py)
 {
     c->st->cache_misses++;
+    const rt_target *t = c->f->target;
+    /* Inspection: the quad's four lanes, at the 2x2 pixels of the sample
+     * that missed (their grid points lie about there). */
+    if (t->recording && (t->inspect.what & MOS_INSPECT_SHADES)) rt_inspect_quad(t->inspect.shades, t, px & ~1, py & ~1);
     int32_t e = shading_cache_insert(&d->cache, tri, qx, qy, keyed);
     if (e == CACHE_NONE) {
         c->st->cache_stalls++;
@@ -157,17 +164,24 @@ static int32_t new_entry(decouple_scratch *d, const decouple_ctx *c, const fe_tr
     return e;
 }
 
+/* One covered sample of one quad lane, as the rasterizer found it. */
+typedef struct lane_hit {
+    int px, py, s;
+    float z;
+    float rx, ry;  /* where it lands in the triangle's shading reference */
+} lane_hit;
+
 /* The entry of shading-grid quad (qx, qy) of tri at grid points per pixel
  * `rate`: a cache hit, or a new entry at the quad's grid points. */
 static int32_t grid_entry(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, int32_t qx, int32_t qy,
-                          float rate)
+                          float rate, const lane_hit *h)
 {
     int32_t e = shading_cache_lookup(&d->cache, tri, qx, qy);
     if (e != CACHE_NONE) {
         c->st->cache_hits++;
         return e;
     }
-    e = new_entry(d, c, tri, qx, qy, true);
+    e = new_entry(d, c, tri, qx, qy, true, h->px, h->py);
     cache_entry *ce = &d->cache.entries[e];
     for (int l = 0; l < 4; l++) {
         ce->x[l] = ((float)(2 * qx) + lane_ox[l]) / rate;
@@ -211,12 +225,6 @@ static int32_t grid_floor(float g)
     return i - (g < (float)i);
 }
 
-/* One covered sample of one quad lane, as the rasterizer found it. */
-typedef struct lane_hit {
-    int px, py, s;
-    float z;
-    float rx, ry;  /* where it lands in the triangle's shading reference */
-} lane_hit;
 
 /* DECOUPLED: map a covered sample to the shading grid and queue its write. */
 static void decouple_sample(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, const lane_hit *h)
@@ -232,7 +240,7 @@ static void decouple_sample(decouple_scratch *d, const decouple_ctx *c, const fe
     int n = 1;
     if (!c->f->blur.bilinear) {
         int32_t ix = grid_floor(gx), iy = grid_floor(gy);
-        entry[0] = grid_entry(d, c, tri, ix >> 1, iy >> 1, rate);
+        entry[0] = grid_entry(d, c, tri, ix >> 1, iy >> 1, rate, h);
         lane[0] = (uint8_t)((ix & 1) | (iy & 1) << 1);
     } else {
         /* The four grid points around (gx, gy), nearest first. */
@@ -242,7 +250,7 @@ static void decouple_sample(decouple_scratch *d, const decouple_ctx *c, const fe
         for (int k = 0; k < 4; k++) {
             int corner = k ^ first;
             int32_t cx = ix + (corner & 1), cy = iy + (corner >> 1);
-            entry[k] = grid_entry(d, c, tri, cx >> 1, cy >> 1, rate);
+            entry[k] = grid_entry(d, c, tri, cx >> 1, cy >> 1, rate, h);
             lane[k] = (uint8_t)((cx & 1) | (cy & 1) << 1);
             weight[k] = ((corner & 1) ? fx : 1.0f - fx) * ((corner >> 1) ? fy : 1.0f - fy);
         }
@@ -281,7 +289,7 @@ static void supersample_quad(decouple_scratch *d, const decouple_ctx *c, const f
         x[l] = x[first] + (lane_ox[l] - lane_ox[first]);
         y[l] = y[first] + (lane_oy[l] - lane_oy[first]);
     }
-    const int32_t e = new_entry(d, c, tri, 0, 0, false);
+    const int32_t e = new_entry(d, c, tri, 0, 0, false, h[first].px, h[first].py);
     memcpy(d->cache.entries[e].x, x, sizeof x);
     memcpy(d->cache.entries[e].y, y, sizeof y);
     bool referenced = false;  /* new_entry's reference goes to the first write */
@@ -341,6 +349,13 @@ static void block_hits(decouple_scratch *d, const decouple_ctx *c, const fe_tri 
             /* Early depth against what the ROP has written so far. */
             const size_t idx = ((size_t)h[l].py * (size_t)t->width + (size_t)h[l].px) * (size_t)S + (size_t)h[l].s;
             live[l] = !depth_test || h[l].z < t->depth[idx];
+            if (live[l] && t->recording && (t->inspect.what & MOS_INSPECT_OVERDRAW)) {
+                uint32_t *drawn = &d->drawn_stamp[stamp - d->pixel_stamp];
+                if (*drawn != d->tri_stamp) {  /* first sample of this pixel past early depth */
+                    *drawn = d->tri_stamp;
+                    t->inspect.overdraw[idx / (size_t)S] += 1.0f;
+                }
+            }
         }
         if (c->f->blur.mode == MOS_SAMPLING_SUPERSAMPLE) {
             supersample_quad(d, c, tri, h, covered, live);
@@ -360,6 +375,7 @@ void decouple_triangle(decouple_scratch *d, const decouple_ctx *c, const fe_tri 
     const int key = b ? b->rank_key : FE_RANK_U;  /* static: any order, the box is the bin */
     if (++d->tri_stamp == 0) {
         memset(d->pixel_stamp, 0, sizeof d->pixel_stamp);
+        memset(d->drawn_stamp, 0, sizeof d->drawn_stamp);
         d->tri_stamp = 1;
     }
     for (int j = 0; j < S; j++) {

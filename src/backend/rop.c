@@ -45,6 +45,7 @@ void backend_rop(rt_target *t, const raster_samples *sp, const raster_quad *quad
             int px = quads[q].x + (lane & 1), py = quads[q].y + (lane >> 1);
             size_t base = ((size_t)py * (size_t)t->width + (size_t)px) * (size_t)S;
             uint32_t src = res[q].rgba[lane];
+            bool wrote = false;
             for (; m; m &= m - 1) {
                 int s = __builtin_ctzll(m);
                 size_t idx = base + (size_t)s;
@@ -54,7 +55,10 @@ void backend_rop(rt_target *t, const raster_samples *sp, const raster_quad *quad
                     if (d->depth_write) t->depth[idx] = z;
                 }
                 t->color[idx] = backend_blend(d->blend, src, t->color[idx]);
+                wrote = true;
             }
+            if (wrote && t->recording && (t->inspect.what & MOS_INSPECT_TRIANGLE_AREA))
+                t->inspect.tri_area[(size_t)py * (size_t)t->width + (size_t)px] = backend_tri_area_px(tri);
         }
     }
 }

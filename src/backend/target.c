@@ -20,14 +20,29 @@ mos_result rt_target_init(rt_target *t, int width, int height, int samples, cons
         return MOS_ERR_OUT_OF_MEMORY;
     }
     raster_samples_get(samples, &t->positions);
-    raster_uvt_fill(samples, t->uvt);
+    raster_uvt_fill(samples, 0, t->uvt);
     mos_result r = raster_ranked_init(&t->ranked, samples, t->uvt, &t->positions, a);
     if (r != MOS_OK) rt_target_release(t, a);
     return r;
 }
 
+static void inspect_release(rt_inspect *in, const mos_allocator *a)
+{
+    util_free(a, in->shades);
+    util_free(a, in->overdraw);
+    util_free(a, in->tri_area);
+    util_free(a, in->bin_ms);
+    util_free(a, in->bin_samples);
+    util_free(a, in->bin_tris);
+    util_free(a, in->bin_blurred);
+    util_free(a, in->bin_spread);
+    util_free(a, in->owner);
+    memset(in, 0, sizeof *in);
+}
+
 void rt_target_release(rt_target *t, const mos_allocator *a)
 {
+    inspect_release(&t->inspect, a);
     util_free(a, t->color);
     util_free(a, t->depth);
     util_free(a, t->resolved);
@@ -48,5 +63,75 @@ mos_result rt_target_bin_grid(rt_target *t, int bin_px, const mos_allocator *a)
     t->stamp_bins_x = bx;
     t->stamp_bins_y = by;
     t->stamp_bin_px = bin_px;
+    return MOS_OK;
+}
+
+mos_result rt_target_uvt_seed(rt_target *t, uint32_t seed, const mos_allocator *a)
+{
+    if (seed == t->uvt_seed) return MOS_OK;
+    raster_ranked ranked;
+    float *uvt = util_alloc(a, raster_uvt_floats(t->samples) * sizeof *uvt);
+    if (!uvt) return MOS_ERR_OUT_OF_MEMORY;
+    raster_uvt_fill(t->samples, seed, uvt);
+    if (raster_ranked_init(&ranked, t->samples, uvt, &t->positions, a) != MOS_OK) {
+        util_free(a, uvt);
+        return MOS_ERR_OUT_OF_MEMORY;
+    }
+    util_free(a, t->uvt);
+    raster_ranked_release(&t->ranked, a);
+    t->uvt = uvt;
+    t->ranked = ranked;
+    t->uvt_seed = seed;
+    return MOS_OK;
+}
+
+/* Makes *p hold n zeroed elements of size elem; blocks of one group share
+ * a capacity (in elements), which the caller raises once the group is done. */
+static bool zeroed(const mos_allocator *a, void **p, size_t n, size_t cap, size_t elem)
+{
+    if (!*p || n > cap) {
+        util_free(a, *p);
+        *p = util_calloc(a, n > cap ? n : cap, elem);
+        return *p != NULL;
+    }
+    memset(*p, 0, n * elem);
+    return true;
+}
+
+mos_result rt_target_inspect_begin(rt_target *t, unsigned what, const uint16_t *owner, const mos_allocator *a)
+{
+    rt_inspect *in = &t->inspect;
+    const size_t pixels = (size_t)t->width * (size_t)t->height;
+    const size_t bins = (size_t)t->stamp_bins_x * (size_t)t->stamp_bins_y;
+    const bool pix = what & (MOS_INSPECT_SHADES | MOS_INSPECT_OVERDRAW | MOS_INSPECT_TRIANGLE_AREA);
+    const bool bin = what & MOS_INSPECT_BINS;
+    in->what = 0;
+    t->recording = false;
+    bool ok = zeroed(a, (void **)&in->owner, bins, in->owner_cap, sizeof *in->owner);
+    if (ok && bins > in->owner_cap) in->owner_cap = bins;
+    if (ok && pix) {
+        ok = zeroed(a, (void **)&in->shades, pixels, in->pixel_cap, sizeof(float)) &&
+             zeroed(a, (void **)&in->overdraw, pixels, in->pixel_cap, sizeof(float)) &&
+             zeroed(a, (void **)&in->tri_area, pixels, in->pixel_cap, sizeof(float));
+        if (ok && pixels > in->pixel_cap) in->pixel_cap = pixels;
+    }
+    if (ok && bin) {
+        ok = zeroed(a, (void **)&in->bin_ms, bins, in->bin_cap, sizeof *in->bin_ms) &&
+             zeroed(a, (void **)&in->bin_samples, bins, in->bin_cap, sizeof *in->bin_samples) &&
+             zeroed(a, (void **)&in->bin_tris, bins, in->bin_cap, sizeof *in->bin_tris) &&
+             zeroed(a, (void **)&in->bin_blurred, bins, in->bin_cap, sizeof *in->bin_blurred) &&
+             zeroed(a, (void **)&in->bin_spread, bins, in->bin_cap, sizeof *in->bin_spread);
+        if (ok && bins > in->bin_cap) in->bin_cap = bins;
+    }
+    if (!ok) {
+        inspect_release(in, a);
+        return MOS_ERR_OUT_OF_MEMORY;
+    }
+    memcpy(in->owner, owner, bins * sizeof *in->owner);
+    in->what = what;
+    in->bins_x = t->stamp_bins_x;
+    in->bins_y = t->stamp_bins_y;
+    in->bin_px = t->stamp_bin_px;
+    t->recording = what != 0;
     return MOS_OK;
 }

@@ -7,6 +7,7 @@
 #include "backend/backend.h"
 #include "backend/decouple.h"
 #include "pattern/pattern.h"
+#include "util/clock.h"
 
 #define TILE_FLUSH_QUADS 64
 #define TILE_QUAD_CAP (2 * TILE_FLUSH_QUADS + 256 / 2)  /* pending < 64, plus one band <= 64 + 128 */
@@ -87,18 +88,39 @@ static void clear_bin(const pipe_frame *f, bin_rect r)
     }
 }
 
+/* Inspection: every lane of a shaded quad ran the shader for its pixel;
+ * each lane covering a sample is one triangle over its pixel. */
+static void inspect_quads(const rt_target *t, const raster_quad *quads, int n)
+{
+    const rt_inspect *in = &t->inspect;
+    const int S = t->samples;
+    const uint64_t lane_mask = S == 16 ? 0xffffull : (1ull << S) - 1;
+    for (int q = 0; q < n; q++) {
+        if (in->what & MOS_INSPECT_SHADES) rt_inspect_quad(in->shades, t, quads[q].x, quads[q].y);
+        if (!(in->what & MOS_INSPECT_OVERDRAW)) continue;
+        for (int lane = 0; lane < 4; lane++)
+            if ((quads[q].cover >> (lane * S)) & lane_mask)
+                in->overdraw[(size_t)(quads[q].y + (lane >> 1)) * (size_t)t->width + (size_t)(quads[q].x + (lane & 1))] +=
+                    1.0f;
+    }
+}
+
 static void flush_quads(backend_scratch *s, const pipe_frame *f, int n, backend_stats *st)
 {
     if (!n) return;
     backend_shade(s->shade, s->quads, n, f->target->samples, s->results);
     backend_rop(f->target, &f->target->positions, s->quads, n, s->results);
     st->shade_invocations += 4u * (uint64_t)n;
+    if (f->target->recording) inspect_quads(f->target, s->quads, n);
 }
 
 void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, const fe_tri *const *tris,
                      uint32_t n, backend_stats *st)
 {
     rt_target *t = f->target;
+    const bool record_bin = t->recording && (t->inspect.what & MOS_INSPECT_BINS);
+    const double t0 = record_bin ? util_now_ms() : 0.0;
+    const uint64_t samples0 = st->fragments;
     bin_rect r = bin_rect_of(f, bin);
     if (t->bin_stamp[bin] != f->serial) {
         clear_bin(f, r);
@@ -146,6 +168,10 @@ void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, cons
     if (queued) decouple_drain(s->dec, s->shade, t, st);
     st->fragments += counts.samples;
     st->covered_pixels += counts.pixels;
+    if (record_bin) {
+        t->inspect.bin_ms[bin] += util_now_ms() - t0;
+        t->inspect.bin_samples[bin] += st->fragments - samples0;
+    }
 }
 
 void backend_resolve_bin(const pipe_frame *f, uint32_t bin)

@@ -44,7 +44,9 @@ bool binner_begin_frame(binner *b, pipe_frame *f, struct sched *s, arena *ar, co
 
     uint64_t total = 0;
     for (uint32_t i = 0; i < f->draw_count; i++) total += (uint64_t)f->draws[i].prim_count * FE_CLIP_MAX_TRIS;
-    uint64_t cap = f->batch > 0 ? (uint64_t)f->batch : total;
+    /* A batch never holds more than the frame's triangles (clipping may
+     * make up to FE_CLIP_MAX_TRIS of each). */
+    uint64_t cap = f->batch > 0 && (uint64_t)f->batch < total ? (uint64_t)f->batch : total;
     if (cap == 0) cap = 1;
     if (cap > (1u << 26)) cap = 1u << 26;
     b->batch_capacity = (uint32_t)cap;

@@ -4,6 +4,7 @@
  * Fed by coarse.c (early-draw buffer and decoded tiles); feeds the workers. */
 #include <string.h>
 
+#include "backend/backend.h"
 #include "binning/binning.h"
 #include "pattern/pattern.h"
 #include "raster/raster.h"
@@ -49,6 +50,21 @@ static bool add_pair(binner *b, uint32_t *count, uint32_t bin, const fe_tri *t)
     return true;
 }
 
+/* Inspection: the work a bin receives, and the bin spread of its blurred
+ * triangles. */
+static void inspect_bin(const binner *b, rt_inspect *in, uint32_t bin, const fe_tri *const *tris, uint32_t n)
+{
+    in->bin_tris[bin] += n;
+    for (uint32_t i = 0; i < n; i++) {
+        const fe_tri *t = tris[i];
+        if (!t->blur) continue;
+        int bins_x = t->max_x / b->bin_px - t->min_x / b->bin_px + 1;
+        int bins_y = t->max_y / b->bin_px - t->min_y / b->bin_px + 1;
+        in->bin_blurred[bin]++;
+        in->bin_spread[bin] += (double)bins_x * (double)bins_y;
+    }
+}
+
 /* Dispatches the gathered pairs: a counting sort by bin (API order kept
  * inside each bin), then one work item per non-empty bin. */
 static void dispatch_pairs(binner *b, uint32_t pairs, int bx0, int by0, int local_w, int local_bins)
@@ -78,6 +94,8 @@ static void dispatch_pairs(binner *b, uint32_t pairs, int bx0, int by0, int loca
         if (end == begin) continue;
         uint32_t bin = (uint32_t)((by0 + k / local_w) * b->bins_x + bx0 + k % local_w);
         work_item it = {.kind = WORK_BIN, .bin = bin, .count = end - begin, .tris = lists + begin};
+        if (f->target->recording && (f->target->inspect.what & MOS_INSPECT_BINS))
+            inspect_bin(b, &f->target->inspect, bin, lists + begin, end - begin);
         f->frontend_stall_ms += sched_push(b->sched, f->pattern->owner[bin], &it);
         f->bin_items++;
         begin = end;

@@ -40,7 +40,7 @@ static inline const float *raster_uvt_at(const float *uvt, int spp, int x, int y
 {
     return uvt + ((size_t)raster_uvt_pixel(x, y) * (size_t)spp + (size_t)s) * 3;
 }
-void raster_uvt_fill(int spp, float *uvt);
+void raster_uvt_fill(int spp, uint32_t seed, float *uvt);
 
 /* The samples of each pattern pixel ranked by time (key FE_RANK_T) and by
  * lens u (FE_RANK_U), as planes the block tester (raster/stoch.h) reads sixteen pixels

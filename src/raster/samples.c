@@ -85,11 +85,12 @@ static void concentric_disk(float a, float b, float *u, float *v)
     *v = r * sinf(phi);
 }
 
-void raster_uvt_fill(int spp, float *uvt)
+void raster_uvt_fill(int spp, uint32_t seed, float *uvt)
 {
     int pu[RASTER_MAX_POSITIONS], pv[RASTER_MAX_POSITIONS], pt[RASTER_MAX_POSITIONS];
     for (int pix = 0; pix < RASTER_UVT_TILE * RASTER_UVT_TILE; pix++) {
-        uint64_t state = ((uint64_t)spp << 32) ^ (uint64_t)pix * 0x2545f4914f6cdd1dull;
+        uint64_t state = ((uint64_t)spp << 32) ^ (uint64_t)pix * 0x2545f4914f6cdd1dull ^
+                         (uint64_t)seed * 0xd1b54a32d192ed03ull;
         shuffle(pu, spp, &state);
         shuffle(pv, spp, &state);
         shuffle(pt, spp, &state);

@@ -10,11 +10,8 @@
  * contract in mosaic.h asks for no alignment): the block is over-allocated
  * by UTIL_ALIGN bytes, the address rounded up, and the allocator's own
  * pointer kept in the word just below the one handed out. */
-void *util_alloc(const mos_allocator *a, size_t size)
+static void *aligned_in(unsigned char *raw)
 {
-    if (size > SIZE_MAX - UTIL_ALIGN) return NULL;
-    size_t n = size + UTIL_ALIGN;
-    unsigned char *raw = a && a->alloc ? a->alloc(n, a->user_data) : malloc(n);
     if (!raw) return NULL;
     uintptr_t at = ((uintptr_t)raw + sizeof(void *) + UTIL_ALIGN - 1) & ~(uintptr_t)(UTIL_ALIGN - 1);
     unsigned char *p = raw + (at - (uintptr_t)raw);
@@ -22,12 +19,23 @@ void *util_alloc(const mos_allocator *a, size_t size)
     return p;
 }
 
+void *util_alloc(const mos_allocator *a, size_t size)
+{
+    if (size > SIZE_MAX - UTIL_ALIGN) return NULL;
+    size_t n = size + UTIL_ALIGN;
+    return aligned_in(a && a->alloc ? a->alloc(n, a->user_data) : malloc(n));
+}
+
+/* C's calloc when there is no allocator hook: large blocks then arrive as
+ * untouched zero pages instead of being written here. */
 void *util_calloc(const mos_allocator *a, size_t count, size_t size)
 {
-    if (size && count > SIZE_MAX / size) return NULL;
-    void *p = util_alloc(a, count * size);
-    if (p) memset(p, 0, count * size);
-    return p;
+    if (size && count > (SIZE_MAX - UTIL_ALIGN) / size) return NULL;
+    size_t n = count * size + UTIL_ALIGN;
+    if (!(a && a->alloc)) return aligned_in(calloc(1, n));
+    unsigned char *raw = a->alloc(n, a->user_data);
+    if (raw) memset(raw, 0, n);
+    return aligned_in(raw);
 }
 
 void util_free(const mos_allocator *a, void *p)
