@@ -4,7 +4,9 @@
 #   make test       unit/image/stress tests, then again under ASan+UBSan and TSan
 #   make bench      frame benchmarks (bench/)
 #   make install PREFIX=/usr/local
-# Variants: BUILD=build/asan SAN=asan, BUILD=build/tsan SAN=tsan.
+#   make fuzz       each parser's libFuzzer target for FUZZ_SECONDS (test/fuzz/fuzz.mk)
+# Variants: BUILD=build/asan SAN=asan, BUILD=build/tsan SAN=tsan, and
+# BUILD=build/fuzz SAN=fuzz CC=clang (libFuzzer instrumentation; make fuzz-build).
 
 CC      ?= cc
 BUILD   ?= build
@@ -16,7 +18,9 @@ OPT     ?= -O3
 # installs the missing ones (zlib1g-dev: minizip's unzip.h includes zlib.h, and
 # libminizip-dev does not depend on it).  TEST_DEB_PKGS (test/tests.mk) adds
 # what only the tests need.  ../shared/tools/deps-check.sh checks this list.
-DEB_PKGS := libassimp-dev libstb-dev glmark2-data assimp-testmodels pkg-config libosmesa6-dev gnuplot-nox libminizip-dev zlib1g-dev openarena-081-maps unzip
+# Image input: libpng and libjpeg-turbo (stb_image only for TGA).
+DEB_PKGS := libassimp-dev libstb-dev glmark2-data assimp-testmodels pkg-config libosmesa6-dev gnuplot-nox libminizip-dev zlib1g-dev openarena-081-maps unzip \
+            libpng-dev libjpeg62-turbo-dev
 
 WARN    := -Wall -Wextra -Werror -Wstrict-prototypes -Wshadow -Wno-unused-parameter
 # -ffp-contract=off: the per-ISA variants (AVX2, AVX-512 have FMA) must compute
@@ -26,6 +30,8 @@ ifeq ($(SAN),asan)
   SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 else ifeq ($(SAN),tsan)
   SANFLAGS := -fsanitize=thread -fno-omit-frame-pointer
+else ifeq ($(SAN),fuzz)
+  SANFLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 endif
 CFLAGS  := $(CFLAGS_BASE) $(SANFLAGS) $(EXTRA_CFLAGS)
 LDFLAGS += $(SANFLAGS) -pthread
@@ -34,8 +40,8 @@ LDLIBS  += -lm
 # Read when make parses this file: the targets that build (all, run, test,
 # bench) first run `deps`, then a second make that parses it again, so these
 # see the packages deps has just installed.
-TOOL_CFLAGS := $(shell pkg-config --cflags stb assimp minizip 2>/dev/null || echo -I/usr/include/stb -I/usr/include/minizip)
-TOOL_LIBS   := $(shell pkg-config --libs stb assimp minizip 2>/dev/null || echo -lstb -lassimp -lminizip)
+TOOL_CFLAGS := $(shell pkg-config --cflags stb assimp minizip libpng libjpeg 2>/dev/null || echo -I/usr/include/stb -I/usr/include/minizip)
+TOOL_LIBS   := $(shell pkg-config --libs stb assimp minizip libpng libjpeg 2>/dev/null || echo -lstb -lassimp -lminizip -lpng16 -ljpeg)
 
 # libmosaic: the pipeline stages (no third-party dependency).
 CORE_DIRS := api util frontend binning pattern sched raster backend shader
@@ -119,6 +125,8 @@ install: all
 clean:
 	rm -rf build out
 
-# Tests: test/tests.mk defines test-one (one build variant) and test.
+# Tests: test/tests.mk defines test-one (one build variant) and test;
+# test/fuzz/fuzz.mk the fuzz targets (fuzz-build, fuzz, fuzz-replay-build).
 include test/tests.mk
+include test/fuzz/fuzz.mk
 test: test-deps

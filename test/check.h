@@ -89,6 +89,12 @@ static inline void check_fail_msg_(const char *file, int line, const char *expr,
         check_fail_(__FILE__, __LINE__, "%s returned %s, expected %s", #call,    \
                     check_res_name_(check_r_), check_res_name_(check_e_));       \
 } while (0)
+/* Checks the exact result code and that mos_last_error explains it. */
+#define CHECK_ERR(ctx, call, code) do {                                          \
+    CHECK_RES(call, code);                                                       \
+    const char *check_msg_ = mos_last_error(ctx);                                \
+    CHECK_MSG(check_msg_ && check_msg_[0], "mos_last_error empty after %s", #call); \
+} while (0)
 #define CHECK_OK(call) CHECK_RES(call, MOS_OK)
 /* CHECK_OK_B(call): like CHECK_OK, and evaluates to 1 when the call succeeded. */
 #define CHECK_OK_B(call) check_ok_b_(__FILE__, __LINE__, #call, (call))

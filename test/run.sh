@@ -37,7 +37,8 @@ ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:detect_stack_use_af
 UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 TSAN_OPTIONS=${TSAN_OPTIONS:-second_deadlock_stack=1:exitcode=66}
 MOSAIC_TEST_CLI=$cli
-export ASAN_OPTIONS UBSAN_OPTIONS TSAN_OPTIONS MOSAIC_TEST_CLI
+MOSAIC_TEST_VARIANT=$variant  # scripts that build (test_fuzz.sh) build this variant
+export ASAN_OPTIONS UBSAN_OPTIONS TSAN_OPTIONS MOSAIC_TEST_CLI MOSAIC_TEST_VARIANT
 to=""
 command -v timeout >/dev/null 2>&1 && to="timeout -k 10 $limit"
 

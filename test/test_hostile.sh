@@ -6,6 +6,7 @@
 # split by their (triangle, tile) pair count; a scene line that cannot be
 # read; a view out of range.  Each ends with a clear message (or renders),
 # within 20 s, without a crash or a stray output file.
+# Also: the formats Mosaic reads decode right (test/images).
 # Fed by run.sh: BUILD CLI.
 build=${1:-build}
 cli=${2:-$build/mosaic}
@@ -65,8 +66,21 @@ for f in "$tmp/big16.pgm" "$regress/hdr_rle_eof_hang.hdr" "$regress/tga_110bytes
         "$cli" render "$tmp/tex.scene" --size 64x36 -o "$tmp/tex.png"
     [ -e "$tmp/tex.png" ] && bad "texture_refuses_$n" "wrote $tmp/tex.png"
 done
-# What Mosaic does read still reads: a PNG equals itself.
-expect diff_png_reads 0 "" "$cli" diff scenes/textures/tiles.png scenes/textures/tiles.png
+# What Mosaic does read still reads (test/images, made from one 64x64 RGB
+# PNG): 16-bit, palette, interlaced and grey PNGs, bottom-up raw and top-down
+# RLE TGAs decode to exactly its pixels; baseline and progressive JPEGs
+# (quality 95) to within 40 dB.
+for f in ref16.png ref_palette.png ref_interlaced.png ref_bottom_up.tga ref_rle_top_down.tga; do
+    expect "reads_$f" 0 "" "$cli" diff test/images/ref.png "test/images/$f"
+    grep -q 'psnr_db=inf ' "$tmp/out" || bad "reads_$f" "$(cat "$tmp/out")"
+done
+expect reads_gray.png 0 "" "$cli" diff test/images/gray_ref.png test/images/gray.png
+grep -q 'psnr_db=inf ' "$tmp/out" || bad reads_gray.png "$(cat "$tmp/out")"
+for f in ref.jpg ref_progressive.jpg; do
+    expect "reads_$f" 0 "" "$cli" diff test/images/ref.png "test/images/$f"
+    psnr=$(sed -n 's/^psnr_db=\([0-9]*\).*/\1/p' "$tmp/out")
+    [ "${psnr:-0}" -ge 40 ] || bad "reads_$f" "$(cat "$tmp/out"), expected psnr_db >= 40"
+done
 
 # ---- binning -----------------------------------------------------------------
 # 2200 screen-filling planes at 4x4-pixel bins: 2^32 (triangle, coarse tile)

@@ -7,12 +7,6 @@
 
 enum { IW = 64, IH = 48 };
 
-/* Checks the result code and that mos_last_error explains it. */
-#define CHECK_ERR(ctx, call, code) do {                                          \
-    CHECK_RES(call, code);                                                       \
-    const char *check_msg_ = mos_last_error(ctx);                                \
-    CHECK_MSG(check_msg_ && check_msg_[0], "mos_last_error empty after %s", #call); \
-} while (0)
 #define CHECK_FAILS(ctx, call) do {                                              \
     mos_result check_r2_ = (call);                                               \
     CHECK_MSG(check_r2_ != MOS_OK, "%s succeeded", #call);                       \

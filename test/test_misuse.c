@@ -10,13 +10,6 @@
 
 enum { MW = 32, MH = 32 };
 
-/* Checks the exact result code and that mos_last_error explains it. */
-#define CHECK_ERR(ctx, call, code) do {                                          \
-    CHECK_RES(call, code);                                                       \
-    const char *check_msg_ = mos_last_error(ctx);                                \
-    CHECK_MSG(check_msg_ && check_msg_[0], "mos_last_error empty after %s", #call); \
-} while (0)
-
 /* ---- shaders ----------------------------------------------------------- */
 /* attribs = x, y, u, v; varyings = u, v when the shader has two; OFF is
  * added to x, y. */

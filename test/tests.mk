@@ -7,13 +7,16 @@
 TEST_DEB_PKGS := clang libclang-rt-14-dev
 
 TEST_DIR     := $(BUILD)/test
-TEST_C       := test_watertight test_raster_rules test_clip test_input test_determinism test_stress test_patterns test_blur test_misuse test_inspect
+TEST_C       := test_watertight test_raster_rules test_clip test_input test_determinism test_stress test_patterns test_blur test_misuse test_inspect test_sandbox
 TEST_SH      := test_cli test_hostile test_readme test_llvmpipe_agreement test_bsp test_blur_quality
 TEST_HDRS    := test/check.h test/testutil.h
 TEST_BINS    := $(TEST_C:%=$(TEST_DIR)/%) $(TEST_DIR)/embed_example
 # What each variant runs (run.sh looks for $(TEST_DIR)/NAME or test/NAME.sh).
 TEST_SET_normal := $(TEST_C) embed_example $(TEST_SH)
-TEST_SET_asan   := $(TEST_C) embed_example test_cli test_hostile
+# test_fuzz (the parsers' fuzz targets, test/fuzz/) runs here only: the replay
+# of the committed crash inputs finds what it should under ASan+UBSan, and the
+# libFuzzer runs (clang, build/fuzz) need not repeat in the other variants.
+TEST_SET_asan   := $(TEST_C) embed_example test_cli test_hostile test_fuzz
 TEST_SET_tsan   := test_watertight test_determinism test_stress test_blur test_misuse test_inspect
 TEST_VARIANT    := $(if $(SAN),$(SAN),normal)
 TEST_JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
@@ -29,6 +32,9 @@ $(TEST_DIR)/test_determinism: test/test_determinism.c $(TEST_HDRS) $(LIB_A) $(TO
 	@mkdir -p $(dir $@); rm -f $@
 	$(CC) $(CFLAGS) $(TOOL_CFLAGS) $< -o $@ $(LDFLAGS) $(TOOLS_A) $(LIB_A) $(TOOL_LIBS) $(LDLIBS)
 $(TEST_DIR)/test_patterns: test/test_patterns.c $(TEST_HDRS) $(LIB_A) $(TOOLS_A)
+	@mkdir -p $(dir $@); rm -f $@
+	$(CC) $(CFLAGS) $(TOOL_CFLAGS) $< -o $@ $(LDFLAGS) $(TOOLS_A) $(LIB_A) $(TOOL_LIBS) $(LDLIBS)
+$(TEST_DIR)/test_sandbox: test/test_sandbox.c $(TEST_HDRS) $(LIB_A) $(TOOLS_A)
 	@mkdir -p $(dir $@); rm -f $@
 	$(CC) $(CFLAGS) $(TOOL_CFLAGS) $< -o $@ $(LDFLAGS) $(TOOLS_A) $(LIB_A) $(TOOL_LIBS) $(LDLIBS)
 # The embedding example sees the installed header only.

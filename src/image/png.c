@@ -1,6 +1,6 @@
 /* png.c — PNG output: atomic RGBA8 writes through stb_image_write.
  * Fed by the CLI (render output) and the image tests; see image.h. */
-#include "image/image.h"
+#include "image/decode.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -12,17 +12,6 @@
 
 /* The implementation lives in libstb (-lstb): no STB_IMAGE_WRITE_IMPLEMENTATION here. */
 #include <stb_image_write.h>
-
-static mos_result img_fail(char *err, size_t err_size, mos_result code, const char *fmt, ...)
-{
-    if (err && err_size) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, err_size, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
 
 /* ---- writing -------------------------------------------------------------- */
 

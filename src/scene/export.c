@@ -20,8 +20,14 @@ mos_result scene_walk(const scene_walk_src *src, const scene_draw_opts *opts,
     const scene_camera *cam = &src->cameras[opts->view];
     float aspect = opts->width > 0 && opts->height > 0 ? (float)opts->width / (float)opts->height : 1.0f;
     float view[16], proj[16], vp[16];
-    scene_look_at(view, cam->eye, cam->target, cam->up);
-    scene_perspective(proj, cam->fov_y_deg, aspect, cam->near_z, cam->far_z);
+    const scene_pose *pose = opts->pose;
+    if (pose) {
+        scene_look_at(view, pose->eye, pose->target, pose->up);
+        scene_perspective(proj, pose->fov_y_deg, aspect, pose->near_z, pose->far_z);
+    } else {
+        scene_look_at(view, cam->eye, cam->target, cam->up);
+        scene_perspective(proj, cam->fov_y_deg, aspect, cam->near_z, cam->far_z);
+    }
     scene_mat4_mul(vp, proj, view);
 
     shader_builtin_uniforms u, u1;

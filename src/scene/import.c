@@ -1,10 +1,14 @@
 /* import.c — mesh files through assimp's C API (flattened to one array) and textures through image/read.c.
  * Fed by the scene parser with resolved paths; feeds scene meshes and images. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+
+#include <assimp/cfileio.h>
 #include <assimp/cimport.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
@@ -27,7 +31,65 @@ static int check_readable(const char *path, char *err, size_t err_size)
     return MOS_OK;
 }
 
-mos_result scene_import_mesh(const char *path, scene_mesh *m, char *err, size_t err_size)
+/* ---- assimp's file access in a sandbox: every file it opens (the mesh and
+ * what the mesh names: OBJ materials, glTF buffers) must pass
+ * scene_sandbox_check (aiFileIO.UserData is the sandbox folder); read only. */
+
+static size_t sandbox_read(struct aiFile *f, char *buf, size_t size, size_t count)
+{
+    return fread(buf, size, count, (FILE *)f->UserData);
+}
+
+static size_t sandbox_write(struct aiFile *f, const char *buf, size_t size, size_t count)
+{
+    return 0;
+}
+
+static size_t sandbox_tell(struct aiFile *f)
+{
+    long pos = ftell((FILE *)f->UserData);
+    return pos < 0 ? 0 : (size_t)pos;
+}
+
+static size_t sandbox_size(struct aiFile *f)
+{
+    struct stat st;
+    return fstat(fileno((FILE *)f->UserData), &st) == 0 && st.st_size > 0 ? (size_t)st.st_size : 0;
+}
+
+static enum aiReturn sandbox_seek(struct aiFile *f, size_t offset, enum aiOrigin origin)
+{
+    int whence = origin == aiOrigin_SET ? SEEK_SET : origin == aiOrigin_CUR ? SEEK_CUR : SEEK_END;
+    if (offset > LONG_MAX)
+        return aiReturn_FAILURE;
+    return fseek((FILE *)f->UserData, (long)offset, whence) == 0 ? aiReturn_SUCCESS : aiReturn_FAILURE;
+}
+
+static void sandbox_flush(struct aiFile *f) {}
+
+static struct aiFile *sandbox_open(struct aiFileIO *io, const char *path, const char *mode)
+{
+    char msg[8];
+    if (strpbrk(mode, "wa+") || scene_sandbox_check(io->UserData, path, msg, sizeof msg) != MOS_OK)
+        return NULL;
+    struct aiFile *f = malloc(sizeof *f);
+    FILE *fp = f ? fopen(path, "rb") : NULL;
+    if (!fp) {
+        free(f);
+        return NULL;
+    }
+    *f = (struct aiFile){ sandbox_read, sandbox_write, sandbox_tell, sandbox_size, sandbox_seek, sandbox_flush,
+                          (aiUserData)fp };
+    return f;
+}
+
+static void sandbox_close(struct aiFileIO *io, struct aiFile *f)
+{
+    fclose((FILE *)f->UserData);
+    free(f);
+}
+
+mos_result scene_import_mesh(const char *path, const char *sandbox, scene_mesh *m, char *err, size_t err_size)
 {
     memset(m, 0, sizeof *m);
     if (check_readable(path, err, err_size))
@@ -35,7 +97,8 @@ mos_result scene_import_mesh(const char *path, scene_mesh *m, char *err, size_t 
     const unsigned flags = aiProcess_Triangulate | aiProcess_GenSmoothNormals |
                            aiProcess_JoinIdenticalVertices | aiProcess_PreTransformVertices |
                            aiProcess_SortByPType;
-    const struct aiScene *sc = aiImportFile(path, flags);
+    struct aiFileIO io = { sandbox_open, sandbox_close, (aiUserData)sandbox };
+    const struct aiScene *sc = sandbox ? aiImportFileEx(path, flags, &io) : aiImportFile(path, flags);
     if (!sc) {
         snprintf(err, err_size, "cannot import '%s': %s", path, aiGetErrorString());
         return MOS_ERR_PARSE;

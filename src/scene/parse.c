@@ -41,6 +41,7 @@ typedef struct pending_object {
 typedef struct parser {
     const char *file;
     char *dir;     /* the scene file's folder, "" for the current one */
+    const scene_load_opts *opts;  /* sandbox and triangle budget */
     int line;
     char *err;
     size_t err_size;
@@ -186,16 +187,45 @@ static int name_token(parser *p, const token *t, char *out)
     return 0;
 }
 
-/* PATH relative to the scene file's folder unless absolute; malloc'ed. */
-static char *resolve(const parser *p, const char *path)
+/* The file the path token T names, relative to the scene file's folder unless
+ * absolute, into *OUT (malloc'ed); in a sandbox only a relative path without
+ * '..' to a regular file inside it.  0, or -1 with the error set. */
+static int resolve(parser *p, const token *t, char **out)
 {
+    const char *path = t->s;
     size_t dl = path[0] == '/' ? 0 : strlen(p->dir), pl = strlen(path);
     char *r = malloc(dl + pl + 1);
-    if (r) {
-        memcpy(r, p->dir, dl);
-        memcpy(r + dl, path, pl + 1);
+    if (!r)
+        return oom(p, t->col);
+    memcpy(r, p->dir, dl);
+    memcpy(r + dl, path, pl + 1);
+    const char *sandbox = p->opts->sandbox_dir;
+    if (sandbox) {
+        char msg[768];
+        mos_result code = MOS_ERR_PARSE;
+        if (!scene_sandbox_relative(path))
+            snprintf(msg, sizeof msg, "path '%s' is outside the scene's sandbox", r);
+        else
+            code = scene_sandbox_check(sandbox, r, msg, sizeof msg);
+        if (code != MOS_OK) {
+            free(r);
+            if (code != MOS_ERR_PARSE)
+                p->code = code;
+            return perr(p, t->col, "%s", msg);
+        }
     }
-    return r;
+    *out = r;
+    return 0;
+}
+
+/* 0 when TRIS more triangles per frame (object NAME) fit the scene's budget. */
+static int over_budget(parser *p, int col, const char *name, uint64_t tris)
+{
+    uint64_t max = p->opts->max_triangles;  /* total_tris <= max */
+    if (tris <= max - p->total_tris)
+        return 0;
+    return perr(p, col, "object '%s' brings the scene to %llu triangles per frame; at most %llu are allowed",
+                name, (unsigned long long)(p->total_tris + tris), (unsigned long long)max);
 }
 
 static void *grow(void *arr, int count, size_t elem)
@@ -460,17 +490,15 @@ static int geom_stmt(parser *p, const token *t, int n, enum geom_kind kind)
         if (nargs(p, t, n, 1, 1, "a file path"))
             return -1;
         po->path_col = t[1].col;
-        po->mesh_path = resolve(p, t[1].s);
-        if (!po->mesh_path)
-            return oom(p, t[1].col);
+        if (resolve(p, &t[1], &po->mesh_path))
+            return -1;
         break;
     case GEOM_BSP:
         if (nargs(p, t, n, 1, 2, "a .pk3 path and the map in it (maps/NAME.bsp), or a .bsp path"))
             return -1;
         po->path_col = t[1].col;
-        po->mesh_path = resolve(p, t[1].s);
-        if (!po->mesh_path)
-            return oom(p, t[1].col);
+        if (resolve(p, &t[1], &po->mesh_path))
+            return -1;
         if (n == 3) {
             po->entry_col = t[2].col;
             if (!(po->bsp_entry = strdup(t[2].s)))
@@ -483,7 +511,9 @@ static int geom_stmt(parser *p, const token *t, int n, enum geom_kind kind)
     if (tris > SCENE_MAX_PRIM_TRIANGLES)
         return perr(p, t[0].col, "%s has %llu triangles; at most %u are allowed per primitive",
                     t[0].s, (unsigned long long)tris, SCENE_MAX_PRIM_TRIANGLES);
-    return 0;
+    /* Before building it: the instances given so far (object_end counts them all). */
+    const int *an = po->obj.array_n;
+    return over_budget(p, t[0].col, po->obj.name, tris * (uint64_t)an[0] * (uint64_t)an[1] * (uint64_t)an[2]);
 }
 
 static int texture_stmt(parser *p, const token *t, int n)
@@ -493,9 +523,9 @@ static int texture_stmt(parser *p, const token *t, int n)
     if (p->po.texture_given)
         return perr(p, t[0].col, "object '%s' already has a texture", p->po.obj.name);
     scene *s = p->s;
-    char *path = resolve(p, t[1].s);
-    if (!path)
-        return oom(p, t[1].col);
+    char *path;
+    if (resolve(p, &t[1], &path))
+        return -1;
     for (int i = 0; i < s->image_count; i++)
         if (!strcmp(s->images[i].path, path)) {
             free(path);
@@ -602,10 +632,7 @@ static int bsp_end(parser *p, int end_col)
     uint64_t inst = (uint64_t)o->array_n[0] * (uint64_t)o->array_n[1] * (uint64_t)o->array_n[2], tris = 0;
     for (int i = 0; i < map.material_count; i++)
         tris += (uint64_t)(map.materials[i].mesh.index_count / 3) * inst;
-    int rc = 0;
-    if (p->total_tris + tris > SCENE_MAX_TRIANGLES)
-        rc = perr(p, end_col, "object '%s' brings the scene to %llu triangles per frame; at most %llu are allowed",
-                  o->name, (unsigned long long)(p->total_tris + tris), (unsigned long long)SCENE_MAX_TRIANGLES);
+    int rc = over_budget(p, end_col, o->name, tris);
     for (int i = 0; !rc && i < map.material_count; i++) {
         scene_bsp_material *mat = &map.materials[i];
         if (po->uv[0] != 1.0f || po->uv[1] != 1.0f)
@@ -686,7 +713,7 @@ static int object_end(parser *p, const token *t, int n)
     case GEOM_TORUS: rc = scene_prim_torus(&m, po->gf[0], po->gf[1], po->gi[0], po->gi[1]); break;
     case GEOM_MESH: {
         char msg[768];
-        mos_result r = scene_import_mesh(po->mesh_path, &m, msg, sizeof msg);
+        mos_result r = scene_import_mesh(po->mesh_path, p->opts->sandbox_dir, &m, msg, sizeof msg);
         if (r != MOS_OK) {
             p->code = r;
             p->line = po->geom_line;
@@ -712,10 +739,9 @@ static int object_end(parser *p, const token *t, int n)
 
     uint64_t inst = (uint64_t)o->array_n[0] * (uint64_t)o->array_n[1] * (uint64_t)o->array_n[2];
     uint64_t tris = (uint64_t)(m.index_count / 3) * inst;
-    if (p->total_tris + tris > SCENE_MAX_TRIANGLES) {
+    if (over_budget(p, t[0].col, o->name, tris)) {
         scene_mesh_free(&m);
-        return perr(p, t[0].col, "object '%s' brings the scene to %llu triangles per frame; at most %llu are allowed",
-                    o->name, (unsigned long long)(p->total_tris + tris), (unsigned long long)SCENE_MAX_TRIANGLES);
+        return -1;
     }
     void *gm = grow(s->meshes, s->mesh_count, sizeof *s->meshes);
     if (gm)
@@ -862,9 +888,10 @@ static int object_stmt(parser *p, const token *t, int n)
 
 /* ---- driver -------------------------------------------------------------------- */
 
-mos_result scene_parse(scene *s, const char *path, FILE *f, char *err, size_t err_size)
+mos_result scene_parse(scene *s, const char *path, FILE *f, const scene_load_opts *opts, char *err,
+                       size_t err_size)
 {
-    parser p = { .file = path, .err = err, .err_size = err_size, .s = s, .code = MOS_ERR_PARSE };
+    parser p = { .file = path, .opts = opts, .err = err, .err_size = err_size, .s = s, .code = MOS_ERR_PARSE };
     const char *slash = strrchr(path, '/');
     size_t dl = slash ? (size_t)(slash - path) + 1 : 0;
     p.dir = malloc(dl + 1);

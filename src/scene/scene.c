@@ -73,25 +73,41 @@ static int add_default_camera(scene *s)
 
 mos_result scene_load(const char *path, scene **out, char *err, size_t err_size)
 {
+    return scene_load_ex(path, NULL, out, err, err_size);
+}
+
+mos_result scene_load_ex(const char *path, const scene_load_opts *opts, scene **out, char *err, size_t err_size)
+{
     *out = NULL;
     if (err_size)
         err[0] = '\0';
+    /* What the parser gets: the sandbox folder canonical, the budget set. */
+    scene_load_opts lim = { NULL, opts && opts->max_triangles && opts->max_triangles < SCENE_MAX_TRIANGLES
+                                      ? opts->max_triangles : SCENE_MAX_TRIANGLES };
+    char *sandbox = NULL;
+    if (opts && opts->sandbox_dir && !(lim.sandbox_dir = sandbox = realpath(opts->sandbox_dir, NULL))) {
+        snprintf(err, err_size, "%s:1:1: sandbox folder '%s': %s", path, opts->sandbox_dir, strerror(errno));
+        return MOS_ERR_IO;
+    }
     FILE *f = fopen(path, "r");
     if (!f) {
         snprintf(err, err_size, "%s:1:1: cannot open scene file: %s", path, strerror(errno));
+        free(sandbox);
         return MOS_ERR_IO;
     }
     scene *s = calloc(1, sizeof *s);
     if (!s || !(s->path = strdup(path))) {
         fclose(f);
         free(s);
+        free(sandbox);
         snprintf(err, err_size, "%s:1:1: out of memory", path);
         return MOS_ERR_OUT_OF_MEMORY;
     }
     s->background[0] = 0.08f, s->background[1] = 0.09f, s->background[2] = 0.11f, s->background[3] = 1.0f;
     s->ambient[0] = s->ambient[1] = s->ambient[2] = 0.15f;
-    mos_result rc = scene_parse(s, path, f, err, err_size);
+    mos_result rc = scene_parse(s, path, f, &lim, err, err_size);
     fclose(f);
+    free(sandbox);
     if (rc != MOS_OK) {
         scene_free(s);
         return rc;
@@ -168,6 +184,20 @@ int scene_find_view(const scene *s, const char *name)
         if (!strcmp(s->cameras[i].name, name))
             return i;
     return -1;
+}
+
+mos_result scene_view_pose(const scene *s, int view, scene_pose *out)
+{
+    if (!s || !out || view < 0 || view >= s->camera_count)
+        return MOS_ERR_INVALID_ARGUMENT;
+    const scene_camera *c = &s->cameras[view];
+    memcpy(out->eye, c->eye, sizeof out->eye);
+    memcpy(out->target, c->target, sizeof out->target);
+    memcpy(out->up, c->up, sizeof out->up);
+    out->fov_y_deg = c->fov_y_deg;
+    out->near_z = c->near_z;
+    out->far_z = c->far_z;
+    return MOS_OK;
 }
 
 int scene_object_count(const scene *s) { return s->object_count; }

@@ -17,14 +17,44 @@ typedef struct scene_gpu scene_gpu;  /* the scene's buffers/textures/shaders in 
 mos_result scene_load(const char *path, scene **out, char *err, size_t err_size);
 void scene_free(scene *s);
 
+/* Limits for scene files from untrusted sources (the fuzzers, a renderer of
+ * uploaded scenes); all zero = scene_load. */
+typedef struct scene_load_opts {
+    /* Non-NULL: the files the scene may read.  Every path it names (mesh, bsp,
+     * texture) must be relative, without a '..' component, and resolve
+     * (symbolic links followed) to a regular file inside this folder, else
+     * "file:line:col: path 'P' is outside the scene's sandbox" (MOS_ERR_PARSE);
+     * the files a mesh names in turn (OBJ materials, glTF buffers) are held to
+     * the same folder.  Not a defence against another process changing the
+     * folder while the scene loads. */
+    const char *sandbox_dir;
+    /* Non-zero: at most this many triangles per frame, instances counted,
+     * checked before a primitive is built (else the format's own limit,
+     * 2^28); bounds the memory and time a file may ask for. */
+    uint64_t max_triangles;
+} scene_load_opts;
+
+/* scene_load under OPTS (NULL = none). */
+mos_result scene_load_ex(const char *path, const scene_load_opts *opts, scene **out, char *err, size_t err_size);
+
 /* Triangles the scene submits per frame (after import, before culling). */
 uint64_t scene_triangle_count(const scene *s);
+
+/* A camera pose (the viewer's free camera): the eye, target, up, field of
+ * view and clip planes of a view, world units. */
+typedef struct scene_pose {
+    float eye[3], target[3], up[3];
+    float fov_y_deg, near_z, far_z;
+} scene_pose;
 
 /* Per-frame knobs the CLI passes down. */
 typedef struct scene_draw_opts {
     int width, height;  /* for the aspect ratio */
     int fma;            /* extra dependent multiply-adds per fragment */
     int view;           /* camera index when a scene has several (0 = first) */
+    /* Non-NULL: this pose instead of the view's (the view still gives
+     * aperture, focus and shutter; focus 0 is then |target - eye| of the pose). */
+    const scene_pose *pose;
     /* Analysis knobs (the pattern analyzer, src/tools/patterns_*.c); all zero =
      * the normal frame. */
     uint64_t tri_begin, tri_end;  /* draw only triangles [begin, end) in API order
@@ -57,6 +87,8 @@ const char *scene_view_name(const scene *s, int view);  /* NULL if out of range 
  * views of the scene loaded from PATH. */
 mos_result scene_check_view(const scene *s, const char *path, int view, char *err, size_t err_size);
 int scene_find_view(const scene *s, const char *name);  /* index, or -1 */
+/* The pose of view VIEW (MOS_ERR_INVALID_ARGUMENT when out of range). */
+mos_result scene_view_pose(const scene *s, int view, scene_pose *out);
 /* Objects and meshes after import (for tools that print statistics). */
 int scene_object_count(const scene *s);
 int scene_mesh_count(const scene *s);

@@ -99,8 +99,9 @@ void scene_mesh_fit(scene_mesh *m, float size, bool base);
 void scene_mesh_uv_scale(scene_mesh *m, float su, float sv);
 
 /* ---- import.c: assimp meshes and stb_image textures; on failure MOS_ERR_IO (unreadable),
- * MOS_ERR_PARSE (not a mesh / image, or too big) or MOS_ERR_OUT_OF_MEMORY, and a message in err */
-mos_result scene_import_mesh(const char *path, scene_mesh *m, char *err, size_t err_size);
+ * MOS_ERR_PARSE (not a mesh / image, or too big) or MOS_ERR_OUT_OF_MEMORY, and a message in err.
+ * SANDBOX (a canonical folder, or NULL): every file assimp opens must pass scene_sandbox_check. */
+mos_result scene_import_mesh(const char *path, const char *sandbox, scene_mesh *m, char *err, size_t err_size);
 mos_result scene_import_image(const char *path, scene_image *img, char *err, size_t err_size);
 void scene_image_free(scene_image *img);  /* pixels and path */
 
@@ -145,11 +146,23 @@ mos_result scene_bsp_load(const char *path, const char *entry, int patch_level, 
                           scene_bsp_map *map, int *err_arg, char *err, size_t err_size);
 void scene_bsp_free(scene_bsp_map *map);
 
-/* ---- parse.c: fills S from F (named PATH in messages); on failure MOS_ERR_PARSE, MOS_ERR_IO or
- * MOS_ERR_OUT_OF_MEMORY with "file:line:col: message" in err */
-mos_result scene_parse(scene *s, const char *path, FILE *f, char *err, size_t err_size);
+/* ---- sandbox.c: the files a scene loaded with scene_load_opts.sandbox_dir may read */
+/* Whether PATH, as written in a scene file, may name a file in the sandbox:
+ * non-empty, relative, no '..' component. */
+bool scene_sandbox_relative(const char *path);
+/* MOS_OK when PATH resolves (realpath) to a regular file inside SANDBOX (a
+ * canonical folder, as realpath gives it); else MOS_ERR_IO (cannot resolve:
+ * "cannot open 'PATH': reason") or MOS_ERR_PARSE ("path 'PATH' is outside the
+ * scene's sandbox" or "... is not a regular file"), the message in err. */
+mos_result scene_sandbox_check(const char *sandbox, const char *path, char *err, size_t err_size);
 
-/* ---- math (draw.c) */
+/* ---- parse.c: fills S from F (named PATH in messages) under OPTS (never NULL: sandbox_dir is
+ * canonical or NULL, max_triangles is set); on failure MOS_ERR_PARSE, MOS_ERR_IO or
+ * MOS_ERR_OUT_OF_MEMORY with "file:line:col: message" in err */
+mos_result scene_parse(scene *s, const char *path, FILE *f, const scene_load_opts *opts, char *err,
+                       size_t err_size);
+
+/* ---- xform.c: matrices */
 void scene_mat4_identity(float m[16]);
 void scene_mat4_mul(float out[16], const float a[16], const float b[16]);  /* out = a * b */
 void scene_mat4_translate(float m[16], float x, float y, float z);
