@@ -1,5 +1,5 @@
 # Mosaic — builds everything into build/.
-#   make            libmosaic.a, libmosaic.so, mosaic (CLI), mosaic.pc
+#   make            libmosaic.a, libmosaic.so, mosaic (CLI), mosaic-view (SDL2 viewer), mosaic.pc
 #   make run        renders scenes/default.scene to out/default.png
 #   make test       unit/image/stress tests, then again under ASan+UBSan and TSan
 #   make bench      frame benchmarks (bench/)
@@ -18,9 +18,11 @@ OPT     ?= -O3
 # installs the missing ones (zlib1g-dev: minizip's unzip.h includes zlib.h, and
 # libminizip-dev does not depend on it).  TEST_DEB_PKGS (test/tests.mk) adds
 # what only the tests need.  ../shared/tools/deps-check.sh checks this list.
+# The viewer (mosaic-view): SDL2, SDL2_ttf and the DejaVu font of its HUD.
 # Image input: libpng and libjpeg-turbo (stb_image only for TGA).
 DEB_PKGS := libassimp-dev libstb-dev glmark2-data assimp-testmodels pkg-config libosmesa6-dev gnuplot-nox libminizip-dev zlib1g-dev openarena-081-maps unzip \
-            libpng-dev libjpeg62-turbo-dev
+            libpng-dev libjpeg62-turbo-dev \
+            libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core
 
 WARN    := -Wall -Wextra -Werror -Wstrict-prototypes -Wshadow -Wno-unused-parameter
 # -ffp-contract=off: the per-ISA variants (AVX2, AVX-512 have FMA) must compute
@@ -42,6 +44,8 @@ LDLIBS  += -lm
 # see the packages deps has just installed.
 TOOL_CFLAGS := $(shell pkg-config --cflags stb assimp minizip libpng libjpeg 2>/dev/null || echo -I/usr/include/stb -I/usr/include/minizip)
 TOOL_LIBS   := $(shell pkg-config --libs stb assimp minizip libpng libjpeg 2>/dev/null || echo -lstb -lassimp -lminizip -lpng16 -ljpeg)
+VIEW_CFLAGS := $(shell pkg-config --cflags sdl2 SDL2_ttf 2>/dev/null || echo -I/usr/include/SDL2 -D_REENTRANT)
+VIEW_LIBS   := $(shell pkg-config --libs sdl2 SDL2_ttf 2>/dev/null || echo -lSDL2_ttf -lSDL2)
 
 # libmosaic: the pipeline stages (no third-party dependency).
 CORE_DIRS := api util frontend binning pattern sched raster backend shader
@@ -54,16 +58,21 @@ CORE_OBJ  := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
 TOOLS_OBJ := $(TOOLS_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 HEADERS   := include/mosaic.h $(wildcard src/*/*.h) Makefile
+# The viewer: its own files plus the CLI's option parser, arguments and stats JSON.
+VIEW_SRC  := $(wildcard src/tools/view/*.c)
+VIEW_OBJ  := $(VIEW_SRC:%.c=$(BUILD)/obj/%.o) \
+             $(addprefix $(BUILD)/obj/src/tools/,render_opts.o cli_args.o cli_file.o stats_json.o)
 
 LIB_A     := $(BUILD)/libmosaic.a
 LIB_SO    := $(BUILD)/libmosaic.so
 TOOLS_A   := $(BUILD)/libmosaic_tools.a
 CLI       := $(BUILD)/mosaic
+VIEW      := $(BUILD)/mosaic-view
 
 .PHONY: all build deps install-pkgs test-deps run test test-one bench install clean
 all: deps
 	@$(MAKE) --no-print-directory build
-build: $(LIB_A) $(LIB_SO) $(CLI) $(BUILD)/mosaic.pc
+build: $(LIB_A) $(LIB_SO) $(CLI) $(VIEW) $(BUILD)/mosaic.pc
 
 # Installs the missing packages of PKGS (as root), else prints the apt-get
 # line and fails.
@@ -101,6 +110,11 @@ $(TOOLS_A): $(TOOLS_OBJ)
 	@rm -f $@; ar rcs $@ $^
 $(CLI): $(CLI_OBJ) $(TOOLS_A) $(LIB_A)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(TOOLS_A) $(LIB_A) $(TOOL_LIBS) $(LDLIBS)
+$(BUILD)/obj/src/tools/view/%.o: src/tools/view/%.c src/tools/view/view.h $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(VIEW_CFLAGS) -c $< -o $@
+$(VIEW): $(VIEW_OBJ) $(TOOLS_A) $(LIB_A)
+	$(CC) $(LDFLAGS) -o $@ $(VIEW_OBJ) $(TOOLS_A) $(LIB_A) $(TOOL_LIBS) $(VIEW_LIBS) $(LDLIBS)
 
 $(BUILD)/mosaic.pc: Makefile
 	@mkdir -p $(BUILD)
@@ -120,7 +134,7 @@ install: all
 	install -m 644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 $(BUILD)/mosaic.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
-	install -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(CLI) $(VIEW) $(DESTDIR)$(PREFIX)/bin/
 
 clean:
 	rm -rf build out

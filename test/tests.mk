@@ -3,12 +3,13 @@
 # CLI, CFLAGS, LDFLAGS, LDLIBS, TOOL_CFLAGS, TOOL_LIBS and BUILD.
 
 # Debian packages only the tests need (make test installs them through deps):
-# clang and its libFuzzer runtime for the fuzz targets (test/fuzz/).
-TEST_DEB_PKGS := clang libclang-rt-14-dev
+# clang and its libFuzzer runtime for the fuzz targets (test/fuzz/); Xvfb and
+# xauth (xvfb-run) for the viewer's window (test_view.sh).
+TEST_DEB_PKGS := clang libclang-rt-14-dev xvfb xauth
 
 TEST_DIR     := $(BUILD)/test
 TEST_C       := test_watertight test_raster_rules test_clip test_input test_determinism test_stress test_patterns test_blur test_misuse test_inspect test_sandbox
-TEST_SH      := test_cli test_hostile test_readme test_llvmpipe_agreement test_bsp test_blur_quality
+TEST_SH      := test_cli test_hostile test_readme test_llvmpipe_agreement test_bsp test_blur_quality test_view
 TEST_HDRS    := test/check.h test/testutil.h
 TEST_BINS    := $(TEST_C:%=$(TEST_DIR)/%) $(TEST_DIR)/embed_example
 # What each variant runs (run.sh looks for $(TEST_DIR)/NAME or test/NAME.sh).
@@ -26,7 +27,8 @@ TEST_J          := $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(TEST_JOBS))
 .PHONY: test-build
 test-deps: deps
 	@$(MAKE) --no-print-directory install-pkgs PKGS="$(TEST_DEB_PKGS)"
-test-build: $(LIB_A) $(TOOLS_A) $(CLI) $(TEST_BINS)
+# The viewer (test_view.sh) is tested in the normal variant only.
+test-build: $(LIB_A) $(TOOLS_A) $(CLI) $(TEST_BINS) $(if $(SAN),,$(VIEW))
 
 $(TEST_DIR)/test_determinism: test/test_determinism.c $(TEST_HDRS) $(LIB_A) $(TOOLS_A)
 	@mkdir -p $(dir $@); rm -f $@

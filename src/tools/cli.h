@@ -23,7 +23,8 @@ int cli_bench_main(int argc, char **argv);
 /* ---- cli_args.c: argument parsing ------------------------------------------
  * Errors print "mosaic: MESSAGE" and "Try 'mosaic CMD --help'." to stderr. */
 
-/* Prints a usage error for subcommand CMD (NULL = top level); returns CLI_EXIT_USAGE. */
+/* Prints a usage error for subcommand CMD (NULL = top level; "mosaic-NAME" = that
+ * program, e.g. mosaic-view); returns CLI_EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Walks the arguments of one subcommand. */

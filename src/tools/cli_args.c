@@ -12,11 +12,14 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("mosaic: ", stderr);
+    const int own_program = cmd && strncmp(cmd, "mosaic-", 7) == 0;  /* mosaic-view */
+    fprintf(stderr, "%s: ", own_program ? cmd : "mosaic");
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
-    if (cmd)
+    if (own_program)
+        fprintf(stderr, "Try '%s --help'.\n", cmd);
+    else if (cmd)
         fprintf(stderr, "Try 'mosaic %s --help'.\n", cmd);
     else
         fputs("Try 'mosaic --help'.\n", stderr);

@@ -1,0 +1,215 @@
+/* render_opts.c — parsing the options of `mosaic render` (image, blur, pipeline), for the CLI and the viewer.
+ * Fed by cli_render.c and view/view.c (argv) and view/script.c (one option at a time). */
+#include "tools/render_opts.h"
+
+#include <string.h>
+
+const char render_opts_usage[] =
+    "Image:\n"
+    "  --size WxH           image size in pixels, 1..16384 each (default 1920x1080)\n"
+    "  --spp S              visibility samples per pixel: 1, 2, 4, 8, 16, 27, 32, 64\n"
+    "                       (default 1)\n"
+    "  --view I             camera index when the scene has several (default 0)\n"
+    "  --fma N              extra dependent multiply-adds per fragment (default 0)\n"
+    "  --frames F           frames to render; stats use the last (default 1)\n"
+    "Blur and sampling (the camera's aperture, focus and shutter unless given):\n"
+    "  --mode NAME          decoupled (default with blur), supersample, msaa (no blur)\n"
+    "                       or accum (K pinhole sub-frames averaged, see --accum)\n"
+    "  --accum K            sub-frames of --mode accum, 1..65536 (default 64)\n"
+    "  --aperture R         lens radius in world units (0 = pinhole)\n"
+    "  --focus D            focus distance in world units (0 = |target - eye|)\n"
+    "  --shutter O,C        shutter interval within 0..1 (motion is per unit time)\n"
+    "  --shading-rate R     shading-grid points per pixel edge, 1/16..16 (default 1)\n"
+    "  --adaptive-rate      coarser shading grid for defocused triangles\n"
+    "  --cache QUADS        shading-cache capacity per worker, 4..65536 (default 1024)\n"
+    "  --bilinear           bilinear reconstruction from the shading grid\n"
+    "Pipeline (0 or absent = the library's default):\n"
+    "  --threads N          worker threads, 0..256 (default: online cores)\n"
+    "  --pattern NAME       bin -> worker pattern (see 'mosaic patterns --list');\n"
+    "                       file:PATH loads a table from a file\n"
+    "  --bin S              fine bin edge in pixels, power of two 4..256 (default 16)\n"
+    "  --coarse S           coarse tile edge in pixels, multiple of --bin (default 256)\n"
+    "  --batch N|frame      primitives per binning batch, or the whole frame\n"
+    "                       (default 4096)\n"
+    "  --early K            early-draw capacity; 0 turns it off (default 64)\n"
+    "  --fifo D             work items per worker FIFO (default 256)\n"
+    "  --isa NAME           hot-loop instruction set: auto, scalar, avx2, avx512\n"
+    "                       (default auto; also MOSAIC_ISA in the environment)\n";
+
+/* Is NAME a registered pattern (or a file: table, which the library checks)? */
+int render_pattern_known(const char *name)
+{
+    if (strncmp(name, "file:", 5) == 0)
+        return name[5] != '\0';
+    const char *const *names = mos_pattern_names();
+    if (!names)  /* no registry to check against: let the library decide */
+        return 1;
+    /* NAME or NAME:SEED; whether NAME takes a seed is the library's call. */
+    size_t len = strcspn(name, ":");
+    for (; *names; names++)
+        if (strlen(*names) == len && strncmp(*names, name, len) == 0)
+            return 1;
+    return 0;
+}
+
+int render_parse(int argc, char **argv, render_opts *o, const render_parse_cfg *cfg)
+{
+    static const render_parse_cfg render_cfg = { .cmd = "render" };
+    if (!cfg)
+        cfg = &render_cfg;
+    cli_args a = { .argc = argc, .argv = argv, .cmd = cfg->cmd };
+    const char *v;
+    int r, n;
+    for (a.i = 1; a.i < argc; a.i++) {
+        const char *arg = argv[a.i];
+        if (!a.only_positional && strcmp(arg, "--") == 0) {
+            a.only_positional = 1;
+        } else if ((r = cli_flag(&a, "--help")) != 0 || (r = cli_flag(&a, "-h")) != 0) {
+            if (r < 0)
+                return CLI_EXIT_USAGE;
+            return -1;
+        } else if ((r = cli_option(&a, "-o", &v)) != 0 || (r = cli_option(&a, "--output", &v)) != 0) {
+            if (r < 0)
+                return CLI_EXIT_USAGE;
+            if (!*v)
+                return cli_usage_error(a.cmd, "%s: expected a file name, got ''", arg);
+            o->out_path = v;
+        } else if ((r = cli_option(&a, "--stats-json", &v)) != 0) {
+            if (r < 0)
+                return CLI_EXIT_USAGE;
+            if (!*v)
+                return cli_usage_error(a.cmd, "--stats-json: expected a file name, got ''");
+            o->stats_path = v;
+        } else if ((r = cli_option(&a, "--size", &v)) != 0) {
+            if (r < 0 || cli_parse_size(a.cmd, "--size", v, 16384, &o->width, &o->height))
+                return CLI_EXIT_USAGE;
+        } else if ((r = cli_option(&a, "--threads", &v)) != 0) {
+            if (r < 0 || cli_parse_int(a.cmd, "--threads", v, 0, MOS_MAX_WORKERS, &o->pipeline.threads))
+                return CLI_EXIT_USAGE;
+        } else if ((r = cli_option(&a, "--pattern", &v)) != 0) {
+            if (r < 0)
+                return CLI_EXIT_USAGE;
+            if (!render_pattern_known(v))
+                return cli_usage_error(a.cmd,
+                                       "--pattern: unknown pattern '%s' (see 'mosaic patterns --list')", v);
+            o->pipeline.pattern = v;
+        } else if ((r = cli_option(&a, "--bin", &v)) != 0) {
+            if (r < 0 || cli_parse_int(a.cmd, "--bin", v, 4, 256, &n))
+                return CLI_EXIT_USAGE;
+            if (n & (n - 1))
+                return cli_usage_error(a.cmd, "--bin: expected a power of two in 4..256, got '%s'", v);
+            o->pipeline.bin_px = n;
+        } else if ((r = cli_option(&a, "--coarse", &v)) != 0) {
+            if (r < 0 || cli_parse_int(a.cmd, "--coarse", v, 4, 16384, &o->pipeline.coarse_px))
+                return CLI_EXIT_USAGE;
+        } else if ((r = cli_option(&a, "--batch", &v)) != 0) {
+            if (r < 0)
+                return CLI_EXIT_USAGE;
+            if (strcmp(v, "frame") == 0)
+                o->pipeline.batch = -1;  /* whole frame */
+            else if (cli_parse_int(a.cmd, "--batch", v, 1, 1 << 30, &o->pipeline.batch))
+                return CLI_EXIT_USAGE;
+        } else if ((r = cli_option(&a, "--early", &v)) != 0) {
+            if (r < 0 || cli_parse_int(a.cmd, "--early", v, 0, 1 << 20, &n))
+                return CLI_EXIT_USAGE;
+            o->pipeline.early = n == 0 ? -1 : n;  /* 0 in the desc means "default" */
+        } else if ((r = cli_option(&a, "--fifo", &v)) != 0) {
+            if (r < 0 || cli_parse_int(a.cmd, "--fifo", v, 1, 1 << 20, &o->pipeline.fifo_depth))
+                return CLI_EXIT_USAGE;
+        } else if ((r = cli_option(&a, "--isa", &v)) != 0) {
+            if (r < 0 || cli_parse_isa(a.cmd, v, &o->isa))
+                return CLI_EXIT_USAGE;
+        } else if ((r = cli_option(&a, "--spp", &v)) != 0) {
+            if (r < 0 || cli_parse_int(a.cmd, "--spp", v, 1, 64, &o->spp))
+                return CLI_EXIT_USAGE;
+            static const int valid_spp[] = { 1, 2, 4, 8, 16, 27, 32, 64 };
+            int ok = 0;
+            for (int k = 0; k < 8; k++)
+                ok |= o->spp == valid_spp[k];
+            if (!ok)
+                return cli_usage_error(a.cmd, "--spp: expected 1, 2, 4, 8, 16, 27, 32 or 64, got '%s'", v);
+        } else if ((r = cli_option(&a, "--fma", &v)) != 0) {
+            if (r < 0 || cli_parse_int(a.cmd, "--fma", v, 0, 1 << 20, &o->fma))
+                return CLI_EXIT_USAGE;
+        } else if ((r = cli_option(&a, "--frames", &v)) != 0) {
+            if (r < 0 || cli_parse_int(a.cmd, "--frames", v, 1, 100000, &o->frames))
+                return CLI_EXIT_USAGE;
+        } else if ((r = cli_option(&a, "--view", &v)) != 0) {
+            if (r < 0 || cli_parse_int(a.cmd, "--view", v, 0, 1 << 20, &o->view))
+                return CLI_EXIT_USAGE;
+        } else if ((r = cli_option(&a, "--mode", &v)) != 0) {
+            if (r < 0)
+                return CLI_EXIT_USAGE;
+            static const char *const modes[] = { "auto", "msaa", "decoupled", "supersample" };
+            int m = -1;
+            for (int k = 0; k < 4; k++)
+                if (strcmp(v, modes[k]) == 0)
+                    m = k;
+            if (strcmp(v, "accum") == 0) {
+                m = MOS_SAMPLING_MSAA;
+                if (!o->accum)
+                    o->accum = 64;
+            }
+            if (m < 0)
+                return cli_usage_error(a.cmd, "--mode: expected decoupled, supersample, accum or msaa, got '%s'", v);
+            o->blur.mode = (mos_sampling)m;
+        } else if ((r = cli_option(&a, "--accum", &v)) != 0) {
+            if (r < 0 || cli_parse_int(a.cmd, "--accum", v, 1, 65536, &o->accum))
+                return CLI_EXIT_USAGE;
+            o->blur.mode = MOS_SAMPLING_MSAA;
+        } else if ((r = cli_option(&a, "--aperture", &v)) != 0) {
+            if (r < 0 || cli_parse_float(a.cmd, "--aperture", v, 0, 1e6, &o->draw.aperture))
+                return CLI_EXIT_USAGE;
+            o->draw.set_aperture = true;
+        } else if ((r = cli_option(&a, "--focus", &v)) != 0) {
+            if (r < 0 || cli_parse_float(a.cmd, "--focus", v, 0, 1e9, &o->draw.focus))
+                return CLI_EXIT_USAGE;
+            o->draw.set_focus = true;
+        } else if ((r = cli_option(&a, "--shutter", &v)) != 0) {
+            if (r < 0)
+                return CLI_EXIT_USAGE;
+            char open[64];
+            const char *comma = strchr(v, ',');
+            if (!comma || (size_t)(comma - v) >= sizeof open)
+                return cli_usage_error(a.cmd, "--shutter: expected OPEN,CLOSE within 0..1, got '%s'", v);
+            memcpy(open, v, (size_t)(comma - v));
+            open[comma - v] = '\0';
+            if (cli_parse_float(a.cmd, "--shutter", open, 0, 1, &o->draw.shutter[0]) ||
+                cli_parse_float(a.cmd, "--shutter", comma + 1, 0, 1, &o->draw.shutter[1]))
+                return CLI_EXIT_USAGE;
+            if (o->draw.shutter[1] < o->draw.shutter[0])
+                return cli_usage_error(a.cmd, "--shutter: CLOSE must not be before OPEN, got '%s'", v);
+            o->draw.set_shutter = true;
+        } else if ((r = cli_option(&a, "--shading-rate", &v)) != 0) {
+            if (r < 0 || cli_parse_float(a.cmd, "--shading-rate", v, 1.0 / 16, 16, &o->blur.shading_rate))
+                return CLI_EXIT_USAGE;
+        } else if ((r = cli_flag(&a, "--adaptive-rate")) != 0) {
+            if (r < 0)
+                return CLI_EXIT_USAGE;
+            o->blur.adaptive_rate = true;
+        } else if ((r = cli_option(&a, "--cache", &v)) != 0) {
+            if (r < 0 || cli_parse_int(a.cmd, "--cache", v, 4, 65536, &o->blur.cache_quads))
+                return CLI_EXIT_USAGE;
+        } else if ((r = cli_flag(&a, "--bilinear")) != 0) {
+            if (r < 0)
+                return CLI_EXIT_USAGE;
+            o->blur.bilinear = true;
+        } else if (cfg->extra && (r = cfg->extra(&a, cfg->user)) != 0) {
+            if (r < 0)
+                return CLI_EXIT_USAGE;
+        } else if (cli_is_option(&a)) {
+            return cli_usage_error(a.cmd, "unknown option '%s'", arg);
+        } else if (!o->scene_path) {
+            o->scene_path = arg;
+        } else {
+            return cli_usage_error(a.cmd, "unexpected argument '%s' (scene is already '%s')", arg,
+                                   o->scene_path);
+        }
+    }
+    if (!o->scene_path && !cfg->scene_optional)
+        return cli_usage_error(a.cmd, "missing SCENE");
+    if (o->pipeline.bin_px && o->pipeline.coarse_px && o->pipeline.coarse_px % o->pipeline.bin_px)
+        return cli_usage_error(a.cmd, "--coarse: %d is not a multiple of --bin %d",
+                               o->pipeline.coarse_px, o->pipeline.bin_px);
+    return CLI_EXIT_OK;
+}

@@ -1,0 +1,43 @@
+/* render_opts.h — the options of `mosaic render`, shared by the CLI and the viewer (mosaic-view).
+ * Fed by cli_render.c and view/ with argv; feeds scene_draw_opts, the pipeline and blur descs. */
+#ifndef MOSAIC_RENDER_OPTS_H
+#define MOSAIC_RENDER_OPTS_H
+
+#include "tools/cli.h"
+#include "scene/scene.h"
+
+typedef struct render_opts {
+    const char *scene_path;
+    const char *out_path;
+    const char *stats_path;
+    int width, height, spp, view, fma, frames;
+    mos_pipeline_desc pipeline;
+    mos_isa isa;
+    mos_blur_desc blur;
+    int accum;  /* > 0: --mode accum with this many sub-frames */
+    scene_draw_opts draw;  /* blur overrides */
+} render_opts;
+
+/* How a program other than `mosaic render` uses render_parse. */
+typedef struct render_parse_cfg {
+    const char *cmd;  /* for messages ("Try 'mosaic CMD --help'"); a name starting with
+                       * "mosaic-" is a program of its own ("Try 'mosaic-view --help'") */
+    bool scene_optional;  /* no SCENE is not an error (parsing a single option) */
+    /* The caller's own options, tried before "unknown option": 1 = taken
+     * (a->i advanced past a value), 0 = not one of them, -1 = error (printed). */
+    int (*extra)(cli_args *a, void *user);
+    void *user;
+} render_parse_cfg;
+
+/* The "Image:", "Blur and sampling:" and "Pipeline:" parts of the help text. */
+extern const char render_opts_usage[];
+
+/* Parses ARGV[1 .. ARGC) into O (fields not named keep their values).
+ * CFG NULL is `mosaic render`.  Returns CLI_EXIT_OK, CLI_EXIT_USAGE (message
+ * printed) or -1 for --help (nothing printed: the caller prints its usage). */
+int render_parse(int argc, char **argv, render_opts *o, const render_parse_cfg *cfg);
+
+/* Is NAME a registered pattern (or a file: table, which the library checks)? */
+int render_pattern_known(const char *name);
+
+#endif
