@@ -25,8 +25,8 @@ struct sched;
  * BIN_REFS_PER_BIN full-screen layers or BIN_REFS_MIN, whichever is more.
  * Past it the frame ends with MOS_ERR_OUT_OF_MEMORY, early, before the
  * workers have rasterized billions of pairs. */
-#define BIN_REFS_MIN ((uint64_t)1 << 25)
-#define BIN_REFS_PER_BIN 32
+#define BIN_REFS_MIN ((uint64_t)1 << 23)
+#define BIN_REFS_PER_BIN 16
 
 /* Coarse-buffer entry: the coarse-tile rectangle of one triangle, 16-bit
  * tile coordinates; the triangle is implicit (its position in the batch).
