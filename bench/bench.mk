@@ -21,7 +21,7 @@ WARN        := -Wall -Wextra -Werror -Wstrict-prototypes -Wshadow -Wno-unused-pa
 LP_CFLAGS   := -std=c11 -D_GNU_SOURCE -g -O2 $(WARN) -pthread -Iinclude -Isrc \
                $(shell pkg-config --cflags osmesa stb 2>/dev/null)
 LP_LIBS     := $(shell pkg-config --libs osmesa 2>/dev/null || echo -lOSMesa) \
-               $(shell pkg-config --libs stb assimp minizip 2>/dev/null || echo -lstb -lassimp -lminizip) -lm
+               $(shell pkg-config --libs stb assimp minizip libpng libjpeg 2>/dev/null || echo -lstb -lassimp -lminizip -lpng16 -ljpeg) -lm
 LP_SRC      := $(wildcard bench/llvmpipe/*.c)
 LP_HDRS     := $(wildcard bench/llvmpipe/*.h) include/mosaic.h $(wildcard src/*/*.h)
 FRAMETIME   := sh bench/frametime.sh --mosaic $(MOSAIC) --threads "$(THREADS)" \

@@ -17,14 +17,14 @@ if [ ! -x "$cli" ]; then
     echo "FAIL llvmpipe_agreement: $cli does not exist"
     exit 1
 fi
-if [ ! -x "$ref" ] || [ "$ref" -ot bench/llvmpipe/lp_gl.c ] || [ "$ref" -ot bench/llvmpipe/lp_main.c ]; then
-    if ! [ -f /usr/include/GL/osmesa.h ]; then
-        echo "SKIP llvmpipe_agreement: libosmesa6-dev not installed (make deps)"
-        exit 0
-    fi
-    make --no-print-directory -f bench/bench.mk BUILD="$build" llvmpipe > "$tmp/build.log" 2>&1 || {
-        echo "FAIL llvmpipe_agreement: could not build $ref"; tail -n 20 "$tmp/build.log"; exit 1; }
+if ! [ -f /usr/include/GL/osmesa.h ]; then
+    echo "SKIP llvmpipe_agreement: libosmesa6-dev not installed (make deps)"
+    exit 0
 fi
+# Always through make: the reference links the tools library, so a stale
+# binary must not hide a link that no longer works.
+make --no-print-directory -f bench/bench.mk BUILD="$build" llvmpipe > "$tmp/build.log" 2>&1 || {
+    echo "FAIL llvmpipe_agreement: could not build $ref"; tail -n 20 "$tmp/build.log"; exit 1; }
 
 "$cli" bench --vs llvmpipe --llvmpipe "$ref" \
     --scene test/scenes/agree_flat.scene --scene test/scenes/agree_lambert.scene \
