@@ -93,7 +93,7 @@ const char *mos_result_message(mos_result r);
 /* ---- hooks --------------------------------------------------------------- */
 /* The allocator contract: alloc returns SIZE bytes or NULL (NULL becomes
  * MOS_ERR_OUT_OF_MEMORY, never a crash); the address needs no particular
- * alignment, not even malloc's (the library over-allocates by 64 bytes and
+ * alignment, not even malloc's (the library over-allocates by 71 bytes and
  * aligns what it needs itself).  free receives exactly the pointers alloc
  * returned, once each.  Both may be called from any of the context's threads
  * (the caller's, the front-end, the workers), so they must be thread-safe;
@@ -379,7 +379,7 @@ struct mos_frame_stats {
     double frontend_stall_ms;  /* front-end blocked on a full worker FIFO */
     int width, height, spp;
     int threads, bin, coarse, batch, early, fifo;
-    char pattern[64];
+    char pattern[256];         /* as configured (names up to 255 characters) */
     uint64_t triangles_in;      /* triangles submitted */
     uint64_t triangles_binned;  /* after clip and cull (clipping may add some) */
     double bin_spread;          /* fine bins per binned triangle */

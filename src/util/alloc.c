@@ -8,8 +8,9 @@
 
 /* Every block is UTIL_ALIGN-aligned whatever the allocator returns (the
  * contract in mosaic.h asks for no alignment): the block is over-allocated
- * by UTIL_ALIGN bytes, the address rounded up, and the allocator's own
- * pointer kept in the word just below the one handed out. */
+ * by UTIL_PAD bytes, room for the allocator's own pointer, kept in the word
+ * just below the address handed out, and for rounding that address up. */
+#define UTIL_PAD (sizeof(void *) + UTIL_ALIGN - 1)
 static void *aligned_in(unsigned char *raw)
 {
     if (!raw) return NULL;
@@ -21,8 +22,8 @@ static void *aligned_in(unsigned char *raw)
 
 void *util_alloc(const mos_allocator *a, size_t size)
 {
-    if (size > SIZE_MAX - UTIL_ALIGN) return NULL;
-    size_t n = size + UTIL_ALIGN;
+    if (size > SIZE_MAX - UTIL_PAD) return NULL;
+    size_t n = size + UTIL_PAD;
     return aligned_in(a && a->alloc ? a->alloc(n, a->user_data) : malloc(n));
 }
 
@@ -30,8 +31,8 @@ void *util_alloc(const mos_allocator *a, size_t size)
  * untouched zero pages instead of being written here. */
 void *util_calloc(const mos_allocator *a, size_t count, size_t size)
 {
-    if (size && count > (SIZE_MAX - UTIL_ALIGN) / size) return NULL;
-    size_t n = count * size + UTIL_ALIGN;
+    if (size && count > (SIZE_MAX - UTIL_PAD) / size) return NULL;
+    size_t n = count * size + UTIL_PAD;
     if (!(a && a->alloc)) return aligned_in(calloc(1, n));
     unsigned char *raw = a->alloc(n, a->user_data);
     if (raw) memset(raw, 0, n);
