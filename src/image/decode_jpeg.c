@@ -26,6 +26,21 @@ static void on_error(j_common_ptr cinfo)
 
 static void on_message(j_common_ptr cinfo) { (void)cinfo; }  /* warnings: not on stderr */
 
+/* A progressive JPEG of a few KiB can hold thousands of scans, each a pass
+ * over every coefficient of the image: more than JPEG_MAX_SCANS is refused
+ * (libjpeg-turbo's own tools stop at 500 too). */
+#define JPEG_MAX_SCANS 500
+#define JPEG_MAX_MEMORY ((long)1 << 30)
+
+static void on_progress(j_common_ptr cinfo)
+{
+    if (cinfo->is_decompressor && ((j_decompress_ptr)cinfo)->input_scan_number > JPEG_MAX_SCANS) {
+        jpeg_failure *f = (jpeg_failure *)cinfo->err;
+        snprintf(f->message, sizeof f->message, "more than %d scans", JPEG_MAX_SCANS);
+        longjmp(f->back, 1);
+    }
+}
+
 mos_result img_decode_jpeg(const uint8_t *data, size_t size, const char *name, img_rgba8 *out, char *err,
                            size_t err_size)
 {
@@ -42,6 +57,9 @@ mos_result img_decode_jpeg(const uint8_t *data, size_t size, const char *name, i
         goto done;
     }
     jpeg_create_decompress(&cinfo);
+    struct jpeg_progress_mgr progress = { .progress_monitor = on_progress };
+    cinfo.progress = &progress;
+    cinfo.mem->max_memory_to_use = JPEG_MAX_MEMORY;
     jpeg_mem_src(&cinfo, data, (unsigned long)size);
     jpeg_read_header(&cinfo, TRUE);
     if ((r = img_decode_check_size(name, "JPEG", cinfo.image_width, cinfo.image_height, err, err_size)) != MOS_OK)

@@ -584,25 +584,34 @@ static bool is_spawn(const char *cls)
 }
 
 /* The error for a map without a view: the classes looked for and the
- * distinct classes the entities lump holds. */
+ * distinct classes the entities lump holds (as many as the message has room
+ * for; each is compared with those listed, never with every entity). */
 static mos_result no_views(bsp_ctx *c, const bsp_entity *ents, int count, bool spawns)
 {
     char present[512] = "";
+    const char *listed[64];
+    int n_listed = 0;
     size_t n = 0;
-    int listed = 0;
-    for (int i = 0; i < count && n < sizeof present; i++) {
+    bool more = false;
+    for (int i = 0; i < count; i++) {
         const char *cls = ents[i].classname;
         bool seen = !cls;
-        for (int k = 0; k < i && !seen; k++)
-            seen = ents[k].classname && !strcmp(ents[k].classname, cls);
+        for (int k = 0; k < n_listed && !seen; k++)
+            seen = !strcmp(listed[k], cls);
         if (seen)
             continue;
-        int w = snprintf(present + n, sizeof present - n, "%s%s", listed++ ? ", " : "", cls);
-        n = w < 0 ? sizeof present : n + (size_t)w;
+        int w = n_listed < 64 ? snprintf(present + n, sizeof present - n, "%s%s", n_listed ? ", " : "", cls) : -1;
+        if (w < 0 || (size_t)w >= sizeof present - n) {
+            present[n] = '\0';  /* no room: the list ends here */
+            more = true;
+            break;
+        }
+        n += (size_t)w;
+        listed[n_listed++] = cls;
     }
     return fail(c, MOS_ERR_PARSE, "no view in the entities: looked for info_player_intermission, info_intermission%s; "
                 "the map has %s%s", spawns ? " and spawn points (" SPAWN_CLASSES ")" : " ('views 0' reads no spawn points)",
-                listed ? present : "no entity with a classname", n >= sizeof present ? "..." : "");
+                n_listed ? present : "no entity with a classname", more ? ", ..." : "");
 }
 
 /* Appends a view from EYE looking along FWD (Quake coordinates). */

@@ -29,8 +29,9 @@ typedef struct scene_load_opts {
      * folder while the scene loads. */
     const char *sandbox_dir;
     /* Non-zero: at most this many triangles per frame, instances counted,
-     * checked before a primitive is built (else the format's own limit,
-     * 2^28); bounds the memory and time a file may ask for. */
+     * checked before a procedural primitive is built (else the format's own
+     * limit, 2^28).  Meshes and maps count once imported: their import is
+     * bounded only by their own caps (32 M triangles each) and file size. */
     uint64_t max_triangles;
 } scene_load_opts;
 
