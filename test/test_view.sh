@@ -19,15 +19,34 @@ if [ ! -x "$view" ]; then
     bad view_built "$view does not exist"
     exit 1
 fi
-if ! command -v xvfb-run >/dev/null 2>&1; then
-    bad view_xvfb "xvfb-run is missing (Debian xvfb, installed by make test's deps)"
+if ! command -v Xvfb >/dev/null 2>&1; then
+    bad view_xvfb "Xvfb is missing (Debian xvfb, installed by make test's deps)"
     exit 1
 fi
 
-# Runs the viewer on a 24-bit virtual screen: viewer ARGS... (output in $tmp/LOG.out)
+# One virtual X server (24-bit, 1280x1024) for every run: Xvfb picks a free
+# display and writes its number to fd 3 once it accepts clients.  (xvfb-run
+# per run raced: its clean-up sometimes could not remove its folder while the
+# server was still stopping, and it then exits 5.)
+Xvfb -displayfd 3 -screen 0 1280x1024x24 -nolisten tcp 3> "$tmp/display" > "$tmp/xvfb.log" 2>&1 &
+xvfb_pid=$!
+trap 'kill $xvfb_pid 2> /dev/null; wait $xvfb_pid 2> /dev/null; rm -rf "$tmp"' EXIT
+i=0
+while [ ! -s "$tmp/display" ] && [ $i -lt 100 ] && kill -0 $xvfb_pid 2> /dev/null; do
+    sleep 0.1
+    i=$((i + 1))
+done
+if [ ! -s "$tmp/display" ]; then
+    bad view_xvfb "Xvfb did not start: $(tail -n 2 "$tmp/xvfb.log")"
+    exit 1
+fi
+DISPLAY=:$(cat "$tmp/display")
+export DISPLAY
+
+# Runs the viewer on the virtual screen: viewer ARGS... (output in $tmp/LOG.out)
 run_view() {
     log=$1; shift
-    OUT=$tmp xvfb-run -a -s "-screen 0 1280x1024x24" "$view" "$@" > "$tmp/$log.out" 2>&1
+    OUT=$tmp "$view" "$@" > "$tmp/$log.out" 2>&1
 }
 
 # "identical" when two images are equal bit for bit.

@@ -136,6 +136,8 @@ void ov_read(view_app *app)
         }
     }
     const size_t px = (size_t)app->rt_w * (size_t)app->rt_h;
+    ov->read_w = app->rt_w;
+    ov->read_h = app->rt_h;
     for (int o = OV_SHADES; o <= OV_TRIAREA; o++) {
         ov->map_ok[o] = false;
         if (!ov->on[o])
@@ -230,6 +232,10 @@ static double bin_scale(const view_overlays *ov, int o, size_t n)
 int ov_tint(const view_app *app)
 {
     const view_overlays *ov = &app->ov;
+    /* Records read for another render size (the window changed, and the
+     * frame since failed) are not shown. */
+    if (ov->read_w != app->rt_w || ov->read_h != app->rt_h)
+        return -1;
     for (int o = 0; o < OV_COUNT; o++) {
         if (!ov->on[o] || !is_tint(o))
             continue;

@@ -356,7 +356,7 @@ int vr_frame(view_app *app)
     scene_frame_lens(app->gpu, &dopts, &fd.blur);
     /* Progressive blur: frame k of a still image draws a new (u, v, t)
      * pattern (seed k; accum mode: pinhole k); frame 0 is `mosaic render`'s. */
-    const int k = app->accum_n;
+    const int k = vr_blurred(app) && accum_target(app) > 0 ? app->accum_n : 0;  /* else frame 0's pattern */
     if (app->ro.accum > 0)
         mos_accum_pinhole(k, fd.blur.pinhole);
     else

@@ -3,6 +3,7 @@
 #include "tools/view/view.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,9 +145,16 @@ int script_load(view_script *s, const char *path)
             break;
         }
     }
+    bool too_long = text && len == cap && fgetc(f) != EOF;
     fclose(f);
     if (!text) {
         fprintf(stderr, "%s: %s: out of memory\n", VIEW_CMD, path);
+        return -1;
+    }
+    /* A script that cannot be read whole must not pass by running part of it. */
+    if (too_long || memchr(text, '\0', len)) {
+        fprintf(stderr, "%s: %s: %s\n", VIEW_CMD, path, too_long ? "longer than 16 MiB" : "NUL byte in a text file");
+        free(text);
         return -1;
     }
     text[len] = '\0';
@@ -222,7 +230,7 @@ static int parse_float(const char *v, float *out)
     char *end;
     errno = 0;
     double d = strtod(v, &end);
-    if (!*v || *end || errno == ERANGE || d != d)
+    if (!*v || *end || errno == ERANGE || !isfinite(d) || fabs(d) > 1e9)  /* then (int) casts are defined */
         return -1;
     *out = (float)d;
     return 0;

@@ -116,6 +116,8 @@ SDL_Rect view_image_rect(const view_app *app)
     if (s > 1.0)
         s = 1.0;
     int w = (int)(app->rt_w * s + 0.5), h = (int)(app->rt_h * s + 0.5);
+    w = w < 1 ? 1 : w;  /* a window a few pixels high still shows a row */
+    h = h < 1 ? 1 : h;
     return (SDL_Rect){ (ww - w) / 2, (wh - h) / 2, w, h };
 }
 
@@ -433,6 +435,7 @@ static void handle_event(view_app *app, const SDL_Event *e)
             SDL_free(e->drop.file);
         }
         break;
+    case SDL_DROPTEXT: SDL_free(e->drop.file); break;  /* text dragged in: nothing to load */
     case SDL_KEYDOWN: key_down(app, &e->key); break;
     case SDL_MOUSEBUTTONDOWN:
         if (panel_click(app, e->button.x, e->button.y, e->button.button))
@@ -538,10 +541,12 @@ int main(int argc, char **argv)
     /* The scene first: a bad file fails before a window opens. */
     char err[1024];
     const char *first = app->ro.scene_path;
+    const int want_view = app->ro.view;  /* vr_load starts at view 0 */
     if (vr_load(app, first, err, sizeof err) != 0) {
         fprintf(stderr, "%s: %s\n", VIEW_CMD, err);
         return CLI_EXIT_FAIL;
     }
+    app->ro.view = want_view;
     if (scene_check_view(app->sc, first, app->ro.view, err, sizeof err) != MOS_OK) {
         fprintf(stderr, "%s: %s\n", VIEW_CMD, err);
         vr_stop(app);

@@ -168,6 +168,7 @@ typedef struct view_overlays {
     float *map[OV_COUNT];   /* per-pixel maps of SHADES, OVERDRAW, TRIAREA */
     bool map_ok[OV_COUNT];
     size_t map_cap;
+    int read_w, read_h;  /* render size the records were read at */
     char why[256];          /* why the last read failed ("" = fine) */
 } view_overlays;
 
