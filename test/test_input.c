@@ -287,21 +287,12 @@ static void test_unsupported_samples(void)
     mos_context_destroy(ctx);
 }
 
-typedef struct log_rec { int calls; mos_result last; char msg[256]; } log_rec;
-static void logger(mos_result code, const char *message, void *user)
-{
-    log_rec *l = user;
-    l->calls++;
-    l->last = code;
-    snprintf(l->msg, sizeof l->msg, "%s", message ? message : "");
-}
-
 static void test_patterns(void)
 {
-    log_rec lr = { 0 };
+    tu_log_rec lr = { 0 };
     mos_context *ctx = (mos_context *)0x1;
     mos_context_desc cd = { .pipeline = { .threads = 2, .pattern = "no-such-pattern" },
-                            .logger = { .func = logger, .user_data = &lr } };
+                            .logger = { .func = tu_logger, .user_data = &lr } };
     CHECK_RES(mos_context_create(&cd, &ctx), MOS_ERR_UNKNOWN_PATTERN);
     CHECK(lr.calls >= 1 && lr.last == MOS_ERR_UNKNOWN_PATTERN && lr.msg[0]);
     cd.pipeline.pattern = "g80";

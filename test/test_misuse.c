@@ -76,21 +76,12 @@ static long mismatches(mos_context *ctx, mos_target t, int w, int h, const uint8
 
 static void na_free(void *p, void *user);
 
-typedef struct log_rec { int calls; mos_result last; char msg[256]; } log_rec;
-static void logger(mos_result code, const char *message, void *user)
-{
-    log_rec *l = user;
-    l->calls++;
-    l->last = code;
-    snprintf(l->msg, sizeof l->msg, "%s", message ? message : "");
-}
-
 /* mos_context_create with DESC must fail with CODE, leave *out NULL and log
  * a message. */
 static void expect_create_fails(mos_context_desc cd, mos_result code, const char *what)
 {
-    log_rec lr = { 0 };
-    cd.logger = (mos_logger){ .func = logger, .user_data = &lr };
+    tu_log_rec lr = { 0 };
+    cd.logger = (mos_logger){ .func = tu_logger, .user_data = &lr };
     mos_context *ctx = (mos_context *)&lr;  /* must be overwritten */
     mos_result r = mos_context_create(&cd, &ctx);
     CHECK_MSG(r == code, "create(%s) returned %s, expected %s", what, check_res_name_(r), check_res_name_(code));
@@ -852,10 +843,10 @@ done:
 
 static void nth_scenario(nth_alloc *na, long n)
 {
-    log_rec lr = { 0 };
+    tu_log_rec lr = { 0 };
     mos_context_desc cd = { .pipeline = { .threads = 2 },
                             .allocator = { .alloc = na_alloc, .free = na_free, .user_data = na },
-                            .logger = { .func = logger, .user_data = &lr } };
+                            .logger = { .func = tu_logger, .user_data = &lr } };
     mos_context *ctx = NULL;
     mos_result r = mos_context_create(&cd, &ctx);
     if (r != MOS_OK) {

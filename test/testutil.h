@@ -64,6 +64,16 @@ static inline void tu_perspective(float m[16], float fovy_rad, float aspect, flo
     m[14] = 2.0f * f * n / (n - f);
 }
 
+/* A mos_logger that keeps the last message and counts the calls. */
+typedef struct tu_log_rec { int calls; mos_result last; char msg[256]; } tu_log_rec;
+static inline void tu_logger(mos_result code, const char *message, void *user)
+{
+    tu_log_rec *l = user;
+    l->calls++;
+    l->last = code;
+    snprintf(l->msg, sizeof l->msg, "%s", message ? message : "");
+}
+
 /* ---- context / target helpers ----------------------------------------- */
 static inline mos_context *tu_context(int threads, int bin_px)
 {
