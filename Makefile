@@ -24,7 +24,7 @@ DEB_PKGS := libassimp-dev libstb-dev glmark2-data assimp-testmodels pkg-config l
             libpng-dev libjpeg62-turbo-dev \
             libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core
 
-WARN    := -Wall -Wextra -Werror -Wstrict-prototypes -Wshadow -Wno-unused-parameter
+WARN    := -Wall -Wextra -Werror -Wstrict-prototypes -Wshadow -Wsign-conversion -Wno-unused-parameter
 # -ffp-contract=off: the per-ISA variants (AVX2, AVX-512 have FMA) must compute
 # the same bits as the portable build, so the image never depends on the CPU.
 CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -g $(OPT) -fno-math-errno -ffp-contract=off $(WARN) -pthread -fPIC -Iinclude -Isrc

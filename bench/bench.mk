@@ -17,7 +17,7 @@ THREADS     ?= 1 2
 FRAMES      ?= 7
 SIZE        ?= 1920x1080
 
-WARN        := -Wall -Wextra -Werror -Wstrict-prototypes -Wshadow -Wno-unused-parameter
+WARN        := -Wall -Wextra -Werror -Wstrict-prototypes -Wshadow -Wsign-conversion -Wno-unused-parameter
 LP_CFLAGS   := -std=c11 -D_GNU_SOURCE -g -O2 $(WARN) -pthread -Iinclude -Isrc \
                $(shell pkg-config --cflags osmesa stb 2>/dev/null)
 LP_LIBS     := $(shell pkg-config --libs osmesa 2>/dev/null || echo -lOSMesa) \

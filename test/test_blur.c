@@ -332,7 +332,7 @@ static void test_cache_size_invariance(void)
                     first = img;
                     continue;
                 }
-                size_t bytes = (size_t)W_PX * 2 * H_PX * 2 * spp * 4;
+                size_t bytes = (size_t)W_PX * 2 * H_PX * 2 * (size_t)spp * 4;
                 CHECK_MSG(img && memcmp(first, img, bytes) == 0,
                           "image differs with cache %d quads, %d threads, %s, bin %d, isa %d, variant %d", caches[c],
                           r.threads, r.pattern, r.bin, (int)r.isa, variant);

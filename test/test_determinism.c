@@ -173,7 +173,7 @@ static void describe(char *buf, size_t n, const mos_pipeline_desc *p)
 /* Compares A with the reference; prints the first difference. */
 static int same_image(const image *ref, const image *a, const char *what, const char *cfg)
 {
-    size_t n = (size_t)DW() * DH() * 4, ns = n * DSPP;
+    size_t n = (size_t)DW() * (size_t)DH() * 4, ns = n * DSPP;
     if (!ref->rgba || !a->rgba) return 0;
     int ok = 1;
     if (memcmp(ref->rgba, a->rgba, n) != 0) {
@@ -219,8 +219,8 @@ static void sweep(int which, const mos_pipeline_desc *cfgs, int n, const char *w
     if (!CHECK(render(&w, which, &ref))) { image_free(&ref); world_close(&w); if (sc) scene_free(sc); return; }
     /* The image is not empty: something was drawn over the clear colour. */
     size_t differ = 0;
-    for (size_t k = 4; k < (size_t)DW() * DH() * 4; k += 4) differ += memcmp(ref.rgba, ref.rgba + k, 4) != 0;
-    CHECK_MSG(differ > (size_t)DW() * DH() / 20, "%s: the reference image is nearly uniform", what);
+    for (size_t k = 4; k < (size_t)DW() * (size_t)DH() * 4; k += 4) differ += memcmp(ref.rgba, ref.rgba + k, 4) != 0;
+    CHECK_MSG(differ > (size_t)DW() * (size_t)DH() / 20, "%s: the reference image is nearly uniform", what);
     for (int i = 0; i < n; i++) {
         char cfg[160];
         describe(cfg, sizeof cfg, &cfgs[i]);

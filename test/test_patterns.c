@@ -19,7 +19,7 @@ static pattern_table build(const char *name, int n, int w, int h)
     CHECK_MSG(r == MOS_OK, "%s with %d workers: %s", name, n, errbuf);
     return t;
 }
-static int own(const pattern_table *t, int x, int y) { return t->owner[(size_t)y * t->bins_x + x]; }
+static int own(const pattern_table *t, int x, int y) { return t->owner[(size_t)y * (size_t)t->bins_x + (size_t)x]; }
 
 static void test_registry(void)
 {
@@ -226,7 +226,7 @@ static void test_latin(void)
 static int tables_equal(const pattern_table *a, const pattern_table *b)
 {
     return a->owner && b->owner && a->bins_x == b->bins_x && a->bins_y == b->bins_y &&
-           memcmp(a->owner, b->owner, (size_t)a->bins_x * a->bins_y * sizeof *a->owner) == 0;
+           memcmp(a->owner, b->owner, (size_t)a->bins_x * (size_t)a->bins_y * sizeof *a->owner) == 0;
 }
 
 static void test_seeds(void)
@@ -330,7 +330,7 @@ static uint8_t *render_scene(mos_context *ctx, scene_gpu *g, const char *pattern
     mos_target rt;
     if (!CHECK_OK_B(mos_target_create(ctx, &(mos_target_desc){ .width = w, .height = h, .samples = 1 }, &rt)))
         return NULL;
-    uint8_t *px = malloc((size_t)w * h * 4);
+    uint8_t *px = malloc((size_t)w * (size_t)h * 4);
     mos_frame_desc fd = { .target = rt };
     memcpy(fd.clear_rgba, clear, sizeof fd.clear_rgba);
     mos_frame_stats st;
@@ -373,18 +373,18 @@ static void test_render_identical(void)
         int count = 0;
         for (int i = 0; ref && names[i]; i++) {
             uint8_t *img = render_scene(ctx, g, names[i], w, h, clear);
-            CHECK_MSG(img && memcmp(img, ref, (size_t)w * h * 4) == 0, "pattern %s changes the image", names[i]);
+            CHECK_MSG(img && memcmp(img, ref, (size_t)w * (size_t)h * 4) == 0, "pattern %s changes the image", names[i]);
             free(img);
             count++;
         }
         static const char *const extra[] = { "prut:99", "hmd:3", "sudoku:1" };
         for (int i = 0; ref && i < 3; i++) {
             uint8_t *img = render_scene(ctx, g, extra[i], w, h, clear);
-            CHECK_MSG(img && memcmp(img, ref, (size_t)w * h * 4) == 0, "pattern %s changes the image", extra[i]);
+            CHECK_MSG(img && memcmp(img, ref, (size_t)w * (size_t)h * 4) == 0, "pattern %s changes the image", extra[i]);
             free(img);
         }
         uint8_t *img = ref ? render_scene(ctx, g, fname, w, h, clear) : NULL;
-        CHECK_MSG(img && memcmp(img, ref, (size_t)w * h * 4) == 0, "pattern %s changes the image", fname);
+        CHECK_MSG(img && memcmp(img, ref, (size_t)w * (size_t)h * 4) == 0, "pattern %s changes the image", fname);
         free(img);
         count++;
         CHECK_EQ_INT(count, 12);

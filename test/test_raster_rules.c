@@ -75,7 +75,7 @@ static void ref_raster(const ref_tri *t, int cull_back, int spp, uint8_t *counts
         for (int x = x0; x <= x1; x++)
             for (int s = 0; s < spp; s++) {
                 double sx = x * 256.0 + 128 + pos[2 * s] * 16, sy = y * 256.0 + 128 + pos[2 * s + 1] * 16;
-                if (ref_covers(t, cull_back, sx, sy)) counts[((size_t)y * RW + x) * spp + s]++;
+                if (ref_covers(t, cull_back, sx, sy)) counts[((size_t)y * RW + (size_t)x) * (size_t)spp + (size_t)s]++;
             }
 }
 
@@ -127,7 +127,7 @@ static uint8_t *rr_render(rr_env *e, const ref_tri *tris, int n, int cull_back)
     for (int y = 0; y < RH; y++)
         for (int x = 0; x < RW; x++)
             for (int s = 0; s < e->spp; s++)
-                c[((size_t)y * RW + x) * e->spp + s] = (uint8_t)tu_sample(raw, RW, RH, e->spp, x, y, s, 0);
+                c[((size_t)y * RW + (size_t)x) * (size_t)e->spp + (size_t)s] = (uint8_t)tu_sample(raw, RW, RH, e->spp, x, y, s, 0);
     free(raw);
     free(xy);
     return c;
@@ -192,9 +192,9 @@ static void centre_case(const char *what, const ref_tri *tris, int n, int (*expe
         for (int y = 0; y < RH; y++)
             for (int x = 0; x < RW; x++) {
                 int want = expect(x, y);
-                if (c[(size_t)y * RW + x] != want && !bad++)
+                if (c[(size_t)y * RW + (size_t)x] != want && !bad++)
                     FAIL_MSG("%s (%s): pixel (%d,%d) count %d, expected %d", what,
-                              w ? "clockwise" : "counter-clockwise", x, y, c[(size_t)y * RW + x], want);
+                              w ? "clockwise" : "counter-clockwise", x, y, c[(size_t)y * RW + (size_t)x], want);
             }
         CHECK_MSG(bad == 0, "%s: %ld pixels wrong", what, bad);
         free(c);

@@ -150,7 +150,7 @@ static void test_config_churn(void)
         CHECK_MSG(strcmp(st.pattern, pd.pattern ? pd.pattern : "diagonal") == 0, "frame %d: stats pattern %s",
                   f, st.pattern);
         if (!empty && refs[si][pi])
-            ok &= CHECK_MSG(memcmp(img, refs[si][pi], (size_t)sizes[si][0] * sizes[si][1] * 4) == 0,
+            ok &= CHECK_MSG(memcmp(img, refs[si][pi], (size_t)sizes[si][0] * (size_t)sizes[si][1] * 4) == 0,
                             "frame %d: %dx%d spp %d threads=%d pattern=%s bin=%d coarse=%d batch=%d early=%d "
                             "fifo=%d differs from the single-threaded image", f, sizes[si][0], sizes[si][1],
                             spps[pi], pd.threads, pd.pattern, pd.bin_px, pd.coarse_px, pd.batch, pd.early,

@@ -46,8 +46,8 @@ static void grid_case(const wt_cfg *c, int snap, unsigned seed)
     if (!wt_open(&e, c, tu_vs_ndc2)) return;
     const int nx = 90, ny = 60;
     test_rng rng = { 0x9E3779B97F4A7C15ull ^ seed };
-    float *v = malloc(sizeof(float) * 2 * (nx + 1) * (ny + 1));
-    uint32_t *idx = malloc(sizeof(uint32_t) * 6 * nx * ny);
+    float *v = malloc(sizeof(float) * 2 * (size_t)(nx + 1) * (size_t)(ny + 1));
+    uint32_t *idx = malloc(sizeof(uint32_t) * 6 * (size_t)nx * (size_t)ny);
     double x0 = -0.1 * e.w, y0 = -0.1 * e.h, cw = 1.2 * e.w / nx, ch = 1.2 * e.h / ny;
     for (int j = 0; j <= ny; j++)
         for (int i = 0; i <= nx; i++) {

@@ -89,8 +89,8 @@ void raster_uvt_fill(int spp, uint32_t seed, float *uvt)
 {
     int pu[RASTER_MAX_POSITIONS], pv[RASTER_MAX_POSITIONS], pt[RASTER_MAX_POSITIONS];
     for (int pix = 0; pix < RASTER_UVT_TILE * RASTER_UVT_TILE; pix++) {
-        uint64_t state = ((uint64_t)spp << 32) ^ (uint64_t)pix * 0x2545f4914f6cdd1dull ^
-                         (uint64_t)seed * 0xd1b54a32d192ed03ull;
+        uint64_t state = ((uint64_t)spp << 32) ^ (uint64_t)pix * UINT64_C(0x2545f4914f6cdd1d) ^
+                         (uint64_t)seed * UINT64_C(0xd1b54a32d192ed03);
         shuffle(pu, spp, &state);
         shuffle(pv, spp, &state);
         shuffle(pt, spp, &state);

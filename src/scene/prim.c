@@ -58,10 +58,10 @@ static void grid_tris(scene_mesh *m, uint32_t base, int nu, int nv)
         }
 }
 
-uint64_t scene_prim_plane_tris(int seg_x, int seg_z) { return 2ull * (uint64_t)seg_x * (uint64_t)seg_z; }
-uint64_t scene_prim_sphere_tris(int seg_lon, int seg_lat) { return 2ull * (uint64_t)seg_lon * (uint64_t)(seg_lat - 1); }
-uint64_t scene_prim_box_tris(int seg) { return 12ull * (uint64_t)seg * (uint64_t)seg; }
-uint64_t scene_prim_torus_tris(int seg_major, int seg_minor) { return 2ull * (uint64_t)seg_major * (uint64_t)seg_minor; }
+uint64_t scene_prim_plane_tris(int seg_x, int seg_z) { return UINT64_C(2) * (uint64_t)seg_x * (uint64_t)seg_z; }
+uint64_t scene_prim_sphere_tris(int seg_lon, int seg_lat) { return UINT64_C(2) * (uint64_t)seg_lon * (uint64_t)(seg_lat - 1); }
+uint64_t scene_prim_box_tris(int seg) { return UINT64_C(12) * (uint64_t)seg * (uint64_t)seg; }
+uint64_t scene_prim_torus_tris(int seg_major, int seg_minor) { return UINT64_C(2) * (uint64_t)seg_major * (uint64_t)seg_minor; }
 
 /* XZ plane centred at the origin, normal +y; u along +x, v along +z. */
 int scene_prim_plane(scene_mesh *m, float size_x, float size_z, int seg_x, int seg_z)
@@ -126,7 +126,7 @@ int scene_prim_box(scene_mesh *m, float sx, float sy, float sz, int seg)
         { { 0, 1, 0 }, { 1, 0, 0 }, { 0, 0, -1 } },  { { 0, -1, 0 }, { 1, 0, 0 }, { 0, 0, 1 } },
     };
     const float size[3] = { sx, sy, sz };
-    if (mesh_alloc(m, 6ull * (uint64_t)(seg + 1) * (uint64_t)(seg + 1), scene_prim_box_tris(seg)))
+    if (mesh_alloc(m, UINT64_C(6) * (uint64_t)(seg + 1) * (uint64_t)(seg + 1), scene_prim_box_tris(seg)))
         return -1;
     for (int f = 0; f < 6; f++) {
         const float *n = faces[f][0], *U = faces[f][1], *V = faces[f][2];

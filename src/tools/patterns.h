@@ -42,7 +42,7 @@ typedef struct pa_results {
 
 static inline pa_cell *pa_at(const pa_opts *o, const pa_results *r, int sv, int p, int b, int n, int m)
 {
-    return &r->cells[((((size_t)sv * o->npatterns + p) * o->nbins + b) * o->nrast + n) * o->nbatches + m];
+    return &r->cells[((((size_t)sv * (size_t)o->npatterns + (size_t)p) * (size_t)o->nbins + (size_t)b) * (size_t)o->nrast + (size_t)n) * (size_t)o->nbatches + (size_t)m];
 }
 
 /* patterns_analyze.c: renders and measures every scene; 0, or 1 after a message on stderr. */

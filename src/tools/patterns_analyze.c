@@ -61,7 +61,7 @@ static int grid_dependent(const char *name)
 
 static int tables_build(const pa_opts *o, pa_tables *pt)
 {
-    const size_t n = (size_t)o->npatterns * o->nrast * o->nbins;
+    const size_t n = (size_t)o->npatterns * (size_t)o->nrast * (size_t)o->nbins;
     pt->t = calloc(n, sizeof *pt->t);
     pt->built = calloc(n, sizeof *pt->built);
     if (!pt->t || !pt->built) {
@@ -77,9 +77,9 @@ static int tables_build(const pa_opts *o, pa_tables *pt)
     for (int p = 0; p < o->npatterns; p++) {
         for (int r = 0; r < o->nrast; r++) {
             for (int b = 0; b < o->nbins; b++) {
-                pa_table *t = &pt->t[((size_t)p * o->nrast + r) * o->nbins + b];
+                pa_table *t = &pt->t[((size_t)p * (size_t)o->nrast + (size_t)r) * (size_t)o->nbins + (size_t)b];
                 if (!grid_dependent(o->patterns[p]) && b > 0) {
-                    *t = pt->t[((size_t)p * o->nrast + r) * o->nbins];
+                    *t = pt->t[((size_t)p * (size_t)o->nrast + (size_t)r) * (size_t)o->nbins];
                     continue;
                 }
                 int bx = (o->width + o->bins[b] - 1) / o->bins[b], by = (o->height + o->bins[b] - 1) / o->bins[b];
@@ -140,7 +140,7 @@ static int count_range(pa_render *pr, int view, uint64_t begin, uint64_t end, ui
                 mos_last_error(pr->ctx));
         return 1;
     }
-    const size_t npx = (size_t)pr->w * pr->h;
+    const size_t npx = (size_t)pr->w * (size_t)pr->h;
     int saturated = 0;
     for (size_t i = 0; i < npx && !saturated; i++) saturated = pr->rgba[4 * i] == 255;
     if (saturated && end - begin > 1) {
@@ -149,8 +149,8 @@ static int count_range(pa_render *pr, int view, uint64_t begin, uint64_t end, ui
         return count_range(pr, view, begin, mid, count) || count_range(pr, view, mid, end, count);
     }
     for (int y = 0; y < pr->h; y++) {
-        const uint8_t *row = pr->rgba + (size_t)(pr->h - 1 - y) * pr->w * 4;
-        uint32_t *c = count + (size_t)y * pr->w;
+        const uint8_t *row = pr->rgba + (size_t)(pr->h - 1 - y) * (size_t)pr->w * 4;
+        uint32_t *c = count + (size_t)y * (size_t)pr->w;
         for (int x = 0; x < pr->w; x++) c[x] += row[4 * x];
     }
     return 0;
@@ -175,15 +175,15 @@ typedef struct pa_bins {
 static void bins_from_counts(const uint32_t *count, int w, int h, int bin, uint64_t *grid, pa_bins *out)
 {
     const int bx = (w + bin - 1) / bin, by = (h + bin - 1) / bin;
-    memset(grid, 0, (size_t)bx * by * sizeof *grid);
+    memset(grid, 0, (size_t)bx * (size_t)by * sizeof *grid);
     for (int y = 0; y < h; y++) {
-        uint64_t *g = grid + (size_t)(y / bin) * bx;
-        const uint32_t *c = count + (size_t)y * w;
+        uint64_t *g = grid + (size_t)(y / bin) * (size_t)bx;
+        const uint32_t *c = count + (size_t)y * (size_t)w;
         for (int x = 0; x < w; x++) g[x / bin] += c[x];
     }
     out->n = 0;
     out->bins_x = bx, out->bins_y = by;
-    for (size_t i = 0; i < (size_t)bx * by; i++)
+    for (size_t i = 0; i < (size_t)bx * (size_t)by; i++)
         if (grid[i]) out->idx[out->n] = (uint32_t)i, out->cost[out->n++] = grid[i];
 }
 
@@ -194,7 +194,7 @@ static void slice_loads(const pa_bins *bins, const pa_table *t, int n, double *l
     memset(load, 0, (size_t)n * sizeof *load);
     for (size_t i = 0; i < bins->n; i++) {
         uint32_t by = bins->idx[i] / (uint32_t)bins->bins_x, bx = bins->idx[i] % (uint32_t)bins->bins_x;
-        load[t->owner[(size_t)by * t->stride + bx]] += (double)bins->cost[i];
+        load[t->owner[(size_t)by * (size_t)t->stride + (size_t)bx]] += (double)bins->cost[i];
     }
     double sum = 0, mx = 0;
     for (int r = 0; r < n; r++) sum += load[r], mx = load[r] > mx ? load[r] : mx;
@@ -224,11 +224,11 @@ int pa_analyze(const pa_opts *o, pa_results *res)
     pa_tables pt = { 0 };
     pa_render pr = { .w = o->width, .h = o->height };
     scene **scenes = calloc((size_t)o->nscenes, sizeof *scenes);
-    uint32_t *count = malloc((size_t)o->width * o->height * sizeof *count);
-    pr.rgba = malloc((size_t)o->width * o->height * 4);
+    uint32_t *count = malloc((size_t)o->width * (size_t)o->height * sizeof *count);
+    pr.rgba = malloc((size_t)o->width * (size_t)o->height * 4);
     int minbin = o->bins[0];
     for (int b = 1; b < o->nbins; b++) minbin = o->bins[b] < minbin ? o->bins[b] : minbin;
-    const size_t grid_n = (size_t)((o->width + minbin - 1) / minbin) * ((o->height + minbin - 1) / minbin);
+    const size_t grid_n = (size_t)((o->width + minbin - 1) / minbin) * (size_t)((o->height + minbin - 1) / minbin);
     uint64_t *grid = malloc(grid_n * sizeof *grid);
     pa_bins *bins = calloc((size_t)o->nbins, sizeof *bins);
     double *load = malloc(PA_MAX_RAST * sizeof *load);
@@ -257,7 +257,7 @@ int pa_analyze(const pa_opts *o, pa_results *res)
     }
     prog.total = (uint64_t)res->nsv * slices + 1;
     res->sv_name = calloc((size_t)res->nsv, sizeof *res->sv_name);
-    const size_t ncells = (size_t)res->nsv * o->npatterns * o->nbins * o->nrast * o->nbatches;
+    const size_t ncells = (size_t)res->nsv * (size_t)o->npatterns * (size_t)o->nbins * (size_t)o->nrast * (size_t)o->nbatches;
     res->cells = calloc(ncells, sizeof *res->cells);
     if (!res->sv_name || !res->cells) {
         fputs("mosaic: patterns: out of memory\n", stderr);
@@ -292,26 +292,26 @@ int pa_analyze(const pa_opts *o, pa_results *res)
             for (int m = 0; m < o->nbatches; m++) {
                 const int nb = o->batches[m];
                 /* per-cell accumulators live in the cells: sums, then divided */
-                int *used = calloc((size_t)o->npatterns * o->nbins * o->nrast, sizeof *used);
+                int *used = calloc((size_t)o->npatterns * (size_t)o->nbins * (size_t)o->nrast, sizeof *used);
                 if (!used) {
                     fputs("mosaic: patterns: out of memory\n", stderr);
                     goto done;
                 }
                 for (int j = 0; j < nb; j++) {
                     uint64_t b0 = tris * (uint64_t)j / (uint64_t)nb, b1 = tris * (uint64_t)(j + 1) / (uint64_t)nb;
-                    memset(count, 0, (size_t)o->width * o->height * sizeof *count);
+                    memset(count, 0, (size_t)o->width * (size_t)o->height * sizeof *count);
                     if (count_range(&pr, v, b0, b1, count)) {
                         free(used);
                         goto done;
                     }
                     if (m == 0)
-                        for (size_t i = 0; i < (size_t)o->width * o->height; i++) res->fragments += count[i];
+                        for (size_t i = 0; i < (size_t)o->width * (size_t)o->height; i++) res->fragments += count[i];
                     for (int b = 0; b < o->nbins; b++)
                         bins_from_counts(count, o->width, o->height, o->bins[b], grid, &bins[b]);
                     for (int p = 0; p < o->npatterns; p++)
                         for (int b = 0; b < o->nbins; b++)
                             for (int n = 0; n < o->nrast; n++) {
-                                const pa_table *t = &pt.t[((size_t)p * o->nrast + n) * o->nbins + b];
+                                const pa_table *t = &pt.t[((size_t)p * (size_t)o->nrast + (size_t)n) * (size_t)o->nbins + (size_t)b];
                                 if (!t->owner)
                                     continue;
                                 double cv, mom, mx;
@@ -320,7 +320,7 @@ int pa_analyze(const pa_opts *o, pa_results *res)
                                 c->max_load_sum += mx;
                                 if (!isnan(cv)) {
                                     c->cv += cv, c->max_over_mean += mom;
-                                    used[((size_t)p * o->nbins + b) * o->nrast + n]++;
+                                    used[((size_t)p * (size_t)o->nbins + (size_t)b) * (size_t)o->nrast + (size_t)n]++;
                                 }
                             }
                     progress_step(&prog, res->sv_name[sv]);
@@ -329,7 +329,7 @@ int pa_analyze(const pa_opts *o, pa_results *res)
                     for (int b = 0; b < o->nbins; b++)
                         for (int n = 0; n < o->nrast; n++) {
                             pa_cell *c = pa_at(o, res, sv, p, b, n, m);
-                            int u = used[((size_t)p * o->nbins + b) * o->nrast + n];
+                            int u = used[((size_t)p * (size_t)o->nbins + (size_t)b) * (size_t)o->nrast + (size_t)n];
                             c->cv = u ? c->cv / u : NAN;
                             c->max_over_mean = u ? c->max_over_mean / u : NAN;
                         }

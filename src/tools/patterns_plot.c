@@ -59,7 +59,7 @@ static int tiles(const pa_opts *o, const char *dir)
 {
     enum { BINS = 8, PX = 32 };
     const int size = BINS * PX;
-    uint8_t *img = malloc((size_t)size * size * 4);
+    uint8_t *img = malloc((size_t)size * (size_t)size * 4);
     char path[1024], fp[128], err[512];
     if (!img) return 1;
     for (int p = 0; p < o->npatterns; p++) {
@@ -73,7 +73,7 @@ static int tiles(const pa_opts *o, const char *dir)
         for (int y = 0; y < size; y++)
             for (int x = 0; x < size; x++) {
                 int by = BINS - 1 - y / PX, bx = x / PX;  /* bin (0, 0) at the lower left */
-                uint8_t *px = img + ((size_t)y * size + x) * 4, c[3];
+                uint8_t *px = img + ((size_t)y * (size_t)size + (size_t)x) * 4, c[3];
                 worker_color(t.owner[by * BINS + bx], c);
                 int edge = x % PX == 0 || y % PX == 0;
                 for (int k = 0; k < 3; k++) px[k] = edge ? 40 : c[k];
@@ -103,7 +103,7 @@ static int tinted_frames(const pa_opts *o, const char *dir)
     mos_context *ctx = NULL;
     scene_gpu *g = NULL;
     mos_target rt = { 0 };
-    uint8_t *img = malloc((size_t)w * h * 4), *tint = malloc((size_t)w * h * 4);
+    uint8_t *img = malloc((size_t)w * (size_t)h * 4), *tint = malloc((size_t)w * (size_t)h * 4);
     int rc = 1;
     mos_result r;
     if (!img || !tint) goto done;
@@ -135,8 +135,8 @@ static int tinted_frames(const pa_opts *o, const char *dir)
                 int wy = h - 1 - y;  /* image rows are top first, bins bottom first */
                 uint8_t c[3];
                 worker_color(t.owner[(wy / BIN) * bx_n + x / BIN], c);
-                const uint8_t *src = img + ((size_t)y * w + x) * 4;
-                uint8_t *dst = tint + ((size_t)y * w + x) * 4;
+                const uint8_t *src = img + ((size_t)y * (size_t)w + (size_t)x) * 4;
+                uint8_t *dst = tint + ((size_t)y * (size_t)w + (size_t)x) * 4;
                 for (int k = 0; k < 3; k++) dst[k] = (uint8_t)((src[k] * 3 + c[k] * 2) / 5);
                 dst[3] = 255;
             }

@@ -43,6 +43,9 @@ FUZZ_HDRS    := test/fuzz/fuzz_util.h test/fuzz/fuzz_bsp.h
 $(FUZZ_OBJ)/%.o: test/fuzz/%.c $(FUZZ_HDRS) $(HEADERS) test/fuzz/fuzz.mk
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(TOOL_CFLAGS) -c $< -o $@
+# stb_image is third-party code: not held to the project's -Wsign-conversion.
+$(FUZZ_OBJ)/stb_image_impl.o: CFLAGS += -Wno-sign-conversion
+
 # The same target object, linked with libFuzzer's main or with replay_main.o.
 $(BUILD)/fuzzers/fuzz_%: $(FUZZ_OBJ)/fuzz_%.o $(FUZZ_COMMON) $(TOOLS_A)
 	@mkdir -p $(dir $@)
