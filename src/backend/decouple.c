@@ -125,6 +125,7 @@ static bool ref_color(const decouple_scratch *d, const rop_ref *r, uint32_t *col
 void decouple_drain(decouple_scratch *d, shade_scratch *ss, rt_target *t, backend_stats *st)
 {
     shade_pending(d, ss, st);
+    float *const tri_area = t->recording && (t->inspect.what & MOS_INSPECT_TRIANGLE_AREA) ? t->inspect.tri_area : NULL;
     for (int i = 0; i < d->rop_count; i++) {
         const rop_ref *r = &d->rop[i];
         const fe_draw *dr = r->tri->draw;
@@ -135,8 +136,7 @@ void decouple_drain(decouple_scratch *d, shade_scratch *ss, rt_target *t, backen
         if (dr->depth_test && !(r->z < t->depth[r->sample])) continue;
         if (dr->depth_write) t->depth[r->sample] = r->z;
         t->color[r->sample] = backend_blend(dr->blend, src, t->color[r->sample]);
-        if (t->recording && (t->inspect.what & MOS_INSPECT_TRIANGLE_AREA))
-            t->inspect.tri_area[r->sample / (size_t)t->samples] = backend_tri_area_px(r->tri);
+        if (tri_area) tri_area[r->sample / (size_t)t->samples] = backend_tri_area_px(r->tri);
     }
     d->rop_count = 0;
 }
@@ -324,6 +324,7 @@ static void block_hits(decouple_scratch *d, const decouple_ctx *c, const fe_tri 
     const rt_target *t = c->f->target;
     const int S = t->samples, bin_px = c->f->bin_px;
     const bool depth_test = tri->draw->depth_test;
+    float *const overdraw = t->recording && (t->inspect.what & MOS_INSPECT_OVERDRAW) ? t->inspect.overdraw : NULL;
     for (int q = 0; q < 4; q++) {
         const int qx = 2 * (q & 1), qy = 2 * (q >> 1);
         const uint32_t quad = 0x33u << (qy * 4 + qx);
@@ -349,11 +350,11 @@ static void block_hits(decouple_scratch *d, const decouple_ctx *c, const fe_tri 
             /* Early depth against what the ROP has written so far. */
             const size_t idx = ((size_t)h[l].py * (size_t)t->width + (size_t)h[l].px) * (size_t)S + (size_t)h[l].s;
             live[l] = !depth_test || h[l].z < t->depth[idx];
-            if (live[l] && t->recording && (t->inspect.what & MOS_INSPECT_OVERDRAW)) {
+            if (live[l] && overdraw) {
                 uint32_t *drawn = &d->drawn_stamp[stamp - d->pixel_stamp];
                 if (*drawn != d->tri_stamp) {  /* first sample of this pixel past early depth */
                     *drawn = d->tri_stamp;
-                    t->inspect.overdraw[idx / (size_t)S] += 1.0f;
+                    overdraw[idx / (size_t)S] += 1.0f;
                 }
             }
         }

@@ -36,6 +36,7 @@ void backend_rop(rt_target *t, const raster_samples *sp, const raster_quad *quad
 {
     const int S = t->samples;
     const uint64_t lane_mask = S == 16 ? 0xffffull : (1ull << S) - 1;
+    float *const tri_area = t->recording && (t->inspect.what & MOS_INSPECT_TRIANGLE_AREA) ? t->inspect.tri_area : NULL;
     for (int q = 0; q < n; q++) {
         const fe_tri *tri = quads[q].tri;
         const fe_draw *d = tri->draw;
@@ -57,8 +58,7 @@ void backend_rop(rt_target *t, const raster_samples *sp, const raster_quad *quad
                 t->color[idx] = backend_blend(d->blend, src, t->color[idx]);
                 wrote = true;
             }
-            if (wrote && t->recording && (t->inspect.what & MOS_INSPECT_TRIANGLE_AREA))
-                t->inspect.tri_area[(size_t)py * (size_t)t->width + (size_t)px] = backend_tri_area_px(tri);
+            if (wrote && tri_area) tri_area[(size_t)py * (size_t)t->width + (size_t)px] = backend_tri_area_px(tri);
         }
     }
 }
