@@ -9,7 +9,7 @@ TEST_DEB_PKGS := clang libclang-rt-14-dev xvfb xauth
 
 TEST_DIR     := $(BUILD)/test
 TEST_C       := test_watertight test_raster_rules test_clip test_input test_determinism test_stress test_patterns test_blur test_misuse test_inspect test_sandbox
-TEST_SH      := test_cli test_hostile test_readme test_llvmpipe_agreement test_bsp test_blur_quality test_view
+TEST_SH      := test_includes test_cli test_hostile test_readme test_llvmpipe_agreement test_bsp test_blur_quality test_view
 TEST_HDRS    := test/check.h test/testutil.h
 TEST_BINS    := $(TEST_C:%=$(TEST_DIR)/%) $(TEST_DIR)/embed_example
 # What each variant runs (run.sh looks for $(TEST_DIR)/NAME or test/NAME.sh).
@@ -24,7 +24,10 @@ TEST_JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 # Parallel builds inside test-one unless the caller already runs a jobserver.
 TEST_J          := $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(TEST_JOBS))
 
-.PHONY: test-build
+.PHONY: test-build check-includes
+# The include rules between stage folders (also a test of `make test`).
+check-includes:
+	@sh test/check_includes.sh
 test-deps: deps
 	@$(MAKE) --no-print-directory install-pkgs PKGS="$(TEST_DEB_PKGS)"
 # The viewer (test_view.sh) is tested in the normal variant only.

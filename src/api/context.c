@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include "api/context.h"
-#include "raster/stoch.h"
 
 mos_result ctx_fail(mos_context *ctx, mos_result code, const char *fmt, ...)
 {
@@ -140,14 +139,13 @@ mos_result mos_context_create(const mos_context_desc *desc, mos_context **out)
     }
     ctx->allocator = d.allocator;
     ctx->logger = d.logger;
-    ctx->isa = raster_isa_available(d.isa);
+    ctx->isa = backend_isa_available(d.isa);
     if (ctx->isa == MOS_ISA_AUTO) {
         ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_context_create: this CPU lacks the requested instruction set");
         util_free(&d.allocator, ctx);
         return MOS_ERR_INVALID_ARGUMENT;
     }
-    ctx->raster = raster_select(ctx->isa);
-    ctx->stoch_block = stoch_block_select(ctx->isa);
+    ctx->hot = backend_isa_select(ctx->isa);
     arena_init(&ctx->draw_arena, &ctx->allocator, (size_t)64 << 10, SIZE_MAX);
     mos_result r = mos_context_configure(ctx, &d.pipeline);
     if (r != MOS_OK) {

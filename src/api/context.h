@@ -9,7 +9,7 @@
 #include "frontend/frontend.h"
 #include "pattern/pattern.h"
 #include "sched/sched.h"
-#include "shader/texture.h"
+#include "shader/shader.h"
 
 /* A slot pool: handle id = (generation << 20) | (index + 1), 0 = invalid. */
 #define POOL_INDEX_BITS 20
@@ -38,8 +38,7 @@ struct mos_context {
 
     mos_pipeline_desc pipeline;  /* defaults filled in */
     mos_isa isa;                 /* resolved: never MOS_ISA_AUTO */
-    raster_fn raster;
-    stoch_block_fn stoch_block;
+    const backend_isa *hot;      /* the back-end's per-ISA loops (backend_isa_select(isa)) */
     char pattern_name[256];  /* longer names are rejected, never cut */
     sched sched;
     bool sched_running;

@@ -244,7 +244,7 @@ static void fill_stats(const mos_context *ctx, const pipe_frame *f, double frame
     uint64_t refs = 0, points = 0;
     for (int w = 0; w < ctx->sched.worker_count; w++) {
         const worker *wk = &ctx->sched.workers[w];
-        const backend_stats *b = &wk->stats;
+        const worker_stats *b = &wk->stats;
         st->worker_busy_ms[w] = wk->busy_ms;
         st->worker_fragments[w] = b->fragments;
         st->visibility_samples += b->fragments;
@@ -323,8 +323,7 @@ mos_result mos_end_frame(mos_context *ctx, mos_frame_stats *stats)
             .coarse_px = ctx->pipeline.coarse_px,
             .batch = ctx->pipeline.batch,
             .early = ctx->pipeline.early,
-            .raster = ctx->raster,
-            .stoch_block = ctx->stoch_block,
+            .isa = ctx->hot,
             .blur = fb,
             .t_start_ms = t0,
         };

@@ -6,58 +6,9 @@
 
 #include <stdint.h>
 
-#include "frontend/frontend.h"
+#include "frame/frame.h"
 #include "raster/raster.h"
-
-/* What a frame records about itself (mos_frame_desc.inspect).  Per-pixel
- * maps are [y * width + x], rows bottom up; per-bin records [bin].  The
- * front-end writes bin_tris / bin_blurred / bin_spread, a bin's owner the
- * rest of its bin's entries and pixels: no two threads share an entry. */
-typedef struct rt_inspect {
-    unsigned what;           /* mos_inspect bits of the frame that wrote it */
-    float *shades;           /* fragment-shader lanes run for the pixel */
-    float *overdraw;         /* triangles covering a sample of it that passed the early depth test */
-    float *tri_area;         /* area in pixels of the triangle last written there */
-    double *bin_ms;
-    uint64_t *bin_samples;
-    uint32_t *bin_tris, *bin_blurred;
-    double *bin_spread;      /* sum over the bin's blurred triangles of their bin spread */
-    uint16_t *owner;         /* the frame's pattern table (always copied) */
-    int bins_x, bins_y, bin_px;
-    size_t pixel_cap, bin_cap, owner_cap;  /* elements each group's blocks hold */
-} rt_inspect;
-
-/* Colour (RGBA8, r in the low byte) and depth per sample, rows bottom up:
- * sample s of pixel (x, y) is [(y * width + x) * samples + s]. */
-typedef struct rt_target {
-    int width, height, samples;
-    raster_samples positions;  /* (x, y) of each sample in a pixel */
-    float *uvt;  /* the lens/time pattern (raster_uvt_fill) */
-    raster_ranked ranked;  /* its samples ranked by t and u */
-    uint32_t *color;
-    float *depth;
-    uint32_t *resolved;  /* [y][x], bottom up */
-    /* Lazy clear: bin_stamp[bin] == frame serial once the bin's samples
-     * were cleared this frame (only the bin's owner reads or writes it). */
-    uint32_t *bin_stamp;
-    int stamp_bins_x, stamp_bins_y, stamp_bin_px;
-    /* The last frame rendered into the target: bins whose stamp differs
-     * hold stale samples and read back as last_clear. */
-    uint32_t last_serial, last_clear;
-    uint32_t uvt_seed;       /* mos_blur_desc.seed the (u, v, t) tables were drawn with */
-    rt_inspect inspect;      /* records of the last frame */
-    bool recording;          /* the frame being rendered fills inspect */
-} rt_target;
-
-/* Sample s of pixel (x, y) as the last frame left it (lazy clears applied). */
-static inline uint32_t rt_target_sample(const rt_target *t, int x, int y, int s)
-{
-    if (t->bin_stamp) {
-        int bin = (y / t->stamp_bin_px) * t->stamp_bins_x + x / t->stamp_bin_px;
-        if (t->bin_stamp[bin] != t->last_serial) return t->last_clear;
-    }
-    return t->color[((size_t)y * (size_t)t->width + (size_t)x) * (size_t)t->samples + (size_t)s];
-}
+#include "util/alloc.h"
 
 mos_result rt_target_init(rt_target *t, int width, int height, int samples, const mos_allocator *a);
 void rt_target_release(rt_target *t, const mos_allocator *a);
@@ -76,7 +27,7 @@ static inline float backend_tri_area_px(const fe_tri *t)
 {
     if (!t->blur) {
         int64_t cross = (int64_t)t->a[0] * t->b[1] - (int64_t)t->a[1] * t->b[0];
-        return (float)((double)(cross < 0 ? -cross : cross) / (2.0 * RASTER_SUBPIXELS * RASTER_SUBPIXELS));
+        return (float)((double)(cross < 0 ? -cross : cross) / (2.0 * FRAME_SUBPIXELS * FRAME_SUBPIXELS));
     }
     const float(*p)[4] = t->blur->p;
     if (!(p[0][3] > 0.0f && p[1][3] > 0.0f && p[2][3] > 0.0f)) return 0.0f;
@@ -96,14 +47,15 @@ static inline void rt_inspect_quad(float *map, const rt_target *t, int x, int y)
     }
 }
 
-/* What a worker counts while running bins. */
-typedef struct backend_stats {
-    uint64_t fragments;       /* covered samples */
-    uint64_t covered_pixels;
-    uint64_t shade_invocations;
-    uint64_t cache_hits, cache_misses, cache_stalls;
-    uint64_t blur_refs, blur_points;  /* (grid point, pixel) uses; grid points used */
-} backend_stats;
+/* The hot loops for one instruction set (isa.c), resolved once per context. */
+typedef struct backend_isa {
+    mos_isa isa;
+    raster_fn raster;
+    stoch_block_fn stoch_block;
+} backend_isa;
+/* The ISA that `want` resolves to on this CPU (MOS_ISA_AUTO if unavailable). */
+mos_isa backend_isa_available(mos_isa want);
+const backend_isa *backend_isa_select(mos_isa isa);
 
 typedef struct backend_scratch backend_scratch;
 backend_scratch *backend_scratch_create(const mos_allocator *a);
@@ -114,7 +66,7 @@ void backend_scratch_destroy(backend_scratch *s, const mos_allocator *a);
 
 /* Renders triangles tris[0..n) (API order) into fine bin `bin`. */
 void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, const fe_tri *const *tris,
-                     uint32_t n, backend_stats *st);
+                     uint32_t n, worker_stats *st);
 /* Resolves bin `bin` (samples -> pixels) into target->resolved. */
 void backend_resolve_bin(const pipe_frame *f, uint32_t bin);
 
@@ -140,6 +92,6 @@ void backend_shade(shade_scratch *ss, const raster_quad *quads, int n, int spp, 
 void backend_shade_points(shade_scratch *ss, const fe_tri *const *tris, const float *x, const float *y, int n,
                           shade_result *out);
 uint32_t backend_blend(mos_blend mode, uint32_t src, uint32_t dst);
-void backend_rop(rt_target *t, const raster_samples *sp, const raster_quad *quads, int n, const shade_result *res);
+void backend_rop(rt_target *t, const frame_samples *sp, const raster_quad *quads, int n, const shade_result *res);
 
 #endif

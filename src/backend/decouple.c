@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "backend/decouple.h"
-#include "raster/stoch.h"
+#include "raster/raster.h"
 
 #define DECOUPLE_ROP_CAP 4096                    /* queued sample writes */
 #define DECOUPLE_SHADE_QUADS (BACKEND_SHADE_LANES / 4)
@@ -68,7 +68,7 @@ void decouple_scratch_destroy(decouple_scratch *d, const mos_allocator *a)
 int decouple_scratch_capacity(const decouple_scratch *d) { return d ? d->cache.capacity : 0; }
 
 /* SHADE: the pending entries, 16 quads per fragment-shader call. */
-static void shade_pending(decouple_scratch *d, shade_scratch *ss, backend_stats *st)
+static void shade_pending(decouple_scratch *d, shade_scratch *ss, worker_stats *st)
 {
     for (int i0 = 0; i0 < d->pending_count; i0 += DECOUPLE_SHADE_QUADS) {
         int n = d->pending_count - i0 < DECOUPLE_SHADE_QUADS ? d->pending_count - i0 : DECOUPLE_SHADE_QUADS;
@@ -122,7 +122,7 @@ static bool ref_color(const decouple_scratch *d, const rop_ref *r, uint32_t *col
     return true;
 }
 
-void decouple_drain(decouple_scratch *d, shade_scratch *ss, rt_target *t, backend_stats *st)
+void decouple_drain(decouple_scratch *d, shade_scratch *ss, rt_target *t, worker_stats *st)
 {
     shade_pending(d, ss, st);
     float *const tri_area = t->recording && (t->inspect.what & MOS_INSPECT_TRIANGLE_AREA) ? t->inspect.tri_area : NULL;
@@ -202,7 +202,7 @@ static rop_ref *push_ref(decouple_scratch *d, const decouple_ctx *c, const fe_tr
 }
 
 /* Blur area: a grid point used from a pixel it was not last used from. */
-static void count_use(decouple_scratch *d, backend_stats *st, int32_t e, int lane, uint32_t pixel)
+static void count_use(decouple_scratch *d, worker_stats *st, int32_t e, int lane, uint32_t pixel)
 {
     cache_entry *ce = &d->cache.entries[e];
     if (ce->last_pixel[lane] == pixel) return;
@@ -399,7 +399,7 @@ void decouple_triangle(decouple_scratch *d, const decouple_ctx *c, const fe_tri 
                     if (rows >> r & 1) mask |= cols << (4 * r);
                 const int lane0 = raster_uvt_lane(bx, by);
                 stoch_hits hits;
-                const uint32_t hit = b ? c->f->stoch_block(b, bx, by, plane + lane0, mask, &hits)
+                const uint32_t hit = b ? c->f->isa->stoch_block(b, bx, by, plane + lane0, mask, &hits)
                                        : stoch_block_static(tri, &t->positions, bx, by, sample + lane0, mask, &hits);
                 if (hit) block_hits(d, c, tri, bx, by, sample + lane0, hit, &hits);
             }

@@ -14,7 +14,7 @@ typedef struct decouple_scratch decouple_scratch;
 typedef struct decouple_ctx {
     const pipe_frame *f;
     shade_scratch *shade;
-    backend_stats *st;
+    worker_stats *st;
 } decouple_ctx;
 
 decouple_scratch *decouple_scratch_create(int cache_quads, const mos_allocator *a);
@@ -28,6 +28,6 @@ void decouple_begin_bin(decouple_scratch *d);
 void decouple_triangle(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, int x0, int y0, int x1,
                        int y1);
 /* Shades what is pending and applies every queued write, in order. */
-void decouple_drain(decouple_scratch *d, shade_scratch *ss, rt_target *t, backend_stats *st);
+void decouple_drain(decouple_scratch *d, shade_scratch *ss, rt_target *t, worker_stats *st);
 
 #endif

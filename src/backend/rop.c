@@ -32,7 +32,7 @@ uint32_t backend_blend(mos_blend mode, uint32_t src, uint32_t dst)
     }
 }
 
-void backend_rop(rt_target *t, const raster_samples *sp, const raster_quad *quads, int n, const shade_result *res)
+void backend_rop(rt_target *t, const frame_samples *sp, const raster_quad *quads, int n, const shade_result *res)
 {
     const int S = t->samples;
     const uint64_t lane_mask = S == 16 ? 0xffffull : (1ull << S) - 1;

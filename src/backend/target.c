@@ -69,7 +69,7 @@ mos_result rt_target_bin_grid(rt_target *t, int bin_px, const mos_allocator *a)
 mos_result rt_target_uvt_seed(rt_target *t, uint32_t seed, const mos_allocator *a)
 {
     if (seed == t->uvt_seed) return MOS_OK;
-    raster_ranked ranked;
+    frame_ranked ranked;
     float *uvt = util_alloc(a, raster_uvt_floats(t->samples) * sizeof *uvt);
     if (!uvt) return MOS_ERR_OUT_OF_MEMORY;
     raster_uvt_fill(t->samples, seed, uvt);

@@ -105,7 +105,7 @@ static void inspect_quads(const rt_target *t, const raster_quad *quads, int n)
     }
 }
 
-static void flush_quads(backend_scratch *s, const pipe_frame *f, int n, backend_stats *st)
+static void flush_quads(backend_scratch *s, const pipe_frame *f, int n, worker_stats *st)
 {
     if (!n) return;
     backend_shade(s->shade, s->quads, n, f->target->samples, s->results);
@@ -115,7 +115,7 @@ static void flush_quads(backend_scratch *s, const pipe_frame *f, int n, backend_
 }
 
 void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, const fe_tri *const *tris,
-                     uint32_t n, backend_stats *st)
+                     uint32_t n, worker_stats *st)
 {
     rt_target *t = f->target;
     const bool record_bin = t->recording && (t->inspect.what & MOS_INSPECT_BINS);
@@ -127,7 +127,7 @@ void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, cons
         t->bin_stamp[bin] = f->serial;
     }
     raster_view view = {.depth = t->depth, .width = t->width, .samples = &t->positions};
-    const raster_fn raster = f->raster;
+    const raster_fn raster = f->isa->raster;
     raster_counts counts = {0, 0};
     const decouple_ctx dc = {.f = f, .shade = s->shade, .st = st};
     if (f->blur.stochastic) decouple_begin_bin(s->dec);

@@ -12,9 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "frontend/frontend.h"
-
-struct sched;
+#include "frame/frame.h"
+#include "util/alloc.h"
 
 /* Most (triangle, coarse tile) pairs in one batch's coarse buffer (or the
  * tile count, if larger): a fuller batch is flushed early.  Most (triangle,
@@ -45,7 +44,7 @@ typedef struct early_draw_buffer {
 
 typedef struct binner {
     pipe_frame *frame;
-    struct sched *sched;
+    const frame_dispatch *dispatch;
     arena *arena;
     const mos_allocator *allocator;
     int width, height, bin_px, coarse_px;
@@ -71,8 +70,11 @@ typedef struct binner {
     bool over_budget;  /* out_of_memory because of bin_ref_limit */
 } binner;
 
-/* Prepares the binner for frame f (sizes scratch).  false: out of memory. */
-bool binner_begin_frame(binner *b, pipe_frame *f, struct sched *s, arena *ar, const mos_allocator *a);
+/* Prepares the binner for frame f, whose draws make at most max_tris set-up
+ * triangles, to hand bins out through d (sizes scratch).  false: out of
+ * memory. */
+bool binner_begin_frame(binner *b, pipe_frame *f, const frame_dispatch *d, uint64_t max_tris, arena *ar,
+                        const mos_allocator *a);
 void binner_release(binner *b);
 /* Coarse pass: adds one set-up triangle in API order.  May run the fine pass
  * on the early-draw buffer, and on the whole batch when the batch is full. */

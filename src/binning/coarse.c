@@ -3,7 +3,6 @@
  * Fed by frontend.c one set-up triangle at a time; feeds fine.c. */
 #include <string.h>
 
-#include "backend/backend.h"
 #include "binning/binning.h"
 #include "pattern/pattern.h"
 
@@ -21,10 +20,11 @@ static bool grow(const mos_allocator *a, void **p, size_t *have, size_t need, si
     return true;
 }
 
-bool binner_begin_frame(binner *b, pipe_frame *f, struct sched *s, arena *ar, const mos_allocator *a)
+bool binner_begin_frame(binner *b, pipe_frame *f, const frame_dispatch *d, uint64_t max_tris, arena *ar,
+                        const mos_allocator *a)
 {
     b->frame = f;
-    b->sched = s;
+    b->dispatch = d;
     b->arena = ar;
     b->allocator = a;
     b->width = f->target->width;
@@ -42,11 +42,8 @@ bool binner_begin_frame(binner *b, pipe_frame *f, struct sched *s, arena *ar, co
     uint64_t layers = (uint64_t)b->bins_x * (uint64_t)b->bins_y * BIN_REFS_PER_BIN;
     b->bin_ref_limit = layers > BIN_REFS_MIN ? layers : BIN_REFS_MIN;
 
-    uint64_t total = 0;
-    for (uint32_t i = 0; i < f->draw_count; i++) total += (uint64_t)f->draws[i].prim_count * FE_CLIP_MAX_TRIS;
-    /* A batch never holds more than the frame's triangles (clipping may
-     * make up to FE_CLIP_MAX_TRIS of each). */
-    uint64_t cap = f->batch > 0 && (uint64_t)f->batch < total ? (uint64_t)f->batch : total;
+    /* A batch never holds more than the frame's triangles. */
+    uint64_t cap = f->batch > 0 && (uint64_t)f->batch < max_tris ? (uint64_t)f->batch : max_tris;
     if (cap == 0) cap = 1;
     if (cap > (1u << 26)) cap = 1u << 26;
     b->batch_capacity = (uint32_t)cap;

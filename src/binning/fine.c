@@ -4,18 +4,15 @@
  * Fed by coarse.c (early-draw buffer and decoded tiles); feeds the workers. */
 #include <string.h>
 
-#include "backend/backend.h"
 #include "binning/binning.h"
 #include "pattern/pattern.h"
-#include "raster/raster.h"
-#include "sched/sched.h"
 
 /* Conservative: false only if no sample of the pixel rectangle
  * [x0, x1) x [y0, y1) can be inside t (one edge negative everywhere). */
 static bool tri_may_cover(const fe_tri *t, int x0, int y0, int x1, int y1)
 {
-    int64_t lo_x = (int64_t)x0 * RASTER_SUBPIXELS, hi_x = (int64_t)x1 * RASTER_SUBPIXELS - 1;
-    int64_t lo_y = (int64_t)y0 * RASTER_SUBPIXELS, hi_y = (int64_t)y1 * RASTER_SUBPIXELS - 1;
+    int64_t lo_x = (int64_t)x0 * FRAME_SUBPIXELS, hi_x = (int64_t)x1 * FRAME_SUBPIXELS - 1;
+    int64_t lo_y = (int64_t)y0 * FRAME_SUBPIXELS, hi_y = (int64_t)y1 * FRAME_SUBPIXELS - 1;
     for (int e = 0; e < 3; e++) {
         int64_t x = t->a[e] > 0 ? hi_x : lo_x, y = t->b[e] > 0 ? hi_y : lo_y;
         if ((int64_t)t->a[e] * x + (int64_t)t->b[e] * y + t->c[e] < 0) return false;
@@ -96,7 +93,7 @@ static void dispatch_pairs(binner *b, uint32_t pairs, int bx0, int by0, int loca
         work_item it = {.kind = WORK_BIN, .bin = bin, .count = end - begin, .tris = lists + begin};
         if (f->target->recording && (f->target->inspect.what & MOS_INSPECT_BINS))
             inspect_bin(b, &f->target->inspect, bin, lists + begin, end - begin);
-        f->frontend_stall_ms += sched_push(b->sched, f->pattern->owner[bin], &it);
+        f->frontend_stall_ms += b->dispatch->push(b->dispatch->queues, f->pattern->owner[bin], &it);
         f->bin_items++;
         begin = end;
     }

@@ -6,7 +6,6 @@
 
 #include "binning/binning.h"
 #include "frontend/frontend.h"
-#include "sched/sched.h"
 #include "util/clock.h"
 
 #define FE_GUARD_PX 8192.0f  /* guard band beyond each screen edge */
@@ -35,10 +34,10 @@ void frontend_destroy(frontend *fe)
     util_free(fe->allocator, fe);
 }
 
-static void broadcast(sched *s, pipe_frame *f, work_kind kind)
+static void broadcast(const frame_dispatch *d, pipe_frame *f, work_kind kind)
 {
     work_item it = {.kind = kind, .frame = f};
-    for (int w = 0; w < s->worker_count; w++) f->frontend_stall_ms += sched_push(s, w, &it);
+    for (int w = 0; w < d->workers; w++) f->frontend_stall_ms += d->push(d->queues, w, &it);
 }
 
 static bool bin_triangle(frontend *fe, pipe_frame *f, const fe_draw *d, const fe_post *const p[3],
@@ -135,13 +134,15 @@ static bool run_draw(frontend *fe, pipe_frame *f, const fe_draw *d, const fe_vie
     return true;
 }
 
-void frontend_run_frame(frontend *fe, pipe_frame *f, sched *s)
+void frontend_run_frame(frontend *fe, pipe_frame *f, const frame_dispatch *d)
 {
     double t0 = util_now_ms();
     arena_reset(&fe->arena);
-    broadcast(s, f, WORK_FRAME_BEGIN);
+    broadcast(d, f, WORK_FRAME_BEGIN);
     f->status = MOS_OK;
-    if (!binner_begin_frame(&fe->binner, f, s, &fe->arena, fe->allocator)) {
+    uint64_t max_tris = 0;  /* clipping makes up to FE_CLIP_MAX_TRIS of each primitive */
+    for (uint32_t i = 0; i < f->draw_count; i++) max_tris += (uint64_t)f->draws[i].prim_count * FE_CLIP_MAX_TRIS;
+    if (!binner_begin_frame(&fe->binner, f, d, max_tris, &fe->arena, fe->allocator)) {
         f->status = MOS_ERR_OUT_OF_MEMORY;
     } else {
         /* Guard band in NDC: window x within [-GUARD, width + GUARD]. */
@@ -163,6 +164,6 @@ void frontend_run_frame(frontend *fe, pipe_frame *f, sched *s)
         if (fe->binner.over_budget) f->bin_ref_limit = fe->binner.bin_ref_limit;
         atomic_store_explicit(&f->abandoned, true, memory_order_relaxed);
     }
-    broadcast(s, f, WORK_FRAME_END);
+    broadcast(d, f, WORK_FRAME_END);
     f->frontend_ms = util_now_ms() - t0 - f->frontend_stall_ms;
 }

@@ -87,10 +87,10 @@ fe_tri *fe_setup_triangle(const fe_post *const post[3], const float *const var[3
     }
     /* Planes over window pixels from vertex 0 (in the order the edges use). */
     const fe_post *p0 = post[idx[0]], *p1 = post[idx[1]], *p2 = post[idx[2]];
-    const float s = 1.0f / RASTER_SUBPIXELS;
+    const float s = 1.0f / FRAME_SUBPIXELS;
     float d1x = (float)(X[idx[1]] - X[idx[0]]) * s, d1y = (float)(Y[idx[1]] - Y[idx[0]]) * s;
     float d2x = (float)(X[idx[2]] - X[idx[0]]) * s, d2y = (float)(Y[idx[2]] - Y[idx[0]]) * s;
-    float inv_det = (float)((double)(RASTER_SUBPIXELS * RASTER_SUBPIXELS) / (double)area2);
+    float inv_det = (float)((double)(FRAME_SUBPIXELS * FRAME_SUBPIXELS) / (double)area2);
     const float z[3] = {p0->z, p1->z, p2->z}, iw[3] = {p0->inv_w, p1->inv_w, p2->inv_w};
     const float *const v[3] = {var[idx[0]], var[idx[1]], var[idx[2]]};
     t->blur = NULL;

@@ -34,8 +34,8 @@ void fe_post_from_clip(fe_post *p, const float c[4], const fe_viewport *vp)
 void fe_post_window(fe_post *p, const fe_viewport *vp)
 {
     double inv_w = 1.0 / (double)p->clip[3];
-    p->x_q8 = (int32_t)llrint(((double)p->clip[0] * inv_w * 0.5 + 0.5) * vp->width * RASTER_SUBPIXELS);
-    p->y_q8 = (int32_t)llrint(((double)p->clip[1] * inv_w * 0.5 + 0.5) * vp->height * RASTER_SUBPIXELS);
+    p->x_q8 = (int32_t)llrint(((double)p->clip[0] * inv_w * 0.5 + 0.5) * vp->width * FRAME_SUBPIXELS);
+    p->y_q8 = (int32_t)llrint(((double)p->clip[1] * inv_w * 0.5 + 0.5) * vp->height * FRAME_SUBPIXELS);
     p->z = (float)((double)p->clip[2] * inv_w * 0.5 + 0.5);
     p->inv_w = (float)inv_w;
 }

@@ -7,25 +7,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "frontend/frontend.h"
+#include "frame/frame.h"
 
-#define RASTER_SUBPIXEL_BITS 8
-#define RASTER_SUBPIXELS (1 << RASTER_SUBPIXEL_BITS)
 #define RASTER_MAX_SAMPLES 16    /* the 2D quad rasterizer's coverage masks */
-#define RASTER_MAX_POSITIONS 64  /* visibility samples per pixel in all */
-
-/* Sample positions inside a pixel in 1/256 pixel from its lower-left
- * corner: the D3D standard patterns (1/16-pixel grid) up to 16, n-rooks
- * patterns for 27, 32 and 64. */
-typedef struct raster_samples {
-    int count;
-    int32_t dx[RASTER_MAX_POSITIONS], dy[RASTER_MAX_POSITIONS];
-    float fx[RASTER_MAX_POSITIONS], fy[RASTER_MAX_POSITIONS];  /* same, in pixels */
-} raster_samples;
 
 bool raster_samples_supported(int spp);  /* by the 2D quad rasterizer: 1..16 */
 bool raster_samples_valid(int spp);      /* 1, 2, 4, 8, 16, 27, 32, 64 */
-void raster_samples_get(int spp, raster_samples *out);
+void raster_samples_get(int spp, frame_samples *out);
 
 /* The lens and time pattern: (u, v, t) of sample s of pixel (x, y) is
  * uvt[(((y & 31) * 32 + (x & 31)) * spp + s) * 3 + k].  Stratified and
@@ -54,30 +42,23 @@ void raster_uvt_fill(int spp, uint32_t seed, float *uvt);
  * bounds for that slice of t (or u). */
 #define RASTER_UVT_PIXELS (RASTER_UVT_TILE * RASTER_UVT_TILE)
 enum { RASTER_RANKED_X, RASTER_RANKED_Y, RASTER_RANKED_U, RASTER_RANKED_V, RASTER_RANKED_T, RASTER_RANKED_FIELDS };
-typedef struct raster_ranked {
-    int spp;
-    float *plane;  /* 64-byte aligned, inside `block` */
-    uint8_t *sample;
-    void *block;
-    float range[2][RASTER_MAX_POSITIONS][2];
-} raster_ranked;
 /* Where pixel (x, y) lies in a plane: 4x4 blocks, rows of blocks bottom up. */
 static inline int raster_uvt_lane(int x, int y)
 {
     return ((y & 31) >> 2) * 128 + ((x & 31) >> 2) * 16 + (y & 3) * 4 + (x & 3);
 }
 /* The planes and the sample indices of rank j under key. */
-static inline float *raster_ranked_plane(const raster_ranked *r, int key, int j)
+static inline float *raster_ranked_plane(const frame_ranked *r, int key, int j)
 {
     return r->plane + ((size_t)key * (size_t)r->spp + (size_t)j) * RASTER_RANKED_FIELDS * RASTER_UVT_PIXELS;
 }
-static inline uint8_t *raster_ranked_sample(const raster_ranked *r, int key, int j)
+static inline uint8_t *raster_ranked_sample(const frame_ranked *r, int key, int j)
 {
     return r->sample + ((size_t)key * (size_t)r->spp + (size_t)j) * RASTER_UVT_PIXELS;
 }
-mos_result raster_ranked_init(raster_ranked *r, int spp, const float *uvt, const raster_samples *pos,
+mos_result raster_ranked_init(frame_ranked *r, int spp, const float *uvt, const frame_samples *pos,
                               const mos_allocator *a);
-void raster_ranked_release(raster_ranked *r, const mos_allocator *a);
+void raster_ranked_release(frame_ranked *r, const mos_allocator *a);
 
 /* A 2x2 quad: lane i covers pixel (x + (i & 1), y + (i >> 1)); bit
  * (lane * spp + s) of cover is sample s of that lane. */
@@ -91,7 +72,7 @@ typedef struct raster_quad {
 typedef struct raster_view {
     const float *depth;  /* [y][x][s] of the target */
     int width;
-    const raster_samples *samples;
+    const frame_samples *samples;
 } raster_view;
 
 typedef struct raster_counts {
@@ -101,15 +82,57 @@ typedef struct raster_counts {
 
 /* Rasterizes t over pixels [x0, x1) x [y0, y1) (x0, y0 even; the caller has
  * intersected the rectangle with the bin and t's pixel bounds), appending
- * quads with a sample left after early depth to out; returns how many.
- * One body (raster_tmp.h) compiled per instruction set. */
-/* The ISA that `want` resolves to on this CPU (MOS_ISA_AUTO if unavailable). */
-mos_isa raster_isa_available(mos_isa want);
-raster_fn raster_select(mos_isa isa);
+ * quads with a sample left after early depth to out; returns how many. */
+typedef int (*raster_fn)(const fe_tri *t, const raster_view *v, int x0, int y0, int x1, int y1, raster_quad *out,
+                         raster_counts *counts);
+
+/* Stochastic coverage of 5D visibility samples (x, y, u, v, t), a 4x4
+ * block of pixels at a time, each pixel at one sample of one rank
+ * (frame_ranked).  Four paths (seed 001, 5.1): the 2D rasterizer's fixed-
+ * point edges for a static, sharp triangle (stoch.c); time-continuous edge
+ * functions when it moves, aperture-continuous 4D edge functions when it
+ * is defocused, warping its vertices to the sample's (u, v, t) when both
+ * (stoch_lane.h, in stoch_block_tmp.h).  Fed by backend/decouple.c. */
+/* Lane (y & 3) * 4 + (x & 3) of a block: for each covered lane, the
+ * sample's window depth and where it lands in the triangle's shading
+ * reference (for a static, sharp triangle: the sample itself). */
+#define STOCH_LANES 16
+typedef struct stoch_hits {
+    _Alignas(64) float z[STOCH_LANES];
+    _Alignas(64) float rx[STOCH_LANES];
+    _Alignas(64) float ry[STOCH_LANES];
+} stoch_hits;
+
+/* The block at (x0, y0) (multiples of 4) against blurred triangle b:
+ * `lanes` is one rank's tables at the block (64-byte aligned, see
+ * frame_ranked).  Returns the covered lanes among `mask`.  Every ISA
+ * decides the same (one body, stoch_block_tmp.h). */
+typedef uint32_t (*stoch_block_fn)(const fe_blur *b, int x0, int y0, const float *lanes, uint32_t mask,
+                                   stoch_hits *out);
+
+/* The same for a static, sharp triangle: sample[lane] is each lane's
+ * sample index, tested against the fixed-point edges of the 2D rasterizer
+ * (so that decoupled and MSAA agree without blur). */
+uint32_t stoch_block_static(const fe_tri *t, const frame_samples *sp, int x0, int y0, const uint8_t *sample,
+                            uint32_t mask, stoch_hits *out);
+
+/* Every hot loop of this stage has one body (raster_tmp.h, stoch_block_tmp.h)
+ * compiled once per instruction set by one small file per ISA
+ * (raster_scalar.c, raster_avx2.c, raster_avx512.c); the back-end's ISA
+ * table (backend_isa_select) picks a set. */
+int raster_triangle_scalar(const fe_tri *, const raster_view *, int, int, int, int, raster_quad *, raster_counts *);
+uint32_t stoch_block_scalar(const fe_blur *, int, int, const float *, uint32_t, stoch_hits *);
+#if defined(__x86_64__) && defined(__GNUC__)
+#define RASTER_HAVE_X86 1
+int raster_triangle_avx2(const fe_tri *, const raster_view *, int, int, int, int, raster_quad *, raster_counts *);
+int raster_triangle_avx512(const fe_tri *, const raster_view *, int, int, int, int, raster_quad *, raster_counts *);
+uint32_t stoch_block_avx2(const fe_blur *, int, int, const float *, uint32_t, stoch_hits *);
+uint32_t stoch_block_avx512(const fe_blur *, int, int, const float *, uint32_t, stoch_hits *);
+#endif
 
 /* Window depth of sample s of pixel (px, py): the one formula the early
  * test and the ROP share, so both see the same bits. */
-static inline float raster_sample_depth(const fe_tri *t, const raster_samples *sp, int px, int py, int s)
+static inline float raster_sample_depth(const fe_tri *t, const frame_samples *sp, int px, int py, int s)
 {
     return fe_plane(t->z, (float)px + sp->fx[s] - t->x0, (float)py + sp->fy[s] - t->y0);
 }

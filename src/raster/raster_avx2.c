@@ -1,10 +1,11 @@
 /* raster_avx2.c — raster_triangle with AVX2: four 64-bit edge values per
- * instruction.  Fed by backend/tile.c through raster_select(). */
+ * instruction.  Fed by backend/tile.c through the ISA table (backend_isa_select). */
 #if defined(__x86_64__) && defined(__GNUC__)
 #pragma GCC target("avx2,fma,bmi,bmi2,popcnt,lzcnt")
 #include <immintrin.h>
 
 #include "raster/raster.h"
+#include "raster/stoch_lane.h"
 
 static inline uint64_t cover_avx2(const int64_t row[3], const int64_t (*off)[4 * RASTER_MAX_SAMPLES + 8], int slots)
 {
@@ -24,4 +25,7 @@ static inline uint64_t cover_avx2(const int64_t row[3], const int64_t (*off)[4 *
 #define RASTER_FN raster_triangle_avx2
 #define RASTER_COVER cover_avx2
 #include "raster/raster_tmp.h"
+
+#define STOCH_BLOCK_FN stoch_block_avx2
+#include "raster/stoch_block_tmp.h"
 #endif

@@ -1,11 +1,12 @@
 /* raster_avx512.c — raster_triangle with AVX-512: eight 64-bit edge values
  * per instruction, sign bits straight into a mask register.
- * Fed by backend/tile.c through raster_select(). */
+ * Fed by backend/tile.c through the ISA table (backend_isa_select). */
 #if defined(__x86_64__) && defined(__GNUC__)
 #pragma GCC target("avx512f,avx512dq,avx512bw,avx512vl,avx2,fma,bmi,bmi2,popcnt,lzcnt")
 #include <immintrin.h>
 
 #include "raster/raster.h"
+#include "raster/stoch_lane.h"
 
 static inline uint64_t cover_avx512(const int64_t row[3], const int64_t (*off)[4 * RASTER_MAX_SAMPLES + 8],
                                     int slots)
@@ -26,4 +27,7 @@ static inline uint64_t cover_avx512(const int64_t row[3], const int64_t (*off)[4
 #define RASTER_FN raster_triangle_avx512
 #define RASTER_COVER cover_avx512
 #include "raster/raster_tmp.h"
+
+#define STOCH_BLOCK_FN stoch_block_avx512
+#include "raster/stoch_block_tmp.h"
 #endif

@@ -1,6 +1,7 @@
 /* raster_scalar.c — the portable raster_triangle (any x86-64 or other CPU).
- * Fed by backend/tile.c through raster_select(). */
+ * Fed by backend/tile.c through the ISA table (backend_isa_select). */
 #include "raster/raster.h"
+#include "raster/stoch_lane.h"
 
 static inline uint64_t cover_scalar(const int64_t row[3], const int64_t (*off)[4 * RASTER_MAX_SAMPLES + 8], int slots)
 {
@@ -15,3 +16,6 @@ static inline uint64_t cover_scalar(const int64_t row[3], const int64_t (*off)[4
 #define RASTER_FN raster_triangle_scalar
 #define RASTER_COVER cover_scalar
 #include "raster/raster_tmp.h"
+
+#define STOCH_BLOCK_FN stoch_block_scalar
+#include "raster/stoch_block_tmp.h"

@@ -1,12 +1,12 @@
 /* raster_tmp.h — the body of raster_triangle, included once per ISA by
  * raster_scalar.c, raster_avx2.c and raster_avx512.c, which define
  * RASTER_FN (the function's name) and RASTER_COVER (how one quad's 4 * spp
- * samples are tested against the three edges).  Fed by backend/tile.c. */
+ * samples are tested against the three edges).  Fed by backend/tile.c through the ISA table. */
 
 int RASTER_FN(const fe_tri *t, const raster_view *v, int x0, int y0, int x1, int y1, raster_quad *out,
               raster_counts *counts)
 {
-    const raster_samples *sp = v->samples;
+    const frame_samples *sp = v->samples;
     const int S = sp->count, slots = 4 * S;
     /* E(quad at qx, qy; slot) = a * 256 * qx + b * 256 * qy + off[slot]: the
      * lane's pixel offset, the sample position and the edge constant fold
@@ -15,8 +15,8 @@ int RASTER_FN(const fe_tri *t, const raster_view *v, int x0, int y0, int x1, int
     int64_t step_x[3], step_y[3];
     for (int e = 0; e < 3; e++) {
         const int64_t a = t->a[e], b = t->b[e], c = t->c[e];
-        step_x[e] = a * RASTER_SUBPIXELS;
-        step_y[e] = b * RASTER_SUBPIXELS;
+        step_x[e] = a * FRAME_SUBPIXELS;
+        step_y[e] = b * FRAME_SUBPIXELS;
         for (int s = 0; s < S; s++) {
             int64_t base = a * sp->dx[s] + b * sp->dy[s] + c;
             off[e][s] = base;

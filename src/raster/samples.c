@@ -38,28 +38,28 @@ static void shuffle(int *p, int n, uint64_t *state)
     }
 }
 
-void raster_samples_get(int spp, raster_samples *out)
+void raster_samples_get(int spp, frame_samples *out)
 {
     out->count = raster_samples_valid(spp) ? spp : 1;
     if (out->count > RASTER_MAX_SAMPLES) {
         /* n-rooks: one sample per column and per row of an spp x spp grid. */
-        int perm[RASTER_MAX_POSITIONS];
+        int perm[FRAME_MAX_POSITIONS];
         uint64_t state = 0x5eed0000u + (uint64_t)spp;
         shuffle(perm, out->count, &state);
         for (int s = 0; s < out->count; s++) {
-            out->dx[s] = (int32_t)(((2 * s + 1) * RASTER_SUBPIXELS) / (2 * out->count));
-            out->dy[s] = (int32_t)(((2 * perm[s] + 1) * RASTER_SUBPIXELS) / (2 * out->count));
+            out->dx[s] = (int32_t)(((2 * s + 1) * FRAME_SUBPIXELS) / (2 * out->count));
+            out->dy[s] = (int32_t)(((2 * perm[s] + 1) * FRAME_SUBPIXELS) / (2 * out->count));
         }
     } else {
         const int8_t *p = spp == 2 ? pos2 : spp == 4 ? pos4 : spp == 8 ? pos8 : spp == 16 ? pos16 : pos1;
         for (int s = 0; s < out->count; s++) {
-            out->dx[s] = RASTER_SUBPIXELS / 2 + p[2 * s] * (RASTER_SUBPIXELS / 16);
-            out->dy[s] = RASTER_SUBPIXELS / 2 + p[2 * s + 1] * (RASTER_SUBPIXELS / 16);
+            out->dx[s] = FRAME_SUBPIXELS / 2 + p[2 * s] * (FRAME_SUBPIXELS / 16);
+            out->dy[s] = FRAME_SUBPIXELS / 2 + p[2 * s + 1] * (FRAME_SUBPIXELS / 16);
         }
     }
     for (int s = 0; s < out->count; s++) {
-        out->fx[s] = (float)out->dx[s] / RASTER_SUBPIXELS;
-        out->fy[s] = (float)out->dy[s] / RASTER_SUBPIXELS;
+        out->fx[s] = (float)out->dx[s] / FRAME_SUBPIXELS;
+        out->fy[s] = (float)out->dy[s] / FRAME_SUBPIXELS;
     }
 }
 
@@ -87,7 +87,7 @@ static void concentric_disk(float a, float b, float *u, float *v)
 
 void raster_uvt_fill(int spp, uint32_t seed, float *uvt)
 {
-    int pu[RASTER_MAX_POSITIONS], pv[RASTER_MAX_POSITIONS], pt[RASTER_MAX_POSITIONS];
+    int pu[FRAME_MAX_POSITIONS], pv[FRAME_MAX_POSITIONS], pt[FRAME_MAX_POSITIONS];
     for (int pix = 0; pix < RASTER_UVT_TILE * RASTER_UVT_TILE; pix++) {
         uint64_t state = ((uint64_t)spp << 32) ^ (uint64_t)pix * UINT64_C(0x2545f4914f6cdd1d) ^
                          (uint64_t)seed * UINT64_C(0xd1b54a32d192ed03);
@@ -105,7 +105,7 @@ void raster_uvt_fill(int spp, uint32_t seed, float *uvt)
     }
 }
 
-mos_result raster_ranked_init(raster_ranked *r, int spp, const float *uvt, const raster_samples *pos,
+mos_result raster_ranked_init(frame_ranked *r, int spp, const float *uvt, const frame_samples *pos,
                               const mos_allocator *a)
 {
     static const int component[2] = {[FE_RANK_T] = 2, [FE_RANK_U] = 0};  /* t, u */
@@ -128,7 +128,7 @@ mos_result raster_ranked_init(raster_ranked *r, int spp, const float *uvt, const
             const int lane = raster_uvt_lane(x, y);
             for (int key = 0; key < 2; key++) {
                 const int c = component[key];
-                uint8_t o[RASTER_MAX_POSITIONS];
+                uint8_t o[FRAME_MAX_POSITIONS];
                 for (int j = 0; j < spp; j++) {  /* insertion sort: spp <= 64 */
                     int k = j;
                     for (; k > 0 && q[3 * o[k - 1] + c] > q[3 * j + c]; k--) o[k] = o[k - 1];
@@ -151,7 +151,7 @@ mos_result raster_ranked_init(raster_ranked *r, int spp, const float *uvt, const
     return MOS_OK;
 }
 
-void raster_ranked_release(raster_ranked *r, const mos_allocator *a)
+void raster_ranked_release(frame_ranked *r, const mos_allocator *a)
 {
     util_free(a, r->block);
     util_free(a, r->sample);

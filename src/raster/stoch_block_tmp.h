@@ -1,8 +1,9 @@
 /* stoch_block_tmp.h — the body of a stoch_block variant, included once per
- * ISA by stoch_block.c, which defines STOCH_BLOCK_FN.  One lane per pixel
+ * ISA by raster_scalar.c, raster_avx2.c and raster_avx512.c, which define
+ * STOCH_BLOCK_FN (its name).  One lane per pixel
  * of a 4x4 block; the compiler turns each lane loop into vector code. */
 
-static uint32_t STOCH_BLOCK_FN(const fe_blur *restrict b, int x0, int y0, const float *restrict lanes,
+uint32_t STOCH_BLOCK_FN(const fe_blur *restrict b, int x0, int y0, const float *restrict lanes,
                                uint32_t mask, stoch_hits *restrict out)
 {
     lanes = __builtin_assume_aligned(lanes, 64);  /* no scalar peeling before the vector loops */

@@ -6,7 +6,7 @@
 #ifndef MOSAIC_RASTER_STOCH_LANE_H
 #define MOSAIC_RASTER_STOCH_LANE_H
 
-#include "frontend/frontend.h"
+#include "frame/frame.h"
 
 /* Oriented edge test with a tie rule: on the edge (value 0), a sample
  * belongs to the triangle whose edge gradient points to +x, or along +y

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "mosaic.h"
-#include "shader/builtin.h"
+#include "shader/shader.h"
 
 typedef struct scene scene;          /* parsed file + imported meshes/textures */
 typedef struct scene_gpu scene_gpu;  /* the scene's buffers/textures/shaders in a context */

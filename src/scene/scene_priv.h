@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "scene/scene.h"
-#include "shader/builtin.h"
+#include "shader/shader.h"
 
 #define SCENE_NAME_MAX 64
 #define SCENE_MAX_LIGHTS SHADER_BUILTIN_MAX_LIGHTS

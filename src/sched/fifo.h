@@ -7,23 +7,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
-struct fe_tri;
-struct pipe_frame;
-
-typedef enum work_kind {
-    WORK_FRAME_BEGIN,  /* frame: a new frame's state */
-    WORK_BIN,          /* bin + tris[count]: triangles for one fine bin, API order */
-    WORK_FRAME_END,    /* resolve owned bins, then report done */
-    WORK_QUIT,
-} work_kind;
-
-typedef struct work_item {
-    uint32_t kind;
-    uint32_t bin;
-    uint32_t count;
-    const struct fe_tri *const *tris;
-    struct pipe_frame *frame;
-} work_item;
+#include "frame/frame.h"
 
 typedef struct work_fifo {
     pthread_mutex_t lock;

@@ -52,6 +52,13 @@ static void *worker_main(void *arg)
     }
 }
 
+/* The front-end's way to the workers (frame_dispatch.push). */
+static double push_to_worker(void *queues, int worker_id, const work_item *it)
+{
+    sched *s = queues;
+    return fifo_push(&s->workers[worker_id].fifo, it);
+}
+
 static void *frontend_main(void *arg)
 {
     sched *s = arg;
@@ -62,7 +69,8 @@ static void *frontend_main(void *arg)
         pipe_frame *f = s->pending;
         s->pending = NULL;
         pthread_mutex_unlock(&s->lock);
-        frontend_run_frame(s->fe, f, s);
+        const frame_dispatch dispatch = {.push = push_to_worker, .queues = s, .workers = s->worker_count};
+        frontend_run_frame(s->fe, f, &dispatch);
         pthread_mutex_lock(&s->lock);
         /* Only now is the frame free of the front-end: the workers may have
          * finished before its last statistics were written. */

@@ -20,7 +20,7 @@ typedef struct worker {
     work_item *fifo_storage;
     backend_scratch *scratch;
     /* per-frame results, read by the api after the frame barrier */
-    backend_stats stats;
+    worker_stats stats;
     double busy_ms;
     double first_work_ms;  /* absolute clock, 0 = no work this frame */
 } worker;
@@ -47,10 +47,5 @@ mos_result sched_start(sched *s, int workers, int fifo_depth, const mos_allocato
 void sched_stop(sched *s);
 /* Runs frame f to completion (front-end, workers, resolve). */
 void sched_run_frame(sched *s, pipe_frame *f);
-/* Front-end side: hands an item to the owner of a bin; returns stall ms. */
-static inline double sched_push(sched *s, int worker_id, const work_item *it)
-{
-    return fifo_push(&s->workers[worker_id].fifo, it);
-}
 
 #endif

@@ -1,0 +1,51 @@
+/* isa.c — the back-end's hot loops for one instruction set, resolved once
+ * per context: which ISA the CPU has, and the table of per-ISA functions
+ * (each compiled from one *_tmp.h body by one small file per ISA, in the
+ * manner of Masked Occlusion Culling).  Fed by the api at context creation;
+ * read by the workers through pipe_frame.isa. */
+#include "backend/backend.h"
+
+mos_isa backend_isa_available(mos_isa want)
+{
+#if defined(RASTER_HAVE_X86)
+    __builtin_cpu_init();
+    bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+                  __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+    bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi2");
+    if (want == MOS_ISA_AUTO) return avx512 ? MOS_ISA_AVX512 : avx2 ? MOS_ISA_AVX2 : MOS_ISA_SCALAR;
+    if (want == MOS_ISA_AVX512) return avx512 ? want : MOS_ISA_AUTO;
+    if (want == MOS_ISA_AVX2) return avx2 ? want : MOS_ISA_AUTO;
+    return MOS_ISA_SCALAR;
+#else
+    return want == MOS_ISA_AUTO || want == MOS_ISA_SCALAR ? MOS_ISA_SCALAR : MOS_ISA_AUTO;
+#endif
+}
+
+static const backend_isa isa_scalar = {
+    .isa = MOS_ISA_SCALAR,
+    .raster = raster_triangle_scalar,
+    .stoch_block = stoch_block_scalar,
+};
+#if defined(RASTER_HAVE_X86)
+static const backend_isa isa_avx2 = {
+    .isa = MOS_ISA_AVX2,
+    .raster = raster_triangle_avx2,
+    .stoch_block = stoch_block_avx2,
+};
+static const backend_isa isa_avx512 = {
+    .isa = MOS_ISA_AVX512,
+    .raster = raster_triangle_avx512,
+    .stoch_block = stoch_block_avx512,
+};
+#endif
+
+const backend_isa *backend_isa_select(mos_isa isa)
+{
+    switch (isa) {
+#if defined(RASTER_HAVE_X86)
+    case MOS_ISA_AVX512: return &isa_avx512;
+    case MOS_ISA_AVX2: return &isa_avx2;
+#endif
+    default: return &isa_scalar;
+    }
+}

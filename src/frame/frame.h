@@ -1,0 +1,246 @@
+/* frame.h — the one contract between stages: what a frame is once the api
+ * hands it over (pipe_frame), the draws and set-up triangles it carries
+ * (fe_draw, fe_tri, fe_blur), the render target the workers write
+ * (rt_target), the work items the front-end queues for the workers and the
+ * statistics each worker keeps.  In the manner of llvmpipe's lp_scene.h:
+ * every stage includes this and its neighbours' entry-point headers, never
+ * their private ones (`make check-includes`). */
+#ifndef MOSAIC_FRAME_H
+#define MOSAIC_FRAME_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mosaic.h"
+
+struct pattern_table;
+struct backend_isa;
+
+/* Window coordinates are 24.8 fixed point: 8 sub-pixel bits. */
+#define FRAME_SUBPIXEL_BITS 8
+#define FRAME_SUBPIXELS (1 << FRAME_SUBPIXEL_BITS)
+#define FRAME_MAX_POSITIONS 64  /* visibility samples per pixel in all */
+
+/* Sample positions inside a pixel in 1/256 pixel from its lower-left
+ * corner: the D3D standard patterns (1/16-pixel grid) up to 16, n-rooks
+ * patterns for 27, 32 and 64. */
+typedef struct frame_samples {
+    int count;
+    int32_t dx[FRAME_MAX_POSITIONS], dy[FRAME_MAX_POSITIONS];
+    float fx[FRAME_MAX_POSITIONS], fy[FRAME_MAX_POSITIONS];  /* same, in pixels */
+} frame_samples;
+
+/* The target's lens/time samples ranked by t and by u, as planes the
+ * stochastic rasterizer reads sixteen pixels at a time (layout: raster.h). */
+typedef struct frame_ranked {
+    int spp;
+    float *plane;  /* 64-byte aligned, inside `block` */
+    uint8_t *sample;
+    void *block;
+    float range[2][FRAME_MAX_POSITIONS][2];
+} frame_ranked;
+
+/* What a frame records about itself (mos_frame_desc.inspect).  Per-pixel
+ * maps are [y * width + x], rows bottom up; per-bin records [bin].  The
+ * front-end writes bin_tris / bin_blurred / bin_spread, a bin's owner the
+ * rest of its bin's entries and pixels: no two threads share an entry. */
+typedef struct rt_inspect {
+    unsigned what;           /* mos_inspect bits of the frame that wrote it */
+    float *shades;           /* fragment-shader lanes run for the pixel */
+    float *overdraw;         /* triangles covering a sample of it that passed the early depth test */
+    float *tri_area;         /* area in pixels of the triangle last written there */
+    double *bin_ms;
+    uint64_t *bin_samples;
+    uint32_t *bin_tris, *bin_blurred;
+    double *bin_spread;      /* sum over the bin's blurred triangles of their bin spread */
+    uint16_t *owner;         /* the frame's pattern table (always copied) */
+    int bins_x, bins_y, bin_px;
+    size_t pixel_cap, bin_cap, owner_cap;  /* elements each group's blocks hold */
+} rt_inspect;
+
+/* Colour (RGBA8, r in the low byte) and depth per sample, rows bottom up:
+ * sample s of pixel (x, y) is [(y * width + x) * samples + s]. */
+typedef struct rt_target {
+    int width, height, samples;
+    frame_samples positions;  /* (x, y) of each sample in a pixel */
+    float *uvt;  /* the lens/time pattern (raster_uvt_fill) */
+    frame_ranked ranked;  /* its samples ranked by t and u */
+    uint32_t *color;
+    float *depth;
+    uint32_t *resolved;  /* [y][x], bottom up */
+    /* Lazy clear: bin_stamp[bin] == frame serial once the bin's samples
+     * were cleared this frame (only the bin's owner reads or writes it). */
+    uint32_t *bin_stamp;
+    int stamp_bins_x, stamp_bins_y, stamp_bin_px;
+    /* The last frame rendered into the target: bins whose stamp differs
+     * hold stale samples and read back as last_clear. */
+    uint32_t last_serial, last_clear;
+    uint32_t uvt_seed;       /* mos_blur_desc.seed the (u, v, t) tables were drawn with */
+    rt_inspect inspect;      /* records of the last frame */
+    bool recording;          /* the frame being rendered fills inspect */
+} rt_target;
+
+/* Sample s of pixel (x, y) as the last frame left it (lazy clears applied). */
+static inline uint32_t rt_target_sample(const rt_target *t, int x, int y, int s)
+{
+    if (t->bin_stamp) {
+        int bin = (y / t->stamp_bin_px) * t->stamp_bins_x + x / t->stamp_bin_px;
+        if (t->bin_stamp[bin] != t->last_serial) return t->last_clear;
+    }
+    return t->color[((size_t)y * (size_t)t->width + (size_t)x) * (size_t)t->samples + (size_t)s];
+}
+
+/* A draw frozen at mos_draw: everything a worker needs to shade and ROP. */
+typedef struct fe_draw {
+    mos_vertex_fn vertex;
+    mos_fragment_fn fragment;
+    int varying_count;
+    const float *vertices;
+    int vertex_stride, vertex_count;
+    const uint32_t *indices;  /* NULL = non-indexed */
+    int first_index, prim_count;
+    const void *uniforms;     /* copy in the frame arena */
+    const void *uniforms_t1;  /* at shutter close (motion blur), or NULL */
+    const mos_sampler *samplers[MOS_MAX_TEXTURES];
+    bool depth_test, depth_write;
+    mos_cull cull;
+    mos_blend blend;
+} fe_draw;
+
+/* A triangle after clip, cull and setup, in window space (y up).  Edge
+ * functions work on 24.8 fixed-point coordinates (8 sub-pixel bits):
+ *   E_i(X, Y) = a[i] * X + b[i] * Y + c[i], covered iff all three >= 0,
+ * with the top-left rule folded into c.  Depth, 1/w and varying/w are
+ * affine planes over window pixels relative to (x0, y0). */
+typedef struct fe_tri {
+    const fe_draw *draw;
+    const struct fe_blur *blur;  /* NULL: static and sharp (the 2D edges below hold) */
+    int32_t min_x, min_y, max_x, max_y;  /* pixels that may hold a covered sample */
+    int32_t a[3], b[3];
+    int64_t c[3];
+    float x0, y0;
+    float z[3];      /* window depth: z[0] + z[1] * dx + z[2] * dy */
+    float inv_w[3];  /* 1/w plane */
+    uint32_t varying_count;
+    float varying[][3]; /* varying_count planes of v/w */
+} fe_tri;
+
+static inline float fe_plane(const float p[3], float dx, float dy)
+{
+    return p[0] + p[1] * dx + p[2] * dy;
+}
+
+/* A triangle that moves during the shutter or is seen through a lens.  Its
+ * fe_tri has bounds over the whole shutter and lens, zero edges (binning
+ * never rejects a bin by them) and the planes of the shading reference:
+ * the triangle at t = 0 seen from the lens centre (t = 1 when that one is
+ * degenerate, else a barycentric parameter grid).  Vertices are in
+ * window-homogeneous coordinates (X, Y, Z, W): window x = X / W. */
+enum fe_blur_kind { FE_BLUR_MOTION = 1, FE_BLUR_DEFOCUS = 2, FE_BLUR_BOTH = 3 };
+typedef struct fe_blur {
+    int kind;
+    bool cull_back;
+    float p[3][4], dp[3][4];  /* at t = 0; change to t = 1 */
+    float sx, sy, focus;      /* lens: X += u * sx * (W - focus), Y += v * sy * (W - focus) */
+    /* Edge e (vertices e+1, e+2): homogeneous line c = c0 + a * c1 + b * c2
+     * (MOTION: c0 + t * c1 + t^2 * c2, i.e. a = t, b = t^2; DEFOCUS: a = u,
+     * b = v; unused for BOTH, which warps the vertices per sample), built
+     * from the two vertices in a canonical order so triangles sharing an
+     * edge compute the same bits; sign restores triangle order. */
+    float c0[3][3], c1[3][3], c2[3][3];
+    float sign[3];
+    float ref[3][3];  /* vertex i of the reference as (x W, y W, W) in its grid space */
+    float rate;       /* shading-grid points per unit of the reference space */
+    /* The rasterizer visits the samples rank by rank (raster.h): ranked by
+     * time when the triangle moves, else by lens u.  rank_box[j] bounds
+     * what it covers at rank j (x0, y0, x1, y1 inclusive; empty: x0 > x1;
+     * 16 bits suffice for targets up to 16384 pixels). */
+    int rank_key;
+    int16_t (*rank_box)[4];
+} fe_blur;
+
+/* out = a x b (3-vectors): the homogeneous line through two points. */
+static inline void fe_cross3(float out[3], const float a[3], const float b[3])
+{
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* Frame-wide blur settings the front-end and the workers read. */
+typedef struct frame_blur {
+    mos_sampling mode;      /* MSAA, DECOUPLED or SUPERSAMPLE (AUTO resolved) */
+    bool stochastic;        /* workers run the stochastic back-end (backend/decouple.c) */
+    bool motion;            /* draws with uniforms_t1 move */
+    float lens_x, lens_y, focus_w;
+    float pinhole[3];       /* MSAA: u, v, t every draw is seen at */
+    float rate;             /* shading-grid points per pixel edge */
+    bool adaptive, bilinear;
+    int cache_quads;
+    /* The target's samples ranked by time (FE_RANK_T) and lens u
+     * (FE_RANK_U): ranks and, per key, the [min, max] of each rank. */
+    int ranks;
+    const float (*rank_range[2])[2];
+} frame_blur;
+#define FE_RANK_T 0
+#define FE_RANK_U 1
+
+/* The frame as the api hands it over: read-only for everyone after that
+ * but for the statistics each stage owns. */
+typedef struct pipe_frame {
+    uint32_t serial;  /* never 0: lazy per-bin clear stamps compare with it */
+    rt_target *target;
+    uint32_t clear_color;  /* packed RGBA8 */
+    float clear_depth;
+    const fe_draw *draws;
+    uint32_t draw_count;
+    const struct pattern_table *pattern;
+    int bin_px, coarse_px, batch, early;
+    const struct backend_isa *isa;  /* the back-end's hot loops for this CPU (backend_isa_select) */
+    frame_blur blur;
+    double t_start_ms;
+    /* front-end statistics */
+    double frontend_ms, frontend_stall_ms;
+    uint64_t triangles_in, triangles_binned, bin_refs, bin_items, triangles_blurred;
+    mos_result status;  /* MOS_OK, or out of memory in the front-end */
+    bool over_memory_limit;  /* out of memory: the frame passed FE_FRAME_MEMORY_LIMIT */
+    uint64_t bin_ref_limit;  /* set when the frame passed the binner's limit on bin references */
+    atomic_bool abandoned;  /* the front-end failed: workers skip the remaining bins */
+} pipe_frame;
+
+/* What a worker counts while running bins. */
+typedef struct worker_stats {
+    uint64_t fragments;       /* covered samples */
+    uint64_t covered_pixels;
+    uint64_t shade_invocations;
+    uint64_t cache_hits, cache_misses, cache_stalls;
+    uint64_t blur_refs, blur_points;  /* (grid point, pixel) uses; grid points used */
+} worker_stats;
+
+typedef enum work_kind {
+    WORK_FRAME_BEGIN,  /* frame: a new frame's state */
+    WORK_BIN,          /* bin + tris[count]: triangles for one fine bin, API order */
+    WORK_FRAME_END,    /* resolve owned bins, then report done */
+    WORK_QUIT,
+} work_kind;
+
+typedef struct work_item {
+    uint32_t kind;
+    uint32_t bin;
+    uint32_t count;
+    const struct fe_tri *const *tris;
+    struct pipe_frame *frame;
+} work_item;
+
+/* How the front-end hands work to the workers: push(queues, worker, item)
+ * queues the item for one worker and returns the milliseconds it waited
+ * on a full queue (sched builds it; binning and the front-end call it). */
+typedef struct frame_dispatch {
+    double (*push)(void *queues, int worker, const work_item *it);
+    void *queues;
+    int workers;
+} frame_dispatch;
+
+#endif
