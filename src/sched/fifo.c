@@ -1,8 +1,14 @@
 /* fifo.c — bounded SPSC work FIFO with sleeping on both ends (no spinning).
+ * A producer that finds the FIFO full sleeps until the worker has drained
+ * it to half (hysteresis): waking it for every freed slot would cost a
+ * futex wake and a context switch per work item, on the worker's time.
  * Fed by the front-end (push) and drained by one worker (pop). */
 #include "sched/fifo.h"
 
 #include "util/clock.h"
+
+/* A blocked producer resumes once the FIFO holds this many items or fewer. */
+static uint32_t fifo_low_water(const work_fifo *f) { return f->capacity / 2; }
 
 int fifo_init(work_fifo *f, work_item *storage, uint32_t capacity)
 {
@@ -36,7 +42,7 @@ double fifo_push(work_fifo *f, const work_item *it)
     pthread_mutex_lock(&f->lock);
     if (f->count == f->capacity) {
         double t0 = util_now_ms();
-        while (f->count == f->capacity) {
+        while (f->count > fifo_low_water(f)) {
             f->producer_waiting = 1;
             pthread_cond_wait(&f->not_full, &f->lock);
         }
@@ -61,6 +67,6 @@ void fifo_pop(work_fifo *f, work_item *out)
     *out = f->items[f->head];
     f->head = (f->head + 1) % f->capacity;
     f->count--;
-    if (f->producer_waiting) pthread_cond_signal(&f->not_full);
+    if (f->producer_waiting && f->count <= fifo_low_water(f)) pthread_cond_signal(&f->not_full);
     pthread_mutex_unlock(&f->lock);
 }
