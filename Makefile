@@ -27,7 +27,7 @@ DEB_PKGS := libassimp-dev libstb-dev glmark2-data assimp-testmodels pkg-config l
 WARN    := -Wall -Wextra -Werror -Wstrict-prototypes -Wshadow -Wsign-conversion -Wno-unused-parameter
 # -ffp-contract=off: the per-ISA variants (AVX2, AVX-512 have FMA) must compute
 # the same bits as the portable build, so the image never depends on the CPU.
-CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -g $(OPT) -fno-math-errno -ffp-contract=off $(WARN) -pthread -fPIC -Iinclude -Isrc
+CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -g $(OPT) -fno-math-errno -fno-trapping-math -ffp-contract=off $(WARN) -pthread -fPIC -Iinclude -Isrc
 ifeq ($(SAN),asan)
   SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 else ifeq ($(SAN),tsan)

@@ -232,6 +232,7 @@ mos_result mos_texture_create(mos_context *ctx, const mos_texture_desc *desc, mo
         util_free(&ctx->allocator, s);
         return ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_texture_create: out of memory");
     }
+    s->sample = ctx->hot->sample;
     mos_result r = pool_add(ctx, &ctx->textures, s, &out->id);
     if (r != MOS_OK) {
         free_object(ctx, KIND_TEXTURE, s);

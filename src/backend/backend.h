@@ -8,6 +8,7 @@
 
 #include "frame/frame.h"
 #include "raster/raster.h"
+#include "shader/shader.h"
 #include "util/alloc.h"
 
 mos_result rt_target_init(rt_target *t, int width, int height, int samples, const mos_allocator *a);
@@ -52,6 +53,7 @@ typedef struct backend_isa {
     mos_isa isa;
     raster_fn raster;
     stoch_block_fn stoch_block;
+    texture_sample_fn sample;  /* for the context's textures (mos_sampler.sample) */
 } backend_isa;
 /* The ISA that `want` resolves to on this CPU (MOS_ISA_AUTO if unavailable). */
 mos_isa backend_isa_available(mos_isa want);
@@ -92,6 +94,7 @@ void backend_shade(shade_scratch *ss, const raster_quad *quads, int n, int spp, 
 void backend_shade_points(shade_scratch *ss, const fe_tri *const *tris, const float *x, const float *y, int n,
                           shade_result *out);
 uint32_t backend_blend(mos_blend mode, uint32_t src, uint32_t dst);
-void backend_rop(rt_target *t, const frame_samples *sp, const raster_quad *quads, int n, const shade_result *res);
+/* The depth of quad q's slot k is z[q * RASTER_Z_STRIDE(spp) + k] (raster_fn). */
+void backend_rop(rt_target *t, const raster_quad *quads, const float *z, int n, const shade_result *res);
 
 #endif

@@ -25,17 +25,20 @@ static const backend_isa isa_scalar = {
     .isa = MOS_ISA_SCALAR,
     .raster = raster_triangle_scalar,
     .stoch_block = stoch_block_scalar,
+    .sample = texture_sample_quads_scalar,
 };
 #if defined(RASTER_HAVE_X86)
 static const backend_isa isa_avx2 = {
     .isa = MOS_ISA_AVX2,
     .raster = raster_triangle_avx2,
     .stoch_block = stoch_block_avx2,
+    .sample = texture_sample_quads_avx2,
 };
 static const backend_isa isa_avx512 = {
     .isa = MOS_ISA_AVX512,
     .raster = raster_triangle_avx512,
     .stoch_block = stoch_block_avx512,
+    .sample = texture_sample_quads_avx512,
 };
 #endif
 

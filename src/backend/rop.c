@@ -32,9 +32,10 @@ uint32_t backend_blend(mos_blend mode, uint32_t src, uint32_t dst)
     }
 }
 
-void backend_rop(rt_target *t, const frame_samples *sp, const raster_quad *quads, int n, const shade_result *res)
+void backend_rop(rt_target *t, const raster_quad *quads, const float *z, int n, const shade_result *res)
 {
     const int S = t->samples;
+    const size_t z_stride = (size_t)RASTER_Z_STRIDE(S);
     const uint64_t lane_mask = S == 16 ? 0xffffull : (1ull << S) - 1;
     float *const tri_area = t->recording && (t->inspect.what & MOS_INSPECT_TRIANGLE_AREA) ? t->inspect.tri_area : NULL;
     for (int q = 0; q < n; q++) {
@@ -47,13 +48,13 @@ void backend_rop(rt_target *t, const frame_samples *sp, const raster_quad *quads
             size_t base = ((size_t)py * (size_t)t->width + (size_t)px) * (size_t)S;
             uint32_t src = res[q].rgba[lane];
             bool wrote = false;
+            const float *zl = z + (size_t)q * z_stride + (size_t)(lane * S);
             for (; m; m &= m - 1) {
                 int s = __builtin_ctzll(m);
                 size_t idx = base + (size_t)s;
                 if (d->depth_test || d->depth_write) {
-                    float z = raster_sample_depth(tri, sp, px, py, s);
-                    if (d->depth_test && !(z < t->depth[idx])) continue;
-                    if (d->depth_write) t->depth[idx] = z;
+                    if (d->depth_test && !(zl[s] < t->depth[idx])) continue;
+                    if (d->depth_write) t->depth[idx] = zl[s];
                 }
                 t->color[idx] = backend_blend(d->blend, src, t->color[idx]);
                 wrote = true;

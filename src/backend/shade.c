@@ -20,12 +20,13 @@ void shade_scratch_destroy(shade_scratch *s, const mos_allocator *a);
 shade_scratch *shade_scratch_create(const mos_allocator *a) { return util_calloc(a, 1, sizeof(shade_scratch)); }
 void shade_scratch_destroy(shade_scratch *s, const mos_allocator *a) { util_free(a, s); }
 
-/* Shader output 0..1 floats -> packed RGBA8 per lane (NaN -> 0). */
-static void pack_unorm8(const float (*out)[BACKEND_SHADE_LANES], int lanes, uint32_t *restrict rgba)
+/* Shader output 0..1 floats -> packed RGBA8 per lane (NaN -> 0): one pass
+ * over the lanes, which the compiler vectorizes. */
+static void pack_unorm8(const float (*restrict out)[BACKEND_SHADE_LANES], int lanes, uint32_t *restrict rgba)
 {
-    for (int l = 0; l < lanes; l++) rgba[l] = 0;
-    for (int c = 0; c < 4; c++)
-        for (int l = 0; l < lanes; l++) rgba[l] |= unorm8(out[c][l]) << (8 * c);
+    const float *restrict r = out[0], *restrict g = out[1], *restrict b = out[2], *restrict a = out[3];
+    for (int l = 0; l < lanes; l++)
+        rgba[l] = unorm8(r[l]) | unorm8(g[l]) << 8 | unorm8(b[l]) << 16 | unorm8(a[l]) << 24;
 }
 
 /* Lane positions and live flags of quads from the rasterizer: pixel centres. */

@@ -18,7 +18,9 @@ void shade_scratch_destroy(shade_scratch *s, const mos_allocator *a);
 struct backend_scratch {
     shade_scratch *shade;
     decouple_scratch *dec;  /* stochastic frames only (backend_scratch_reserve) */
+    raster_view view;  /* the target as raster sees it (set per bin) */
     raster_quad quads[TILE_QUAD_CAP];
+    _Alignas(64) float z[TILE_QUAD_CAP * RASTER_Z_STRIDE(RASTER_MAX_SAMPLES)];  /* their samples' depth */
     shade_result results[TILE_QUAD_CAP];
 };
 
@@ -109,7 +111,7 @@ static void flush_quads(backend_scratch *s, const pipe_frame *f, int n, worker_s
 {
     if (!n) return;
     backend_shade(s->shade, s->quads, n, f->target->samples, s->results);
-    backend_rop(f->target, &f->target->positions, s->quads, n, s->results);
+    backend_rop(f->target, s->quads, s->z, n, s->results);
     st->shade_invocations += 4u * (uint64_t)n;
     if (f->target->recording) inspect_quads(f->target, s->quads, n);
 }
@@ -126,7 +128,9 @@ void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, cons
         clear_bin(f, r);
         t->bin_stamp[bin] = f->serial;
     }
-    raster_view view = {.depth = t->depth, .width = t->width, .samples = &t->positions};
+    raster_view *view = &s->view;
+    raster_view_init(view, t->depth, t->width, t->height, &t->positions);
+    const size_t z_stride = (size_t)RASTER_Z_STRIDE(t->samples);
     const raster_fn raster = f->isa->raster;
     raster_counts counts = {0, 0};
     const decouple_ctx dc = {.f = f, .shade = s->shade, .st = st};
@@ -157,7 +161,7 @@ void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, cons
         int band = quads <= TILE_FLUSH_QUADS ? y1 - y0 : 2 * ((TILE_FLUSH_QUADS * 2) / (x1 - x0 + 1) + 1);
         for (int y = y0; y < y1; y += band) {
             int yb = y + band < y1 ? y + band : y1;
-            pending += raster(tri, &view, x0, y, x1, yb, s->quads + pending, &counts);
+            pending += raster(tri, view, x0, y, x1, yb, s->quads + pending, s->z + (size_t)pending * z_stride, &counts);
             if (pending >= TILE_FLUSH_QUADS) {
                 flush_quads(s, f, pending, st);
                 pending = 0;

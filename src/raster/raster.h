@@ -68,12 +68,55 @@ typedef struct raster_quad {
     uint64_t cover;
 } raster_quad;
 
-/* Where raster reads depth for the early test (NULL depth = no test). */
+/* Floats of window depth per emitted quad: slot (lane * spp + s), padded to
+ * whole 8-float vectors. */
+#define RASTER_Z_STRIDE(spp) ((4 * (spp) + 7) & ~7)
+
+/* Each slot's (lane * spp + s) place in a quad, for the depth of its
+ * samples (raster/quad_depth.h). */
+typedef struct raster_zslots {
+    int spp, slots;
+    uint8_t lane_of[4 * RASTER_MAX_SAMPLES], sample_of[4 * RASTER_MAX_SAMPLES];
+    /* Slot k of a quad at (qx, qy) lies at window x ((float)qx + lx[k]) +
+     * fx[k], the same sum raster_sample_depth makes of (float)px + fx[s]. */
+    _Alignas(32) float lx[4 * RASTER_MAX_SAMPLES], ly[4 * RASTER_MAX_SAMPLES];
+    _Alignas(32) float fx[4 * RASTER_MAX_SAMPLES], fy[4 * RASTER_MAX_SAMPLES];
+} raster_zslots;
+
+/* Where raster reads depth for the early test (NULL depth = no test), and
+ * the target's slot tables (raster_view_init). */
 typedef struct raster_view {
     const float *depth;  /* [y][x][s] of the target */
-    int width;
+    int width, height;
     const frame_samples *samples;
+    raster_zslots zs;
 } raster_view;
+
+static inline void raster_view_init(raster_view *v, const float *depth, int width, int height,
+                                    const frame_samples *sp)
+{
+    v->depth = depth;
+    v->width = width;
+    v->height = height;
+    v->samples = sp;
+    raster_zslots *zs = &v->zs;
+    const int S = sp->count;
+    zs->spp = S;
+    zs->slots = 4 * S;
+    for (int lane = 0, k = 0; lane < 4; lane++) {
+        for (int s = 0; s < S; s++, k++) {
+            zs->lane_of[k] = (uint8_t)lane;
+            zs->sample_of[k] = (uint8_t)s;
+            zs->lx[k] = (float)(lane & 1);
+            zs->ly[k] = (float)(lane >> 1);
+            zs->fx[k] = sp->fx[s];
+            zs->fy[k] = sp->fy[s];
+        }
+    }
+    for (int k = 4 * S; k < RASTER_Z_STRIDE(S); k++)  /* padding of the last vector */
+        zs->lx[k] = zs->ly[k] = zs->fx[k] = zs->fy[k] = 0.0f;
+}
+
 
 typedef struct raster_counts {
     uint64_t samples;  /* covered samples before depth */
@@ -82,9 +125,12 @@ typedef struct raster_counts {
 
 /* Rasterizes t over pixels [x0, x1) x [y0, y1) (x0, y0 even; the caller has
  * intersected the rectangle with the bin and t's pixel bounds), appending
- * quads with a sample left after early depth to out; returns how many. */
+ * quads with a sample left after early depth to out; returns how many.
+ * When t's draw tests or writes depth, the window depth of quad i's covered
+ * samples is at z[i * RASTER_Z_STRIDE(spp) + slot] (raster_sample_depth's
+ * bits), for the ROP to test and write. */
 typedef int (*raster_fn)(const fe_tri *t, const raster_view *v, int x0, int y0, int x1, int y1, raster_quad *out,
-                         raster_counts *counts);
+                         float *z, raster_counts *counts);
 
 /* Stochastic coverage of 5D visibility samples (x, y, u, v, t), a 4x4
  * block of pixels at a time, each pixel at one sample of one rank
@@ -120,12 +166,15 @@ uint32_t stoch_block_static(const fe_tri *t, const frame_samples *sp, int x0, in
  * compiled once per instruction set by one small file per ISA
  * (raster_scalar.c, raster_avx2.c, raster_avx512.c); the back-end's ISA
  * table (backend_isa_select) picks a set. */
-int raster_triangle_scalar(const fe_tri *, const raster_view *, int, int, int, int, raster_quad *, raster_counts *);
+int raster_triangle_scalar(const fe_tri *, const raster_view *, int, int, int, int, raster_quad *, float *,
+                           raster_counts *);
 uint32_t stoch_block_scalar(const fe_blur *, int, int, const float *, uint32_t, stoch_hits *);
 #if defined(__x86_64__) && defined(__GNUC__)
 #define RASTER_HAVE_X86 1
-int raster_triangle_avx2(const fe_tri *, const raster_view *, int, int, int, int, raster_quad *, raster_counts *);
-int raster_triangle_avx512(const fe_tri *, const raster_view *, int, int, int, int, raster_quad *, raster_counts *);
+int raster_triangle_avx2(const fe_tri *, const raster_view *, int, int, int, int, raster_quad *, float *,
+                         raster_counts *);
+int raster_triangle_avx512(const fe_tri *, const raster_view *, int, int, int, int, raster_quad *, float *,
+                           raster_counts *);
 uint32_t stoch_block_avx2(const fe_blur *, int, int, const float *, uint32_t, stoch_hits *);
 uint32_t stoch_block_avx512(const fe_blur *, int, int, const float *, uint32_t, stoch_hits *);
 #endif

@@ -4,6 +4,7 @@
 #pragma GCC target("avx2,fma,bmi,bmi2,popcnt,lzcnt")
 #include <immintrin.h>
 
+#include "raster/quad_depth_avx2.h"
 #include "raster/raster.h"
 #include "raster/stoch_lane.h"
 
@@ -24,6 +25,7 @@ static inline uint64_t cover_avx2(const int64_t row[3], const int64_t (*off)[4 *
 
 #define RASTER_FN raster_triangle_avx2
 #define RASTER_COVER cover_avx2
+#define RASTER_DEPTH raster_depth_avx2
 #include "raster/raster_tmp.h"
 
 #define STOCH_BLOCK_FN stoch_block_avx2

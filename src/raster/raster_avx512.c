@@ -5,6 +5,7 @@
 #pragma GCC target("avx512f,avx512dq,avx512bw,avx512vl,avx2,fma,bmi,bmi2,popcnt,lzcnt")
 #include <immintrin.h>
 
+#include "raster/quad_depth_avx2.h"
 #include "raster/raster.h"
 #include "raster/stoch_lane.h"
 
@@ -26,6 +27,7 @@ static inline uint64_t cover_avx512(const int64_t row[3], const int64_t (*off)[4
 
 #define RASTER_FN raster_triangle_avx512
 #define RASTER_COVER cover_avx512
+#define RASTER_DEPTH raster_depth_avx2
 #include "raster/raster_tmp.h"
 
 #define STOCH_BLOCK_FN stoch_block_avx512

@@ -1,5 +1,6 @@
 /* raster_scalar.c — the portable raster_triangle (any x86-64 or other CPU).
  * Fed by backend/tile.c through the ISA table (backend_isa_select). */
+#include "raster/quad_depth.h"
 #include "raster/raster.h"
 #include "raster/stoch_lane.h"
 
@@ -15,6 +16,7 @@ static inline uint64_t cover_scalar(const int64_t row[3], const int64_t (*off)[4
 
 #define RASTER_FN raster_triangle_scalar
 #define RASTER_COVER cover_scalar
+#define RASTER_DEPTH raster_depth_scalar
 #include "raster/raster_tmp.h"
 
 #define STOCH_BLOCK_FN stoch_block_scalar

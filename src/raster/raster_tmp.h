@@ -1,9 +1,10 @@
 /* raster_tmp.h — the body of raster_triangle, included once per ISA by
  * raster_scalar.c, raster_avx2.c and raster_avx512.c, which define
- * RASTER_FN (the function's name) and RASTER_COVER (how one quad's 4 * spp
- * samples are tested against the three edges).  Fed by backend/tile.c through the ISA table. */
+ * RASTER_FN (the function's name), RASTER_COVER (how one quad's 4 * spp
+ * samples are tested against the three edges) and RASTER_DEPTH (their
+ * depth and the early depth test, quad_depth.h).  Fed by backend/tile.c through the ISA table. */
 
-int RASTER_FN(const fe_tri *t, const raster_view *v, int x0, int y0, int x1, int y1, raster_quad *out,
+int RASTER_FN(const fe_tri *t, const raster_view *v, int x0, int y0, int x1, int y1, raster_quad *out, float *z,
               raster_counts *counts)
 {
     const frame_samples *sp = v->samples;
@@ -27,6 +28,8 @@ int RASTER_FN(const fe_tri *t, const raster_view *v, int x0, int y0, int x1, int
         for (int k = slots; k < slots + 8; k++) off[e][k] = -1;  /* padding: never covered */
     }
     const bool depth_test = v->depth && t->draw->depth_test;
+    const bool want_z = depth_test || t->draw->depth_write;
+    const int z_stride = RASTER_Z_STRIDE(S);
     const uint64_t lane_mask = S == 16 ? 0xffffull : (1ull << S) - 1;
     int n = 0;
     uint64_t cov_samples = 0, cov_pixels = 0;
@@ -46,13 +49,8 @@ int RASTER_FN(const fe_tri *t, const raster_view *v, int x0, int y0, int x1, int
             cov_samples += (uint64_t)__builtin_popcountll(mask);
             cov_pixels += (uint64_t)(((mask & lane_mask) != 0) + (((mask >> S) & lane_mask) != 0) +
                                      (((mask >> 2 * S) & lane_mask) != 0) + ((mask >> 3 * S) != 0));
-            if (depth_test) {
-                for (uint64_t left = mask; left; left &= left - 1) {
-                    int slot = __builtin_ctzll(left), lane = slot / S, s = slot - lane * S;
-                    int px = qx + (lane & 1), py = qy + (lane >> 1);
-                    const float *zbuf = v->depth + ((size_t)py * (size_t)v->width + (size_t)px) * (size_t)S;
-                    if (!(raster_sample_depth(t, sp, px, py, s) < zbuf[s])) mask &= ~(1ull << slot);
-                }
+            if (want_z) {
+                mask = RASTER_DEPTH(v, depth_test, t, qx, qy, mask, z + (size_t)n * (size_t)z_stride);
                 if (!mask) continue;
             }
             out[n].tri = t;

@@ -9,7 +9,12 @@
 
 #define TEXTURE_MAX_LEVELS 15
 
+/* Samples quads as mos_sample_quads says; one variant per ISA. */
+typedef void (*texture_sample_fn)(const mos_sampler *s, int quad_count, const float *u, const float *v,
+                                  float *const out[4]);
+
 struct mos_sampler {
+    texture_sample_fn sample;  /* this context's ISA (set after texture_build) */
     int levels;
     struct {
         int width, height;
@@ -18,7 +23,17 @@ struct mos_sampler {
     uint32_t *storage;
 };
 
-/* Builds the mip chain (box filter) from rows-top-first RGBA8. */
+/* The one body (sample_tmp.h) compiled per ISA by sample_scalar.c,
+ * sample_avx2.c and sample_avx512.c; the back-end's ISA table picks one. */
+void texture_sample_quads_scalar(const mos_sampler *, int, const float *, const float *, float *const[4]);
+#if defined(__x86_64__) && defined(__GNUC__)
+void texture_sample_quads_avx2(const mos_sampler *, int, const float *, const float *, float *const[4]);
+void texture_sample_quads_avx512(const mos_sampler *, int, const float *, const float *, float *const[4]);
+#endif
+
+/* Builds the mip chain (box filter) from rows-top-first RGBA8, all levels in
+ * one block (the vector samplers gather from it), sampled by the portable
+ * variant until the caller sets s->sample. */
 mos_result texture_build(mos_sampler *s, int width, int height, const uint8_t *rgba8, const mos_allocator *a);
 void texture_release(mos_sampler *s, const mos_allocator *a);
 

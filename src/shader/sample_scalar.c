@@ -1,0 +1,11 @@
+/* sample_scalar.c — texture sampling in portable C (sample_tmp.h, 4 lanes).
+ * Fed by fragment shaders through mos_sample_quads. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "shader/texture.h"
+
+#define SAMPLE_FN texture_sample_quads_scalar
+#define SAMPLE_LANES 4
+#include "shader/sample_tmp.h"

@@ -1,0 +1,397 @@
+/* sample_tmp.h — the body of mos_sample_quads, included once per ISA by the
+ * texture sampling files, which define SAMPLE_FN (the function's name:
+ * texture_sample_quads_scalar, _avx2, _avx512) and SAMPLE_LANES (4: portable
+ * C, 8: AVX2, 16: AVX-512F/DQ/BW/VL) and, for 8 and 16, have already set
+ * `#pragma GCC target(...)` for that ISA.  Every variant computes the same
+ * bits as the portable one for every input, NaN and Inf included: the mip
+ * level of a quad stays scalar; the vector variants do the per-lane work
+ * (position, floor, wrap, texel gathers, integer bilinear) one vector of
+ * SAMPLE_LANES / 4 quads at a time.
+ *
+ * Needs shader/texture.h, <math.h>, <stdint.h>, <string.h>.  Helpers are
+ * named with the lane count appended (sample_level_8 ...), so one file may
+ * include this once per ISA. */
+
+#ifndef SAMPLE_FN
+#error "define SAMPLE_FN and SAMPLE_LANES before including sample_tmp.h"
+#endif
+
+#define SAMPLE_CAT2(a, b) a##_##b
+#define SAMPLE_CAT(a, b) SAMPLE_CAT2(a, b)
+#define SAMPLE_H(name) SAMPLE_CAT(name, SAMPLE_LANES)
+#define SAMPLE_QUADS (SAMPLE_LANES / 4) /* quads per vector */
+#define SAMPLE_BLOCK 64                 /* quads whose levels are found before their lanes are sampled */
+
+/* The mip level for rho2, the larger squared footprint: lod = log2(rho)
+ * rounded, (int)(0.5f * log2f(rho2) + 0.5f), so level k for rho2 in about
+ * [2^(2k-1), 2^(2k+1)).  Away from those odd powers of two the float
+ * exponent gives the level, and log2f, whatever its last-bit error, gives
+ * the same; within 2^-10 of one of them the level comes from log2f, as it
+ * always did.  The sampling test checks this for every float rho2. */
+static inline int SAMPLE_H(sample_level_rho2)(float rho2, int levels)
+{
+    if (!(rho2 > 1.0f)) return 0; /* NaN too */
+    uint32_t bits;
+    memcpy(&bits, &rho2, sizeof bits);
+    const int e = (int)(bits >> 23) - 127; /* rho2 = 1.m * 2^e, e >= 0 */
+    const uint32_t m = bits & 0x7fffffu, near = 1u << 13;
+    if (e == 128) return 0; /* +Inf: the old (int)(lod + 0.5f) gave INT_MIN on x86, so level 0 */
+    int level = (e + 1) >> 1;
+    if ((e & 1) ? m < near : m >= (1u << 23) - near) level = (int)(0.5f * log2f(rho2) + 0.5f);
+    return level > levels - 1 ? levels - 1 : level;
+}
+
+/* The mip level of one quad from its texture-space derivatives. */
+static inline int SAMPLE_H(sample_level)(const mos_sampler *s, float w0, float h0, const float *uq, const float *vq)
+{
+    float dux = (uq[1] - uq[0]) * w0, dvx = (vq[1] - vq[0]) * h0;
+    float duy = (uq[2] - uq[0]) * w0, dvy = (vq[2] - vq[0]) * h0;
+    float rx = dux * dux + dvx * dvx, ry = duy * duy + dvy * dvy;
+    /* fmaxf(rx, ry) without the libm call; only the sign of a zero may differ. */
+    return SAMPLE_H(sample_level_rho2)(rx > ry || ry != ry ? rx : ry, s->levels);
+}
+
+/* One lane in portable C: the portable variant's body, and the vector
+ * variants' fallback for textures past 2^31 texels (gather offsets are
+ * 32-bit).  Texel centres at +0.5; v = 0 is the bottom of the image; 8
+ * fractional bits of position for the bilinear weights; repeat wrap. */
+static inline void SAMPLE_H(sample_lane)(const mos_sampler *s, int level, float u, float v, float *const out[4],
+                                         int lane)
+{
+    const int lw = s->level[level].width, lh = s->level[level].height;
+    const uint32_t *tex = s->level[level].texels;
+    float x = (u * (float)lw - 0.5f) * 256.0f, y = ((1.0f - v) * (float)lh - 0.5f) * 256.0f;
+    if (!(fabsf(x) < 1e9f) || !(fabsf(y) < 1e9f)) x = y = 0.0f; /* NaN, Inf, absurd */
+    int32_t xi = (int32_t)x, yi = (int32_t)y;                    /* floor without a libm call */
+    xi -= (float)xi > x;
+    yi -= (float)yi > y;
+    uint32_t fx = (uint32_t)xi & 255u, fy = (uint32_t)yi & 255u;
+    int ix = xi >> 8, iy = yi >> 8; /* repeat wrap: a mask for power-of-two sizes */
+    if (lw & (lw - 1)) {
+        ix %= lw; /* C's % rounds toward zero */
+        ix += ix < 0 ? lw : 0;
+    } else {
+        ix &= lw - 1;
+    }
+    if (lh & (lh - 1)) {
+        iy %= lh;
+        iy += iy < 0 ? lh : 0;
+    } else {
+        iy &= lh - 1;
+    }
+    int ix1 = ix + 1 < lw ? ix + 1 : 0, iy1 = iy + 1 < lh ? iy + 1 : 0;
+    uint32_t t[4] = {tex[iy * lw + ix], tex[iy * lw + ix1], tex[iy1 * lw + ix], tex[iy1 * lw + ix1]};
+    uint32_t w[4] = {(256u - fx) * (256u - fy), fx * (256u - fy), (256u - fx) * fy, fx * fy};
+    for (int c = 0; c < 4; c++) {
+        /* <= 255 * 65536 < 2^24: exact in 32 bits and in a float. */
+        uint32_t sum = 0;
+        for (int k = 0; k < 4; k++) sum += ((t[k] >> (8 * c)) & 0xffu) * w[k];
+        out[c][lane] = (float)sum * (1.0f / (255.0f * 65536.0f));
+    }
+}
+
+#if SAMPLE_LANES == 4
+
+void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float *v, float *const out[4])
+{
+    const float w0 = (float)s->level[0].width, h0 = (float)s->level[0].height;
+    for (int q = 0; q < quad_count; q++) {
+        int level = SAMPLE_H(sample_level)(s, w0, h0, u + 4 * q, v + 4 * q);
+        for (int l = 4 * q; l < 4 * q + 4; l++) SAMPLE_H(sample_lane)(s, level, u[l], v[l], out, l);
+    }
+}
+
+#else /* SAMPLE_LANES 8 or 16 */
+
+#include <immintrin.h>
+
+/* The few vector operations the body needs, per width.  SV_M is a lane
+ * mask: a vector of all-ones lanes for AVX2, a k-register for AVX-512.
+ * SV_LUT looks up a 16-entry per-level table (SV_LUT_DECL) by lane level. */
+#if SAMPLE_LANES == 8
+#define SV_F __m256
+#define SV_I __m256i
+#define SV_M __m256i
+#define SV_LOADF(p) _mm256_loadu_ps(p)
+#define SV_STOREF(p, a) _mm256_storeu_ps(p, a)
+#define SV_LOADI(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define SV_F1(x) _mm256_set1_ps(x)
+#define SV_I1(x) _mm256_set1_epi32(x)
+#define SV_MULF(a, b) _mm256_mul_ps(a, b)
+#define SV_SUBF(a, b) _mm256_sub_ps(a, b)
+#define SV_ABSF(a) _mm256_andnot_ps(_mm256_set1_ps(-0.0f), a)
+#define SV_LTF(a, b) _mm256_castps_si256(_mm256_cmp_ps(a, b, _CMP_LT_OQ)) /* false on NaN */
+#define SV_ANDM(a, b) _mm256_and_si256(a, b)
+#define SV_KEEPF(m, a) _mm256_and_ps(_mm256_castsi256_ps(m), a) /* m ? a : 0 */
+#define SV_CVTF(a) _mm256_cvtepi32_ps(a)
+#define SV_CASTF(a) _mm256_castsi256_ps(a)
+#define SV_CVTFLOOR(a) _mm256_cvttps_epi32(_mm256_floor_ps(a))
+#define SV_ADD(a, b) _mm256_add_epi32(a, b)
+#define SV_SUB(a, b) _mm256_sub_epi32(a, b)
+#define SV_MUL(a, b) _mm256_mullo_epi32(a, b)
+#define SV_AND(a, b) _mm256_and_si256(a, b)
+#define SV_SRA(a, n) _mm256_srai_epi32(a, n)
+#define SV_SRL(a, n) _mm256_srli_epi32(a, n)
+#define SV_SLL(a, n) _mm256_slli_epi32(a, n)
+#define SV_ADD16(a, b) _mm256_add_epi16(a, b)
+#define SV_SUB16(a, b) _mm256_sub_epi16(a, b)
+#define SV_MUL16(a, b) _mm256_mullo_epi16(a, b)
+#define SV_SLL16(a, n) _mm256_slli_epi16(a, n)
+#define SV_LT(a, b) _mm256_cmpgt_epi32(b, a)
+#define SV_SEL(m, a, b) _mm256_blendv_epi8(b, a, m) /* m ? a : b */
+#define SV_GATHER(base, idx) _mm256_i32gather_epi32((const int *)(const void *)(base), idx, 4)
+#define SV_ALL(m) (_mm256_movemask_ps(_mm256_castsi256_ps(m)) == 0xff)
+/* Texels idx and idx + 1 of every lane, as two 4-lane 64-bit gathers
+ * whose halves are then split into left and right. */
+#define SV_GATHER2(base, idx, left, right)                                                                    \
+    do {                                                                                                     \
+        const __m256 lo_ = _mm256_castsi256_ps(                                                              \
+            _mm256_i32gather_epi64((const long long *)(const void *)(base), _mm256_castsi256_si128(idx), 4));   \
+        const __m256 hi_ = _mm256_castsi256_ps(                                                              \
+            _mm256_i32gather_epi64((const long long *)(const void *)(base), _mm256_extracti128_si256(idx, 1), 4)); \
+        left = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(lo_, hi_, 0x88)), 0xd8);        \
+        right = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(lo_, hi_, 0xdd)), 0xd8);       \
+    } while (0)
+/* 16 entries in two halves: vpermd uses the low 3 bits of the index. */
+#define SV_LUT_DECL(name, table) \
+    const __m256i name##_lo = SV_LOADI(table), name##_hi = SV_LOADI((table) + 8)
+#define SV_LUT(name, idx)                                                                                  \
+    _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(name##_lo, idx), _mm256_permutevar8x32_epi32(name##_hi, idx), \
+                       _mm256_cmpgt_epi32(idx, _mm256_set1_epi32(7)))
+#elif SAMPLE_LANES == 16
+#define SV_F __m512
+#define SV_I __m512i
+#define SV_M __mmask16
+#define SV_LOADF(p) _mm512_loadu_ps(p)
+#define SV_STOREF(p, a) _mm512_storeu_ps(p, a)
+#define SV_LOADI(p) _mm512_loadu_si512((const void *)(p))
+#define SV_F1(x) _mm512_set1_ps(x)
+#define SV_I1(x) _mm512_set1_epi32(x)
+#define SV_MULF(a, b) _mm512_mul_ps(a, b)
+#define SV_SUBF(a, b) _mm512_sub_ps(a, b)
+#define SV_ABSF(a) _mm512_abs_ps(a)
+#define SV_LTF(a, b) _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ) /* false on NaN */
+#define SV_ANDM(a, b) ((__mmask16)((a) & (b)))
+#define SV_KEEPF(m, a) _mm512_maskz_mov_ps(m, a) /* m ? a : 0 */
+#define SV_CVTF(a) _mm512_cvtepi32_ps(a)
+#define SV_CASTF(a) _mm512_castsi512_ps(a)
+#define SV_CVTFLOOR(a) _mm512_cvt_roundps_epi32(a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)
+#define SV_ADD(a, b) _mm512_add_epi32(a, b)
+#define SV_SUB(a, b) _mm512_sub_epi32(a, b)
+#define SV_MUL(a, b) _mm512_mullo_epi32(a, b)
+#define SV_AND(a, b) _mm512_and_si512(a, b)
+#define SV_SRA(a, n) _mm512_srai_epi32(a, n)
+#define SV_SRL(a, n) _mm512_srli_epi32(a, n)
+#define SV_SLL(a, n) _mm512_slli_epi32(a, n)
+#define SV_ADD16(a, b) _mm512_add_epi16(a, b)
+#define SV_SUB16(a, b) _mm512_sub_epi16(a, b)
+#define SV_MUL16(a, b) _mm512_mullo_epi16(a, b)
+#define SV_SLL16(a, n) _mm512_slli_epi16(a, n)
+#define SV_LT(a, b) _mm512_cmplt_epi32_mask(a, b)
+#define SV_SEL(m, a, b) _mm512_mask_blend_epi32(m, b, a) /* m ? a : b */
+#define SV_GATHER(base, idx) _mm512_i32gather_epi32(idx, (const void *)(base), 4)
+#define SV_ALL(m) ((m) == 0xffff)
+/* Texels idx and idx + 1 of every lane, as two 8-lane 64-bit gathers
+ * whose halves are then split into left and right. */
+#define SV_GATHER2(base, idx, left, right)                                                                       \
+    do {                                                                                                        \
+        const __m512i lo_ = _mm512_i32gather_epi64(_mm512_castsi512_si256(idx), (const void *)(base), 4);     \
+        const __m512i hi_ = _mm512_i32gather_epi64(_mm512_extracti64x4_epi64(idx, 1), (const void *)(base), 4); \
+        const __m512i even_ = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);   \
+        left = _mm512_permutex2var_epi32(lo_, even_, hi_);                                                     \
+        right = _mm512_permutex2var_epi32(lo_, _mm512_add_epi32(even_, _mm512_set1_epi32(1)), hi_);            \
+    } while (0)
+#define SV_LUT_DECL(name, table) const __m512i name = SV_LOADI(table)
+#define SV_LUT(name, idx) _mm512_permutexvar_epi32(idx, name)
+#else
+#error "SAMPLE_LANES must be 4, 8 or 16"
+#endif
+
+/* Repeat wrap of any size: i mod n in [0, n), exact for |i| < 2^22 (the
+ * positions are clamped to |x| < 1e9 / 256).  The float quotient i * (1/n)
+ * is within 0.5 / n of i / n, so its floor is right unless i / n is a whole
+ * number k and the quotient falls just below it: then r = n, not 0. */
+static inline SV_I SAMPLE_H(sample_wrap)(SV_I i, SV_I n, SV_F rcp_n)
+{
+    SV_I r = SV_SUB(i, SV_MUL(SV_CVTFLOOR(SV_MULF(SV_CVTF(i), rcp_n)), n));
+    return SV_SEL(SV_LT(r, n), r, SV_SUB(r, n));
+}
+
+/* Bilinear along x of two 8-bit channels held in the 16-bit halves of each
+ * lane: a * (256 - f) + b * f = (a << 8) + (b - a) * f.  The result is at
+ * most 255 * 256 < 2^16, so 16-bit arithmetic that wraps is still exact. */
+static inline SV_I SAMPLE_H(sample_lerp_x)(SV_I a, SV_I b, SV_I f2)
+{
+    return SV_ADD16(SV_SLL16(a, 8), SV_MUL16(SV_SUB16(b, a), f2));
+}
+
+/* Bilinear along y of one channel in 32-bit lanes, then to 0..1: the same
+ * integer as the sum of the four texels times their weights (<= 255 *
+ * 65536 < 2^24, so the int-to-float conversion is exact). */
+static inline SV_F SAMPLE_H(sample_lerp_y)(SV_I a, SV_I b, SV_I f)
+{
+    SV_I sum = SV_ADD(SV_SLL(a, 8), SV_MUL(SV_SUB(b, a), f));
+    return SV_MULF(SV_CVTF(sum), SV_F1(1.0f / (255.0f * 65536.0f)));
+}
+
+void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float *v, float *const out[4])
+{
+    const float w0 = (float)s->level[0].width, h0 = (float)s->level[0].height;
+    /* Per-level tables for SV_LUT, padded to 16 entries with the last level:
+     * size, texel offset from level 0 (the levels share one block) and, for
+     * sizes that are not powers of two, the reciprocal for sample_wrap. */
+    const uint32_t *base = s->level[0].texels;
+    _Alignas(64) int32_t tab_w[16], tab_h[16], tab_off[16];
+    _Alignas(64) float tab_rw[16], tab_rh[16];
+    int pow2 = 1;
+    int64_t end = 0; /* one past the last texel, from base */
+    for (int l = 0; l < 16; l++) {
+        const int k = l < s->levels ? l : s->levels - 1;
+        const int lw = s->level[k].width, lh = s->level[k].height;
+        const int64_t off = s->level[k].texels - base;
+        tab_w[l] = lw;
+        tab_h[l] = lh;
+        tab_off[l] = (int32_t)off;
+        pow2 &= !(lw & (lw - 1)) && !(lh & (lh - 1));
+        end = off + (int64_t)lw * lh > end ? off + (int64_t)lw * lh : end;
+    }
+    if (end > INT32_MAX) { /* gather offsets are 32-bit: portable lanes */
+        for (int q = 0; q < quad_count; q++) {
+            int level = SAMPLE_H(sample_level)(s, w0, h0, u + 4 * q, v + 4 * q);
+            for (int l = 4 * q; l < 4 * q + 4; l++) SAMPLE_H(sample_lane)(s, level, u[l], v[l], out, l);
+        }
+        return;
+    }
+    if (!pow2)
+        for (int l = 0; l < 16; l++) {
+            tab_rw[l] = 1.0f / (float)tab_w[l];
+            tab_rh[l] = 1.0f / (float)tab_h[l];
+        }
+    SV_LUT_DECL(lut_w, tab_w);
+    SV_LUT_DECL(lut_h, tab_h);
+    SV_LUT_DECL(lut_off, tab_off);
+
+    _Alignas(64) int32_t lane_level[4 * SAMPLE_BLOCK + SAMPLE_LANES];
+    for (int q0 = 0; q0 < quad_count; q0 += SAMPLE_BLOCK) {
+        const int n = quad_count - q0 < SAMPLE_BLOCK ? quad_count - q0 : SAMPLE_BLOCK;
+        /* The levels first, so that no log2f call sits among the vectors. */
+        for (int q = 0; q < n; q++) {
+            const int level = SAMPLE_H(sample_level)(s, w0, h0, u + 4 * (q0 + q), v + 4 * (q0 + q));
+            for (int i = 0; i < 4; i++) lane_level[4 * q + i] = level;
+        }
+        for (int l = 4 * n; l < 4 * n + SAMPLE_LANES; l++) lane_level[l] = 0; /* tail: a valid level */
+
+        for (int q = 0; q < n; q += SAMPLE_QUADS) {
+            const int first = 4 * (q0 + q), lanes = n - q < SAMPLE_QUADS ? 4 * (n - q) : SAMPLE_LANES;
+            const float *cu = u + first, *cv = v + first;
+            float *co[4] = {out[0] + first, out[1] + first, out[2] + first, out[3] + first};
+            /* A last vector of fewer quads reads and writes padded copies:
+             * (u, v) = (0, 0) in the lanes past the end. */
+            _Alignas(64) float pad_uv[2][SAMPLE_LANES], pad_out[4][SAMPLE_LANES];
+            if (lanes < SAMPLE_LANES) {
+                memset(pad_uv, 0, sizeof pad_uv);
+                memcpy(pad_uv[0], cu, (size_t)lanes * sizeof(float));
+                memcpy(pad_uv[1], cv, (size_t)lanes * sizeof(float));
+                cu = pad_uv[0];
+                cv = pad_uv[1];
+                for (int c = 0; c < 4; c++) co[c] = pad_out[c];
+            }
+
+            const SV_I lvl = SV_LOADI(lane_level + 4 * q), one = SV_I1(1);
+            const SV_I w = SV_LUT(lut_w, lvl), h = SV_LUT(lut_h, lvl), off = SV_LUT(lut_off, lvl);
+            /* Position in 1/256 texels, exactly as the portable lane rounds it. */
+            SV_F x = SV_MULF(SV_SUBF(SV_MULF(SV_LOADF(cu), SV_CVTF(w)), SV_F1(0.5f)), SV_F1(256.0f));
+            SV_F y = SV_MULF(SV_SUBF(SV_MULF(SV_SUBF(SV_F1(1.0f), SV_LOADF(cv)), SV_CVTF(h)), SV_F1(0.5f)),
+                             SV_F1(256.0f));
+            const SV_M sane = SV_ANDM(SV_LTF(SV_ABSF(x), SV_F1(1e9f)), SV_LTF(SV_ABSF(y), SV_F1(1e9f)));
+            const SV_I xi = SV_CVTFLOOR(SV_KEEPF(sane, x)), yi = SV_CVTFLOOR(SV_KEEPF(sane, y));
+
+            SV_I ix = SV_SRA(xi, 8), iy = SV_SRA(yi, 8);
+            if (pow2) {
+                ix = SV_AND(ix, SV_SUB(w, one));
+                iy = SV_AND(iy, SV_SUB(h, one));
+            } else {
+                SV_LUT_DECL(lut_rw, tab_rw);
+                SV_LUT_DECL(lut_rh, tab_rh);
+                ix = SAMPLE_H(sample_wrap)(ix, w, SV_CASTF(SV_LUT(lut_rw, lvl)));
+                iy = SAMPLE_H(sample_wrap)(iy, h, SV_CASTF(SV_LUT(lut_rh, lvl)));
+            }
+            const SV_I row0 = SV_ADD(off, SV_MUL(iy, w));
+            const SV_I row1 = SV_SEL(SV_LT(SV_ADD(iy, one), h), SV_ADD(row0, w), off);
+            const SV_I ix1 = SV_ADD(ix, one);
+            const SV_M inside = SV_LT(ix1, w);
+            SV_I t00, t10, t01, t11;
+            if (SV_ALL(inside)) { /* no lane wraps in x: one 64-bit fetch per row */
+                SV_GATHER2(base, SV_ADD(row0, ix), t00, t10);
+                SV_GATHER2(base, SV_ADD(row1, ix), t01, t11);
+            } else {
+                const SV_I ix1w = SV_SEL(inside, ix1, SV_I1(0));
+                t00 = SV_GATHER(base, SV_ADD(row0, ix));
+                t10 = SV_GATHER(base, SV_ADD(row0, ix1w));
+                t01 = SV_GATHER(base, SV_ADD(row1, ix));
+                t11 = SV_GATHER(base, SV_ADD(row1, ix1w));
+            }
+
+            /* Channels r, b (and g, a after >> 8) in the 16-bit halves. */
+            const SV_I fx = SV_AND(xi, SV_I1(255)), fy = SV_AND(yi, SV_I1(255));
+            const SV_I fx2 = SV_ADD(fx, SV_SLL(fx, 16)), even = SV_I1(0x00ff00ff), low = SV_I1(0xffff);
+            const SV_I rb0 = SAMPLE_H(sample_lerp_x)(SV_AND(t00, even), SV_AND(t10, even), fx2);
+            const SV_I rb1 = SAMPLE_H(sample_lerp_x)(SV_AND(t01, even), SV_AND(t11, even), fx2);
+            const SV_I ga0 = SAMPLE_H(sample_lerp_x)(SV_AND(SV_SRL(t00, 8), even), SV_AND(SV_SRL(t10, 8), even), fx2);
+            const SV_I ga1 = SAMPLE_H(sample_lerp_x)(SV_AND(SV_SRL(t01, 8), even), SV_AND(SV_SRL(t11, 8), even), fx2);
+            SV_STOREF(co[0], SAMPLE_H(sample_lerp_y)(SV_AND(rb0, low), SV_AND(rb1, low), fy));
+            SV_STOREF(co[1], SAMPLE_H(sample_lerp_y)(SV_AND(ga0, low), SV_AND(ga1, low), fy));
+            SV_STOREF(co[2], SAMPLE_H(sample_lerp_y)(SV_SRL(rb0, 16), SV_SRL(rb1, 16), fy));
+            SV_STOREF(co[3], SAMPLE_H(sample_lerp_y)(SV_SRL(ga0, 16), SV_SRL(ga1, 16), fy));
+
+            if (lanes < SAMPLE_LANES)
+                for (int c = 0; c < 4; c++) memcpy(out[c] + first, pad_out[c], (size_t)lanes * sizeof(float));
+        }
+    }
+}
+
+#undef SV_F
+#undef SV_I
+#undef SV_M
+#undef SV_LOADF
+#undef SV_STOREF
+#undef SV_LOADI
+#undef SV_F1
+#undef SV_I1
+#undef SV_MULF
+#undef SV_SUBF
+#undef SV_ABSF
+#undef SV_LTF
+#undef SV_ANDM
+#undef SV_KEEPF
+#undef SV_CVTF
+#undef SV_CASTF
+#undef SV_CVTFLOOR
+#undef SV_ADD
+#undef SV_SUB
+#undef SV_MUL
+#undef SV_AND
+#undef SV_SRA
+#undef SV_SRL
+#undef SV_SLL
+#undef SV_ADD16
+#undef SV_SUB16
+#undef SV_MUL16
+#undef SV_SLL16
+#undef SV_LT
+#undef SV_SEL
+#undef SV_GATHER
+#undef SV_GATHER2
+#undef SV_ALL
+#undef SV_LUT_DECL
+#undef SV_LUT
+
+#endif /* SAMPLE_LANES */
+
+#undef SAMPLE_BLOCK
+#undef SAMPLE_QUADS
+#undef SAMPLE_H
+#undef SAMPLE_CAT
+#undef SAMPLE_CAT2
+#undef SAMPLE_FN
+#undef SAMPLE_LANES
