@@ -1,6 +1,13 @@
 /* rop.c — the ROP stage: per covered sample, in API order, depth test and
- * write, then blend the shaded colour into the sample.
+ * write, then blend the shaded colour into the sample.  The common case (an
+ * opaque, depth-tested, depth-writing draw, the quad inside the target)
+ * takes four samples per instruction (rop_quad_opaque); the rest walk the
+ * covered samples one by one.  Both do the same per sample.
  * Fed by the shade stage (tile.c); writes the target's samples of one bin. */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "backend/backend.h"
 
 static uint32_t blend_alpha(uint32_t src, uint32_t dst)
@@ -32,6 +39,59 @@ uint32_t backend_blend(mos_blend mode, uint32_t src, uint32_t dst)
     }
 }
 
+#if defined(__SSE2__)
+/* Four slots k..k+3 of a quad's sample rows: lanes 0, 1 (row0) hold slots
+ * [0, 2S), lanes 2, 3 (row1) the rest; with one sample, two from each row. */
+static inline __m128i rows_load(const uint32_t *row0, const uint32_t *row1, int S, int k)
+{
+    if (S == 1)
+        return _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)row0), _mm_loadl_epi64((const __m128i *)row1));
+    return _mm_loadu_si128((const __m128i *)(k < 2 * S ? row0 + k : row1 + (k - 2 * S)));
+}
+
+static inline void rows_store(uint32_t *row0, uint32_t *row1, int S, int k, __m128i v)
+{
+    if (S == 1) {
+        _mm_storel_epi64((__m128i *)row0, v);
+        _mm_storel_epi64((__m128i *)row1, _mm_unpackhi_epi64(v, v));
+        return;
+    }
+    _mm_storeu_si128((__m128i *)(k < 2 * S ? row0 + k : row1 + (k - 2 * S)), v);
+}
+
+/* Lane l's colour in each slot k..k+3 (slot = lane * S + s). */
+static inline __m128i slot_colors(const uint32_t rgba[4], int S, int k)
+{
+    if (S == 1) return _mm_loadu_si128((const __m128i *)rgba);
+    if (S == 2) return _mm_setr_epi32((int)rgba[k / 2], (int)rgba[k / 2], (int)rgba[k / 2 + 1], (int)rgba[k / 2 + 1]);
+    return _mm_set1_epi32((int)rgba[k / S]);
+}
+
+/* An opaque draw that tests and writes depth, a quad whose four pixels lie
+ * in the target: per slot, z < depth among `live` -> write depth and colour.
+ * A NaN z fails the test, as in the sample walk. */
+static void rop_quad_opaque(rt_target *t, const raster_quad *q, const float *zq, uint64_t live, const uint32_t rgba[4])
+{
+    const int S = t->samples;
+    const size_t row = (size_t)t->width * (size_t)S, at = (size_t)q->y * row + (size_t)q->x * (size_t)S;
+    uint32_t *c0 = t->color + at, *c1 = c0 + row;
+    uint32_t *d0 = (uint32_t *)(t->depth + at), *d1 = d0 + row;  /* depth moves as bits */
+    for (int k = 0; k < 4 * S; k += 4) {
+        const unsigned nib = (unsigned)(live >> k) & 15u;
+        if (!nib) continue;
+        const __m128i on = _mm_cmpgt_epi32(_mm_and_si128(_mm_set1_epi32((int)nib), _mm_setr_epi32(1, 2, 4, 8)),
+                                           _mm_setzero_si128());
+        const __m128i dv = rows_load(d0, d1, S, k);
+        const __m128 zv = _mm_loadu_ps(zq + k);
+        const __m128i pass = _mm_and_si128(on, _mm_castps_si128(_mm_cmplt_ps(zv, _mm_castsi128_ps(dv))));
+        if (_mm_movemask_epi8(pass) == 0) continue;
+        rows_store(d0, d1, S, k, _mm_or_si128(_mm_andnot_si128(pass, dv), _mm_and_si128(pass, _mm_castps_si128(zv))));
+        const __m128i cv = rows_load(c0, c1, S, k);
+        rows_store(c0, c1, S, k, _mm_or_si128(_mm_andnot_si128(pass, cv), _mm_and_si128(pass, slot_colors(rgba, S, k))));
+    }
+}
+#endif
+
 void backend_rop(rt_target *t, const raster_quad *quads, const float *z, int n, const shade_result *res)
 {
     const int S = t->samples;
@@ -41,6 +101,16 @@ void backend_rop(rt_target *t, const raster_quad *quads, const float *z, int n, 
     for (int q = 0; q < n; q++) {
         const fe_tri *tri = quads[q].tri;
         const fe_draw *d = tri->draw;
+#if defined(__SSE2__)
+        if (d->blend == MOS_BLEND_OPAQUE && d->depth_test && d->depth_write && !tri_area &&
+            quads[q].x + 1 < t->width && quads[q].y + 1 < t->height) {
+            uint64_t live = quads[q].cover;
+            for (int lane = 0; lane < 4; lane++)
+                if (res[q].discard[lane]) live &= ~(lane_mask << (lane * S));
+            rop_quad_opaque(t, &quads[q], z + (size_t)q * z_stride, live, res[q].rgba);
+            continue;
+        }
+#endif
         for (int lane = 0; lane < 4; lane++) {
             uint64_t m = (quads[q].cover >> (lane * S)) & lane_mask;
             if (!m || res[q].discard[lane]) continue;
