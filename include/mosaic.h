@@ -233,6 +233,8 @@ typedef struct mos_fs_batch {
     const mos_sampler *const *textures;  /* MOS_MAX_TEXTURES, NULL if unbound */
     float *const *out;             /* out[c][lane], c = r, g, b, a, 0..1 */
     uint8_t *discard;              /* set lane to 1 to discard; starts 0 */
+    mos_isa isa;                   /* the instruction set the context runs (never AUTO): a shader
+                                    * may pick a build of its loops for it */
 } mos_fs_batch;
 
 typedef void (*mos_vertex_fn)(const mos_vs_batch *b);

@@ -88,6 +88,8 @@ typedef struct shade_result {
     uint8_t discard[4];
 } shade_result;
 typedef struct shade_scratch shade_scratch;
+/* The instruction set the fragment shaders are told (per bin, from the frame). */
+void backend_shade_isa(shade_scratch *ss, mos_isa isa);
 void backend_shade(shade_scratch *ss, const raster_quad *quads, int n, int spp, shade_result *out);
 /* Shades n quads whose 4 lanes each sit at (x, y)[4 q + lane] in the
  * planes' space of tris[q] (the decoupled shading grid); all lanes live. */

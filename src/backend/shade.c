@@ -13,11 +13,13 @@ struct shade_scratch {
     _Alignas(64) float dx[BACKEND_SHADE_LANES], dy[BACKEND_SHADE_LANES], w[BACKEND_SHADE_LANES];
     uint8_t live[BACKEND_SHADE_LANES];
     uint8_t discard[BACKEND_SHADE_LANES];
+    mos_isa isa;  /* told to the fragment shader (mos_fs_batch.isa) */
 };
 
 shade_scratch *shade_scratch_create(const mos_allocator *a);
 void shade_scratch_destroy(shade_scratch *s, const mos_allocator *a);
 shade_scratch *shade_scratch_create(const mos_allocator *a) { return util_calloc(a, 1, sizeof(shade_scratch)); }
+void backend_shade_isa(shade_scratch *ss, mos_isa isa) { ss->isa = isa; }
 void shade_scratch_destroy(shade_scratch *s, const mos_allocator *a) { util_free(a, s); }
 
 /* Shader output 0..1 floats -> packed RGBA8 per lane (NaN -> 0): one pass
@@ -89,6 +91,7 @@ static void run_fragment(shade_scratch *ss, const fe_draw *d, int count, shade_r
         .textures = d->samplers,
         .out = outs,
         .discard = ss->discard,
+        .isa = ss->isa,
     };
     d->fragment(&b);
     uint32_t rgba[BACKEND_SHADE_LANES];

@@ -134,6 +134,7 @@ void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, cons
     const raster_fn raster = f->isa->raster;
     raster_counts counts = {0, 0};
     const decouple_ctx dc = {.f = f, .shade = s->shade, .st = st};
+    backend_shade_isa(s->shade, f->isa->isa);
     if (f->blur.stochastic) decouple_begin_bin(s->dec);
     bool queued = false;  /* stochastic writes wait in the decouple queue */
     int pending = 0;
