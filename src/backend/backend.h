@@ -48,12 +48,25 @@ static inline void rt_inspect_quad(float *map, const rt_target *t, int x, int y)
     }
 }
 
+/* Shade stage (shade.c, shade_tmp.h): quads[0..n) in API order. */
+#define BACKEND_SHADE_LANES 64  /* one fragment-shader call: 16 quads */
+typedef struct shade_result {
+    uint32_t rgba[4];   /* per lane, packed RGBA8 */
+    uint8_t discard[4];
+} shade_result;
+typedef struct shade_scratch shade_scratch;
+typedef void (*shade_quads_fn)(shade_scratch *ss, const raster_quad *quads, int n, int spp, shade_result *out);
+typedef void (*shade_points_fn)(shade_scratch *ss, const fe_tri *const *tris, const float *x, const float *y, int n,
+                                shade_result *out);
+
 /* The hot loops for one instruction set (isa.c), resolved once per context. */
 typedef struct backend_isa {
     mos_isa isa;
     raster_fn raster;
     stoch_block_fn stoch_block;
     texture_sample_fn sample;  /* for the context's textures (mos_sampler.sample) */
+    shade_quads_fn shade_quads;
+    shade_points_fn shade_points;
 } backend_isa;
 /* The ISA that `want` resolves to on this CPU (MOS_ISA_AUTO if unavailable). */
 mos_isa backend_isa_available(mos_isa want);
@@ -82,14 +95,11 @@ static inline uint32_t unorm8(float v)
 }
 
 /* Shade and ROP stages (shade.c, rop.c): quads[0..n) in API order. */
-#define BACKEND_SHADE_LANES 64  /* one fragment-shader call: 16 quads */
-typedef struct shade_result {
-    uint32_t rgba[4];   /* per lane, packed RGBA8 */
-    uint8_t discard[4];
-} shade_result;
-typedef struct shade_scratch shade_scratch;
-/* The instruction set the fragment shaders are told (per bin, from the frame). */
-void backend_shade_isa(shade_scratch *ss, mos_isa isa);
+shade_scratch *shade_scratch_create(const mos_allocator *a);
+void shade_scratch_destroy(shade_scratch *s, const mos_allocator *a);
+/* The build of the shade stage to run, and the instruction set the fragment
+ * shaders are told (per bin, from the frame). */
+void backend_shade_isa(shade_scratch *ss, const backend_isa *hot);
 void backend_shade(shade_scratch *ss, const raster_quad *quads, int n, int spp, shade_result *out);
 /* Shades n quads whose 4 lanes each sit at (x, y)[4 q + lane] in the
  * planes' space of tris[q] (the decoupled shading grid); all lanes live. */

@@ -3,7 +3,7 @@
  * (each compiled from one *_tmp.h body by one small file per ISA, in the
  * manner of Masked Occlusion Culling).  Fed by the api at context creation;
  * read by the workers through pipe_frame.isa. */
-#include "backend/backend.h"
+#include "backend/shade.h"
 
 mos_isa backend_isa_available(mos_isa want)
 {
@@ -26,6 +26,8 @@ static const backend_isa isa_scalar = {
     .raster = raster_triangle_scalar,
     .stoch_block = stoch_block_scalar,
     .sample = texture_sample_quads_scalar,
+    .shade_quads = shade_quads_scalar,
+    .shade_points = shade_points_scalar,
 };
 #if defined(RASTER_HAVE_X86)
 static const backend_isa isa_avx2 = {
@@ -33,12 +35,16 @@ static const backend_isa isa_avx2 = {
     .raster = raster_triangle_avx2,
     .stoch_block = stoch_block_avx2,
     .sample = texture_sample_quads_avx2,
+    .shade_quads = shade_quads_avx2,
+    .shade_points = shade_points_avx2,
 };
 static const backend_isa isa_avx512 = {
     .isa = MOS_ISA_AVX512,
     .raster = raster_triangle_avx512,
     .stoch_block = stoch_block_avx512,
     .sample = texture_sample_quads_avx512,
+    .shade_quads = shade_quads_avx512,
+    .shade_points = shade_points_avx512,
 };
 #endif
 

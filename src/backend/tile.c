@@ -12,8 +12,6 @@
 #define TILE_FLUSH_QUADS 64
 #define TILE_QUAD_CAP (2 * TILE_FLUSH_QUADS + 256 / 2)  /* pending < 64, plus one band <= 64 + 128 */
 
-shade_scratch *shade_scratch_create(const mos_allocator *a);
-void shade_scratch_destroy(shade_scratch *s, const mos_allocator *a);
 
 struct backend_scratch {
     shade_scratch *shade;
@@ -134,7 +132,7 @@ void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, cons
     const raster_fn raster = f->isa->raster;
     raster_counts counts = {0, 0};
     const decouple_ctx dc = {.f = f, .shade = s->shade, .st = st};
-    backend_shade_isa(s->shade, f->isa->isa);
+    backend_shade_isa(s->shade, f->isa);
     if (f->blur.stochastic) decouple_begin_bin(s->dec);
     bool queued = false;  /* stochastic writes wait in the decouple queue */
     int pending = 0;

@@ -1,0 +1,28 @@
+/* shade.h — the shade stage's scratch and its per-ISA entries (shade_tmp.h).
+ * Private to backend/. */
+#ifndef MOSAIC_BACKEND_SHADE_H
+#define MOSAIC_BACKEND_SHADE_H
+
+#include "backend/backend.h"
+
+struct shade_scratch {
+    _Alignas(64) float var[MOS_MAX_VARYINGS][BACKEND_SHADE_LANES];
+    _Alignas(64) float frag_x[BACKEND_SHADE_LANES];
+    _Alignas(64) float frag_y[BACKEND_SHADE_LANES];
+    _Alignas(64) float out[4][BACKEND_SHADE_LANES];
+    _Alignas(64) float dx[BACKEND_SHADE_LANES], dy[BACKEND_SHADE_LANES], w[BACKEND_SHADE_LANES];
+    uint8_t live[BACKEND_SHADE_LANES];
+    uint8_t discard[BACKEND_SHADE_LANES];
+    const backend_isa *hot;  /* this frame's build of the stage; hot->isa is told to the fragment shader */
+};
+
+void shade_quads_scalar(shade_scratch *, const raster_quad *, int, int, shade_result *);
+void shade_points_scalar(shade_scratch *, const fe_tri *const *, const float *, const float *, int, shade_result *);
+#if defined(RASTER_HAVE_X86)
+void shade_quads_avx2(shade_scratch *, const raster_quad *, int, int, shade_result *);
+void shade_points_avx2(shade_scratch *, const fe_tri *const *, const float *, const float *, int, shade_result *);
+void shade_quads_avx512(shade_scratch *, const raster_quad *, int, int, shade_result *);
+void shade_points_avx512(shade_scratch *, const fe_tri *const *, const float *, const float *, int, shade_result *);
+#endif
+
+#endif
