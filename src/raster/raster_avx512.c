@@ -1,10 +1,12 @@
-/* raster_avx512.c — raster_triangle with AVX-512: eight 64-bit edge values
- * per instruction, sign bits straight into a mask register.
+/* raster_avx512.c — raster_triangle and stoch_block with AVX-512: eight
+ * 64-bit edge values per instruction, sign bits straight into a mask
+ * register; at one sample per pixel, 4x4 blocks (blocks_avx512.h).
  * Fed by backend/tile.c through the ISA table (backend_isa_select). */
 #if defined(__x86_64__) && defined(__GNUC__)
 #pragma GCC target("avx512f,avx512dq,avx512bw,avx512vl,avx2,fma,bmi,bmi2,popcnt,lzcnt")
 #include <immintrin.h>
 
+#include "raster/blocks_avx512.h"
 #include "raster/quad_depth_avx2.h"
 #include "raster/raster.h"
 #include "raster/stoch_lane.h"
@@ -28,6 +30,7 @@ static inline uint64_t cover_avx512(const int64_t row[3], const int64_t (*off)[4
 #define RASTER_FN raster_triangle_avx512
 #define RASTER_COVER cover_avx512
 #define RASTER_DEPTH raster_depth_avx2
+#define RASTER_BLOCKS raster_blocks_1spp_avx512
 #include "raster/raster_tmp.h"
 
 #define STOCH_BLOCK_FN stoch_block_avx512

@@ -2,13 +2,17 @@
  * raster_scalar.c, raster_avx2.c and raster_avx512.c, which define
  * RASTER_FN (the function's name), RASTER_COVER (how one quad's 4 * spp
  * samples are tested against the three edges) and RASTER_DEPTH (their
- * depth and the early depth test, quad_depth.h).  Fed by backend/tile.c through the ISA table. */
+ * depth and the early depth test, quad_depth.h), and may define
+ * RASTER_BLOCKS (a whole-block walk for one sample per pixel).  Fed by backend/tile.c through the ISA table. */
 
 int RASTER_FN(const fe_tri *t, const raster_view *v, int x0, int y0, int x1, int y1, raster_quad *out, float *z,
               raster_counts *counts)
 {
     const frame_samples *sp = v->samples;
     const int S = sp->count, slots = 4 * S;
+#ifdef RASTER_BLOCKS
+    if (S == 1) return RASTER_BLOCKS(t, v, x0, y0, x1, y1, out, z, counts);
+#endif
     /* E(quad at qx, qy; slot) = a * 256 * qx + b * 256 * qy + off[slot]: the
      * lane's pixel offset, the sample position and the edge constant fold
      * into one table per edge, padded to a whole vector. */
