@@ -177,6 +177,32 @@ void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, cons
     }
 }
 
+/* The rounded mean of S samples per channel, one row of n pixels, for a
+ * power-of-two S known to the compiler: a loop over pixels it vectorizes
+ * (strided loads), the same value as the general path below. */
+#define RESOLVE_ROW_POW2(S, SHIFT)                                                                        \
+    static void resolve_row_##S(const uint32_t *restrict c, uint32_t *restrict dst, size_t n)               \
+    {                                                                                                     \
+        for (size_t x = 0; x < n; x++) {                                                                  \
+            uint32_t r = 0, g = 0, b = 0, a = 0;                                                          \
+            for (int s = 0; s < (S); s++) {                                                               \
+                const uint32_t v = c[x * (S) + (size_t)s];                                                \
+                r += v & 0xffu;                                                                           \
+                g += (v >> 8) & 0xffu;                                                                    \
+                b += (v >> 16) & 0xffu;                                                                   \
+                a += v >> 24;                                                                             \
+            }                                                                                             \
+            const uint32_t h = (S) / 2;                                                                   \
+            dst[x] = (r + h) >> (SHIFT) | ((g + h) >> (SHIFT)) << 8 | ((b + h) >> (SHIFT)) << 16 |          \
+                     ((a + h) >> (SHIFT)) << 24;                                                          \
+        }                                                                                                 \
+    }
+RESOLVE_ROW_POW2(2, 1)
+RESOLVE_ROW_POW2(4, 2)
+RESOLVE_ROW_POW2(8, 3)
+RESOLVE_ROW_POW2(16, 4)
+#undef RESOLVE_ROW_POW2
+
 void backend_resolve_bin(const pipe_frame *f, uint32_t bin)
 {
     rt_target *t = f->target;
@@ -192,9 +218,13 @@ void backend_resolve_bin(const pipe_frame *f, uint32_t bin)
         size_t p0 = (size_t)y * (size_t)t->width + (size_t)r.x0;
         const uint32_t *c = t->color + p0 * (size_t)S;
         uint32_t *dst = t->resolved + p0;
-        if (S == 1) {
-            memcpy(dst, c, row * sizeof *dst);
-            continue;
+        switch (S) {
+        case 1: memcpy(dst, c, row * sizeof *dst); continue;
+        case 2: resolve_row_2(c, dst, row); continue;
+        case 4: resolve_row_4(c, dst, row); continue;
+        case 8: resolve_row_8(c, dst, row); continue;
+        case 16: resolve_row_16(c, dst, row); continue;
+        default: break;
         }
         /* Average per channel: two channels at a time in 16-bit lanes. */
         for (size_t x = 0; x < row; x++, c += S) {
