@@ -46,6 +46,22 @@ static void interpolate(shade_scratch *ss, const fe_tri *const *tris, int count)
         while (q1 < count && tris[q1] == t) q1++;
         const int l0 = 4 * q0, l1 = 4 * q1;
         const float x0 = t->x0, y0 = t->y0, w0 = t->inv_w[0], wx = t->inv_w[1], wy = t->inv_w[2];
+        if (q1 - q0 < 4) {  /* a small triangle: quad by quad, four lanes per instruction */
+            for (int l = l0; l < l1; l += 4) {
+                float qdx[4], qdy[4], qw[4];
+                for (int i = 0; i < 4; i++) {
+                    qdx[i] = ss->frag_x[l + i] - x0;
+                    qdy[i] = ss->frag_y[l + i] - y0;
+                    qw[i] = 1.0f / (w0 + wx * qdx[i] + wy * qdy[i]);
+                }
+                for (uint32_t k = 0; k < t->varying_count; k++) {
+                    const float p0 = t->varying[k][0], px = t->varying[k][1], py = t->varying[k][2];
+                    for (int i = 0; i < 4; i++) ss->var[k][l + i] = (p0 + px * qdx[i] + py * qdy[i]) * qw[i];
+                }
+            }
+            q0 = q1;
+            continue;
+        }
         for (int l = l0; l < l1; l++) {
             dx[l] = ss->frag_x[l] - x0;
             dy[l] = ss->frag_y[l] - y0;
