@@ -3,6 +3,7 @@
 #   make -f bench/bench.mk llvmpipe      only the reference renderer
 #   make -f bench/bench.mk frametime     Mosaic-only frame-time table (bench/frametime.sh)
 #   make -f bench/bench.mk early         early-draw on/off comparison
+#   make -f bench/bench.mk micro         the microbenchmarks against llvmpipe (bench/micro.sh)
 #   SUITE=bench/quick.suite FRAMES=3 ... override the suite or its frame count
 BUILD       ?= build
 CC          ?= cc
@@ -27,11 +28,15 @@ LP_HDRS     := $(wildcard bench/llvmpipe/*.h) include/mosaic.h $(wildcard src/*/
 FRAMETIME   := sh bench/frametime.sh --mosaic $(MOSAIC) --threads "$(THREADS)" \
                --frames $(FRAMES) --size $(SIZE)
 
-.PHONY: bench llvmpipe frametime early
+.PHONY: bench llvmpipe frametime early micro
 bench: llvmpipe
 	@mkdir -p $(OUTDIR)
 	$(MOSAIC) bench --vs llvmpipe --llvmpipe $(LLVMPIPE) --suite $(SUITE) --out $(OUTDIR) \
 	  --csv $(OUTDIR)/bench.csv $(BENCH_ARGS)
+	sh bench/micro.sh --mosaic $(MOSAIC) --llvmpipe $(LLVMPIPE) --out $(OUTDIR)/micro
+
+micro: llvmpipe
+	sh bench/micro.sh --mosaic $(MOSAIC) --llvmpipe $(LLVMPIPE) --out $(OUTDIR)/micro
 
 llvmpipe: $(LLVMPIPE)
 

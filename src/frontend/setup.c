@@ -3,7 +3,6 @@
  * and the depth, 1/w and varying/w planes.
  * Fed by the front-end loop (directly, or after clipping); feeds coarse binning. */
 #include "frontend/frontend.h"
-#include "raster/raster.h"
 
 void fe_setup_planes(fe_tri *t, float x0, float y0, float d1x, float d1y, float d2x, float d2y, float inv_det,
                      const float z[3], const float inv_w[3], const float *const var[3], int varying_count)

@@ -5,7 +5,6 @@
 #include <math.h>
 
 #include "frontend/frontend.h"
-#include "raster/raster.h"
 
 #define FE_VERTEX_CHUNK 256
 
