@@ -374,35 +374,50 @@ mos_result mos_target_read_bins(mos_context *ctx, mos_target t, mos_bin_info *ou
 mos_result mos_target_read_map(mos_context *ctx, mos_target t, mos_inspect map, float *out, size_t row_floats);
 
 /* ---- per-frame statistics (names match the --stats-json keys) ------------- */
+/* Every field of mos_frame_stats, in struct order: S(type, name) for a
+ * scalar, A(type, name, count) for an array.  One list feeds the struct,
+ * the CLI's --stats-json writer and anything else that walks them.
+ *   frame_ms            mos_end_frame: submit to image complete
+ *   first_work_ms       frame start -> first work item at any worker
+ *   frontend_ms         front-end thread busy (vertex .. fine binning)
+ *   frontend_stall_ms   front-end blocked on a full worker FIFO
+ *   pattern             as configured (names up to 255 characters)
+ *   triangles_in        triangles submitted
+ *   triangles_binned    after clip and cull (clipping may add some)
+ *   bin_spread          fine bins per binned triangle
+ *   bin_items           work items pushed to workers
+ * Coverage counts are taken at raster, before the depth test; shading runs
+ * after the early depth test, so quads whose samples are all hidden are
+ * never shaded and shading_rate can fall below 1.
+ *   covered_pixels      (triangle, pixel) pairs with a covered sample
+ *   visibility_samples  covered samples
+ *   shade_invocations   fragment shader lanes run (2x2 quads, helpers included)
+ *   shading_rate        shade_invocations / covered_pixels
+ * Blur and decoupled shading: the cache counts are per shading-grid point
+ * looked up (0 without a stochastic path).
+ *   blurred_triangles   binned triangles that move or are defocused
+ *   cache_hit_rate      hits / (hits + misses)
+ *   blur_area           mean pixels touched per shading-grid point used
+ *   worker_busy_ms, worker_fragments   per worker: busy time, covered samples */
+#define MOS_FRAME_STATS(S, A)                                                                        \
+    S(double, frame_ms) S(double, first_work_ms) S(double, frontend_ms) S(double, frontend_stall_ms)  \
+    S(int, width) S(int, height) S(int, spp)                                                         \
+    S(int, threads) S(int, bin) S(int, coarse) S(int, batch) S(int, early) S(int, fifo)              \
+    A(char, pattern, 256)                                                                            \
+    S(uint64_t, triangles_in) S(uint64_t, triangles_binned) S(double, bin_spread) S(uint64_t, bin_items) \
+    S(uint64_t, covered_pixels) S(uint64_t, visibility_samples) S(uint64_t, shade_invocations)        \
+    S(double, shading_rate)                                                                          \
+    S(uint64_t, blurred_triangles) S(uint64_t, cache_hits) S(uint64_t, cache_misses)                 \
+    S(uint64_t, cache_stalls) S(double, cache_hit_rate) S(double, blur_area)                         \
+    A(double, worker_busy_ms, MOS_MAX_WORKERS) A(uint64_t, worker_fragments, MOS_MAX_WORKERS)
+
+#define MOS_STATS_SCALAR_(type, name) type name;
+#define MOS_STATS_ARRAY_(type, name, count) type name[count];
 struct mos_frame_stats {
-    double frame_ms;           /* mos_end_frame: submit to image complete */
-    double first_work_ms;      /* frame start -> first work item at any worker */
-    double frontend_ms;        /* front-end thread busy (vertex .. fine binning) */
-    double frontend_stall_ms;  /* front-end blocked on a full worker FIFO */
-    int width, height, spp;
-    int threads, bin, coarse, batch, early, fifo;
-    char pattern[256];         /* as configured (names up to 255 characters) */
-    uint64_t triangles_in;      /* triangles submitted */
-    uint64_t triangles_binned;  /* after clip and cull (clipping may add some) */
-    double bin_spread;          /* fine bins per binned triangle */
-    uint64_t bin_items;         /* work items pushed to workers */
-    /* Coverage counts are taken at raster, before the depth test; shading
-     * runs after the early depth test, so quads whose samples are all
-     * hidden are never shaded and shading_rate can fall below 1. */
-    uint64_t covered_pixels;    /* (triangle, pixel) pairs with a covered sample */
-    uint64_t visibility_samples;/* covered samples */
-    uint64_t shade_invocations; /* fragment shader lanes run (2x2 quads, helpers included) */
-    double shading_rate;        /* shade_invocations / covered_pixels */
-    /* Blur and decoupled shading.  shading_rate above counts invocations per
-     * covered pixel in every mode; the cache counts are per shading-grid
-     * point looked up (0 without a stochastic path). */
-    uint64_t blurred_triangles;  /* binned triangles that move or are defocused */
-    uint64_t cache_hits, cache_misses, cache_stalls;
-    double cache_hit_rate;       /* hits / (hits + misses) */
-    double blur_area;            /* mean pixels touched per shading-grid point used */
-    double worker_busy_ms[MOS_MAX_WORKERS];
-    uint64_t worker_fragments[MOS_MAX_WORKERS]; /* covered samples per worker */
+    MOS_FRAME_STATS(MOS_STATS_SCALAR_, MOS_STATS_ARRAY_)
 };
+#undef MOS_STATS_SCALAR_
+#undef MOS_STATS_ARRAY_
 
 #ifdef __cplusplus
 }

@@ -241,22 +241,23 @@ static void fill_stats(const mos_context *ctx, const pipe_frame *f, double frame
     st->bin_spread = f->triangles_binned ? (double)f->bin_refs / (double)f->triangles_binned : 0.0;
     st->blurred_triangles = f->triangles_blurred;
     double first = 0;
-    uint64_t refs = 0, points = 0;
+    worker_stats sum = {0};
     for (int w = 0; w < ctx->sched.worker_count; w++) {
         const worker *wk = &ctx->sched.workers[w];
-        const worker_stats *b = &wk->stats;
         st->worker_busy_ms[w] = wk->busy_ms;
-        st->worker_fragments[w] = b->fragments;
-        st->visibility_samples += b->fragments;
-        st->covered_pixels += b->covered_pixels;
-        st->shade_invocations += b->shade_invocations;
-        st->cache_hits += b->cache_hits;
-        st->cache_misses += b->cache_misses;
-        st->cache_stalls += b->cache_stalls;
-        refs += b->blur_refs;
-        points += b->blur_points;
+        st->worker_fragments[w] = wk->stats.fragments;
+#define ADD(name) sum.name += wk->stats.name;
+        WORKER_STATS(ADD)
+#undef ADD
         if (wk->first_work_ms > 0 && (first == 0 || wk->first_work_ms < first)) first = wk->first_work_ms;
     }
+    st->visibility_samples = sum.fragments;
+    st->covered_pixels = sum.covered_pixels;
+    st->shade_invocations = sum.shade_invocations;
+    st->cache_hits = sum.cache_hits;
+    st->cache_misses = sum.cache_misses;
+    st->cache_stalls = sum.cache_stalls;
+    const uint64_t refs = sum.blur_refs, points = sum.blur_points;
     st->first_work_ms = first > 0 ? first - f->t_start_ms : 0.0;
     st->shading_rate = st->covered_pixels ? (double)st->shade_invocations / (double)st->covered_pixels : 0.0;
     uint64_t lookups = st->cache_hits + st->cache_misses;

@@ -210,14 +210,18 @@ typedef struct pipe_frame {
     atomic_bool abandoned;  /* the front-end failed: workers skip the remaining bins */
 } pipe_frame;
 
-/* What a worker counts while running bins. */
+/* What a worker counts while running bins, one list (X(name)) for the
+ * struct and for the api's sum over workers: covered samples (fragments),
+ * covered pixels, fragment-shader lanes run, shading-cache hits, misses and
+ * stalls, (grid point, pixel) uses and grid points used of the blur path. */
+#define WORKER_STATS(X)                                                                           \
+    X(fragments) X(covered_pixels) X(shade_invocations) X(cache_hits) X(cache_misses) X(cache_stalls) \
+    X(blur_refs) X(blur_points)
+#define WORKER_STATS_FIELD_(name) uint64_t name;
 typedef struct worker_stats {
-    uint64_t fragments;       /* covered samples */
-    uint64_t covered_pixels;
-    uint64_t shade_invocations;
-    uint64_t cache_hits, cache_misses, cache_stalls;
-    uint64_t blur_refs, blur_points;  /* (grid point, pixel) uses; grid points used */
+    WORKER_STATS(WORKER_STATS_FIELD_)
 } worker_stats;
+#undef WORKER_STATS_FIELD_
 
 typedef enum work_kind {
     WORK_FRAME_BEGIN,  /* frame: a new frame's state */

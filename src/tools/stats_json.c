@@ -7,12 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The keys, in output order (grep ORDER STATS_KEYS: bench/frametime.sh reads them):
- * frame_ms frames frame_ms_min frame_ms_max width height spp threads pattern
- * bin coarse batch early fifo triangles_in triangles_binned bin_spread
- * bin_items first_work_ms frontend_ms frontend_stall_ms worker_busy_ms
- * worker_fragments load_cv load_max_over_mean covered_pixels visibility_samples shade_invocations
- * shading_rate blurred_triangles cache_hits cache_misses cache_hit_rate cache_stalls blur_area */
+/* The keys (grep ORDER STATS_KEYS: bench/frametime.sh reads them by name):
+ * every field of mos_frame_stats in its order (MOS_FRAME_STATS in mosaic.h),
+ * then frames frame_ms_min frame_ms_max load_cv load_max_over_mean. */
 
 typedef struct cli_json {
     FILE *f;
@@ -99,6 +96,48 @@ static void json_string(cli_json *j, const char *key, const char *s)
     fputc('"', j->f);
 }
 
+/* A scalar field of any of the statistics' types. */
+#define json_scalar(j, key, v)                                                                 \
+    _Generic((v), double: json_double, int: json_int_value, uint64_t: json_u64)(j, key, v)
+
+static void json_int_value(cli_json *j, const char *key, int v) { json_int(j, key, v); }
+
+/* An array field: the pattern name (a string; `pattern` holds it
+ * terminated), or per-worker values for the first `workers`. */
+static void json_array_char(cli_json *j, const char *key, const char *v, int workers, const char *pattern)
+{
+    (void)v;
+    (void)workers;
+    json_string(j, key, pattern);
+}
+
+static void json_array_double(cli_json *j, const char *key, const double *v, int workers, const char *pattern)
+{
+    (void)pattern;
+    json_key(j, key);
+    fputc('[', j->f);
+    for (int w = 0; w < workers; w++) {
+        if (w)
+            fputs(", ", j->f);
+        json_double_value(j->f, v[w]);
+    }
+    fputc(']', j->f);
+}
+
+static void json_array_u64(cli_json *j, const char *key, const uint64_t *v, int workers, const char *pattern)
+{
+    (void)pattern;
+    json_key(j, key);
+    fputc('[', j->f);
+    for (int w = 0; w < workers; w++)
+        fprintf(j->f, "%s%" PRIu64, w ? ", " : "", v[w]);
+    fputc(']', j->f);
+}
+
+#define json_array(j, key, v, workers, pattern)                                                                \
+    _Generic((v), char *: json_array_char, double *: json_array_double, uint64_t *: json_array_u64)(j, key, v, \
+                                                                                                   workers, pattern)
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -138,65 +177,33 @@ char *cli_stats_json(const mos_frame_stats *st, const double *frame_ms, int fram
 
     cli_json j = { .f = f, .fields = 0 };
     fputc('{', f);
-    json_double(&j, "frame_ms", cli_median(frame_ms, frames));
+    /* Every field of mos_frame_stats, in its order (MOS_FRAME_STATS); the
+     * arrays hold the configured workers only, frame_ms is the median of
+     * every frame rendered. */
+    mos_frame_stats s = *st;
+    s.frame_ms = cli_median(frame_ms, frames);
+#define STAT_SCALAR(type, name) json_scalar(&j, #name, s.name);
+#define STAT_ARRAY(type, name, count) json_array(&j, #name, s.name, workers, pattern);
+    MOS_FRAME_STATS(STAT_SCALAR, STAT_ARRAY)
+#undef STAT_SCALAR
+#undef STAT_ARRAY
+    /* Then what the CLI adds: the frame count and range, and how evenly the
+     * pattern spread the fragments: cv = sigma / mu of worker_fragments
+     * (population sigma) and the busiest worker / mean; null when no
+     * fragment was covered. */
     json_int(&j, "frames", frames);
     json_double(&j, "frame_ms_min", lo);
     json_double(&j, "frame_ms_max", hi);
-    json_int(&j, "width", st->width);
-    json_int(&j, "height", st->height);
-    json_int(&j, "spp", st->spp);
-    json_int(&j, "threads", st->threads);
-    json_string(&j, "pattern", pattern);
-    json_int(&j, "bin", st->bin);
-    json_int(&j, "coarse", st->coarse);
-    json_int(&j, "batch", st->batch);
-    json_int(&j, "early", st->early);
-    json_int(&j, "fifo", st->fifo);
-    json_u64(&j, "triangles_in", st->triangles_in);
-    json_u64(&j, "triangles_binned", st->triangles_binned);
-    json_double(&j, "bin_spread", st->bin_spread);
-    json_u64(&j, "bin_items", st->bin_items);
-    json_double(&j, "first_work_ms", st->first_work_ms);
-    json_double(&j, "frontend_ms", st->frontend_ms);
-    json_double(&j, "frontend_stall_ms", st->frontend_stall_ms);
-    json_key(&j, "worker_busy_ms");
-    fputc('[', f);
+    double sum = 0, mx = 0, var = 0;
     for (int w = 0; w < workers; w++) {
-        if (w)
-            fputs(", ", f);
-        json_double_value(f, st->worker_busy_ms[w]);
+        sum += (double)st->worker_fragments[w];
+        mx = (double)st->worker_fragments[w] > mx ? (double)st->worker_fragments[w] : mx;
     }
-    fputc(']', f);
-    json_key(&j, "worker_fragments");
-    fputc('[', f);
+    const double mean = workers > 0 ? sum / workers : 0;
     for (int w = 0; w < workers; w++)
-        fprintf(f, "%s%" PRIu64, w ? ", " : "", st->worker_fragments[w]);
-    fputc(']', f);
-    {
-        /* How evenly the pattern spread the fragments: cv = sigma / mu of
-         * worker_fragments (population sigma) and the busiest worker / mean;
-         * null when no fragment was covered. */
-        double sum = 0, mx = 0, var = 0;
-        for (int w = 0; w < workers; w++) {
-            sum += (double)st->worker_fragments[w];
-            mx = (double)st->worker_fragments[w] > mx ? (double)st->worker_fragments[w] : mx;
-        }
-        const double mean = workers > 0 ? sum / workers : 0;
-        for (int w = 0; w < workers; w++)
-            var += ((double)st->worker_fragments[w] - mean) * ((double)st->worker_fragments[w] - mean);
-        json_double(&j, "load_cv", mean > 0 ? sqrt(var / workers) / mean : NAN);
-        json_double(&j, "load_max_over_mean", mean > 0 ? mx / mean : NAN);
-    }
-    json_u64(&j, "covered_pixels", st->covered_pixels);
-    json_u64(&j, "visibility_samples", st->visibility_samples);
-    json_u64(&j, "shade_invocations", st->shade_invocations);
-    json_double(&j, "shading_rate", st->shading_rate);
-    json_u64(&j, "blurred_triangles", st->blurred_triangles);
-    json_u64(&j, "cache_hits", st->cache_hits);
-    json_u64(&j, "cache_misses", st->cache_misses);
-    json_double(&j, "cache_hit_rate", st->cache_hit_rate);
-    json_u64(&j, "cache_stalls", st->cache_stalls);
-    json_double(&j, "blur_area", st->blur_area);
+        var += ((double)st->worker_fragments[w] - mean) * ((double)st->worker_fragments[w] - mean);
+    json_double(&j, "load_cv", mean > 0 ? sqrt(var / workers) / mean : NAN);
+    json_double(&j, "load_max_over_mean", mean > 0 ? mx / mean : NAN);
     fputs("\n}\n", f);
     if (ferror(f)) {
         fclose(f);
