@@ -283,6 +283,19 @@ typedef struct mos_blur_desc {
 /* Lens shear of a thin lens for a gluPerspective camera: aperture radius and
  * focus distance in world units, vertical field of view, width / height. */
 void mos_blur_lens(mos_blur_desc *b, float aperture, float focus_dist, float fov_y_deg, float aspect);
+/* The accumulation buffer, for renders that average frames (pinhole
+ * sub-frames seen at mos_accum_pinhole(k), progressive refinement): the
+ * target keeps a running per-channel sum of its resolved images.
+ * mos_target_accumulate adds the last frame's image (restart = true empties
+ * the sum first); mos_target_read_accumulated writes the mean of the frames
+ * added, rounded to nearest (ties up), as RGBA8 rows top first, and the
+ * frame count to *frames when frames is not NULL.  MOS_ERR_FRAME_STATE
+ * while the target is being rendered or, for reading, when nothing was
+ * added; MOS_ERR_BAD_SIZE past MOS_ACCUM_MAX_FRAMES. */
+#define MOS_ACCUM_MAX_FRAMES 16843009  /* UINT32_MAX / 255: a channel's sum stays in 32 bits */
+mos_result mos_target_accumulate(mos_context *ctx, mos_target t, bool restart);
+mos_result mos_target_read_accumulated(mos_context *ctx, mos_target t, uint8_t *rgba, size_t row_bytes, int *frames);
+
 /* The pinhole (u, v, t) of accumulation sub-frame k (k >= 0): a Halton
  * sequence, (u, v) uniform on the unit disk, t in [0, 1).  K sub-frames
  * rendered with pinhole = these and averaged approximate the blurred image. */

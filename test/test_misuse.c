@@ -74,6 +74,61 @@ static long mismatches(mos_context *ctx, mos_target t, int w, int h, const uint8
     return bad;
 }
 
+/* The accumulation buffer: the mean of K frames of a full-screen quad that
+ * moves and changes colour per frame (the uniforms are its offset for the
+ * vertex stage and its colour for the fragment stage; the clear colour where
+ * it moved away), against the mean computed here from each frame's own
+ * image, exact to the rounding (round half up); restart; and its misuse. */
+static void test_accumulation_buffer(void)
+{
+    mos_context *ctx = NULL;
+    CHECK_OK(mos_context_create(&(mos_context_desc){ .pipeline = { .threads = 2 } }, &ctx));
+    if (!ctx) return;
+    mos_shader sh;
+    mos_target rt, other;
+    mos_buffer vb, ib;
+    CHECK_OK(mos_shader_create(ctx, &(mos_shader_desc){ .vertex = vs_xyuv_off, .fragment = fs_uniform }, &sh));
+    CHECK_OK(mos_target_create(ctx, &(mos_target_desc){ .width = MW, .height = MH, .samples = 4 }, &rt));
+    CHECK_OK(mos_target_create(ctx, &(mos_target_desc){ .width = MW, .height = MH, .samples = 1 }, &other));
+    CHECK_OK(mos_buffer_create(ctx, &(mos_buffer_desc){ .data = quad_xyuv, .size = sizeof quad_xyuv }, &vb));
+    CHECK_OK(mos_buffer_create(ctx, &(mos_buffer_desc){ .data = quad_idx, .size = sizeof quad_idx }, &ib));
+    uint8_t img[MW * MH * 4], mean[MW * MH * 4];
+    CHECK_ERR(ctx, mos_target_read_accumulated(ctx, rt, mean, MW * 4, NULL), MOS_ERR_FRAME_STATE);  /* nothing yet */
+    enum { K = 7 };
+    uint32_t sum[MW * MH * 4] = { 0 };
+    for (int k = 0; k < K; k++) {
+        /* offset x, y (edges at fractional pixels: partly covered pixels at 4 spp) = red, green */
+        const float u[4] = { 0.083f * (float)k, 0.61f - 0.057f * (float)k, 0.37f * (float)(k % 3), 1.0f };
+        CHECK_OK(mos_begin_frame(ctx, &(mos_frame_desc){ .target = rt, .clear_rgba = { 0.2f, 0.4f, 0.6f, 1.0f } }));
+        CHECK_ERR(ctx, mos_target_accumulate(ctx, rt, false), MOS_ERR_FRAME_STATE);  /* being rendered */
+        CHECK_OK(mos_draw(ctx, &(mos_draw_desc){ .shader = sh, .vertices = vb, .indices = ib, .vertex_stride = 4,
+                                                 .vertex_count = 4, .uniforms = u, .uniform_size = sizeof u }));
+        CHECK_OK(mos_end_frame(ctx, NULL));
+        CHECK_OK(mos_target_read_rgba8(ctx, rt, img, MW * 4));
+        for (size_t i = 0; i < sizeof img; i++) sum[i] += img[i];
+        CHECK_OK(mos_target_accumulate(ctx, rt, k == 0));
+    }
+    int frames = 0;
+    CHECK_OK(mos_target_read_accumulated(ctx, rt, mean, MW * 4, &frames));
+    CHECK_EQ_INT(frames, K);
+    long bad = 0;
+    for (size_t i = 0; i < sizeof img; i++)
+        if (mean[i] != (uint8_t)floor((double)sum[i] / K + 0.5)) bad++;
+    CHECK_MSG(bad == 0, "%ld channels of the accumulated mean differ from the mean of the frames", bad);
+    /* restart: one frame's mean is that frame */
+    CHECK_OK(mos_target_accumulate(ctx, rt, true));
+    CHECK_OK(mos_target_read_accumulated(ctx, rt, mean, MW * 4, &frames));
+    CHECK_EQ_INT(frames, 1);
+    CHECK_MSG(memcmp(mean, img, sizeof img) == 0, "after a restart the mean is not the last frame");
+    /* misuse */
+    CHECK_ERR(ctx, mos_target_read_accumulated(ctx, rt, mean, MW * 4 - 1, NULL), MOS_ERR_INVALID_ARGUMENT);
+    CHECK_ERR(ctx, mos_target_read_accumulated(ctx, rt, NULL, MW * 4, NULL), MOS_ERR_INVALID_ARGUMENT);
+    CHECK_ERR(ctx, mos_target_read_accumulated(ctx, other, mean, MW * 4, NULL), MOS_ERR_FRAME_STATE);
+    CHECK_ERR(ctx, mos_target_accumulate(ctx, (mos_target){ 12345 }, false), MOS_ERR_BAD_HANDLE);
+    CHECK_RES(mos_target_accumulate(NULL, rt, false), MOS_ERR_INVALID_ARGUMENT);
+    mos_context_destroy(ctx);
+}
+
 static void na_free(void *p, void *user);
 
 /* mos_context_create with DESC must fail with CODE, leave *out NULL and log
@@ -1042,6 +1097,7 @@ int main(void)
     TEST_RUN(test_draw_sizes);
     TEST_RUN(test_frame_sizes);
     TEST_RUN(test_enums);
+    TEST_RUN(test_accumulation_buffer);
     TEST_RUN(test_frame_sequences);
     TEST_RUN(test_destroy_in_frame);
     TEST_RUN(test_huge_target);

@@ -46,6 +46,7 @@ void rt_target_release(rt_target *t, const mos_allocator *a)
     util_free(a, t->color);
     util_free(a, t->depth);
     util_free(a, t->resolved);
+    util_free(a, t->accum);
     util_free(a, t->uvt);
     raster_ranked_release(&t->ranked, a);
     util_free(a, t->bin_stamp);

@@ -79,6 +79,8 @@ typedef struct rt_target {
     uint32_t last_serial, last_clear;
     uint32_t uvt_seed;       /* mos_blur_desc.seed the (u, v, t) tables were drawn with */
     rt_inspect inspect;      /* records of the last frame */
+    uint32_t *accum;         /* the accumulation buffer: [y][x][channel] sums, bottom up (api/accum.c) */
+    int accum_frames;        /* frames in it */
     bool recording;          /* the frame being rendered fills inspect */
 } rt_target;
 

@@ -96,7 +96,6 @@ int cli_render_main(int argc, char **argv)
     mos_context *ctx = NULL;
     mos_target rt = { 0 };
     uint8_t *pixels = NULL;
-    double *accum = NULL;
     double *frame_ms = NULL;
     char *json = NULL;
     mos_frame_stats *st = NULL;
@@ -159,11 +158,6 @@ int cli_render_main(int argc, char **argv)
     dopts.view = o.view;
     scene_frame_lens(gpu, &dopts, &fd.blur);  /* the view was checked after loading */
     const int subframes = o.accum > 0 ? o.accum : 1;
-    const size_t values = (size_t)o.width * (size_t)o.height * 4;
-    if (o.accum && !(accum = calloc(values, sizeof *accum))) {
-        fprintf(stderr, "mosaic: out of memory for the accumulation buffer\n");
-        goto done;
-    }
     for (int f = 0; f < o.frames; f++) {
         frame_ms[f] = 0;
         for (int k = 0; k < subframes; k++) {
@@ -187,25 +181,19 @@ int cli_render_main(int argc, char **argv)
             }
             frame_ms[f] += st->frame_ms;
             if (o.accum && f == o.frames - 1) {  /* the last frame's sub-frames, summed */
-                r = mos_target_read_rgba8(ctx, rt, pixels, (size_t)o.width * 4);
+                r = mos_target_accumulate(ctx, rt, k == 0);
                 if (r != MOS_OK) {
-                    render_fail("mos_target_read_rgba8", r, ctx, &log);
+                    render_fail("mos_target_accumulate", r, ctx, &log);
                     goto done;
                 }
-                for (size_t i = 0; i < values; i++)
-                    accum[i] += pixels[i];
             }
         }
     }
-    if (o.accum) {
-        for (size_t i = 0; i < values; i++)
-            pixels[i] = (uint8_t)(accum[i] / (double)subframes + 0.5);
-    } else {
-        r = mos_target_read_rgba8(ctx, rt, pixels, (size_t)o.width * 4);
-        if (r != MOS_OK) {
-            render_fail("mos_target_read_rgba8", r, ctx, &log);
-            goto done;
-        }
+    r = o.accum ? mos_target_read_accumulated(ctx, rt, pixels, (size_t)o.width * 4, NULL)
+                : mos_target_read_rgba8(ctx, rt, pixels, (size_t)o.width * 4);
+    if (r != MOS_OK) {
+        render_fail(o.accum ? "mos_target_read_accumulated" : "mos_target_read_rgba8", r, ctx, &log);
+        goto done;
     }
 
     if (o.stats_path && !(json = cli_stats_json(st, frame_ms, o.frames))) {
@@ -241,7 +229,6 @@ done:
         scene_free(sc);
     free(json);
     free(pixels);
-    free(accum);
     free(frame_ms);
     free(st);
     return rc;

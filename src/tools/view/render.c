@@ -15,19 +15,17 @@ static mos_result make_target(mos_context *ctx, int w, int h, int spp, mos_targe
     return mos_target_create(ctx, &(mos_target_desc){ .width = w, .height = h, .samples = spp }, out);
 }
 
-/* The three image buffers for W x H. */
+/* The two image buffers for W x H (the progressive sum is the target's
+ * accumulation buffer). */
 static int size_buffers(view_app *app, int w, int h)
 {
     size_t n = (size_t)w * (size_t)h * 4;
     uint8_t *p = realloc(app->pixels, n), *s = NULL;
-    uint32_t *sum = NULL;
     if (p)
         app->pixels = p;
     if (p && (s = realloc(app->shown, n)))
         app->shown = s;
-    if (p && s && (sum = realloc(app->sum, n * sizeof *sum)))
-        app->sum = sum;
-    if (!p || !s || !sum)
+    if (!p || !s)
         return -1;
     memset(app->shown, 0, n);
     app->accum_n = 0;
@@ -100,8 +98,8 @@ void vr_stop(view_app *app)
     if (app->sc)
         scene_free(app->sc);
     app->sc = NULL;
-    free(app->pixels), free(app->sum), free(app->shown);
-    app->pixels = app->shown = NULL, app->sum = NULL;
+    free(app->pixels), free(app->shown);
+    app->pixels = app->shown = NULL;
 }
 
 static bool same_pipeline(const mos_pipeline_desc *a, const mos_pipeline_desc *b)
@@ -386,20 +384,14 @@ int vr_frame(view_app *app)
     const size_t n = (size_t)app->rt_w * (size_t)app->rt_h * 4;
     const int target = accum_target(app);
     if (vr_blurred(app) && target > 0) {
-        /* The mean of the frames so far, rounded as `mosaic render --mode accum` does. */
-        if (app->accum_n == 0) {
-            for (size_t i = 0; i < n; i++)
-                app->sum[i] = app->pixels[i];
-        } else {
-            for (size_t i = 0; i < n; i++)
-                app->sum[i] += app->pixels[i];
-        }
-        const uint32_t m = (uint32_t)++app->accum_n;
-        if (m == 1) {
-            memcpy(app->shown, app->pixels, n);
-        } else {
-            for (size_t i = 0; i < n; i++)
-                app->shown[i] = (uint8_t)((2 * app->sum[i] + m) / (2 * m));
+        /* The mean of the frames so far: the library's accumulation buffer,
+         * as `mosaic render --mode accum` uses it. */
+        r = mos_target_accumulate(app->ctx, app->rt, app->accum_n == 0);
+        if (r == MOS_OK)
+            r = mos_target_read_accumulated(app->ctx, app->rt, app->shown, (size_t)app->rt_w * 4, &app->accum_n);
+        if (r != MOS_OK) {
+            hud_message(app, true, "accumulation: %s", mos_last_error(app->ctx));
+            return -1;
         }
     } else {
         memcpy(app->shown, app->pixels, n);

@@ -274,11 +274,11 @@ struct view_app {
     uint64_t displayed;      /* frames displayed */
     bool is_blurred;         /* the last frame had blurred triangles or was an accum sub-frame */
 
-    /* the image: the last frame, the progressive sum, what is shown */
+    /* the image: the last frame, what is shown (the mean of the target's
+     * accumulation buffer while accumulating) */
     uint8_t *pixels;
-    uint32_t *sum;
     uint8_t *shown;
-    int accum_n;             /* frames in sum (0 = restart) */
+    int accum_n;             /* frames accumulated (0 = restart) */
     bool changed;            /* restart at the next frame */
     bool shown_new;          /* shown changed since the texture was updated */
     bool tint_shown;         /* the texture holds a tint (redraw it when the tint goes) */
