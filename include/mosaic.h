@@ -216,6 +216,8 @@ typedef struct mos_vs_batch {
     float *clip;      /* [count][4] */
     float *varyings;  /* [count][varying_count] */
     int varying_count;
+    void *user;       /* mos_shader_desc.user */
+    void *scratch;    /* mos_shader_desc.scratch_bytes, 64-byte aligned, this thread's (NULL if 0) */
 } mos_vs_batch;
 
 /* Fragment stage: quad_count 2x2 quads in SoA layout.  Lane l = 4*q + i with
@@ -235,16 +237,27 @@ typedef struct mos_fs_batch {
     uint8_t *discard;              /* set lane to 1 to discard; starts 0 */
     mos_isa isa;                   /* the instruction set the context runs (never AUTO): a shader
                                     * may pick a build of its loops for it */
+    void *user;                    /* mos_shader_desc.user */
+    void *scratch;                 /* mos_shader_desc.scratch_bytes, 64-byte aligned, this thread's
+                                    * (NULL if 0); contents undefined at entry */
 } mos_fs_batch;
 
 typedef void (*mos_vertex_fn)(const mos_vs_batch *b);
 typedef void (*mos_fragment_fn)(const mos_fs_batch *b);
 
+/* A shader object: what every draw with it hands to the back-end.  Native C
+ * shaders and compiled ones meet the pipeline here alike: two entry points,
+ * a pointer to the shader's own state (user: a compiled program, tables;
+ * read-only while frames run, as batches run on several threads at once),
+ * and scratch_bytes of per-thread working memory each batch gets. */
+#define MOS_MAX_SCRATCH_BYTES ((size_t)1 << 26)
 typedef struct mos_shader_desc {
     mos_vertex_fn vertex;
     mos_fragment_fn fragment;
     int varying_count;  /* 0..MOS_MAX_VARYINGS */
     const char *label;
+    void *user;            /* handed to every batch (mos_vs_batch.user, mos_fs_batch.user) */
+    size_t scratch_bytes;  /* 0..MOS_MAX_SCRATCH_BYTES per batch */
 } mos_shader_desc;
 
 mos_result mos_shader_create(mos_context *ctx, const mos_shader_desc *desc, mos_shader *out);

@@ -129,6 +129,69 @@ static void test_accumulation_buffer(void)
     mos_context_destroy(ctx);
 }
 
+/* The shader object: user and scratch reach both stages of every batch,
+ * the scratch is 64-byte aligned, as large as asked, and each thread's own
+ * (the stages fill all of it, so sharing would be a race for TSan and an
+ * overflow for ASan); a too-large scratch_bytes is refused. */
+typedef struct shader_state {
+    size_t scratch_bytes;
+    atomic_long vs_calls, fs_calls, bad;
+} shader_state;
+
+static void check_batch_memory(shader_state *st, void *scratch)
+{
+    if (!scratch || ((uintptr_t)scratch & 63u)) atomic_fetch_add(&st->bad, 1);
+    else memset(scratch, 0x5a, st->scratch_bytes);
+}
+
+static void vs_stateful(const mos_vs_batch *b)
+{
+    shader_state *st = b->user;
+    atomic_fetch_add(&st->vs_calls, 1);
+    check_batch_memory(st, b->scratch);
+    vs_xyuv(b);
+}
+
+static void fs_stateful(const mos_fs_batch *b)
+{
+    shader_state *st = b->user;
+    atomic_fetch_add(&st->fs_calls, 1);
+    check_batch_memory(st, b->scratch);
+    for (int c = 0; c < 4; c++)
+        for (int l = 0; l < 4 * b->quad_count; l++) b->out[c][l] = 0.25f * (float)c;
+}
+
+static void test_shader_object(void)
+{
+    mos_context *ctx = NULL;
+    CHECK_OK(mos_context_create(&(mos_context_desc){ .pipeline = { .threads = 3, .bin_px = 8 } }, &ctx));
+    if (!ctx) return;
+    shader_state st = { .scratch_bytes = 3000 };
+    mos_shader sh, big;
+    CHECK_OK(mos_shader_create(ctx, &(mos_shader_desc){ .vertex = vs_stateful, .fragment = fs_stateful,
+                                                        .user = &st, .scratch_bytes = st.scratch_bytes }, &sh));
+    CHECK_ERR(ctx, mos_shader_create(ctx, &(mos_shader_desc){ .vertex = vs_stateful, .fragment = fs_stateful,
+                                                              .scratch_bytes = MOS_MAX_SCRATCH_BYTES + 1 }, &big),
+              MOS_ERR_BAD_SIZE);
+    mos_target rt;
+    mos_buffer vb, ib;
+    CHECK_OK(mos_target_create(ctx, &(mos_target_desc){ .width = 4 * MW, .height = 4 * MH, .samples = 1 }, &rt));
+    CHECK_OK(mos_buffer_create(ctx, &(mos_buffer_desc){ .data = quad_xyuv, .size = sizeof quad_xyuv }, &vb));
+    CHECK_OK(mos_buffer_create(ctx, &(mos_buffer_desc){ .data = quad_idx, .size = sizeof quad_idx }, &ib));
+    for (int f = 0; f < 3; f++) {
+        CHECK_OK(mos_begin_frame(ctx, &(mos_frame_desc){ .target = rt }));
+        CHECK_OK(mos_draw(ctx, &(mos_draw_desc){ .shader = sh, .vertices = vb, .indices = ib, .vertex_stride = 4,
+                                                 .vertex_count = 4 }));
+        CHECK_OK(mos_end_frame(ctx, NULL));
+    }
+    CHECK_MSG(atomic_load(&st.vs_calls) == 3, "vertex batches %ld, expected 3", atomic_load(&st.vs_calls));
+    CHECK_MSG(atomic_load(&st.fs_calls) >= 3 * 16, "fragment batches %ld", atomic_load(&st.fs_calls));
+    CHECK_MSG(atomic_load(&st.bad) == 0, "%ld batches without a 64-byte aligned scratch", atomic_load(&st.bad));
+    const uint8_t want[4] = { 0, 64, 128, 191 };
+    CHECK_MSG(mismatches(ctx, rt, 4 * MW, 4 * MH, want) == 0, "the stateful shader's colour is not in the image");
+    mos_context_destroy(ctx);
+}
+
 static void na_free(void *p, void *user);
 
 /* mos_context_create with DESC must fail with CODE, leave *out NULL and log
@@ -1098,6 +1161,7 @@ int main(void)
     TEST_RUN(test_frame_sizes);
     TEST_RUN(test_enums);
     TEST_RUN(test_accumulation_buffer);
+    TEST_RUN(test_shader_object);
     TEST_RUN(test_frame_sequences);
     TEST_RUN(test_destroy_in_frame);
     TEST_RUN(test_huge_target);

@@ -185,6 +185,8 @@ mos_result mos_draw(mos_context *ctx, const mos_draw_desc *desc)
     d.vertex = sh->desc.vertex;
     d.fragment = sh->desc.fragment;
     d.varying_count = sh->desc.varying_count;
+    d.user = sh->desc.user;
+    d.scratch_bytes = sh->desc.scratch_bytes;
     d.vertices = vb->data;
     d.vertex_stride = desc->vertex_stride;
     d.vertex_count = desc->vertex_count;
@@ -305,10 +307,11 @@ mos_result mos_end_frame(mos_context *ctx, mos_frame_stats *stats)
         r = ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_end_frame: out of memory for the inspection records");
     frame_blur fb = blur_settings(ctx, t);
     if (r == MOS_OK) {
-        pipe_frame probe = {.target = t, .blur = fb};
+        pipe_frame probe = {.target = t, .blur = fb, .draws = ctx->draws, .draw_count = ctx->draw_count};
         for (int w = 0; w < ctx->sched.worker_count && r == MOS_OK; w++)
             if (backend_scratch_reserve(ctx->sched.workers[w].scratch, &probe, &ctx->allocator) != MOS_OK)
-                r = ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_end_frame: out of memory for the shading cache");
+                r = ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY,
+                             "mos_end_frame: out of memory for the shading cache or the shaders' scratch");
     }
     if (r == MOS_OK) {
         if (++ctx->frame_serial == 0) ctx->frame_serial = 1;

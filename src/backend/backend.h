@@ -97,6 +97,8 @@ static inline uint32_t unorm8(float v)
 /* Shade and ROP stages (shade.c, rop.c): quads[0..n) in API order. */
 shade_scratch *shade_scratch_create(const mos_allocator *a);
 void shade_scratch_destroy(shade_scratch *s, const mos_allocator *a);
+/* Makes room for a fragment shader's scratch of `bytes` (before a frame). */
+mos_result shade_scratch_reserve(shade_scratch *s, size_t bytes, const mos_allocator *a);
 /* The build of the shade stage to run, and the instruction set the fragment
  * shaders are told (per bin, from the frame). */
 void backend_shade_isa(shade_scratch *ss, const backend_isa *hot);

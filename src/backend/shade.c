@@ -4,7 +4,24 @@
 #include "backend/shade.h"
 
 shade_scratch *shade_scratch_create(const mos_allocator *a) { return util_calloc(a, 1, sizeof(shade_scratch)); }
-void shade_scratch_destroy(shade_scratch *s, const mos_allocator *a) { util_free(a, s); }
+
+void shade_scratch_destroy(shade_scratch *s, const mos_allocator *a)
+{
+    if (!s) return;
+    util_free(a, s->user_scratch);
+    util_free(a, s);
+}
+
+mos_result shade_scratch_reserve(shade_scratch *s, size_t bytes, const mos_allocator *a)
+{
+    if (bytes <= s->user_scratch_cap) return MOS_OK;
+    void *p = util_alloc(a, bytes);  /* 64-byte aligned */
+    if (!p) return MOS_ERR_OUT_OF_MEMORY;
+    util_free(a, s->user_scratch);
+    s->user_scratch = p;
+    s->user_scratch_cap = bytes;
+    return MOS_OK;
+}
 
 void backend_shade_isa(shade_scratch *ss, const backend_isa *hot) { ss->hot = hot; }
 

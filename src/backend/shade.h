@@ -13,6 +13,8 @@ struct shade_scratch {
     _Alignas(64) float dx[BACKEND_SHADE_LANES], dy[BACKEND_SHADE_LANES], w[BACKEND_SHADE_LANES];
     uint8_t live[BACKEND_SHADE_LANES];
     uint8_t discard[BACKEND_SHADE_LANES];
+    void *user_scratch;       /* the frame's shaders' scratch (the most any asks for) */
+    size_t user_scratch_cap;
     const backend_isa *hot;  /* this frame's build of the stage; hot->isa is told to the fragment shader */
 };
 

@@ -96,6 +96,8 @@ static void run_fragment(shade_scratch *ss, const fe_draw *d, int count, shade_r
         .out = outs,
         .discard = ss->discard,
         .isa = ss->hot->isa,
+        .user = d->user,
+        .scratch = d->scratch_bytes ? ss->user_scratch : NULL,
     };
     d->fragment(&b);
     uint32_t rgba[BACKEND_SHADE_LANES];

@@ -44,6 +44,10 @@ void backend_scratch_destroy(backend_scratch *s, const mos_allocator *a)
 
 mos_result backend_scratch_reserve(backend_scratch *s, const pipe_frame *f, const mos_allocator *a)
 {
+    size_t scratch = 0;  /* the frame's fragment shaders share one scratch per worker */
+    for (uint32_t i = 0; i < f->draw_count; i++)
+        scratch = f->draws[i].scratch_bytes > scratch ? f->draws[i].scratch_bytes : scratch;
+    if (shade_scratch_reserve(s->shade, scratch, a) != MOS_OK) return MOS_ERR_OUT_OF_MEMORY;
     if (!f->blur.stochastic || decouple_scratch_capacity(s->dec) == f->blur.cache_quads) return MOS_OK;
     decouple_scratch_destroy(s->dec, a);
     s->dec = decouple_scratch_create(f->blur.cache_quads, a);

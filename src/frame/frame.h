@@ -99,6 +99,8 @@ typedef struct fe_draw {
     mos_vertex_fn vertex;
     mos_fragment_fn fragment;
     int varying_count;
+    void *user;            /* the shader object's (mos_shader_desc.user, scratch_bytes) */
+    size_t scratch_bytes;
     const float *vertices;
     int vertex_stride, vertex_count;
     const uint32_t *indices;  /* NULL = non-indexed */

@@ -66,7 +66,9 @@ bool fe_vertex_stage(const fe_draw *d, const fe_viewport *vp, const frame_blur *
     float *c1_chunk = moving && msaa ? arena_alloc(ar, FE_VERTEX_CHUNK * 4 * sizeof(float), 64) : NULL;
     *post = arena_alloc(ar, n * sizeof(fe_post), 64);
     *var = arena_alloc(ar, n * nvar * sizeof(float), 64);
-    if (!clip || !*post || !*var || (moving && (!var1 || (!c1_all && !c1_chunk)))) return false;
+    void *scratch = d->scratch_bytes ? arena_alloc(ar, d->scratch_bytes, 64) : NULL;
+    if (!clip || !*post || !*var || (moving && (!var1 || (!c1_all && !c1_chunk))) || (d->scratch_bytes && !scratch))
+        return false;
     for (size_t first = 0; first < n; first += FE_VERTEX_CHUNK) {
         size_t count = n - first < FE_VERTEX_CHUNK ? n - first : FE_VERTEX_CHUNK;
         mos_vs_batch b = {
@@ -77,6 +79,8 @@ bool fe_vertex_stage(const fe_draw *d, const fe_viewport *vp, const frame_blur *
             .clip = clip,
             .varyings = *var + first * (size_t)d->varying_count,
             .varying_count = d->varying_count,
+            .user = d->user,
+            .scratch = scratch,
         };
         d->vertex(&b);
         float *c1 = c1_all ? c1_all + 4 * first : c1_chunk;

@@ -66,9 +66,12 @@ void shader_builtin_fs_textured(const mos_fs_batch *b) { fs_run(FS_TEXTURED, b);
 /* ---- registry (grep ORDER BUILTIN_NAMES) ----------------------------------- */
 
 static const mos_shader_desc builtin_descs[] = {
-    { shader_builtin_vs, shader_builtin_fs_flat, SHADER_BUILTIN_VARYINGS, "flat" },
-    { shader_builtin_vs, shader_builtin_fs_lambert, SHADER_BUILTIN_VARYINGS, "lambert" },
-    { shader_builtin_vs, shader_builtin_fs_textured, SHADER_BUILTIN_VARYINGS, "textured" },
+    { .vertex = shader_builtin_vs, .fragment = shader_builtin_fs_flat, .varying_count = SHADER_BUILTIN_VARYINGS,
+      .label = "flat" },
+    { .vertex = shader_builtin_vs, .fragment = shader_builtin_fs_lambert, .varying_count = SHADER_BUILTIN_VARYINGS,
+      .label = "lambert" },
+    { .vertex = shader_builtin_vs, .fragment = shader_builtin_fs_textured, .varying_count = SHADER_BUILTIN_VARYINGS,
+      .label = "textured" },
 };
 static const char *const builtin_names[] = { "flat", "lambert", "textured", NULL };
 
