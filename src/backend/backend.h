@@ -108,6 +108,17 @@ void backend_shade(shade_scratch *ss, const raster_quad *quads, int n, int spp, 
 void backend_shade_points(shade_scratch *ss, const fe_tri *const *tris, const float *x, const float *y, int n,
                           shade_result *out);
 uint32_t backend_blend(mos_blend mode, uint32_t src, uint32_t dst);
+/* The ROP's rule for one sample (colour/depth index idx) of a draw: depth
+ * test, depth write, blend.  false when the depth test rejected it.  The
+ * quad ROP (rop.c) and the stochastic back-end's queue (decouple.c) both
+ * write samples through it (rop.c's four-at-a-time path does the same). */
+static inline bool backend_rop_sample(rt_target *t, const fe_draw *d, size_t idx, float z, uint32_t src)
+{
+    if (d->depth_test && !(z < t->depth[idx])) return false;
+    if (d->depth_write) t->depth[idx] = z;
+    t->color[idx] = backend_blend(d->blend, src, t->color[idx]);
+    return true;
+}
 /* The depth of quad q's slot k is z[q * RASTER_Z_STRIDE(spp) + k] (raster_fn). */
 void backend_rop(rt_target *t, const raster_quad *quads, const float *z, int n, const shade_result *res);
 

@@ -132,10 +132,7 @@ void decouple_drain(decouple_scratch *d, shade_scratch *ss, rt_target *t, worker
         uint32_t src;
         bool keep = ref_color(d, r, &src);
         for (int k = 0; k < r->n; k++) shading_cache_unref(&d->cache, r->entry[k]);
-        if (!keep) continue;
-        if (dr->depth_test && !(r->z < t->depth[r->sample])) continue;
-        if (dr->depth_write) t->depth[r->sample] = r->z;
-        t->color[r->sample] = backend_blend(dr->blend, src, t->color[r->sample]);
+        if (!keep || !backend_rop_sample(t, dr, r->sample, r->z, src)) continue;
         if (tri_area) tri_area[r->sample / (size_t)t->samples] = backend_tri_area_px(r->tri);
     }
     d->rop_count = 0;

@@ -121,13 +121,7 @@ void backend_rop(rt_target *t, const raster_quad *quads, const float *z, int n, 
             const float *zl = z + (size_t)q * z_stride + (size_t)(lane * S);
             for (; m; m &= m - 1) {
                 int s = __builtin_ctzll(m);
-                size_t idx = base + (size_t)s;
-                if (d->depth_test || d->depth_write) {
-                    if (d->depth_test && !(zl[s] < t->depth[idx])) continue;
-                    if (d->depth_write) t->depth[idx] = zl[s];
-                }
-                t->color[idx] = backend_blend(d->blend, src, t->color[idx]);
-                wrote = true;
+                wrote |= backend_rop_sample(t, d, base + (size_t)s, zl[s], src);
             }
             if (wrote && tri_area) tri_area[(size_t)py * (size_t)t->width + (size_t)px] = backend_tri_area_px(tri);
         }
