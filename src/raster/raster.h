@@ -103,6 +103,7 @@ static inline void raster_view_init(raster_view *v, const float *depth, int widt
     const int S = sp->count;
     zs->spp = S;
     zs->slots = 4 * S;
+    if (S > RASTER_MAX_SAMPLES) return;  /* only the stochastic rasterizer takes these */
     for (int lane = 0, k = 0; lane < 4; lane++) {
         for (int s = 0; s < S; s++, k++) {
             zs->lane_of[k] = (uint8_t)lane;
