@@ -21,32 +21,22 @@ mos_isa backend_isa_available(mos_isa want)
 #endif
 }
 
-static const backend_isa isa_scalar = {
-    .isa = MOS_ISA_SCALAR,
-    .raster = raster_triangle_scalar,
-    .stoch_block = stoch_block_scalar,
-    .sample = texture_sample_quads_scalar,
-    .shade_quads = shade_quads_scalar,
-    .shade_points = shade_points_scalar,
-};
+/* The table of one ISA: each stage's build of its hot bodies for it. */
+#define ISA_TABLE(name, ISA)                                                                      \
+    static const backend_isa isa_##name = {                                                       \
+        .isa = ISA,                                                                               \
+        .raster = raster_triangle_##name,                                                         \
+        .stoch_block = stoch_block_##name,                                                        \
+        .sample = texture_sample_quads_##name,                                                    \
+        .shade_quads = shade_quads_##name,                                                        \
+        .shade_points = shade_points_##name,                                                      \
+    };
+ISA_TABLE(scalar, MOS_ISA_SCALAR)
 #if defined(RASTER_HAVE_X86)
-static const backend_isa isa_avx2 = {
-    .isa = MOS_ISA_AVX2,
-    .raster = raster_triangle_avx2,
-    .stoch_block = stoch_block_avx2,
-    .sample = texture_sample_quads_avx2,
-    .shade_quads = shade_quads_avx2,
-    .shade_points = shade_points_avx2,
-};
-static const backend_isa isa_avx512 = {
-    .isa = MOS_ISA_AVX512,
-    .raster = raster_triangle_avx512,
-    .stoch_block = stoch_block_avx512,
-    .sample = texture_sample_quads_avx512,
-    .shade_quads = shade_quads_avx512,
-    .shade_points = shade_points_avx512,
-};
+ISA_TABLE(avx2, MOS_ISA_AVX2)
+ISA_TABLE(avx512, MOS_ISA_AVX512)
 #endif
+#undef ISA_TABLE
 
 const backend_isa *backend_isa_select(mos_isa isa)
 {
