@@ -289,15 +289,11 @@ static frame_blur blur_settings(const mos_context *ctx, const rt_target *t)
     return b;
 }
 
-mos_result mos_end_frame(mos_context *ctx, mos_frame_stats *stats)
+/* The frame the recorded draws make, for target t: the pattern, the target's
+ * bin grid, (u, v, t) tables and inspection records, the workers' scratch,
+ * then *f, everything the stages read.  Not MOS_OK: nothing to run. */
+static mos_result frame_build(mos_context *ctx, rt_target *t, double t0, pipe_frame *f)
 {
-    if (!ctx) return MOS_ERR_INVALID_ARGUMENT;
-    if (!ctx->in_frame) return ctx_fail(ctx, MOS_ERR_FRAME_STATE, "mos_end_frame: no frame is being recorded");
-    double t0 = util_now_ms();
-    /* The target may have been destroyed during recording: it is only
-     * marked dying, so its slot still holds it. */
-    uint32_t index = (ctx->frame_target.id & ((1u << POOL_INDEX_BITS) - 1)) - 1;
-    rt_target *t = ctx->targets.slots[index].obj;
     mos_result r = frame_pattern(ctx, t);
     if (r == MOS_OK && rt_target_bin_grid(t, ctx->pipeline.bin_px, &ctx->allocator) != MOS_OK)
         r = ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_end_frame: out of memory");
@@ -313,39 +309,60 @@ mos_result mos_end_frame(mos_context *ctx, mos_frame_stats *stats)
                 r = ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY,
                              "mos_end_frame: out of memory for the shading cache or the shaders' scratch");
     }
+    if (r != MOS_OK) return r;
+    if (++ctx->frame_serial == 0) ctx->frame_serial = 1;
+    *f = (pipe_frame){
+        .serial = ctx->frame_serial,
+        .target = t,
+        .clear_color = ctx->clear_color,
+        .clear_depth = ctx->clear_depth,
+        .draws = ctx->draws,
+        .draw_count = ctx->draw_count,
+        .pattern = &ctx->pattern,
+        .bin_px = ctx->pipeline.bin_px,
+        .coarse_px = ctx->pipeline.coarse_px,
+        .batch = ctx->pipeline.batch,
+        .early = ctx->pipeline.early,
+        .isa = ctx->hot,
+        .blur = fb,
+        .t_start_ms = t0,
+    };
+    return MOS_OK;
+}
+
+/* What a frame's front-end status means to the caller. */
+static mos_result frame_status(mos_context *ctx, const pipe_frame *f)
+{
+    if (f->status == MOS_OK) return MOS_OK;
+    if (f->bin_ref_limit)
+        return ctx_fail(ctx, f->status,
+                        "mos_end_frame: the frame's triangles overlap fine bins more than %" PRIu64
+                        " times (the limit: %d per bin, at least %" PRIu64 "; larger bins, fewer or smaller "
+                        "triangles overlap fewer); the image is incomplete",
+                        f->bin_ref_limit, BIN_REFS_PER_BIN, BIN_REFS_MIN);
+    if (f->over_memory_limit)
+        return ctx_fail(ctx, f->status,
+                        "mos_end_frame: the frame needs more than %zu MiB of front-end memory (vertices, "
+                        "triangles and bin lists); the image is incomplete", FE_FRAME_MEMORY_LIMIT >> 20);
+    return ctx_fail(ctx, f->status, "mos_end_frame: out of memory in the front-end; the image is incomplete");
+}
+
+mos_result mos_end_frame(mos_context *ctx, mos_frame_stats *stats)
+{
+    if (!ctx) return MOS_ERR_INVALID_ARGUMENT;
+    if (!ctx->in_frame) return ctx_fail(ctx, MOS_ERR_FRAME_STATE, "mos_end_frame: no frame is being recorded");
+    double t0 = util_now_ms();
+    /* The target may have been destroyed during recording: it is only
+     * marked dying, so its slot still holds it. */
+    uint32_t index = (ctx->frame_target.id & ((1u << POOL_INDEX_BITS) - 1)) - 1;
+    rt_target *t = ctx->targets.slots[index].obj;
+    pipe_frame f;
+    mos_result r = frame_build(ctx, t, t0, &f);
     if (r == MOS_OK) {
-        if (++ctx->frame_serial == 0) ctx->frame_serial = 1;
-        pipe_frame f = {
-            .serial = ctx->frame_serial,
-            .target = t,
-            .clear_color = ctx->clear_color,
-            .clear_depth = ctx->clear_depth,
-            .draws = ctx->draws,
-            .draw_count = ctx->draw_count,
-            .pattern = &ctx->pattern,
-            .bin_px = ctx->pipeline.bin_px,
-            .coarse_px = ctx->pipeline.coarse_px,
-            .batch = ctx->pipeline.batch,
-            .early = ctx->pipeline.early,
-            .isa = ctx->hot,
-            .blur = fb,
-            .t_start_ms = t0,
-        };
         sched_run_frame(&ctx->sched, &f);
         t->last_serial = f.serial;
         t->last_clear = f.clear_color;
-        if (f.status != MOS_OK && f.bin_ref_limit)
-            r = ctx_fail(ctx, f.status,
-                         "mos_end_frame: the frame's triangles overlap fine bins more than %" PRIu64
-                         " times (the limit: %d per bin, at least %" PRIu64 "; larger bins, fewer or smaller "
-                         "triangles overlap fewer); the image is incomplete",
-                         f.bin_ref_limit, BIN_REFS_PER_BIN, BIN_REFS_MIN);
-        else if (f.status != MOS_OK && f.over_memory_limit)
-            r = ctx_fail(ctx, f.status,
-                         "mos_end_frame: the frame needs more than %zu MiB of front-end memory (vertices, "
-                         "triangles and bin lists); the image is incomplete", FE_FRAME_MEMORY_LIMIT >> 20);
-        else if (f.status != MOS_OK)
-            r = ctx_fail(ctx, f.status, "mos_end_frame: out of memory in the front-end; the image is incomplete");
+        r = frame_status(ctx, &f);
         if (stats) fill_stats(ctx, &f, util_now_ms() - t0, stats);
     }
     t->recording = false;
