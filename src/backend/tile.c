@@ -1,7 +1,8 @@
 /* tile.c — one fine bin on its owning worker: lazy clear, then for each
  * triangle in API order either the 2D path, raster -> (batch of quads) ->
- * shade -> ROP, or the stochastic path (decouple.c); resolve at frame end.
- * Fed by sched/worker.c; the only writer of this bin's samples. */
+ * shade -> ROP, or the stochastic path (decouple.c), their writes flushed at
+ * one point (flush_writes) whenever the path changes; resolve at frame end.
+ * Fed by sched/sched.c; the only writer of this bin's samples. */
 #include <string.h>
 
 #include "backend/backend.h"
@@ -14,6 +15,12 @@
 
 
 struct backend_scratch {
+    /* The bin's writes waiting for their ROP: quads of the 2D path
+     * (pending of them, shaded at the flush) or samples in the stochastic
+     * back-end's queue (queued); one path at a time, flushed before the
+     * other takes over, so samples are written in API order. */
+    int pending;
+    bool queued;
     shade_scratch *shade;
     decouple_scratch *dec;  /* stochastic frames only (backend_scratch_reserve) */
     raster_view view;  /* the target as raster sees it (set per bin) */
@@ -118,6 +125,36 @@ static void flush_quads(backend_scratch *s, const pipe_frame *f, int n, worker_s
     if (f->target->recording) inspect_quads(f->target, s->quads, n);
 }
 
+/* The ROP of every write waiting: the pending quads shaded, or the
+ * stochastic queue drained (its misses shaded first). */
+static void flush_writes(backend_scratch *s, const pipe_frame *f, worker_stats *st)
+{
+    flush_quads(s, f, s->pending, st);
+    s->pending = 0;
+    if (s->queued) decouple_drain(s->dec, s->shade, f->target, st);
+    s->queued = false;
+}
+
+/* The 2D path of one triangle over rectangle c of the bin: quads appended
+ * to the pending batch, flushed whenever it holds TILE_FLUSH_QUADS.  Small
+ * triangles (most of them) in one raster call; larger ones in bands of quad
+ * rows so the batch stays small. */
+static void raster_2d(backend_scratch *s, const pipe_frame *f, const fe_tri *tri, bin_rect c, raster_fn raster,
+                      raster_counts *counts, worker_stats *st)
+{
+    const size_t z_stride = (size_t)RASTER_Z_STRIDE(f->target->samples);
+    c.x0 &= ~1;  /* the 2D path walks whole quads (bins start even) */
+    c.y0 &= ~1;
+    int quads = ((c.x1 - c.x0 + 1) / 2) * ((c.y1 - c.y0 + 1) / 2);
+    int band = quads <= TILE_FLUSH_QUADS ? c.y1 - c.y0 : 2 * ((TILE_FLUSH_QUADS * 2) / (c.x1 - c.x0 + 1) + 1);
+    for (int y = c.y0; y < c.y1; y += band) {
+        int yb = y + band < c.y1 ? y + band : c.y1;
+        s->pending += raster(tri, &s->view, c.x0, y, c.x1, yb, s->quads + s->pending,
+                             s->z + (size_t)s->pending * z_stride, counts);
+        if (s->pending >= TILE_FLUSH_QUADS) flush_writes(s, f, st);
+    }
+}
+
 void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, const fe_tri *const *tris,
                      uint32_t n, worker_stats *st)
 {
@@ -130,49 +167,27 @@ void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, cons
         clear_bin(f, r);
         t->bin_stamp[bin] = f->serial;
     }
-    raster_view *view = &s->view;
-    raster_view_init(view, t->depth, t->width, t->height, &t->positions);
-    const size_t z_stride = (size_t)RASTER_Z_STRIDE(t->samples);
+    raster_view_init(&s->view, t->depth, t->width, t->height, &t->positions);
     const raster_fn raster = f->isa->raster;
     raster_counts counts = {0, 0};
     const decouple_ctx dc = {.f = f, .shade = s->shade, .st = st};
     backend_shade_isa(s->shade, f->isa);
     if (f->blur.stochastic) decouple_begin_bin(s->dec);
-    bool queued = false;  /* stochastic writes wait in the decouple queue */
-    int pending = 0;
     for (uint32_t i = 0; i < n; i++) {
         const fe_tri *tri = tris[i];
-        int x0 = r.x0 > tri->min_x ? r.x0 : tri->min_x, y0 = r.y0 > tri->min_y ? r.y0 : tri->min_y;
-        int x1 = r.x1 < tri->max_x + 1 ? r.x1 : tri->max_x + 1, y1 = r.y1 < tri->max_y + 1 ? r.y1 : tri->max_y + 1;
-        if (x0 >= x1 || y0 >= y1) continue;
+        bin_rect c = {r.x0 > tri->min_x ? r.x0 : tri->min_x, r.y0 > tri->min_y ? r.y0 : tri->min_y,
+                      r.x1 < tri->max_x + 1 ? r.x1 : tri->max_x + 1, r.y1 < tri->max_y + 1 ? r.y1 : tri->max_y + 1};
+        if (c.x0 >= c.x1 || c.y0 >= c.y1) continue;
         if (needs_stochastic(f, tri)) {
-            flush_quads(s, f, pending, st);  /* API order across the two paths */
-            pending = 0;
-            decouple_triangle(s->dec, &dc, tri, x0, y0, x1, y1);
-            queued = true;
-            continue;
-        }
-        if (queued) {
-            decouple_drain(s->dec, s->shade, t, st);
-            queued = false;
-        }
-        x0 &= ~1;  /* the 2D path walks whole quads (bins start even) */
-        y0 &= ~1;
-        /* Small triangles (most of them) in one call; larger ones in bands
-         * of quad rows so the pending batch stays small. */
-        int quads = ((x1 - x0 + 1) / 2) * ((y1 - y0 + 1) / 2);
-        int band = quads <= TILE_FLUSH_QUADS ? y1 - y0 : 2 * ((TILE_FLUSH_QUADS * 2) / (x1 - x0 + 1) + 1);
-        for (int y = y0; y < y1; y += band) {
-            int yb = y + band < y1 ? y + band : y1;
-            pending += raster(tri, view, x0, y, x1, yb, s->quads + pending, s->z + (size_t)pending * z_stride, &counts);
-            if (pending >= TILE_FLUSH_QUADS) {
-                flush_quads(s, f, pending, st);
-                pending = 0;
-            }
+            if (s->pending) flush_writes(s, f, st);
+            decouple_triangle(s->dec, &dc, tri, c.x0, c.y0, c.x1, c.y1);
+            s->queued = true;
+        } else {
+            if (s->queued) flush_writes(s, f, st);
+            raster_2d(s, f, tri, c, raster, &counts, st);
         }
     }
-    flush_quads(s, f, pending, st);
-    if (queued) decouple_drain(s->dec, s->shade, t, st);
+    flush_writes(s, f, st);
     st->fragments += counts.samples;
     st->covered_pixels += counts.pixels;
     if (record_bin) {
