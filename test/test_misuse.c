@@ -135,13 +135,20 @@ static void test_accumulation_buffer(void)
  * overflow for ASan); a too-large scratch_bytes is refused. */
 typedef struct shader_state {
     size_t scratch_bytes;
+    bool ends_only;  /* touch the first and last byte only (huge scratch) */
     atomic_long vs_calls, fs_calls, bad;
 } shader_state;
 
 static void check_batch_memory(shader_state *st, void *scratch)
 {
-    if (!scratch || ((uintptr_t)scratch & 63u)) atomic_fetch_add(&st->bad, 1);
-    else memset(scratch, 0x5a, st->scratch_bytes);
+    if (!scratch || ((uintptr_t)scratch & 63u)) {
+        atomic_fetch_add(&st->bad, 1);
+    } else if (st->ends_only) {
+        ((volatile uint8_t *)scratch)[0] = 1;
+        ((volatile uint8_t *)scratch)[st->scratch_bytes - 1] = 1;
+    } else {
+        memset(scratch, 0x5a, st->scratch_bytes);
+    }
 }
 
 static void vs_stateful(const mos_vs_batch *b)
@@ -189,6 +196,20 @@ static void test_shader_object(void)
     CHECK_MSG(atomic_load(&st.bad) == 0, "%ld batches without a 64-byte aligned scratch", atomic_load(&st.bad));
     const uint8_t want[4] = { 0, 64, 128, 191 };
     CHECK_MSG(mismatches(ctx, rt, 4 * MW, 4 * MH, want) == 0, "the stateful shader's colour is not in the image");
+    /* 80 draws of the largest scratch in one frame: one scratch per thread
+     * and frame, not per draw (80 x 64 MiB would pass the front-end's 4 GiB). */
+    shader_state huge = { .scratch_bytes = MOS_MAX_SCRATCH_BYTES, .ends_only = true };
+    mos_shader hs;
+    CHECK_OK(mos_shader_create(ctx, &(mos_shader_desc){ .vertex = vs_stateful, .fragment = fs_stateful,
+                                                        .user = &huge, .scratch_bytes = huge.scratch_bytes }, &hs));
+    CHECK_OK(mos_begin_frame(ctx, &(mos_frame_desc){ .target = rt }));
+    for (int i = 0; i < 80; i++)
+        CHECK_OK(mos_draw(ctx, &(mos_draw_desc){ .shader = hs, .vertices = vb, .indices = ib, .vertex_stride = 4,
+                                                 .vertex_count = 4 }));
+    CHECK_OK(mos_end_frame(ctx, NULL));
+    CHECK_MSG(atomic_load(&huge.vs_calls) == 80 && atomic_load(&huge.bad) == 0,
+              "huge scratch: %ld vertex batches (80 expected), %ld bad", atomic_load(&huge.vs_calls),
+              atomic_load(&huge.bad));
     mos_context_destroy(ctx);
 }
 

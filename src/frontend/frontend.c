@@ -111,11 +111,11 @@ static bool blur_and_bin(frontend *fe, pipe_frame *f, const fe_draw *d, const fe
 }
 
 /* Vertex stage, assembly, clip, setup and coarse binning of one draw. */
-static bool run_draw(frontend *fe, pipe_frame *f, const fe_draw *d, const fe_viewport *vp)
+static bool run_draw(frontend *fe, pipe_frame *f, const fe_draw *d, const fe_viewport *vp, void *vs_scratch)
 {
     fe_post *post;
     float *var, *clip1;
-    if (!fe_vertex_stage(d, vp, &f->blur, &fe->arena, &post, &var, &clip1)) return false;
+    if (!fe_vertex_stage(d, vp, &f->blur, &fe->arena, vs_scratch, &post, &var, &clip1)) return false;
     const bool blurred = f->blur.mode != MOS_SAMPLING_MSAA;  /* MSAA frames saw blur at the pinhole */
     const size_t nvar = (size_t)d->varying_count;
     for (int p = 0; p < d->prim_count; p++) {
@@ -152,8 +152,15 @@ void frontend_run_frame(frontend *fe, pipe_frame *f, const frame_dispatch *d)
             .guard_x = 1.0f + 2.0f * FE_GUARD_PX / (float)f->target->width,
             .guard_y = 1.0f + 2.0f * FE_GUARD_PX / (float)f->target->height,
         };
+        /* One vertex-shader scratch for the frame, as large as any draw's
+         * shader asks: vertex batches run one at a time on this thread. */
+        size_t scratch_bytes = 0;
+        for (uint32_t i = 0; i < f->draw_count; i++)
+            scratch_bytes = f->draws[i].scratch_bytes > scratch_bytes ? f->draws[i].scratch_bytes : scratch_bytes;
+        void *vs_scratch = scratch_bytes ? arena_alloc(&fe->arena, scratch_bytes, 64) : NULL;
+        if (scratch_bytes && !vs_scratch) f->status = MOS_ERR_OUT_OF_MEMORY;
         for (uint32_t i = 0; i < f->draw_count && f->status == MOS_OK; i++)
-            if (!run_draw(fe, f, &f->draws[i], &vp)) f->status = MOS_ERR_OUT_OF_MEMORY;
+            if (!run_draw(fe, f, &f->draws[i], &vp, vs_scratch)) f->status = MOS_ERR_OUT_OF_MEMORY;
         if (f->status == MOS_OK) binner_flush(&fe->binner);
         if (fe->binner.out_of_memory) f->status = MOS_ERR_OUT_OF_MEMORY;
     }

@@ -52,9 +52,10 @@ void fe_post_window(fe_post *p, const fe_viewport *vp);
  * var[n * varying_count] (arena memory), and for a moving draw in a
  * stochastic frame clip1[n * 4], the clip positions at t = 1 (else NULL).
  * MSAA frames see moving and lens-sheared draws at the pinhole (u, v, t).
- * false when out of memory. */
-bool fe_vertex_stage(const fe_draw *d, const fe_viewport *vp, const frame_blur *fb, arena *ar, fe_post **post,
-                     float **var, float **clip1);
+ * scratch (at least d->scratch_bytes) is the shader's batch scratch.  false
+ * when out of memory. */
+bool fe_vertex_stage(const fe_draw *d, const fe_viewport *vp, const frame_blur *fb, arena *ar, void *scratch,
+                     fe_post **post, float **var, float **clip1);
 
 /* A vertex as clipping sees it: clip position plus varyings. */
 typedef struct fe_vertex {

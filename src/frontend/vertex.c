@@ -49,8 +49,8 @@ static void pinhole_warp(float c[4], const float *c1, const frame_blur *fb)
     c[1] += fb->pinhole[1] * fb->lens_y * (c[3] - fb->focus_w);
 }
 
-bool fe_vertex_stage(const fe_draw *d, const fe_viewport *vp, const frame_blur *fb, arena *ar, fe_post **post,
-                     float **var, float **clip1)
+bool fe_vertex_stage(const fe_draw *d, const fe_viewport *vp, const frame_blur *fb, arena *ar, void *scratch,
+                     fe_post **post, float **var, float **clip1)
 {
     size_t n = (size_t)d->vertex_count;
     const bool msaa = fb->mode == MOS_SAMPLING_MSAA;
@@ -66,9 +66,7 @@ bool fe_vertex_stage(const fe_draw *d, const fe_viewport *vp, const frame_blur *
     float *c1_chunk = moving && msaa ? arena_alloc(ar, FE_VERTEX_CHUNK * 4 * sizeof(float), 64) : NULL;
     *post = arena_alloc(ar, n * sizeof(fe_post), 64);
     *var = arena_alloc(ar, n * nvar * sizeof(float), 64);
-    void *scratch = d->scratch_bytes ? arena_alloc(ar, d->scratch_bytes, 64) : NULL;
-    if (!clip || !*post || !*var || (moving && (!var1 || (!c1_all && !c1_chunk))) || (d->scratch_bytes && !scratch))
-        return false;
+    if (!clip || !*post || !*var || (moving && (!var1 || (!c1_all && !c1_chunk)))) return false;
     for (size_t first = 0; first < n; first += FE_VERTEX_CHUNK) {
         size_t count = n - first < FE_VERTEX_CHUNK ? n - first : FE_VERTEX_CHUNK;
         mos_vs_batch b = {
@@ -80,7 +78,7 @@ bool fe_vertex_stage(const fe_draw *d, const fe_viewport *vp, const frame_blur *
             .varyings = *var + first * (size_t)d->varying_count,
             .varying_count = d->varying_count,
             .user = d->user,
-            .scratch = scratch,
+            .scratch = d->scratch_bytes ? scratch : NULL,
         };
         d->vertex(&b);
         float *c1 = c1_all ? c1_all + 4 * first : c1_chunk;
