@@ -7,21 +7,11 @@
 
 #include "api/context.h"
 
-/* The target of handle h in *out when it may be read now. */
-static mos_result readable_target(mos_context *ctx, mos_target h, const char *fn, rt_target **out)
-{
-    *out = pool_get(&ctx->targets, h.id);
-    if (!*out) return ctx_fail(ctx, MOS_ERR_BAD_HANDLE, "%s: target handle %u is invalid", fn, h.id);
-    if (ctx->in_frame && ctx->frame_target.id == h.id)
-        return ctx_fail(ctx, MOS_ERR_FRAME_STATE, "%s: the target is being rendered", fn);
-    return MOS_OK;
-}
-
 mos_result mos_target_accumulate(mos_context *ctx, mos_target h, bool restart)
 {
     if (!ctx) return MOS_ERR_INVALID_ARGUMENT;
     rt_target *t;
-    mos_result r = readable_target(ctx, h, "mos_target_accumulate", &t);
+    mos_result r = ctx_idle_target(ctx, h, "mos_target_accumulate", &t);
     if (r != MOS_OK) return r;
     const size_t n = (size_t)t->width * (size_t)t->height;
     if (!t->accum) {
@@ -47,7 +37,7 @@ mos_result mos_target_read_accumulated(mos_context *ctx, mos_target h, uint8_t *
 {
     if (!ctx) return MOS_ERR_INVALID_ARGUMENT;
     rt_target *t;
-    mos_result r = readable_target(ctx, h, "mos_target_read_accumulated", &t);
+    mos_result r = ctx_idle_target(ctx, h, "mos_target_read_accumulated", &t);
     if (r != MOS_OK) return r;
     if (!rgba) return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_target_read_accumulated: NULL destination");
     const size_t need = (size_t)t->width * 4;

@@ -70,6 +70,9 @@ void ctx_clear_error(mos_context *ctx);
 
 /* Pools (resources.c). */
 void *pool_get(const pool *p, uint32_t id);
+/* The target of `handle` in *out when it exists and is not being rendered;
+ * else the error, recorded for function fn. */
+mos_result ctx_idle_target(mos_context *ctx, mos_target handle, const char *fn, rt_target **out);
 void pool_release_all(mos_context *ctx);
 /* Frees objects destroyed while a frame was being recorded. */
 void pool_collect_dying(mos_context *ctx);

@@ -5,23 +5,13 @@
 #include "api/context.h"
 
 /* The target behind HANDLE, when it is not being rendered. */
-static mos_result idle_target(mos_context *ctx, mos_target handle, const char *fn, rt_target **out)
-{
-    rt_target *t = pool_get(&ctx->targets, handle.id);
-    if (!t) return ctx_fail(ctx, MOS_ERR_BAD_HANDLE, "%s: target handle %u is invalid", fn, handle.id);
-    if (ctx->in_frame && ctx->frame_target.id == handle.id)
-        return ctx_fail(ctx, MOS_ERR_FRAME_STATE, "%s: the target is being rendered", fn);
-    *out = t;
-    return MOS_OK;
-}
-
 mos_result mos_target_read_bins(mos_context *ctx, mos_target handle, mos_bin_info *out, size_t capacity,
                                 mos_bin_grid *grid)
 {
     static const char fn[] = "mos_target_read_bins";
     if (!ctx) return MOS_ERR_INVALID_ARGUMENT;
     rt_target *t = NULL;
-    mos_result r = idle_target(ctx, handle, fn, &t);
+    mos_result r = ctx_idle_target(ctx, handle, fn, &t);
     if (r != MOS_OK) return r;
     const rt_inspect *in = &t->inspect;
     if (!in->owner || !in->bins_x)
@@ -50,7 +40,7 @@ mos_result mos_target_read_map(mos_context *ctx, mos_target handle, mos_inspect 
     static const char fn[] = "mos_target_read_map";
     if (!ctx) return MOS_ERR_INVALID_ARGUMENT;
     rt_target *t = NULL;
-    mos_result r = idle_target(ctx, handle, fn, &t);
+    mos_result r = ctx_idle_target(ctx, handle, fn, &t);
     if (r != MOS_OK) return r;
     const float *src = NULL;
     switch (map) {

@@ -151,6 +151,16 @@ mos_result mos_target_sample_position(mos_context *ctx, mos_target handle, int x
     return MOS_OK;
 }
 
+mos_result ctx_idle_target(mos_context *ctx, mos_target handle, const char *fn, rt_target **out)
+{
+    rt_target *t = pool_get(&ctx->targets, handle.id);
+    if (!t) return ctx_fail(ctx, MOS_ERR_BAD_HANDLE, "%s: target handle %u is invalid", fn, handle.id);
+    if (ctx->in_frame && ctx->frame_target.id == handle.id)
+        return ctx_fail(ctx, MOS_ERR_FRAME_STATE, "%s: the target is being rendered", fn);
+    *out = t;
+    return MOS_OK;
+}
+
 static mos_result read_rows(mos_context *ctx, mos_target handle, uint8_t *rgba, size_t row_bytes, bool samples)
 {
     const char *fn = samples ? "mos_target_read_samples" : "mos_target_read_rgba8";
