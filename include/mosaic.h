@@ -53,8 +53,11 @@
 extern "C" {
 #endif
 
+/* Until 1.0 a minor version may change the layout of public structs (0.2:
+ * mos_shader_desc.user, scratch_bytes; mos_vs_batch and mos_fs_batch.user,
+ * scratch, isa): rebuild against the header of the library you link. */
 #define MOS_VERSION_MAJOR 0
-#define MOS_VERSION_MINOR 1
+#define MOS_VERSION_MINOR 2
 
 #define MOS_MAX_WORKERS 256   /* logical rasterizers per context */
 #define MOS_MAX_VARYINGS 16   /* floats a vertex shader may pass on */

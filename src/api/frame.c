@@ -323,7 +323,7 @@ static mos_result frame_build(mos_context *ctx, rt_target *t, double t0, pipe_fr
         .coarse_px = ctx->pipeline.coarse_px,
         .batch = ctx->pipeline.batch,
         .early = ctx->pipeline.early,
-        .isa = ctx->hot,
+        .hot = ctx->hot,
         .blur = fb,
         .t_start_ms = t0,
     };

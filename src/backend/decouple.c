@@ -396,7 +396,7 @@ void decouple_triangle(decouple_scratch *d, const decouple_ctx *c, const fe_tri 
                     if (rows >> r & 1) mask |= cols << (4 * r);
                 const int lane0 = raster_uvt_lane(bx, by);
                 stoch_hits hits;
-                const uint32_t hit = b ? c->f->isa->stoch_block(b, bx, by, plane + lane0, mask, &hits)
+                const uint32_t hit = b ? c->f->hot->stoch_block(b, bx, by, plane + lane0, mask, &hits)
                                        : stoch_block_static(tri, &t->positions, bx, by, sample + lane0, mask, &hits);
                 if (hit) block_hits(d, c, tri, bx, by, sample + lane0, hit, &hits);
             }

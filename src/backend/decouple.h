@@ -5,7 +5,7 @@
 #ifndef MOSAIC_BACKEND_DECOUPLE_H
 #define MOSAIC_BACKEND_DECOUPLE_H
 
-#include "backend/backend.h"
+#include "backend/stages.h"
 #include "backend/shading_cache.h"
 
 typedef struct decouple_scratch decouple_scratch;

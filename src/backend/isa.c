@@ -7,7 +7,7 @@
 
 mos_isa backend_isa_available(mos_isa want)
 {
-#if defined(RASTER_HAVE_X86)
+#if defined(UTIL_X86)
     __builtin_cpu_init();
     bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
                   __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
@@ -32,7 +32,7 @@ mos_isa backend_isa_available(mos_isa want)
         .shade_points = shade_points_##name,                                                      \
     };
 ISA_TABLE(scalar, MOS_ISA_SCALAR)
-#if defined(RASTER_HAVE_X86)
+#if defined(UTIL_X86)
 ISA_TABLE(avx2, MOS_ISA_AVX2)
 ISA_TABLE(avx512, MOS_ISA_AVX512)
 #endif
@@ -41,7 +41,7 @@ ISA_TABLE(avx512, MOS_ISA_AVX512)
 const backend_isa *backend_isa_select(mos_isa isa)
 {
     switch (isa) {
-#if defined(RASTER_HAVE_X86)
+#if defined(UTIL_X86)
     case MOS_ISA_AVX512: return &isa_avx512;
     case MOS_ISA_AVX2: return &isa_avx2;
 #endif

@@ -8,7 +8,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "backend/backend.h"
+#include "backend/stages.h"
 
 static uint32_t blend_alpha(uint32_t src, uint32_t dst)
 {

@@ -3,7 +3,7 @@
 #ifndef MOSAIC_BACKEND_SHADE_H
 #define MOSAIC_BACKEND_SHADE_H
 
-#include "backend/backend.h"
+#include "backend/stages.h"
 
 struct shade_scratch {
     _Alignas(64) float var[MOS_MAX_VARYINGS][BACKEND_SHADE_LANES];
@@ -20,7 +20,7 @@ struct shade_scratch {
 
 void shade_quads_scalar(shade_scratch *, const raster_quad *, int, int, shade_result *);
 void shade_points_scalar(shade_scratch *, const fe_tri *const *, const float *, const float *, int, shade_result *);
-#if defined(RASTER_HAVE_X86)
+#if defined(UTIL_X86)
 void shade_quads_avx2(shade_scratch *, const raster_quad *, int, int, shade_result *);
 void shade_points_avx2(shade_scratch *, const fe_tri *const *, const float *, const float *, int, shade_result *);
 void shade_quads_avx512(shade_scratch *, const raster_quad *, int, int, shade_result *);

@@ -5,13 +5,15 @@
  * Fed by sched/sched.c; the only writer of this bin's samples. */
 #include <string.h>
 
-#include "backend/backend.h"
+#include "backend/stages.h"
 #include "backend/decouple.h"
 #include "pattern/pattern.h"
 #include "util/clock.h"
 
 #define TILE_FLUSH_QUADS 64
-#define TILE_QUAD_CAP (2 * TILE_FLUSH_QUADS + 256 / 2)  /* pending < 64, plus one band <= 64 + 128 */
+/* pending < TILE_FLUSH_QUADS, plus one band: at most TILE_FLUSH_QUADS quads,
+ * or two quad rows of the widest bin (256 pixels) */
+#define TILE_QUAD_CAP (TILE_FLUSH_QUADS + 2 * (256 / 2))
 
 
 struct backend_scratch {
@@ -23,7 +25,8 @@ struct backend_scratch {
     bool queued;
     shade_scratch *shade;
     decouple_scratch *dec;  /* stochastic frames only (backend_scratch_reserve) */
-    raster_view view;  /* the target as raster sees it (set per bin) */
+    raster_view view;  /* the target as raster sees it (set per frame) */
+    uint32_t view_serial;  /* the frame view and the shade stage were set for */
     raster_quad quads[TILE_QUAD_CAP];
     _Alignas(64) float z[TILE_QUAD_CAP * RASTER_Z_STRIDE(RASTER_MAX_SAMPLES)];  /* their samples' depth */
     shade_result results[TILE_QUAD_CAP];
@@ -137,18 +140,20 @@ static void flush_writes(backend_scratch *s, const pipe_frame *f, worker_stats *
 
 /* The 2D path of one triangle over rectangle c of the bin: quads appended
  * to the pending batch, flushed whenever it holds TILE_FLUSH_QUADS.  Small
- * triangles (most of them) in one raster call; larger ones in bands of quad
- * rows so the batch stays small. */
+ * triangles (most of them) in one raster call; larger ones in bands of rows
+ * so the batch stays small, the bands on a grid of 4 rows so the 4x4 block
+ * walk of one sample per pixel never splits a block between two bands. */
 static void raster_2d(backend_scratch *s, const pipe_frame *f, const fe_tri *tri, bin_rect c, raster_fn raster,
                       raster_counts *counts, worker_stats *st)
 {
     const size_t z_stride = (size_t)RASTER_Z_STRIDE(f->target->samples);
     c.x0 &= ~1;  /* the 2D path walks whole quads (bins start even) */
     c.y0 &= ~1;
-    int quads = ((c.x1 - c.x0 + 1) / 2) * ((c.y1 - c.y0 + 1) / 2);
-    int band = quads <= TILE_FLUSH_QUADS ? c.y1 - c.y0 : 2 * ((TILE_FLUSH_QUADS * 2) / (c.x1 - c.x0 + 1) + 1);
-    for (int y = c.y0; y < c.y1; y += band) {
-        int yb = y + band < c.y1 ? y + band : c.y1;
+    const int row_quads = (c.x1 - c.x0 + 1) / 2, quads = row_quads * ((c.y1 - c.y0 + 1) / 2);
+    const int pairs = TILE_FLUSH_QUADS / (2 * row_quads);  /* of quad rows per band, beyond the first */
+    const int band = quads <= TILE_FLUSH_QUADS ? c.y1 - c.y0 + 4 : 4 * (pairs > 1 ? pairs : 1);
+    for (int y = c.y0, yb; y < c.y1; y = yb) {
+        yb = (y & ~3) + band < c.y1 ? (y & ~3) + band : c.y1;
         s->pending += raster(tri, &s->view, c.x0, y, c.x1, yb, s->quads + s->pending,
                              s->z + (size_t)s->pending * z_stride, counts);
         if (s->pending >= TILE_FLUSH_QUADS) flush_writes(s, f, st);
@@ -167,11 +172,14 @@ void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, cons
         clear_bin(f, r);
         t->bin_stamp[bin] = f->serial;
     }
-    raster_view_init(&s->view, t->depth, t->width, t->height, &t->positions);
-    const raster_fn raster = f->isa->raster;
+    if (s->view_serial != f->serial) {  /* the first bin of a frame on this worker */
+        raster_view_init(&s->view, t->depth, t->width, t->height, &t->positions);
+        backend_shade_isa(s->shade, f->hot);
+        s->view_serial = f->serial;
+    }
+    const raster_fn raster = f->hot->raster;
     raster_counts counts = {0, 0};
     const decouple_ctx dc = {.f = f, .shade = s->shade, .st = st};
-    backend_shade_isa(s->shade, f->isa);
     if (f->blur.stochastic) decouple_begin_bin(s->dec);
     for (uint32_t i = 0; i < n; i++) {
         const fe_tri *tri = tris[i];
@@ -197,7 +205,7 @@ void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, cons
 }
 
 /* The rounded mean of S samples per channel, one row of n pixels, for a
- * power-of-two S known to the compiler: a loop over pixels it vectorizes
+ * power-of-two S known to the compiler (sums of 64 x 255 fit 16 bits): a loop over pixels it vectorizes
  * (strided loads), the same value as the general path below. */
 #define RESOLVE_ROW_POW2(S, SHIFT)                                                                        \
     static void resolve_row_##S(const uint32_t *restrict c, uint32_t *restrict dst, size_t n)               \
@@ -220,6 +228,8 @@ RESOLVE_ROW_POW2(2, 1)
 RESOLVE_ROW_POW2(4, 2)
 RESOLVE_ROW_POW2(8, 3)
 RESOLVE_ROW_POW2(16, 4)
+RESOLVE_ROW_POW2(32, 5)
+RESOLVE_ROW_POW2(64, 6)
 #undef RESOLVE_ROW_POW2
 
 void backend_resolve_bin(const pipe_frame *f, uint32_t bin)
@@ -243,6 +253,8 @@ void backend_resolve_bin(const pipe_frame *f, uint32_t bin)
         case 4: resolve_row_4(c, dst, row); continue;
         case 8: resolve_row_8(c, dst, row); continue;
         case 16: resolve_row_16(c, dst, row); continue;
+        case 32: resolve_row_32(c, dst, row); continue;
+        case 64: resolve_row_64(c, dst, row); continue;
         default: break;
         }
         /* Average per channel: two channels at a time in 16-bit lanes. */

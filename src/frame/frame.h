@@ -202,7 +202,7 @@ typedef struct pipe_frame {
     uint32_t draw_count;
     const struct pattern_table *pattern;
     int bin_px, coarse_px, batch, early;
-    const struct backend_isa *isa;  /* the back-end's hot loops for this CPU (backend_isa_select) */
+    const struct backend_isa *hot;  /* the back-end's hot loops for this CPU (backend_isa_select) */
     frame_blur blur;
     double t_start_ms;
     /* front-end statistics */

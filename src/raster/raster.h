@@ -1,6 +1,9 @@
-/* raster.h — 2D coverage: edge functions over 24.8 fixed-point samples,
- * emitting 2x2 quads with a per-sample coverage mask after early depth.
- * Fed by the per-bin back-end (backend/tile.c); feeds the shade stage. */
+/* raster.h — coverage, the raster stage's entry point: sample positions and
+ * the (u, v, t) pattern; 2D coverage (edge functions over 24.8 fixed-point
+ * samples, emitting 2x2 quads with a per-sample coverage mask after early
+ * depth); stochastic coverage of 4x4 pixel blocks for the blurred paths.
+ * Fed by the per-bin back-end (backend/tile.c, decouple.c); feeds the shade
+ * stage. */
 #ifndef MOSAIC_RASTER_H
 #define MOSAIC_RASTER_H
 
@@ -8,6 +11,7 @@
 #include <stdint.h>
 
 #include "frame/frame.h"
+#include "util/cpu.h"
 
 #define RASTER_MAX_SAMPLES 16    /* the 2D quad rasterizer's coverage masks */
 
@@ -31,7 +35,7 @@ static inline const float *raster_uvt_at(const float *uvt, int spp, int x, int y
 void raster_uvt_fill(int spp, uint32_t seed, float *uvt);
 
 /* The samples of each pattern pixel ranked by time (key FE_RANK_T) and by
- * lens u (FE_RANK_U), as planes the block tester (raster/stoch.h) reads sixteen pixels
+ * lens u (FE_RANK_U), as planes the block tester (stoch_block_fn, below) reads sixteen pixels
  * at a time: pattern pixels in 4x4 blocks (raster_uvt_lane), and for key k
  * and rank j (the sample with the j-th smallest t or u) one plane per field
  * at plane[((k * spp + j) * RASTER_RANKED_FIELDS + field) * 1024]: the
@@ -170,8 +174,7 @@ uint32_t stoch_block_static(const fe_tri *t, const frame_samples *sp, int x0, in
 int raster_triangle_scalar(const fe_tri *, const raster_view *, int, int, int, int, raster_quad *, float *,
                            raster_counts *);
 uint32_t stoch_block_scalar(const fe_blur *, int, int, const float *, uint32_t, stoch_hits *);
-#if defined(__x86_64__) && defined(__GNUC__)
-#define RASTER_HAVE_X86 1
+#if defined(UTIL_X86)
 int raster_triangle_avx2(const fe_tri *, const raster_view *, int, int, int, int, raster_quad *, float *,
                          raster_counts *);
 int raster_triangle_avx512(const fe_tri *, const raster_view *, int, int, int, int, raster_quad *, float *,

@@ -1,6 +1,7 @@
 /* raster_avx2.c — raster_triangle with AVX2: four 64-bit edge values per
  * instruction.  Fed by backend/tile.c through the ISA table (backend_isa_select). */
-#if defined(__x86_64__) && defined(__GNUC__)
+#include "util/cpu.h"
+#if defined(UTIL_X86)
 #pragma GCC target("avx2,fma,bmi,bmi2,popcnt,lzcnt")
 #include <immintrin.h>
 

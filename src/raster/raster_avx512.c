@@ -2,7 +2,8 @@
  * 64-bit edge values per instruction, sign bits straight into a mask
  * register; at one sample per pixel, 4x4 blocks (blocks_avx512.h).
  * Fed by backend/tile.c through the ISA table (backend_isa_select). */
-#if defined(__x86_64__) && defined(__GNUC__)
+#include "util/cpu.h"
+#if defined(UTIL_X86)
 #pragma GCC target("avx512f,avx512dq,avx512bw,avx512vl,avx2,fma,bmi,bmi2,popcnt,lzcnt")
 #include <immintrin.h>
 

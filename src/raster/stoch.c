@@ -1,6 +1,6 @@
 /* stoch.c — the stochastic back-end's coverage of a static, sharp triangle:
  * the 2D rasterizer's fixed-point edge functions, one sample per lane.
- * (Blurred triangles: stoch_block.c.)  Fed by backend/decouple.c. */
+ * (Blurred triangles: stoch_block_tmp.h, built per ISA by raster_*.c.)  Fed by backend/decouple.c. */
 #include "raster/raster.h"
 
 uint32_t stoch_block_static(const fe_tri *t, const frame_samples *sp, int x0, int y0, const uint8_t *sample,

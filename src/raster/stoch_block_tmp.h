@@ -3,8 +3,8 @@
  * STOCH_BLOCK_FN (its name).  One lane per pixel
  * of a 4x4 block; the compiler turns each lane loop into vector code. */
 
-uint32_t STOCH_BLOCK_FN(const fe_blur *restrict b, int x0, int y0, const float *restrict lanes,
-                               uint32_t mask, stoch_hits *restrict out)
+uint32_t STOCH_BLOCK_FN(const fe_blur *restrict b, int x0, int y0, const float *restrict lanes, uint32_t mask,
+                        stoch_hits *restrict out)
 {
     lanes = __builtin_assume_aligned(lanes, 64);  /* no scalar peeling before the vector loops */
     out = __builtin_assume_aligned(out, 64);

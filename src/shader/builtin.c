@@ -7,7 +7,6 @@
 
 #include "shader/builtin_fs.h"
 
-#define VARY_N 5  /* nx ny nz u v */
 
 void shader_builtin_uniforms_init(shader_builtin_uniforms *u)
 {
@@ -35,14 +34,14 @@ void shader_builtin_vs(const mos_vs_batch *b)
         float *clip = b->clip + (size_t)i * 4;
         for (int r = 0; r < 4; r++)
             clip[r] = m[r] * a[0] + m[4 + r] * a[1] + m[8 + r] * a[2] + m[12 + r];
-        float out[VARY_N];
+        float out[SHADER_BUILTIN_VARYINGS];
         for (int r = 0; r < 3; r++)
             out[r] = nm[r] * a[3] + nm[4 + r] * a[4] + nm[8 + r] * a[5];
         out[3] = a[6];
         out[4] = a[7];
         float *vary = b->varyings + (size_t)i * (size_t)vc;
         for (int k = 0; k < vc; k++)
-            vary[k] = k < VARY_N ? out[k] : 0.0f;
+            vary[k] = k < SHADER_BUILTIN_VARYINGS ? out[k] : 0.0f;
     }
 }
 
@@ -51,7 +50,7 @@ void shader_builtin_vs(const mos_vs_batch *b)
 static void fs_run(builtin_fs_kind kind, const mos_fs_batch *b)
 {
     switch (b->isa) {
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(UTIL_X86)
     case MOS_ISA_AVX512: builtin_fs_avx512(kind, b); return;
     case MOS_ISA_AVX2: builtin_fs_avx2(kind, b); return;
 #endif

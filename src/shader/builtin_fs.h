@@ -5,11 +5,12 @@
 #define MOSAIC_SHADER_BUILTIN_FS_H
 
 #include "shader/builtin.h"
+#include "util/cpu.h"
 
 typedef enum builtin_fs_kind { FS_FLAT, FS_LAMBERT, FS_TEXTURED } builtin_fs_kind;
 
 void builtin_fs_scalar(builtin_fs_kind kind, const mos_fs_batch *b);
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(UTIL_X86)
 void builtin_fs_avx2(builtin_fs_kind kind, const mos_fs_batch *b);
 void builtin_fs_avx512(builtin_fs_kind kind, const mos_fs_batch *b);
 #endif

@@ -1,6 +1,7 @@
 /* builtin_fs_avx2.c — the built-in fragment stages in AVX2: eight lanes per instruction
  * (builtin_fs_tmp.h).  Fed by builtin.c through mos_fs_batch.isa. */
-#if defined(__x86_64__) && defined(__GNUC__)
+#include "util/cpu.h"
+#if defined(UTIL_X86)
 #pragma GCC target("avx2,fma,bmi,bmi2,popcnt,lzcnt")
 #define BUILTIN_FS_FN builtin_fs_avx2
 #include "shader/builtin_fs_tmp.h"

@@ -1,6 +1,7 @@
 /* builtin_fs_avx512.c — the built-in fragment stages in AVX-512: sixteen lanes per instruction
  * (builtin_fs_tmp.h).  Fed by builtin.c through mos_fs_batch.isa. */
-#if defined(__x86_64__) && defined(__GNUC__)
+#include "util/cpu.h"
+#if defined(UTIL_X86)
 #pragma GCC target("avx512f,avx512dq,avx512bw,avx512vl,avx2,fma,bmi,bmi2,popcnt,lzcnt")
 #define BUILTIN_FS_FN builtin_fs_avx512
 #include "shader/builtin_fs_tmp.h"

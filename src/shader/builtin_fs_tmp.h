@@ -13,7 +13,6 @@
 #include "shader/builtin_fs.h"
 
 #define CHUNK 64
-#define VARY_N 5  /* nx ny nz u v */
 
 /* The cost knob: FMA dependent multiply-adds per lane, then a no-op add.
  * x * fma_k + fma_c with fma_k = 1, fma_c = 0 keeps x finite, so
@@ -94,7 +93,7 @@ static void kernel_lambert(const shader_builtin_uniforms *u, const float *restri
 
 /* ---- chunk driver ---------------------------------------------------------- */
 
-static void fs_chunk(builtin_fs_kind kind, const mos_fs_batch *b, const float *const in[VARY_N],
+static void fs_chunk(builtin_fs_kind kind, const mos_fs_batch *b, const float *const in[SHADER_BUILTIN_VARYINGS],
                      float *const out[4], int quads)
 {
     const shader_builtin_uniforms *u = b->uniforms;
@@ -126,10 +125,10 @@ void BUILTIN_FS_FN(builtin_fs_kind kind, const mos_fs_batch *b)
     const int lanes = 4 * b->quad_count;
     for (int o = 0; o < lanes; o += CHUNK) {
         const int n = lanes - o < CHUNK ? lanes - o : CHUNK;
-        const float *in[VARY_N];
+        const float *in[SHADER_BUILTIN_VARYINGS];
         float *out[4];
-        float pad_in[VARY_N][CHUNK], pad_out[4][CHUNK];
-        for (int i = 0; i < VARY_N; i++) {
+        float pad_in[SHADER_BUILTIN_VARYINGS][CHUNK], pad_out[4][CHUNK];
+        for (int i = 0; i < SHADER_BUILTIN_VARYINGS; i++) {
             const float *src = i < b->varying_count ? b->varyings[i] + o : NULL;
             if (n == CHUNK) {
                 in[i] = src ? src : zeros;

@@ -1,7 +1,8 @@
 /* sample_avx2.c — texture sampling with AVX2: two quads per vector, texels
  * by gathers (sample_tmp.h, 8 lanes).  Fed by fragment shaders through
  * mos_sample_quads. */
-#if defined(__x86_64__) && defined(__GNUC__)
+#include "util/cpu.h"
+#if defined(UTIL_X86)
 #pragma GCC target("avx2,fma,bmi,bmi2,popcnt,lzcnt")
 #include <math.h>
 #include <stdint.h>

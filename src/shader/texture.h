@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "mosaic.h"
+#include "util/cpu.h"
 
 #define TEXTURE_MAX_LEVELS 15
 
@@ -26,7 +27,7 @@ struct mos_sampler {
 /* The one body (sample_tmp.h) compiled per ISA by sample_scalar.c,
  * sample_avx2.c and sample_avx512.c; the back-end's ISA table picks one. */
 void texture_sample_quads_scalar(const mos_sampler *, int, const float *, const float *, float *const[4]);
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(UTIL_X86)
 void texture_sample_quads_avx2(const mos_sampler *, int, const float *, const float *, float *const[4]);
 void texture_sample_quads_avx512(const mos_sampler *, int, const float *, const float *, float *const[4]);
 #endif

@@ -1,0 +1,64 @@
+/* stages.h — the back-end's own stages, private to backend/: the shade stage
+ * (shade.c: scratch and entries; shade_tmp.h: the per-ISA body), the ROP
+ * (rop.c) and the inspection hooks the per-bin loops share.  tile.c,
+ * decouple.c, rop.c and the shade stage include it. */
+#ifndef MOSAIC_BACKEND_STAGES_H
+#define MOSAIC_BACKEND_STAGES_H
+
+#include "backend/backend.h"
+
+/* Area in pixels of a set-up triangle (of a blurred one: at t = 0 seen from
+ * the lens centre).  For inspection, not for coverage. */
+static inline float backend_tri_area_px(const fe_tri *t)
+{
+    if (!t->blur) {
+        int64_t cross = (int64_t)t->a[0] * t->b[1] - (int64_t)t->a[1] * t->b[0];
+        return (float)((double)(cross < 0 ? -cross : cross) / (2.0 * FRAME_SUBPIXELS * FRAME_SUBPIXELS));
+    }
+    const float(*p)[4] = t->blur->p;
+    if (!(p[0][3] > 0.0f && p[1][3] > 0.0f && p[2][3] > 0.0f)) return 0.0f;
+    float x[3], y[3];
+    for (int i = 0; i < 3; i++) x[i] = p[i][0] / p[i][3], y[i] = p[i][1] / p[i][3];
+    float cross = (x[1] - x[0]) * (y[2] - y[0]) - (x[2] - x[0]) * (y[1] - y[0]);
+    return 0.5f * (cross < 0.0f ? -cross : cross);
+}
+
+/* Inspection hooks of the back-end (only while t->recording). */
+static inline void rt_inspect_quad(float *map, const rt_target *t, int x, int y)
+{
+    const int w = t->width, h = t->height;
+    for (int l = 0; l < 4; l++) {
+        int px = x + (l & 1), py = y + (l >> 1);
+        if (px < w && py < h) map[(size_t)py * (size_t)w + (size_t)px] += 1.0f;
+    }
+}
+
+/* Shade and ROP stages: quads[0..n) in API order. */
+shade_scratch *shade_scratch_create(const mos_allocator *a);
+void shade_scratch_destroy(shade_scratch *s, const mos_allocator *a);
+/* Makes room for a fragment shader's scratch of `bytes` (before a frame). */
+mos_result shade_scratch_reserve(shade_scratch *s, size_t bytes, const mos_allocator *a);
+/* The build of the shade stage to run, and the instruction set the fragment
+ * shaders are told (per bin, from the frame). */
+void backend_shade_isa(shade_scratch *ss, const backend_isa *hot);
+void backend_shade(shade_scratch *ss, const raster_quad *quads, int n, int spp, shade_result *out);
+/* Shades n quads whose 4 lanes each sit at (x, y)[4 q + lane] in the
+ * planes' space of tris[q] (the decoupled shading grid); all lanes live. */
+void backend_shade_points(shade_scratch *ss, const fe_tri *const *tris, const float *x, const float *y, int n,
+                          shade_result *out);
+uint32_t backend_blend(mos_blend mode, uint32_t src, uint32_t dst);
+/* The ROP's rule for one sample (colour/depth index idx) of a draw: depth
+ * test, depth write, blend.  false when the depth test rejected it.  The
+ * quad ROP (rop.c) and the stochastic back-end's queue (decouple.c) both
+ * write samples through it (rop.c's four-at-a-time path does the same). */
+static inline bool backend_rop_sample(rt_target *t, const fe_draw *d, size_t idx, float z, uint32_t src)
+{
+    if (d->depth_test && !(z < t->depth[idx])) return false;
+    if (d->depth_write) t->depth[idx] = z;
+    t->color[idx] = backend_blend(d->blend, src, t->color[idx]);
+    return true;
+}
+/* The depth of quad q's slot k is z[q * RASTER_Z_STRIDE(spp) + k] (raster_fn). */
+void backend_rop(rt_target *t, const raster_quad *quads, const float *z, int n, const shade_result *res);
+
+#endif
