@@ -31,7 +31,7 @@ static inline uint64_t raster_depth_avx2(const raster_view *v, bool test, const 
         if (!test) continue;
         __m256 d;
         if (S == 1) {
-            __m128 lo = _mm_castpd_ps(_mm_load_sd((const double *)row0));
+            __m128 lo = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)row0));  /* may-alias load */
             lo = _mm_loadh_pi(lo, (const __m64 *)row1);
             d = _mm256_castps128_ps256(lo);  /* slots 4..7 do not exist */
         } else if (S == 2) {
