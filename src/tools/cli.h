@@ -38,6 +38,11 @@ typedef struct cli_args {
 
 /* Is argv[i] the flag NAME (no value)?  "--flag=x" is an error (-1). */
 int cli_flag(cli_args *a, const char *name);
+/* Is argv[i] -h or --help?  As cli_flag. */
+int cli_help(cli_args *a);
+/* Is argv[i] the first "--" (every later argument is positional)?  Then 1,
+ * and the arguments after it are no longer options. */
+int cli_end_of_options(cli_args *a);
 /* Is argv[i] the option NAME with a value ("NAME VALUE" or "NAME=VALUE")?
  * Returns 1 and sets *VALUE (advancing past a separate value), 0 when it is
  * another argument, -1 (error printed) when the value is missing. */

@@ -32,6 +32,20 @@ int cli_is_option(const cli_args *a)
     return !a->only_positional && s[0] == '-' && s[1] != '\0';
 }
 
+int cli_help(cli_args *a)
+{
+    int r = cli_flag(a, "--help");
+    return r ? r : cli_flag(a, "-h");
+}
+
+int cli_end_of_options(cli_args *a)
+{
+    if (a->only_positional || strcmp(a->argv[a->i], "--") != 0)
+        return 0;
+    a->only_positional = 1;
+    return 1;
+}
+
 int cli_flag(cli_args *a, const char *name)
 {
     if (a->only_positional)

@@ -260,7 +260,7 @@ static int bench_parse(int argc, char **argv, bench_opts *o)
     for (a.i = 1; a.i < argc; a.i++) {
         const char *arg = argv[a.i], *v;
         int r;
-        if ((r = cli_flag(&a, "--help")) != 0 || (r = cli_flag(&a, "-h")) != 0) {
+        if ((r = cli_help(&a)) != 0) {
             if (r < 0)
                 return CLI_EXIT_USAGE;
             fputs(bench_usage, stdout);

@@ -170,9 +170,9 @@ int cli_patterns_main(int argc, char **argv)
         return CLI_EXIT_FAIL;
     for (a.i = 1; a.i < argc; a.i++) {
         const char *arg = argv[a.i];
-        if (!a.only_positional && strcmp(arg, "--") == 0) {
-            a.only_positional = 1;
-        } else if ((r = cli_flag(&a, "--help")) != 0 || (r = cli_flag(&a, "-h")) != 0) {
+        if (cli_end_of_options(&a)) {
+            continue;
+        } else if ((r = cli_help(&a)) != 0) {
             if (r < 0) goto out;
             fputs(patterns_usage, stdout);
             rc = CLI_EXIT_OK;

@@ -62,9 +62,9 @@ int render_parse(int argc, char **argv, render_opts *o, const render_parse_cfg *
     int r, n;
     for (a.i = 1; a.i < argc; a.i++) {
         const char *arg = argv[a.i];
-        if (!a.only_positional && strcmp(arg, "--") == 0) {
-            a.only_positional = 1;
-        } else if ((r = cli_flag(&a, "--help")) != 0 || (r = cli_flag(&a, "-h")) != 0) {
+        if (cli_end_of_options(&a)) {
+            continue;
+        } else if ((r = cli_help(&a)) != 0) {
             if (r < 0)
                 return CLI_EXIT_USAGE;
             return -1;
