@@ -15,7 +15,7 @@ cd "${1:-.}" || exit 2
 [ -d src ] || { echo "check_includes: no src/ here" >&2; exit 2; }
 
 edges=$(mktemp "${TMPDIR:-/tmp}/mosaic-inc.XXXXXX") || exit 2
-trap 'rm -f "$edges"' EXIT
+trap 'rm -f "$edges" "$edges.out"' EXIT
 bad=0
 
 for f in $(find src -name '*.[ch]' | sort); do

@@ -301,18 +301,8 @@ static mos_result frame_build(mos_context *ctx, rt_target *t, double t0, pipe_fr
         r = ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_end_frame: out of memory for the (u, v, t) pattern");
     if (r == MOS_OK && rt_target_inspect_begin(t, ctx->frame_inspect, ctx->pattern.owner, &ctx->allocator) != MOS_OK)
         r = ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_end_frame: out of memory for the inspection records");
-    frame_blur fb = blur_settings(ctx, t);
-    if (r == MOS_OK) {
-        pipe_frame probe = {.target = t, .blur = fb, .draws = ctx->draws, .draw_count = ctx->draw_count};
-        for (int w = 0; w < ctx->sched.worker_count && r == MOS_OK; w++)
-            if (backend_scratch_reserve(ctx->sched.workers[w].scratch, &probe, &ctx->allocator) != MOS_OK)
-                r = ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY,
-                             "mos_end_frame: out of memory for the shading cache or the shaders' scratch");
-    }
     if (r != MOS_OK) return r;
-    if (++ctx->frame_serial == 0) ctx->frame_serial = 1;
     *f = (pipe_frame){
-        .serial = ctx->frame_serial,
         .target = t,
         .clear_color = ctx->clear_color,
         .clear_depth = ctx->clear_depth,
@@ -324,9 +314,15 @@ static mos_result frame_build(mos_context *ctx, rt_target *t, double t0, pipe_fr
         .batch = ctx->pipeline.batch,
         .early = ctx->pipeline.early,
         .hot = ctx->hot,
-        .blur = fb,
+        .blur = blur_settings(ctx, t),
         .t_start_ms = t0,
     };
+    for (int w = 0; w < ctx->sched.worker_count; w++)
+        if (backend_scratch_reserve(ctx->sched.workers[w].scratch, f, &ctx->allocator) != MOS_OK)
+            return ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY,
+                            "mos_end_frame: out of memory for the shading cache or the shaders' scratch");
+    if (++ctx->frame_serial == 0) ctx->frame_serial = 1;
+    f->serial = ctx->frame_serial;
     return MOS_OK;
 }
 

@@ -59,12 +59,12 @@ static inline void rows_store(uint32_t *row0, uint32_t *row1, int S, int k, __m1
     _mm_storeu_si128((__m128i *)(k < 2 * S ? row0 + k : row1 + (k - 2 * S)), v);
 }
 
-/* Lane l's colour in each slot k..k+3 (slot = lane * S + s). */
-static inline __m128i slot_colors(const uint32_t rgba[4], int S, int k)
+/* Lane l's colour in each slot k..k+3 (slot = lane * S + s, S = 1 << log2_s). */
+static inline __m128i slot_colors(const uint32_t rgba[4], int S, int log2_s, int k)
 {
     if (S == 1) return _mm_loadu_si128((const __m128i *)rgba);
     if (S == 2) return _mm_setr_epi32((int)rgba[k / 2], (int)rgba[k / 2], (int)rgba[k / 2 + 1], (int)rgba[k / 2 + 1]);
-    return _mm_set1_epi32((int)rgba[k / S]);
+    return _mm_set1_epi32((int)rgba[k >> log2_s]);
 }
 
 /* An opaque draw that tests and writes depth, a quad whose four pixels lie
@@ -72,7 +72,7 @@ static inline __m128i slot_colors(const uint32_t rgba[4], int S, int k)
  * A NaN z fails the test, as in the sample walk. */
 static void rop_quad_opaque(rt_target *t, const raster_quad *q, const float *zq, uint64_t live, const uint32_t rgba[4])
 {
-    const int S = t->samples;
+    const int S = t->samples, log2_s = __builtin_ctz((unsigned)S);  /* the 2D path's counts are powers of two */
     const size_t row = (size_t)t->width * (size_t)S, at = (size_t)q->y * row + (size_t)q->x * (size_t)S;
     uint32_t *c0 = t->color + at, *c1 = c0 + row;
     uint32_t *d0 = (uint32_t *)(t->depth + at), *d1 = d0 + row;  /* depth moves as bits */
@@ -87,7 +87,8 @@ static void rop_quad_opaque(rt_target *t, const raster_quad *q, const float *zq,
         if (_mm_movemask_epi8(pass) == 0) continue;
         rows_store(d0, d1, S, k, _mm_or_si128(_mm_andnot_si128(pass, dv), _mm_and_si128(pass, _mm_castps_si128(zv))));
         const __m128i cv = rows_load(c0, c1, S, k);
-        rows_store(c0, c1, S, k, _mm_or_si128(_mm_andnot_si128(pass, cv), _mm_and_si128(pass, slot_colors(rgba, S, k))));
+        const __m128i src = slot_colors(rgba, S, log2_s, k);
+        rows_store(c0, c1, S, k, _mm_or_si128(_mm_andnot_si128(pass, cv), _mm_and_si128(pass, src)));
     }
 }
 #endif

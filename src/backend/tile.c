@@ -112,28 +112,25 @@ static void inspect_quads(const rt_target *t, const raster_quad *quads, int n)
     for (int q = 0; q < n; q++) {
         if (in->what & MOS_INSPECT_SHADES) rt_inspect_quad(in->shades, t, quads[q].x, quads[q].y);
         if (!(in->what & MOS_INSPECT_OVERDRAW)) continue;
-        for (int lane = 0; lane < 4; lane++)
-            if ((quads[q].cover >> (lane * S)) & lane_mask)
-                in->overdraw[(size_t)(quads[q].y + (lane >> 1)) * (size_t)t->width + (size_t)(quads[q].x + (lane & 1))] +=
-                    1.0f;
+        for (int lane = 0; lane < 4; lane++) {
+            const size_t px = (size_t)(quads[q].x + (lane & 1)), py = (size_t)(quads[q].y + (lane >> 1));
+            if ((quads[q].cover >> (lane * S)) & lane_mask) in->overdraw[py * (size_t)t->width + px] += 1.0f;
+        }
     }
-}
-
-static void flush_quads(backend_scratch *s, const pipe_frame *f, int n, worker_stats *st)
-{
-    if (!n) return;
-    backend_shade(s->shade, s->quads, n, f->target->samples, s->results);
-    backend_rop(f->target, s->quads, s->z, n, s->results);
-    st->shade_invocations += 4u * (uint64_t)n;
-    if (f->target->recording) inspect_quads(f->target, s->quads, n);
 }
 
 /* The ROP of every write waiting: the pending quads shaded, or the
  * stochastic queue drained (its misses shaded first). */
 static void flush_writes(backend_scratch *s, const pipe_frame *f, worker_stats *st)
 {
-    flush_quads(s, f, s->pending, st);
-    s->pending = 0;
+    const int n = s->pending;
+    if (n) {
+        backend_shade(s->shade, s->quads, n, f->target->samples, s->results);
+        backend_rop(f->target, s->quads, s->z, n, s->results);
+        st->shade_invocations += 4u * (uint64_t)n;
+        if (f->target->recording) inspect_quads(f->target, s->quads, n);
+        s->pending = 0;
+    }
     if (s->queued) decouple_drain(s->dec, s->shade, f->target, st);
     s->queued = false;
 }

@@ -69,7 +69,8 @@ static int raster_blocks_1spp_avx512(const fe_tri *t, const raster_view *v, int 
         base[e] = a * sp->dx[0] + b * sp->dy[0] + t->c[e] + step_x[e] * bx0 + step_y[e] * by0;
         const int64_t sx = step_x[e], sy = step_y[e];
         const __m256i xs = _mm256_setr_epi64x(0, sx, 2 * sx, 3 * sx);
-        const __m512i row01 = _mm512_inserti64x4(_mm512_castsi256_si512(xs), _mm256_add_epi64(xs, _mm256_set1_epi64x(sy)), 1);
+        const __m256i row1 = _mm256_add_epi64(xs, _mm256_set1_epi64x(sy));
+        const __m512i row01 = _mm512_inserti64x4(_mm512_castsi256_si512(xs), row1, 1);
         lo_off[e] = row01;
         hi_off[e] = _mm512_add_epi64(row01, _mm512_set1_epi64(2 * sy));
     }
@@ -98,8 +99,11 @@ static int raster_blocks_1spp_avx512(const fe_tri *t, const raster_view *v, int 
             covered += (uint64_t)__builtin_popcount(mask);
             _Alignas(64) float zb[16];
             if (want_z) {
-                const __m512 dx = _mm512_sub_ps(_mm512_add_ps(_mm512_add_ps(_mm512_set1_ps((float)bx), blocks_lane_x()), fx), tx0);
-                const __m512 dy = _mm512_sub_ps(_mm512_add_ps(_mm512_add_ps(_mm512_set1_ps((float)by), blocks_lane_y()), fy), ty0);
+                /* ((float)px + fx) - x0, as raster_sample_depth has it */
+                const __m512 px = _mm512_add_ps(_mm512_set1_ps((float)bx), blocks_lane_x());
+                const __m512 py = _mm512_add_ps(_mm512_set1_ps((float)by), blocks_lane_y());
+                const __m512 dx = _mm512_sub_ps(_mm512_add_ps(px, fx), tx0);
+                const __m512 dy = _mm512_sub_ps(_mm512_add_ps(py, fy), ty0);
                 const __m512 zv = _mm512_add_ps(_mm512_add_ps(z0, _mm512_mul_ps(zx, dx)), _mm512_mul_ps(zy, dy));
                 _mm512_store_ps(zb, zv);
                 if (depth_test) {

@@ -102,18 +102,16 @@ static void json_string(cli_json *j, const char *key, const char *s)
 
 static void json_int_value(cli_json *j, const char *key, int v) { json_int(j, key, v); }
 
-/* An array field: the pattern name (a string; `pattern` holds it
- * terminated), or per-worker values for the first `workers`. */
-static void json_array_char(cli_json *j, const char *key, const char *v, int workers, const char *pattern)
+/* An array field: the pattern name (a string, terminated by the caller), or
+ * per-worker values for the first `workers`. */
+static void json_array_char(cli_json *j, const char *key, const char *v, int workers)
 {
-    (void)v;
     (void)workers;
-    json_string(j, key, pattern);
+    json_string(j, key, v);
 }
 
-static void json_array_double(cli_json *j, const char *key, const double *v, int workers, const char *pattern)
+static void json_array_double(cli_json *j, const char *key, const double *v, int workers)
 {
-    (void)pattern;
     json_key(j, key);
     fputc('[', j->f);
     for (int w = 0; w < workers; w++) {
@@ -124,9 +122,8 @@ static void json_array_double(cli_json *j, const char *key, const double *v, int
     fputc(']', j->f);
 }
 
-static void json_array_u64(cli_json *j, const char *key, const uint64_t *v, int workers, const char *pattern)
+static void json_array_u64(cli_json *j, const char *key, const uint64_t *v, int workers)
 {
-    (void)pattern;
     json_key(j, key);
     fputc('[', j->f);
     for (int w = 0; w < workers; w++)
@@ -134,9 +131,8 @@ static void json_array_u64(cli_json *j, const char *key, const uint64_t *v, int 
     fputc(']', j->f);
 }
 
-#define json_array(j, key, v, workers, pattern)                                                                \
-    _Generic((v), char *: json_array_char, double *: json_array_double, uint64_t *: json_array_u64)(j, key, v, \
-                                                                                                   workers, pattern)
+#define json_array(j, key, v, workers) \
+    _Generic((v), char *: json_array_char, double *: json_array_double, uint64_t *: json_array_u64)(j, key, v, workers)
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -171,9 +167,6 @@ char *cli_stats_json(const mos_frame_stats *st, const double *frame_ms, int fram
         hi = frame_ms[i] > hi ? frame_ms[i] : hi;
     }
     int workers = st->threads < 0 ? 0 : st->threads > MOS_MAX_WORKERS ? MOS_MAX_WORKERS : st->threads;
-    char pattern[sizeof st->pattern + 1];
-    memcpy(pattern, st->pattern, sizeof st->pattern);
-    pattern[sizeof st->pattern] = '\0';  /* never trust a fixed array to be terminated */
 
     cli_json j = { .f = f, .fields = 0 };
     fputc('{', f);
@@ -182,8 +175,9 @@ char *cli_stats_json(const mos_frame_stats *st, const double *frame_ms, int fram
      * every frame rendered. */
     mos_frame_stats s = *st;
     s.frame_ms = cli_median(frame_ms, frames);
+    s.pattern[sizeof s.pattern - 1] = '\0';  /* never trust a fixed array to be terminated (names < 256) */
 #define STAT_SCALAR(type, name) json_scalar(&j, #name, s.name);
-#define STAT_ARRAY(type, name, count) json_array(&j, #name, s.name, workers, pattern);
+#define STAT_ARRAY(type, name, count) json_array(&j, #name, s.name, workers);
     MOS_FRAME_STATS(STAT_SCALAR, STAT_ARRAY)
 #undef STAT_SCALAR
 #undef STAT_ARRAY
