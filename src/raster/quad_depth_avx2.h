@@ -24,7 +24,8 @@ static inline uint64_t raster_depth_avx2(const raster_view *v, bool test, const 
     const float *row1 = row0 + (size_t)v->width * (size_t)S;
     uint64_t pass = 0;
     for (int k = 0; k < slots; k += 8) {
-        const __m256 px = _mm256_add_ps(qxf, _mm256_load_ps(zs->lx + k)), py = _mm256_add_ps(qyf, _mm256_load_ps(zs->ly + k));
+        const __m256 px = _mm256_add_ps(qxf, _mm256_load_ps(zs->lx + k));
+        const __m256 py = _mm256_add_ps(qyf, _mm256_load_ps(zs->ly + k));
         const __m256 dx = _mm256_sub_ps(_mm256_add_ps(px, _mm256_load_ps(zs->fx + k)), x0);
         const __m256 dy = _mm256_sub_ps(_mm256_add_ps(py, _mm256_load_ps(zs->fy + k)), y0);
         __m256 z = _mm256_add_ps(_mm256_add_ps(z0, _mm256_mul_ps(zx, dx)), _mm256_mul_ps(zy, dy));
