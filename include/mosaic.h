@@ -410,6 +410,10 @@ mos_result mos_target_read_map(mos_context *ctx, mos_target t, mos_inspect map, 
  *   first_work_ms       frame start -> first work item at any worker
  *   frontend_ms         front-end thread busy (vertex .. fine binning)
  *   frontend_stall_ms   front-end blocked on a full worker FIFO
+ *   frontend_ns_per_triangle   frontend_ms per triangle submitted
+ *   frontend_chunks_helped     vertex / setup chunks the workers ran for
+ *                       the front-end (they run the vertex stage and setup
+ *                       data-parallel; binning stays on the front-end)
  *   pattern             as configured (names up to 255 characters)
  *   triangles_in        triangles submitted
  *   triangles_binned    after clip and cull (clipping may add some)
@@ -430,6 +434,7 @@ mos_result mos_target_read_map(mos_context *ctx, mos_target t, mos_inspect map, 
  *   worker_busy_ms, worker_fragments   per worker: busy time, covered samples */
 #define MOS_FRAME_STATS(S, A)                                                                        \
     S(double, frame_ms) S(double, first_work_ms) S(double, frontend_ms) S(double, frontend_stall_ms)  \
+    S(double, frontend_ns_per_triangle) S(uint64_t, frontend_chunks_helped)                          \
     S(int, width) S(int, height) S(int, spp)                                                         \
     S(int, threads) S(int, bin) S(int, coarse) S(int, batch) S(int, early) S(int, fifo)              \
     A(char, pattern, 256)                                                                            \

@@ -217,10 +217,11 @@ typedef struct pipe_frame {
 /* What a worker counts while running bins, one list (X(name)) for the
  * struct and for the api's sum over workers: covered samples (fragments),
  * covered pixels, fragment-shader lanes run, shading-cache hits, misses and
- * stalls, (grid point, pixel) uses and grid points used of the blur path. */
+ * stalls, (grid point, pixel) uses and grid points used of the blur path,
+ * and chunks of front-end jobs run for the front-end. */
 #define WORKER_STATS(X)                                                                           \
     X(fragments) X(covered_pixels) X(shade_invocations) X(cache_hits) X(cache_misses) X(cache_stalls) \
-    X(blur_refs) X(blur_points)
+    X(blur_refs) X(blur_points) X(frontend_chunks)
 #define WORKER_STATS_FIELD_(name) uint64_t name;
 typedef struct worker_stats {
     WORKER_STATS(WORKER_STATS_FIELD_)
@@ -231,8 +232,33 @@ typedef enum work_kind {
     WORK_FRAME_BEGIN,  /* frame: a new frame's state */
     WORK_BIN,          /* bin + tris[count]: triangles for one fine bin, API order */
     WORK_FRAME_END,    /* resolve owned bins, then report done */
+    WORK_HELP,         /* job: run chunks of a front-end job (frame_job_help) */
     WORK_QUIT,
 } work_kind;
+
+/* A data-parallel loop of the front-end (vertex stage, triangle setup)
+ * that workers may help with: chunks [0, count) are claimed one at a time
+ * through `next`; run(job, chunk, helper) does one, writing only that
+ * chunk's outputs, and done[chunk] is then set (release).  The front-end
+ * claims chunks too and reads the outputs in chunk order once done
+ * (frontend/jobs.c); which thread ran a chunk changes no output.  helper 0
+ * is the front-end, 1 + w worker w (per-helper scratch). */
+typedef struct frame_job {
+    void (*run)(struct frame_job *job, uint32_t chunk, int helper);
+    uint32_t count;
+    atomic_uint next;
+    atomic_uchar *done;
+} frame_job;
+
+/* Claims and runs one chunk of j; false when none was left to claim. */
+static inline bool frame_job_step(frame_job *j, int helper)
+{
+    uint32_t c = atomic_fetch_add_explicit(&j->next, 1, memory_order_relaxed);
+    if (c >= j->count) return false;
+    j->run(j, c, helper);
+    atomic_store_explicit(&j->done[c], 1, memory_order_release);
+    return true;
+}
 
 typedef struct work_item {
     uint32_t kind;
@@ -240,13 +266,17 @@ typedef struct work_item {
     uint32_t count;
     const struct fe_tri *const *tris;
     struct pipe_frame *frame;
+    frame_job *job;
 } work_item;
 
 /* How the front-end hands work to the workers: push(queues, worker, item)
  * queues the item for one worker and returns the milliseconds it waited
- * on a full queue (sched builds it; binning and the front-end call it). */
+ * on a full queue; offer(queues, worker, item) queues it only when that
+ * needs no wait, and says whether it did (sched builds it; binning and the
+ * front-end call it). */
 typedef struct frame_dispatch {
     double (*push)(void *queues, int worker, const work_item *it);
+    bool (*offer)(void *queues, int worker, const work_item *it);
     void *queues;
     int workers;
 } frame_dispatch;

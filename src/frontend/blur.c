@@ -181,11 +181,14 @@ static float triangle_rate(const fe_blur *b, const frame_blur *fb)
     return coc > 1.0f ? fb->rate / coc : fb->rate;
 }
 
-fe_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3], const float *const var[3],
-                         const fe_draw *d, const frame_blur *fb, const fe_viewport *vp, arena *ar, bool *sharp,
-                         bool *out_of_memory)
+size_t fe_blurred_bytes(const fe_draw *d, const frame_blur *fb)
 {
-    *sharp = false;
+    return fe_tri_bytes(d) + FE_ROUND64(sizeof(fe_blur)) + FE_ROUND64((size_t)fb->ranks * sizeof(int16_t[4]));
+}
+
+fe_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3], const float *const var[3],
+                         const fe_draw *d, const frame_blur *fb, const fe_viewport *vp, void *slot)
+{
     fe_blur b;
     memset(&b, 0, sizeof b);
     /* Clip -> window-homogeneous: X = (x / 2 + w / 2) * width; the lens
@@ -217,10 +220,7 @@ fe_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3
     b.focus = fb->focus_w;
     bool lens = b.sx != 0.0f || b.sy != 0.0f;
     b.kind = (moving ? FE_BLUR_MOTION : 0) | (lens ? FE_BLUR_DEFOCUS : 0);
-    if (!b.kind) {
-        *sharp = true;
-        return NULL;
-    }
+    if (!b.kind) return NULL;  /* the caller sets up a static, sharp draw's triangles (fe_setup_triangle) */
     /* Wholly behind the eye or beyond the far plane at both ends: culled. */
     int behind = 0, beyond = 0;
     for (int i = 0; i < 3; i++) {
@@ -252,14 +252,9 @@ fe_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3
     }
     b.rate = triangle_rate(&b, fb);
 
-    size_t size = sizeof(fe_tri) + (size_t)d->varying_count * sizeof(float[3]);
-    fe_tri *t = arena_alloc(ar, size, 64);
-    fe_blur *bp = arena_alloc(ar, sizeof b, 64);
-    b.rank_box = arena_alloc(ar, (size_t)fb->ranks * sizeof *b.rank_box, 8);
-    if (!t || !bp || !b.rank_box) {
-        *out_of_memory = true;
-        return NULL;
-    }
+    fe_tri *t = slot;
+    fe_blur *bp = (fe_blur *)((char *)slot + fe_tri_bytes(d));
+    b.rank_box = (int16_t(*)[4])((char *)bp + FE_ROUND64(sizeof(fe_blur)));
     rank_boxes(&b, fb, vp);
     *bp = b;
     memset(t, 0, sizeof *t);

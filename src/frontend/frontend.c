@@ -3,6 +3,9 @@
  * culling, and the coarse binning pass in batches (binning/).
  * Fed by sched.c with a pipe_frame; feeds the workers through binning. */
 #include <math.h>
+#include <sched.h>
+#include <stddef.h>
+#include <string.h>
 
 #include "binning/binning.h"
 #include "frontend/frontend.h"
@@ -40,13 +43,119 @@ static void broadcast(const frame_dispatch *d, pipe_frame *f, work_kind kind)
     for (int w = 0; w < d->workers; w++) f->frontend_stall_ms += d->push(d->queues, w, &it);
 }
 
-static bool bin_triangle(frontend *fe, pipe_frame *f, const fe_draw *d, const fe_post *const p[3],
-                         const float *const v[3], const fe_viewport *vp)
+/* ---- Vertex stage and setup as jobs the workers may help with
+ * (frame_job): both write per-chunk outputs only; the front-end waits for
+ * the vertex stage, then bins the set-up triangles chunk by chunk in API
+ * order.  Which thread ran a chunk changes nothing in the image. */
+
+#define SETUP_CHUNK 1024  /* primitives per setup chunk */
+
+enum { PRIM_CULLED, PRIM_SET_UP, PRIM_CLIP };
+
+/* What the helpers of one frame share (arena memory: a worker may pop a
+ * job's offer after the draw is done, and then finds nothing to claim). */
+typedef struct frame_ctx {
+    const pipe_frame *f;
+    fe_viewport vp;
+    fe_vertex_temp *temp;  /* per helper */
+} frame_ctx;
+
+/* One draw's two jobs and their outputs. */
+typedef struct draw_jobs {
+    frame_job vertex, setup;
+    const frame_ctx *fc;
+    const fe_draw *d;
+    fe_vertices v;
+    bool blurred;       /* the triangles take blurred setup (moving, or seen through a lens) */
+    char *slots;        /* per primitive: its set-up triangle, if any */
+    size_t slot_bytes;
+    uint8_t *state;     /* per primitive: PRIM_* */
+} draw_jobs;
+
+#define DRAW_JOBS_OF(job, member) ((draw_jobs *)((char *)(job) - offsetof(draw_jobs, member)))
+
+static void run_vertex_chunk(frame_job *j, uint32_t chunk, int helper)
 {
-    bool oom = false;
-    fe_tri *t = fe_setup_triangle(p, v, d, vp, &fe->arena, &oom);
-    if (oom) return false;
-    if (!t) return true;
+    const draw_jobs *dj = DRAW_JOBS_OF(j, vertex);
+    fe_vertex_chunk(&dj->v, chunk, dj->d, &dj->fc->vp, &dj->fc->f->blur, &dj->fc->temp[helper]);
+}
+
+/* The vertices of primitive p: post, varyings and positions at t = 1. */
+static void assemble(const draw_jobs *dj, int p, const fe_post *pv[3], const float *vv[3], const float *cv[3])
+{
+    const fe_draw *d = dj->d;
+    for (int k = 0; k < 3; k++) {
+        uint32_t i = d->indices ? d->indices[d->first_index + 3 * p + k] : (uint32_t)(d->first_index + 3 * p + k);
+        pv[k] = &dj->v.post[i];
+        vv[k] = dj->v.var + (size_t)i * (size_t)d->varying_count;
+        cv[k] = dj->v.clip1 ? dj->v.clip1 + 4 * (size_t)i : NULL;
+    }
+}
+
+/* Sets up primitive p into its slot, or says why not: culled, or left to
+ * the front-end's clipping (the one step that allocates). */
+static uint8_t setup_primitive(const draw_jobs *dj, int p)
+{
+    const fe_post *pv[3];
+    const float *vv[3], *cv[3];
+    assemble(dj, p, pv, vv, cv);
+    void *slot = dj->slots + (size_t)p * dj->slot_bytes;
+    if (dj->blurred) {
+        const float *c0[3] = {pv[0]->clip, pv[1]->clip, pv[2]->clip};
+        return fe_setup_blurred(c0, dj->v.clip1 ? cv : NULL, vv, dj->d, &dj->fc->f->blur, &dj->fc->vp, slot)
+                   ? PRIM_SET_UP
+                   : PRIM_CULLED;
+    }
+    if (!(pv[0]->outcode | pv[1]->outcode | pv[2]->outcode))
+        return fe_setup_triangle(pv, vv, dj->d, &dj->fc->vp, slot) ? PRIM_SET_UP : PRIM_CULLED;
+    if (pv[0]->outcode & pv[1]->outcode & pv[2]->outcode) return PRIM_CULLED;  /* outside one plane */
+    return PRIM_CLIP;
+}
+
+static void run_setup_chunk(frame_job *j, uint32_t chunk, int helper)
+{
+    (void)helper;
+    const draw_jobs *dj = DRAW_JOBS_OF(j, setup);
+    const int p0 = (int)chunk * SETUP_CHUNK, p1 = p0 + SETUP_CHUNK < dj->d->prim_count ? p0 + SETUP_CHUNK : dj->d->prim_count;
+    for (int p = p0; p < p1; p++) dj->state[p] = setup_primitive(dj, p);
+}
+
+/* Starts job j of `count` chunks and offers it to the workers when there
+ * is more than one chunk.  false when out of memory. */
+static bool job_start(frontend *fe, const frame_dispatch *d, frame_job *j, uint32_t count,
+                      void (*run)(frame_job *, uint32_t, int))
+{
+    j->run = run;
+    j->count = count;
+    atomic_init(&j->next, 0);
+    j->done = arena_alloc(&fe->arena, (count ? count : 1) * sizeof *j->done, 64);
+    if (!j->done) return false;
+    for (uint32_t c = 0; c < count; c++) atomic_init(&j->done[c], 0);
+    if (count > 1) {
+        work_item it = {.kind = WORK_HELP, .job = j};
+        for (int w = 0; w < d->workers; w++) d->offer(d->queues, w, &it);
+    }
+    return true;
+}
+
+/* Waits until chunk c of j is done, running unclaimed chunks meanwhile. */
+static void job_wait(frame_job *j, uint32_t c)
+{
+    while (!atomic_load_explicit(&j->done[c], memory_order_acquire))
+        if (!frame_job_step(j, 0)) sched_yield();  /* a worker runs it */
+}
+
+/* ---- Binning in API order, on the front-end thread. */
+
+/* A triangle made by clipping: set up on the stack, kept only if not culled. */
+static bool bin_clipped(frontend *fe, pipe_frame *f, const fe_draw *d, const fe_post *const p[3],
+                        const float *const v[3], const fe_viewport *vp)
+{
+    _Alignas(64) unsigned char buf[FE_ROUND64(sizeof(fe_tri) + MOS_MAX_VARYINGS * sizeof(float[3]))];
+    if (!fe_setup_triangle(p, v, d, vp, (fe_tri *)buf)) return true;
+    fe_tri *t = arena_alloc(&fe->arena, fe_tri_bytes(d), 64);
+    if (!t) return false;
+    memcpy(t, buf, fe_tri_bytes(d));
     f->triangles_binned++;
     binner_add(&fe->binner, t);
     return !fe->binner.out_of_memory;
@@ -78,60 +187,78 @@ static bool clip_and_bin(frontend *fe, pipe_frame *f, const fe_draw *d, const fe
             inside = inside && cp[k].clip[3] > 0.0f;
             if (inside) fe_post_window(&cp[k], vp);
         }
-        if (inside && !bin_triangle(fe, f, d, cpp, cv, vp)) return false;
+        if (inside && !bin_clipped(fe, f, d, cpp, cv, vp)) return false;
     }
     return true;
-}
-
-/* A static, sharp triangle: setup directly when inside every clip plane,
- * dropped when outside one, else clipped first.  false when out of memory. */
-static bool sharp_and_bin(frontend *fe, pipe_frame *f, const fe_draw *d, const fe_post *const p[3],
-                          const float *const v[3], const fe_viewport *vp)
-{
-    if (!(p[0]->outcode | p[1]->outcode | p[2]->outcode)) return bin_triangle(fe, f, d, p, v, vp);
-    if (p[0]->outcode & p[1]->outcode & p[2]->outcode) return true;  /* outside one plane */
-    return clip_and_bin(fe, f, d, p, v, vp);
-}
-
-/* A triangle of a frame with blur: blurred setup, or (static and sharp)
- * the usual path.  c1 = positions at t = 1, NULL for a static draw. */
-static bool blur_and_bin(frontend *fe, pipe_frame *f, const fe_draw *d, const fe_post *const p[3],
-                         const float *const v[3], const float *const c1[3], const fe_viewport *vp)
-{
-    const float *c0[3] = {p[0]->clip, p[1]->clip, p[2]->clip};
-    bool sharp = false, oom = false;
-    fe_tri *t = fe_setup_blurred(c0, c1, v, d, &f->blur, vp, &fe->arena, &sharp, &oom);
-    if (oom) return false;
-    if (sharp) return sharp_and_bin(fe, f, d, p, v, vp);
-    if (!t) return true;
-    f->triangles_binned++;
-    f->triangles_blurred++;
-    binner_add(&fe->binner, t);
-    return !fe->binner.out_of_memory;
 }
 
 /* Vertex stage, assembly, clip, setup and coarse binning of one draw. */
-static bool run_draw(frontend *fe, pipe_frame *f, const fe_draw *d, const fe_viewport *vp, void *vs_scratch)
+static bool run_draw(frontend *fe, pipe_frame *f, const fe_draw *d, const frame_ctx *fc, const frame_dispatch *disp)
 {
-    fe_post *post;
-    float *var, *clip1;
-    if (!fe_vertex_stage(d, vp, &f->blur, &fe->arena, vs_scratch, &post, &var, &clip1)) return false;
-    const bool blurred = f->blur.mode != MOS_SAMPLING_MSAA;  /* MSAA frames saw blur at the pinhole */
-    const size_t nvar = (size_t)d->varying_count;
-    for (int p = 0; p < d->prim_count; p++) {
-        const fe_post *pv[3];
-        const float *vv[3], *cv[3] = {NULL, NULL, NULL};
-        for (int k = 0; k < 3; k++) {
-            uint32_t i = d->indices ? d->indices[d->first_index + 3 * p + k] : (uint32_t)(d->first_index + 3 * p + k);
-            pv[k] = &post[i];
-            vv[k] = var + (size_t)i * nvar;
-            if (clip1) cv[k] = clip1 + 4 * (size_t)i;
+    draw_jobs *dj = arena_alloc(&fe->arena, sizeof *dj, 64);
+    if (!dj || !fe_vertex_begin(&dj->v, d, &f->blur, &fe->arena)) return false;
+    dj->fc = fc;
+    dj->d = d;
+    /* MSAA frames saw blur at the pinhole (vertex stage). */
+    dj->blurred = f->blur.mode != MOS_SAMPLING_MSAA &&
+                  (dj->v.clip1 || f->blur.lens_x != 0.0f || f->blur.lens_y != 0.0f);
+    dj->slot_bytes = dj->blurred ? fe_blurred_bytes(d, &f->blur) : fe_tri_bytes(d);
+    const size_t prims = (size_t)d->prim_count;
+    dj->slots = arena_alloc(&fe->arena, (prims ? prims : 1) * dj->slot_bytes, 64);
+    dj->state = arena_alloc(&fe->arena, prims ? prims : 1, 64);
+    if (!dj->slots || !dj->state) return false;
+
+    if (!job_start(fe, disp, &dj->vertex, dj->v.chunks, run_vertex_chunk)) return false;
+    for (uint32_t c = 0; c < dj->v.chunks; c++) job_wait(&dj->vertex, c);
+    const uint32_t setup_chunks = (uint32_t)((prims + SETUP_CHUNK - 1) / SETUP_CHUNK);
+    if (!job_start(fe, disp, &dj->setup, setup_chunks, run_setup_chunk)) return false;
+    for (uint32_t c = 0; c < setup_chunks; c++) {
+        job_wait(&dj->setup, c);
+        const int p1 = (int)(c + 1) * SETUP_CHUNK < d->prim_count ? (int)(c + 1) * SETUP_CHUNK : d->prim_count;
+        for (int p = (int)c * SETUP_CHUNK; p < p1; p++) {
+            f->triangles_in++;
+            if (dj->state[p] == PRIM_SET_UP) {
+                const fe_tri *t = (const fe_tri *)(dj->slots + (size_t)p * dj->slot_bytes);
+                f->triangles_binned++;
+                f->triangles_blurred += t->blur != NULL;
+                binner_add(&fe->binner, t);
+                if (fe->binner.out_of_memory) return false;
+            } else if (dj->state[p] == PRIM_CLIP) {
+                const fe_post *pv[3];
+                const float *vv[3], *cv[3];
+                assemble(dj, p, pv, vv, cv);
+                if (!clip_and_bin(fe, f, d, pv, vv, &fc->vp)) return false;
+            }
         }
-        f->triangles_in++;
-        bool ok = blurred ? blur_and_bin(fe, f, d, pv, vv, clip1 ? cv : NULL, vp) : sharp_and_bin(fe, f, d, pv, vv, vp);
-        if (!ok) return false;
     }
     return true;
+}
+
+/* The frame's viewport and each helper's vertex-stage memory (the front-end
+ * and every worker), as large as any draw asks. */
+static const frame_ctx *frame_ctx_create(frontend *fe, const pipe_frame *f, int workers)
+{
+    frame_ctx *fc = arena_alloc(&fe->arena, sizeof *fc, 64);
+    if (!fc) return NULL;
+    fc->f = f;
+    /* Guard band in NDC: window x within [-GUARD, width + GUARD]. */
+    fc->vp = (fe_viewport){
+        .width = f->target->width,
+        .height = f->target->height,
+        .guard_x = 1.0f + 2.0f * FE_GUARD_PX / (float)f->target->width,
+        .guard_y = 1.0f + 2.0f * FE_GUARD_PX / (float)f->target->height,
+    };
+    size_t scratch_bytes = 0;
+    int varyings = 0;
+    for (uint32_t i = 0; i < f->draw_count; i++) {
+        scratch_bytes = f->draws[i].scratch_bytes > scratch_bytes ? f->draws[i].scratch_bytes : scratch_bytes;
+        varyings = f->draws[i].varying_count > varyings ? f->draws[i].varying_count : varyings;
+    }
+    fc->temp = arena_alloc(&fe->arena, (size_t)(workers + 1) * sizeof *fc->temp, 64);
+    if (!fc->temp) return NULL;
+    for (int h = 0; h <= workers; h++)
+        if (!fe_vertex_temp_init(&fc->temp[h], varyings, scratch_bytes, &fe->arena)) return NULL;
+    return fc;
 }
 
 void frontend_run_frame(frontend *fe, pipe_frame *f, const frame_dispatch *d)
@@ -145,22 +272,10 @@ void frontend_run_frame(frontend *fe, pipe_frame *f, const frame_dispatch *d)
     if (!binner_begin_frame(&fe->binner, f, d, max_tris, &fe->arena, fe->allocator)) {
         f->status = MOS_ERR_OUT_OF_MEMORY;
     } else {
-        /* Guard band in NDC: window x within [-GUARD, width + GUARD]. */
-        fe_viewport vp = {
-            .width = f->target->width,
-            .height = f->target->height,
-            .guard_x = 1.0f + 2.0f * FE_GUARD_PX / (float)f->target->width,
-            .guard_y = 1.0f + 2.0f * FE_GUARD_PX / (float)f->target->height,
-        };
-        /* One vertex-shader scratch for the frame, as large as any draw's
-         * shader asks: vertex batches run one at a time on this thread. */
-        size_t scratch_bytes = 0;
-        for (uint32_t i = 0; i < f->draw_count; i++)
-            scratch_bytes = f->draws[i].scratch_bytes > scratch_bytes ? f->draws[i].scratch_bytes : scratch_bytes;
-        void *vs_scratch = scratch_bytes ? arena_alloc(&fe->arena, scratch_bytes, 64) : NULL;
-        if (scratch_bytes && !vs_scratch) f->status = MOS_ERR_OUT_OF_MEMORY;
+        const frame_ctx *fc = frame_ctx_create(fe, f, d->workers);
+        if (!fc) f->status = MOS_ERR_OUT_OF_MEMORY;
         for (uint32_t i = 0; i < f->draw_count && f->status == MOS_OK; i++)
-            if (!run_draw(fe, f, &f->draws[i], &vp, vs_scratch)) f->status = MOS_ERR_OUT_OF_MEMORY;
+            if (!run_draw(fe, f, &f->draws[i], fc, d)) f->status = MOS_ERR_OUT_OF_MEMORY;
         if (f->status == MOS_OK) binner_flush(&fe->binner);
         if (fe->binner.out_of_memory) f->status = MOS_ERR_OUT_OF_MEMORY;
     }

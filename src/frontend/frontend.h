@@ -48,14 +48,30 @@ void fe_post_from_clip(fe_post *p, const float clip[4], const fe_viewport *vp);
 /* Window position, depth and 1/w of p->clip (w > 0), whatever its outcode. */
 void fe_post_window(fe_post *p, const fe_viewport *vp);
 
-/* Runs the vertex shader over all vertices of d; fills post[n] and
- * var[n * varying_count] (arena memory), and for a moving draw in a
- * stochastic frame clip1[n * 4], the clip positions at t = 1 (else NULL).
- * MSAA frames see moving and lens-sheared draws at the pinhole (u, v, t).
- * scratch (at least d->scratch_bytes) is the shader's batch scratch.  false
- * when out of memory. */
-bool fe_vertex_stage(const fe_draw *d, const fe_viewport *vp, const frame_blur *fb, arena *ar, void *scratch,
-                     fe_post **post, float **var, float **clip1);
+/* The vertex stage of one draw, in chunks of FE_VERTEX_CHUNK vertices
+ * that may run on any thread (vertex.c).  Outputs: post[n] and
+ * var[n * varying_count], and for a moving draw in a stochastic frame
+ * clip1[n * 4], the clip positions at t = 1 (else NULL).  MSAA frames see
+ * moving and lens-sheared draws at the pinhole (u, v, t). */
+#define FE_VERTEX_CHUNK 256
+typedef struct fe_vertices {
+    fe_post *post;
+    float *var, *clip1;
+    bool moving, warp;  /* shaded at t = 1 too; warped to the pinhole */
+    uint32_t chunks;
+} fe_vertices;
+/* One thread's working memory for chunks: positions at t = 0 and t = 1,
+ * varyings at t = 1 (discarded), and the vertex shader's scratch. */
+typedef struct fe_vertex_temp {
+    float *clip, *clip1, *var1;
+    void *scratch;
+} fe_vertex_temp;
+bool fe_vertex_temp_init(fe_vertex_temp *t, int max_varyings, size_t scratch_bytes, arena *ar);
+/* Allocates the outputs of d's vertex stage; false when out of memory. */
+bool fe_vertex_begin(fe_vertices *v, const fe_draw *d, const frame_blur *fb, arena *ar);
+/* Shades and classifies chunk `chunk` of d's vertices into v. */
+void fe_vertex_chunk(const fe_vertices *v, uint32_t chunk, const fe_draw *d, const fe_viewport *vp,
+                     const frame_blur *fb, const fe_vertex_temp *tmp);
 
 /* A vertex as clipping sees it: clip position plus varyings. */
 typedef struct fe_vertex {
@@ -76,29 +92,37 @@ typedef struct fe_vertex {
 int fe_clip_triangle(const fe_vertex in[3], int varying_count, float guard_x, float guard_y,
                      fe_vertex out[FE_CLIP_MAX_TRIS][3]);
 
-/* Sets up a triangle whose vertices are inside every clip plane (post) with
- * their varyings (var[i] points at varying_count floats).  Returns NULL when
- * it is culled (back-facing, zero area, no pixel centre region on screen),
- * or when out of memory (then *out_of_memory is set). */
 /* The depth, 1/w and varying/w planes of t from vertex 0 at (x0, y0) and
  * vertices 1, 2 at offsets d1, d2 (pixels; inv_det = 1 / (d1 x d2)). */
 void fe_setup_planes(fe_tri *t, float x0, float y0, float d1x, float d1y, float d2x, float d2y, float inv_det,
                      const float z[3], const float inv_w[3], const float *const var[3], int varying_count);
 
-fe_tri *fe_setup_triangle(const fe_post *const post[3], const float *const var[3], const fe_draw *d,
-                          const fe_viewport *vp, arena *ar, bool *out_of_memory);
+/* Bytes of a set-up triangle of d (a multiple of 64, as the slots of one
+ * draw's triangles are laid out). */
+#define FE_ROUND64(n) (((n) + (size_t)63) & ~(size_t)63)
+static inline size_t fe_tri_bytes(const fe_draw *d)
+{
+    return FE_ROUND64(sizeof(fe_tri) + (size_t)d->varying_count * sizeof(float[3]));
+}
+
+/* Sets up into t (fe_tri_bytes(d), 64-byte aligned) a triangle whose
+ * vertices are inside every clip plane (post) with their varyings (var[i]
+ * points at varying_count floats).  false when it is culled (back-facing,
+ * zero area, no pixel centre region on screen). */
+bool fe_setup_triangle(const fe_post *const post[3], const float *const var[3], const fe_draw *d,
+                       const fe_viewport *vp, fe_tri *t);
 
 /* blur.c: pixel bounds (x0, y0, x1, y1, inclusive) of what b covers while
  * u, v, t stay within range[0], range[1], range[2] (the lens square, not
  * only the disk); false when that is nothing on a width x height screen. */
 bool fe_blur_bounds(const fe_blur *b, const float range[3][2], int width, int height, int32_t out[4]);
 
-/* blur.c: sets up a triangle from clip positions at t = 0 and t = 1 (NULL
- * for a draw that does not move) under the frame's lens.  Returns NULL when
- * it is culled, or static and sharp (*sharp set: use clipping and setup),
- * or out of memory (*out_of_memory set). */
+/* blur.c: sets up into slot (fe_blurred_bytes, 64-byte aligned: the
+ * triangle, its fe_blur and rank boxes) a triangle from clip positions at
+ * t = 0 and t = 1 (NULL for a draw that does not move) under the frame's
+ * lens.  NULL when it is culled.  Only for draws that move or see a lens. */
+size_t fe_blurred_bytes(const fe_draw *d, const frame_blur *fb);
 fe_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3], const float *const var[3],
-                         const fe_draw *d, const frame_blur *fb, const fe_viewport *vp, arena *ar, bool *sharp,
-                         bool *out_of_memory);
+                         const fe_draw *d, const frame_blur *fb, const fe_viewport *vp, void *slot);
 
 #endif

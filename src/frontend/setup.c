@@ -28,16 +28,16 @@ void fe_setup_planes(fe_tri *t, float x0, float y0, float d1x, float d1y, float 
 
 static int32_t floor_div256(int32_t v) { return v >= 0 ? v / 256 : -((-v + 255) / 256); }
 
-fe_tri *fe_setup_triangle(const fe_post *const post[3], const float *const var[3], const fe_draw *d,
-                          const fe_viewport *vp, arena *ar, bool *out_of_memory)
+bool fe_setup_triangle(const fe_post *const post[3], const float *const var[3], const fe_draw *d,
+                       const fe_viewport *vp, fe_tri *t)
 {
     int64_t X[3] = {post[0]->x_q8, post[1]->x_q8, post[2]->x_q8};
     int64_t Y[3] = {post[0]->y_q8, post[1]->y_q8, post[2]->y_q8};
     int64_t area2 = (X[1] - X[0]) * (Y[2] - Y[0]) - (X[2] - X[0]) * (Y[1] - Y[0]);
-    if (area2 == 0) return NULL;
+    if (area2 == 0) return false;
     int idx[3] = {0, 1, 2};
     if (area2 < 0) {  /* clockwise in window space (y up) */
-        if (d->cull == MOS_CULL_BACK) return NULL;
+        if (d->cull == MOS_CULL_BACK) return false;
         idx[1] = 2;
         idx[2] = 1;
         area2 = -area2;
@@ -58,14 +58,8 @@ fe_tri *fe_setup_triangle(const fe_post *const post[3], const float *const var[3
     if (py0 < 0) py0 = 0;
     if (px1 > vp->width - 1) px1 = vp->width - 1;
     if (py1 > vp->height - 1) py1 = vp->height - 1;
-    if (px0 > px1 || py0 > py1) return NULL;  /* off-screen */
+    if (px0 > px1 || py0 > py1) return false;  /* off-screen */
 
-    size_t size = sizeof(fe_tri) + (size_t)d->varying_count * sizeof(float[3]);
-    fe_tri *t = arena_alloc(ar, size, 64);
-    if (!t) {
-        *out_of_memory = true;
-        return NULL;
-    }
     t->draw = d;
     t->min_x = px0;
     t->min_y = py0;
@@ -94,5 +88,5 @@ fe_tri *fe_setup_triangle(const fe_post *const post[3], const float *const var[3
     const float *const v[3] = {var[idx[0]], var[idx[1]], var[idx[2]]};
     t->blur = NULL;
     fe_setup_planes(t, (float)X[idx[0]] * s, (float)Y[idx[0]] * s, d1x, d1y, d2x, d2y, inv_det, z, iw, v, d->varying_count);
-    return t;
+    return true;
 }

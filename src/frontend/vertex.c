@@ -6,8 +6,6 @@
 
 #include "frontend/frontend.h"
 
-#define FE_VERTEX_CHUNK 256
-
 void fe_post_from_clip(fe_post *p, const float c[4], const fe_viewport *vp)
 {
     float x = c[0], y = c[1], z = c[2], w = c[3];
@@ -49,50 +47,60 @@ static void pinhole_warp(float c[4], const float *c1, const frame_blur *fb)
     c[1] += fb->pinhole[1] * fb->lens_y * (c[3] - fb->focus_w);
 }
 
-bool fe_vertex_stage(const fe_draw *d, const fe_viewport *vp, const frame_blur *fb, arena *ar, void *scratch,
-                     fe_post **post, float **var, float **clip1)
+bool fe_vertex_temp_init(fe_vertex_temp *t, int max_varyings, size_t scratch_bytes, arena *ar)
+{
+    const size_t nvar = (size_t)(max_varyings ? max_varyings : 1);
+    t->clip = arena_alloc(ar, FE_VERTEX_CHUNK * 4 * sizeof(float), 64);
+    t->clip1 = arena_alloc(ar, FE_VERTEX_CHUNK * 4 * sizeof(float), 64);
+    t->var1 = arena_alloc(ar, FE_VERTEX_CHUNK * nvar * sizeof(float), 64);
+    t->scratch = scratch_bytes ? arena_alloc(ar, scratch_bytes, 64) : NULL;
+    return t->clip && t->clip1 && t->var1 && (!scratch_bytes || t->scratch);
+}
+
+bool fe_vertex_begin(fe_vertices *v, const fe_draw *d, const frame_blur *fb, arena *ar)
 {
     size_t n = (size_t)d->vertex_count;
     const bool msaa = fb->mode == MOS_SAMPLING_MSAA;
     /* Run the shader at t = 1 too when the positions there are used. */
-    const bool moving = d->uniforms_t1 && fb->motion && (!msaa || fb->pinhole[2] != 0.0f);
-    const bool warp = msaa && (moving || fb->lens_x != 0.0f || fb->lens_y != 0.0f);
+    v->moving = d->uniforms_t1 && fb->motion && (!msaa || fb->pinhole[2] != 0.0f);
+    v->warp = msaa && (v->moving || fb->lens_x != 0.0f || fb->lens_y != 0.0f);
+    v->chunks = (uint32_t)((n + FE_VERTEX_CHUNK - 1) / FE_VERTEX_CHUNK);
     const size_t nvar = (size_t)(d->varying_count ? d->varying_count : 1);
-    float *clip = arena_alloc(ar, FE_VERTEX_CHUNK * 4 * sizeof(float), 64);
-    float *var1 = moving ? arena_alloc(ar, FE_VERTEX_CHUNK * nvar * sizeof(float), 64) : NULL;
     /* t = 1 positions: kept for the whole draw (blurred setup), or one
-     * chunk at a time (the MSAA warp). */
-    float *c1_all = moving && !msaa ? arena_alloc(ar, n * 4 * sizeof(float), 64) : NULL;
-    float *c1_chunk = moving && msaa ? arena_alloc(ar, FE_VERTEX_CHUNK * 4 * sizeof(float), 64) : NULL;
-    *post = arena_alloc(ar, n * sizeof(fe_post), 64);
-    *var = arena_alloc(ar, n * nvar * sizeof(float), 64);
-    if (!clip || !*post || !*var || (moving && (!var1 || (!c1_all && !c1_chunk)))) return false;
-    for (size_t first = 0; first < n; first += FE_VERTEX_CHUNK) {
-        size_t count = n - first < FE_VERTEX_CHUNK ? n - first : FE_VERTEX_CHUNK;
-        mos_vs_batch b = {
-            .count = (int)count,
-            .attribs = d->vertices + first * (size_t)d->vertex_stride,
-            .stride = d->vertex_stride,
-            .uniforms = d->uniforms,
-            .clip = clip,
-            .varyings = *var + first * (size_t)d->varying_count,
-            .varying_count = d->varying_count,
-            .user = d->user,
-            .scratch = d->scratch_bytes ? scratch : NULL,
-        };
+     * chunk at a time in the helper's temp (the MSAA warp). */
+    v->clip1 = v->moving && !msaa ? arena_alloc(ar, n * 4 * sizeof(float), 64) : NULL;
+    v->post = arena_alloc(ar, n * sizeof(fe_post), 64);
+    v->var = arena_alloc(ar, n * nvar * sizeof(float), 64);
+    return v->post && v->var && (!v->moving || msaa || v->clip1);
+}
+
+void fe_vertex_chunk(const fe_vertices *v, uint32_t chunk, const fe_draw *d, const fe_viewport *vp,
+                     const frame_blur *fb, const fe_vertex_temp *tmp)
+{
+    const size_t first = (size_t)chunk * FE_VERTEX_CHUNK, n = (size_t)d->vertex_count;
+    const size_t count = n - first < FE_VERTEX_CHUNK ? n - first : FE_VERTEX_CHUNK;
+    float *const clip = tmp->clip;
+    mos_vs_batch b = {
+        .count = (int)count,
+        .attribs = d->vertices + first * (size_t)d->vertex_stride,
+        .stride = d->vertex_stride,
+        .uniforms = d->uniforms,
+        .clip = clip,
+        .varyings = v->var + first * (size_t)d->varying_count,
+        .varying_count = d->varying_count,
+        .user = d->user,
+        .scratch = d->scratch_bytes ? tmp->scratch : NULL,
+    };
+    d->vertex(&b);
+    float *c1 = v->clip1 ? v->clip1 + 4 * first : v->moving ? tmp->clip1 : NULL;
+    if (v->moving) {
+        b.uniforms = d->uniforms_t1;
+        b.clip = c1;
+        b.varyings = tmp->var1;  /* varyings come from t = 0 */
         d->vertex(&b);
-        float *c1 = c1_all ? c1_all + 4 * first : c1_chunk;
-        if (moving) {
-            b.uniforms = d->uniforms_t1;
-            b.clip = c1;
-            b.varyings = var1;  /* varyings come from t = 0 */
-            d->vertex(&b);
-        }
-        for (size_t i = 0; i < count; i++) {
-            if (warp) pinhole_warp(clip + 4 * i, c1 ? c1 + 4 * i : NULL, fb);
-            fe_post_from_clip(&(*post)[first + i], clip + 4 * i, vp);
-        }
     }
-    *clip1 = c1_all;
-    return true;
+    for (size_t i = 0; i < count; i++) {
+        if (v->warp) pinhole_warp(clip + 4 * i, c1 ? c1 + 4 * i : NULL, fb);
+        fe_post_from_clip(&v->post[first + i], clip + 4 * i, vp);
+    }
 }

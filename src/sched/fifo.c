@@ -56,6 +56,27 @@ double fifo_push(work_fifo *f, const work_item *it)
     return stalled_ms;
 }
 
+bool fifo_try_push(work_fifo *f, const work_item *it)
+{
+    pthread_mutex_lock(&f->lock);
+    bool room = f->count < f->capacity;
+    if (room) {
+        f->items[(f->head + f->count) % f->capacity] = *it;
+        f->count++;
+        if (f->consumer_waiting) pthread_cond_signal(&f->not_empty);
+    }
+    pthread_mutex_unlock(&f->lock);
+    return room;
+}
+
+bool fifo_filling(work_fifo *f)
+{
+    pthread_mutex_lock(&f->lock);
+    bool filling = f->count > fifo_low_water(f);
+    pthread_mutex_unlock(&f->lock);
+    return filling;
+}
+
 void fifo_pop(work_fifo *f, work_item *out)
 {
     pthread_mutex_lock(&f->lock);

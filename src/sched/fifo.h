@@ -5,6 +5,7 @@
 #define MOSAIC_SCHED_FIFO_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "frame/frame.h"
@@ -21,6 +22,10 @@ int fifo_init(work_fifo *f, work_item *storage, uint32_t capacity);
 void fifo_destroy(work_fifo *f);
 /* Pushes one item; returns the milliseconds spent blocked on a full FIFO. */
 double fifo_push(work_fifo *f, const work_item *it);
+/* Pushes one item unless the FIFO is full; true when it did. */
+bool fifo_try_push(work_fifo *f, const work_item *it);
+/* More than half full: the consumer should get back to it. */
+bool fifo_filling(work_fifo *f);
 /* Pops one item, sleeping while the FIFO is empty. */
 void fifo_pop(work_fifo *f, work_item *out);
 

@@ -46,6 +46,14 @@ static void *worker_main(void *arg)
             w->busy_ms += util_now_ms() - t0;
             break;
         }
+        case WORK_HELP: {
+            /* Chunks of a front-end job until none is left, or until this
+             * worker's own bins pile up (the front-end finishes the rest). */
+            double t0 = util_now_ms();
+            while (!fifo_filling(&w->fifo) && frame_job_step(it.job, 1 + w->id)) w->stats.frontend_chunks++;
+            w->busy_ms += util_now_ms() - t0;
+            break;
+        }
         case WORK_FRAME_END: worker_frame_end(w, frame); break;
         default: return NULL;
         }
@@ -59,6 +67,12 @@ static double push_to_worker(void *queues, int worker_id, const work_item *it)
     return fifo_push(&s->workers[worker_id].fifo, it);
 }
 
+static bool offer_to_worker(void *queues, int worker_id, const work_item *it)
+{
+    sched *s = queues;
+    return fifo_try_push(&s->workers[worker_id].fifo, it);
+}
+
 static void *frontend_main(void *arg)
 {
     sched *s = arg;
@@ -69,7 +83,7 @@ static void *frontend_main(void *arg)
         pipe_frame *f = s->pending;
         s->pending = NULL;
         pthread_mutex_unlock(&s->lock);
-        const frame_dispatch dispatch = {.push = push_to_worker, .queues = s, .workers = s->worker_count};
+        const frame_dispatch dispatch = {.push = push_to_worker, .offer = offer_to_worker, .queues = s, .workers = s->worker_count};
         frontend_run_frame(s->fe, f, &dispatch);
         pthread_mutex_lock(&s->lock);
         /* Only now is the frame free of the front-end: the workers may have
