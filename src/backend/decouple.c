@@ -1,11 +1,11 @@
-/* decouple.c — the stochastic back-end of one triangle in one bin (seed
- * 001, 3 and 4.4): raster its 5D samples -> early depth -> map each covered
- * sample to the shading grid of its reference triangle -> shading-cache
- * lookup -> misses shaded in 2x2 quads, 16 at a time (SHADE) -> colours
- * applied to the samples strictly in order (ROP), once their quads are
- * shaded.  SUPERSAMPLE shades every sample in quads of the same sample
- * index over a 2x2 pixel block, through the same queues.
- * Fed by tile.c; writes the samples of the bin it is given. */
+/* decouple.c — the stochastic back-end (seed 001, 3 and 4.4): the blocks
+ * the stochastic rasterizer emits (raster_stochastic) -> each live sample
+ * mapped to the shading grid of its triangle's reference -> shading-cache
+ * lookup -> misses shaded in 2x2 quads, 16 at a time (SHADE) -> the
+ * samples' writes queued in order and handed to the ROP (rop.c) once their
+ * quads are shaded.  SUPERSAMPLE shades every sample in quads of the same
+ * rank over a 2x2 pixel block, through the same queues.
+ * Fed by raster through tile.c; feeds the ROP. */
 #include <math.h>
 #include <string.h>
 
@@ -18,26 +18,22 @@
 
 static const float lane_ox[4] = {0.5f, 1.5f, 0.5f, 1.5f}, lane_oy[4] = {0.5f, 0.5f, 1.5f, 1.5f};
 
-/* One queued sample write: up to four grid points (bilinear) and weights. */
-typedef struct rop_ref {
-    const fe_tri *tri;
-    size_t sample;  /* index into the target's colour / depth */
-    float z;
+/* Where a queued sample write's colour comes from: up to four grid points
+ * (bilinear) and weights.  The write itself is rop[i], its source src[i]. */
+typedef struct rop_src {
     uint8_t n;
     uint8_t lane[4];
     int32_t entry[4];
     float weight[4];
-} rop_ref;
+} rop_src;
 
 struct decouple_scratch {
     shading_cache cache;
     int32_t *pending;  /* entries to shade, capacity entries */
     int pending_count;
-    rop_ref *rop;
+    rop_sample *rop;
+    rop_src *src;
     int rop_count;
-    uint32_t tri_stamp;  /* per triangle: which bin pixels it has covered */
-    uint32_t pixel_stamp[256 * 256];
-    uint32_t drawn_stamp[256 * 256];  /* inspection: ... once past early depth */
     const fe_tri *tris[DECOUPLE_SHADE_QUADS];
     float x[BACKEND_SHADE_LANES], y[BACKEND_SHADE_LANES];
     shade_result results[DECOUPLE_SHADE_QUADS];
@@ -49,7 +45,8 @@ decouple_scratch *decouple_scratch_create(int cache_quads, const mos_allocator *
     if (!d) return NULL;
     d->pending = util_alloc(a, (size_t)cache_quads * sizeof *d->pending);
     d->rop = util_alloc(a, DECOUPLE_ROP_CAP * sizeof *d->rop);
-    if (!d->pending || !d->rop || shading_cache_init(&d->cache, cache_quads, a) != MOS_OK) {
+    d->src = util_alloc(a, DECOUPLE_ROP_CAP * sizeof *d->src);
+    if (!d->pending || !d->rop || !d->src || shading_cache_init(&d->cache, cache_quads, a) != MOS_OK) {
         decouple_scratch_destroy(d, a);
         return NULL;
     }
@@ -62,6 +59,7 @@ void decouple_scratch_destroy(decouple_scratch *d, const mos_allocator *a)
     shading_cache_release(&d->cache, a);
     util_free(a, d->pending);
     util_free(a, d->rop);
+    util_free(a, d->src);
     util_free(a, d);
 }
 
@@ -99,7 +97,7 @@ static uint32_t unpack_mix(const uint32_t *rgba, const float *w, int n)
 
 /* The colour a queued write gets: the nearest point's, or (bilinear) the
  * weighted mix of the points that were not discarded.  false = discarded. */
-static bool ref_color(const decouple_scratch *d, const rop_ref *r, uint32_t *color)
+static bool ref_color(const decouple_scratch *d, const rop_src *r, uint32_t *color)
 {
     const cache_entry *e0 = &d->cache.entries[r->entry[0]];
     if (e0->result.discard[r->lane[0]]) return false;
@@ -125,16 +123,12 @@ static bool ref_color(const decouple_scratch *d, const rop_ref *r, uint32_t *col
 void decouple_drain(decouple_scratch *d, shade_scratch *ss, rt_target *t, worker_stats *st)
 {
     shade_pending(d, ss, st);
-    float *const tri_area = t->recording && (t->inspect.what & MOS_INSPECT_TRIANGLE_AREA) ? t->inspect.tri_area : NULL;
     for (int i = 0; i < d->rop_count; i++) {
-        const rop_ref *r = &d->rop[i];
-        const fe_draw *dr = r->tri->draw;
-        uint32_t src;
-        bool keep = ref_color(d, r, &src);
+        const rop_src *r = &d->src[i];
+        if (!ref_color(d, r, &d->rop[i].rgba)) d->rop[i].tri = NULL;  /* discarded */
         for (int k = 0; k < r->n; k++) shading_cache_unref(&d->cache, r->entry[k]);
-        if (!keep || !backend_rop_sample(t, dr, r->sample, r->z, src)) continue;
-        if (tri_area) tri_area[r->sample / (size_t)t->samples] = backend_tri_area_px(r->tri);
     }
+    backend_rop_samples(t, d->rop, d->rop_count);
     d->rop_count = 0;
 }
 
@@ -187,13 +181,11 @@ static int32_t grid_entry(decouple_scratch *d, const decouple_ctx *c, const fe_t
     return e;
 }
 
-static rop_ref *push_ref(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, size_t sample, float z)
+static rop_src *push_ref(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, size_t sample, float z)
 {
     if (d->rop_count == DECOUPLE_ROP_CAP) decouple_drain(d, c->shade, c->f->target, c->st);
-    rop_ref *r = &d->rop[d->rop_count++];
-    r->tri = tri;
-    r->sample = sample;
-    r->z = z;
+    d->rop[d->rop_count] = (rop_sample){.tri = tri, .idx = sample, .z = z};
+    rop_src *r = &d->src[d->rop_count++];
     r->n = 0;
     return r;
 }
@@ -253,7 +245,7 @@ static void decouple_sample(decouple_scratch *d, const decouple_ctx *c, const fe
         }
         n = 4;
     }
-    rop_ref *r = push_ref(d, c, tri, (size_t)pixel * (size_t)t->samples + (size_t)h->s, h->z);
+    rop_src *r = push_ref(d, c, tri, (size_t)pixel * (size_t)t->samples + (size_t)h->s, h->z);
     r->n = (uint8_t)n;
     for (int k = 0; k < n; k++) {
         r->entry[k] = entry[k];
@@ -295,7 +287,7 @@ static void supersample_quad(decouple_scratch *d, const decouple_ctx *c, const f
         uint32_t pixel = (uint32_t)h[l].py * (uint32_t)t->width + (uint32_t)h[l].px;
         if (referenced) d->cache.entries[e].refs++;
         referenced = true;
-        rop_ref *r = push_ref(d, c, tri, (size_t)pixel * (size_t)t->samples + (size_t)h[l].s, h[l].z);
+        rop_src *r = push_ref(d, c, tri, (size_t)pixel * (size_t)t->samples + (size_t)h[l].s, h[l].z);
         r->entry[0] = e;
         r->lane[0] = (uint8_t)l;
         r->weight[0] = 1.0f;
@@ -304,56 +296,31 @@ static void supersample_quad(decouple_scratch *d, const decouple_ctx *c, const f
     }
 }
 
-/* Bits of the four columns (or rows) base + 0..3 that lie in [lo, hi). */
-static uint32_t span_bits(int base, int lo, int hi)
+void decouple_block(void *consumer, const stoch_block *blk)
 {
-    uint32_t m = 0;
-    for (int i = 0; i < 4; i++) m |= (uint32_t)(base + i >= lo && base + i < hi) << i;
-    return m;
-}
-
-/* The covered lanes of one block at one rank: early depth, then either one
- * shaded quad per 2x2 pixels (SUPERSAMPLE) or each sample mapped to the
- * shading grid (DECOUPLED). */
-static void block_hits(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, int x0, int y0,
-                       const uint8_t *sample, uint32_t hit, const stoch_hits *in)
-{
+    const decouple_ctx *c = consumer;
+    decouple_scratch *d = c->d;
     const rt_target *t = c->f->target;
-    const int S = t->samples, bin_px = c->f->bin_px;
-    const bool depth_test = tri->draw->depth_test;
+    const fe_tri *tri = blk->tri;
     float *const overdraw = t->recording && (t->inspect.what & MOS_INSPECT_OVERDRAW) ? t->inspect.overdraw : NULL;
     for (int q = 0; q < 4; q++) {
         const int qx = 2 * (q & 1), qy = 2 * (q >> 1);
-        const uint32_t quad = 0x33u << (qy * 4 + qx);
-        if (!(hit & quad)) continue;
+        if (!(blk->covered & 0x33u << (qy * 4 + qx))) continue;
         lane_hit h[4];
         bool covered[4] = {false, false, false, false}, live[4] = {false, false, false, false};
         for (int l = 0; l < 4; l++) {
             const int bl = (qy + (l >> 1)) * 4 + qx + (l & 1);  /* lane in the block */
-            h[l].px = x0 + qx + (l & 1);
-            h[l].py = y0 + qy + (l >> 1);
-            h[l].s = sample[bl];
-            if (!(hit >> bl & 1)) continue;
-            h[l].z = in->z[bl];
-            h[l].rx = in->rx[bl];
-            h[l].ry = in->ry[bl];
+            h[l].px = blk->x0 + qx + (l & 1);
+            h[l].py = blk->y0 + qy + (l >> 1);
+            h[l].s = blk->sample[bl];
+            if (!(blk->covered >> bl & 1)) continue;
+            h[l].z = blk->hits.z[bl];
+            h[l].rx = blk->hits.rx[bl];
+            h[l].ry = blk->hits.ry[bl];
             covered[l] = true;
-            c->st->fragments++;
-            uint32_t *stamp = &d->pixel_stamp[(h[l].py & (bin_px - 1)) * bin_px + (h[l].px & (bin_px - 1))];
-            if (*stamp != d->tri_stamp) {  /* first covered sample of this pixel */
-                *stamp = d->tri_stamp;
-                c->st->covered_pixels++;
-            }
-            /* Early depth against what the ROP has written so far. */
-            const size_t idx = ((size_t)h[l].py * (size_t)t->width + (size_t)h[l].px) * (size_t)S + (size_t)h[l].s;
-            live[l] = !depth_test || h[l].z < t->depth[idx];
-            if (live[l] && overdraw) {
-                uint32_t *drawn = &d->drawn_stamp[stamp - d->pixel_stamp];
-                if (*drawn != d->tri_stamp) {  /* first sample of this pixel past early depth */
-                    *drawn = d->tri_stamp;
-                    overdraw[idx / (size_t)S] += 1.0f;
-                }
-            }
+            live[l] = blk->live >> bl & 1;
+            if (overdraw && (blk->first_live >> bl & 1))
+                overdraw[(size_t)h[l].py * (size_t)t->width + (size_t)h[l].px] += 1.0f;
         }
         if (c->f->blur.mode == MOS_SAMPLING_SUPERSAMPLE) {
             supersample_quad(d, c, tri, h, covered, live);
@@ -361,45 +328,5 @@ static void block_hits(decouple_scratch *d, const decouple_ctx *c, const fe_tri 
         }
         for (int l = 0; l < 4; l++)
             if (live[l]) decouple_sample(d, c, tri, &h[l]);
-    }
-}
-
-void decouple_triangle(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, int x0, int y0, int x1,
-                       int y1)
-{
-    const rt_target *t = c->f->target;
-    const int S = t->samples;
-    const fe_blur *b = tri->blur;
-    const int key = b ? b->rank_key : FE_RANK_U;  /* static: any order, the box is the bin */
-    if (++d->tri_stamp == 0) {
-        memset(d->pixel_stamp, 0, sizeof d->pixel_stamp);
-        memset(d->drawn_stamp, 0, sizeof d->drawn_stamp);
-        d->tri_stamp = 1;
-    }
-    for (int j = 0; j < S; j++) {
-        int bx0 = x0, by0 = y0, bx1 = x1, by1 = y1;
-        if (b) {  /* the rank's bounds (empty ones have x0 > x1) */
-            const int16_t *box = b->rank_box[j];
-            bx0 = box[0] > x0 ? box[0] : x0;
-            by0 = box[1] > y0 ? box[1] : y0;
-            bx1 = box[2] + 1 < x1 ? box[2] + 1 : x1;
-            by1 = box[3] + 1 < y1 ? box[3] + 1 : y1;
-        }
-        const float *plane = raster_ranked_plane(&t->ranked, key, j);
-        const uint8_t *sample = raster_ranked_sample(&t->ranked, key, j);
-        for (int by = by0 & ~3; by < by1; by += 4) {
-            const uint32_t rows = span_bits(by, by0, by1);
-            for (int bx = bx0 & ~3; bx < bx1; bx += 4) {
-                const uint32_t cols = span_bits(bx, bx0, bx1);
-                uint32_t mask = 0;
-                for (int r = 0; r < 4; r++)
-                    if (rows >> r & 1) mask |= cols << (4 * r);
-                const int lane0 = raster_uvt_lane(bx, by);
-                stoch_hits hits;
-                const uint32_t hit = b ? c->f->hot->stoch_block(b, bx, by, plane + lane0, mask, &hits)
-                                       : stoch_block_static(tri, &t->positions, bx, by, sample + lane0, mask, &hits);
-                if (hit) block_hits(d, c, tri, bx, by, sample + lane0, hit, &hits);
-            }
-        }
     }
 }

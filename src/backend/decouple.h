@@ -1,7 +1,8 @@
-/* decouple.h — the stochastic back-end (decouple.c): blurred triangles and
- * every triangle of frames the 2D quad path cannot render (more than 16
- * samples, SUPERSAMPLE, a shading rate other than 1, bilinear lookups).
- * Called by tile.c per triangle of a bin, in API order. */
+/* decouple.h — the stochastic back-end (decouple.c): shading and writes of
+ * blurred triangles and of every triangle of frames the 2D quad path
+ * cannot render (more than 16 samples, SUPERSAMPLE, a shading rate other
+ * than 1, bilinear lookups).  Consumes the blocks raster_stochastic emits
+ * (tile.c runs it per triangle of a bin, in API order). */
 #ifndef MOSAIC_BACKEND_DECOUPLE_H
 #define MOSAIC_BACKEND_DECOUPLE_H
 
@@ -12,6 +13,7 @@ typedef struct decouple_scratch decouple_scratch;
 
 /* What one bin's work needs besides the scratch. */
 typedef struct decouple_ctx {
+    decouple_scratch *d;
     const pipe_frame *f;
     shade_scratch *shade;
     worker_stats *st;
@@ -23,10 +25,9 @@ int decouple_scratch_capacity(const decouple_scratch *d);  /* 0 for NULL */
 
 /* A new tile: the per-tile cache starts empty. */
 void decouple_begin_bin(decouple_scratch *d);
-/* Rasterizes tri over pixels [x0, x1) x [y0, y1) (inside the bin), queueing
- * shading and sample writes. */
-void decouple_triangle(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, int x0, int y0, int x1,
-                       int y1);
+/* A stoch_emit_fn (consumer: the decouple_ctx): queues the shading and
+ * sample writes of one emitted block's live samples. */
+void decouple_block(void *consumer, const stoch_block *blk);
 /* Shades what is pending and applies every queued write, in order. */
 void decouple_drain(decouple_scratch *d, shade_scratch *ss, rt_target *t, worker_stats *st);
 

@@ -48,9 +48,9 @@ void backend_shade_points(shade_scratch *ss, const fe_tri *const *tris, const fl
                           shade_result *out);
 uint32_t backend_blend(mos_blend mode, uint32_t src, uint32_t dst);
 /* The ROP's rule for one sample (colour/depth index idx) of a draw: depth
- * test, depth write, blend.  false when the depth test rejected it.  The
- * quad ROP (rop.c) and the stochastic back-end's queue (decouple.c) both
- * write samples through it (rop.c's four-at-a-time path does the same). */
+ * test, depth write, blend.  false when the depth test rejected it.  Both
+ * entries of the ROP (rop.c) write samples through it (its four-at-a-time
+ * path does the same). */
 static inline bool backend_rop_sample(rt_target *t, const fe_draw *d, size_t idx, float z, uint32_t src)
 {
     if (d->depth_test && !(z < t->depth[idx])) return false;
@@ -58,7 +58,18 @@ static inline bool backend_rop_sample(rt_target *t, const fe_draw *d, size_t idx
     t->color[idx] = backend_blend(d->blend, src, t->color[idx]);
     return true;
 }
-/* The depth of quad q's slot k is z[q * RASTER_Z_STRIDE(spp) + k] (raster_fn). */
+/* The ROP, one stage with two entries, each in API order: shaded quads of
+ * the 2D path (the depth of quad q's slot k is z[q * RASTER_Z_STRIDE(spp)
+ * + k], raster_fn), and the single samples of the stochastic back-end. */
 void backend_rop(rt_target *t, const raster_quad *quads, const float *z, int n, const shade_result *res);
+/* One shaded sample: colour/depth index idx, its depth and colour; tri
+ * NULL when its fragment was discarded (nothing written). */
+typedef struct rop_sample {
+    const fe_tri *tri;
+    size_t idx;
+    float z;
+    uint32_t rgba;
+} rop_sample;
+void backend_rop_samples(rt_target *t, const rop_sample *w, int n);
 
 #endif

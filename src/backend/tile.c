@@ -1,7 +1,8 @@
 /* tile.c — one fine bin on its owning worker: lazy clear, then for each
  * triangle in API order either the 2D path, raster -> (batch of quads) ->
- * shade -> ROP, or the stochastic path (decouple.c), their writes flushed at
- * one point (flush_writes) whenever the path changes; resolve at frame end.
+ * shade -> ROP, or the stochastic path, raster_stochastic -> (blocks) ->
+ * decouple.c -> (queued samples) -> ROP, their writes flushed at one point
+ * (flush_writes) whenever the path changes; resolve at frame end.
  * Fed by sched/sched.c; the only writer of this bin's samples. */
 #include <string.h>
 
@@ -24,7 +25,8 @@ struct backend_scratch {
     int pending;
     bool queued;
     shade_scratch *shade;
-    decouple_scratch *dec;  /* stochastic frames only (backend_scratch_reserve) */
+    decouple_scratch *dec;  /* stochastic frames only (backend_scratch_reserve), */
+    stoch_pixels *pixels;   /* with the stochastic rasterizer's pixel stamps */
     raster_view view;  /* the target as raster sees it (set per frame) */
     uint32_t view_serial;  /* the frame view and the shade stage were set for */
     raster_quad quads[TILE_QUAD_CAP];
@@ -48,6 +50,7 @@ void backend_scratch_destroy(backend_scratch *s, const mos_allocator *a)
 {
     if (!s) return;
     decouple_scratch_destroy(s->dec, a);
+    util_free(a, s->pixels);
     shade_scratch_destroy(s->shade, a);
     util_free(a, s);
 }
@@ -58,7 +61,10 @@ mos_result backend_scratch_reserve(backend_scratch *s, const pipe_frame *f, cons
     for (uint32_t i = 0; i < f->draw_count; i++)
         scratch = f->draws[i].scratch_bytes > scratch ? f->draws[i].scratch_bytes : scratch;
     if (shade_scratch_reserve(s->shade, scratch, a) != MOS_OK) return MOS_ERR_OUT_OF_MEMORY;
-    if (!f->blur.stochastic || decouple_scratch_capacity(s->dec) == f->blur.cache_quads) return MOS_OK;
+    if (!f->blur.stochastic) return MOS_OK;
+    if (!s->pixels) s->pixels = util_calloc(a, 1, sizeof *s->pixels);
+    if (!s->pixels) return MOS_ERR_OUT_OF_MEMORY;
+    if (decouple_scratch_capacity(s->dec) == f->blur.cache_quads) return MOS_OK;
     decouple_scratch_destroy(s->dec, a);
     s->dec = decouple_scratch_create(f->blur.cache_quads, a);
     return s->dec ? MOS_OK : MOS_ERR_OUT_OF_MEMORY;
@@ -176,7 +182,7 @@ void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, cons
     }
     const raster_fn raster = f->hot->raster;
     raster_counts counts = {0, 0};
-    const decouple_ctx dc = {.f = f, .shade = s->shade, .st = st};
+    const decouple_ctx dc = {.d = s->dec, .f = f, .shade = s->shade, .st = st};
     if (f->blur.stochastic) decouple_begin_bin(s->dec);
     for (uint32_t i = 0; i < n; i++) {
         const fe_tri *tri = tris[i];
@@ -185,7 +191,8 @@ void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, cons
         if (c.x0 >= c.x1 || c.y0 >= c.y1) continue;
         if (needs_stochastic(f, tri)) {
             if (s->pending) flush_writes(s, f, st);
-            decouple_triangle(s->dec, &dc, tri, c.x0, c.y0, c.x1, c.y1);
+            raster_stochastic(tri, &s->view, &t->ranked, f->hot->stoch_block, f->bin_px, c.x0, c.y0, c.x1, c.y1,
+                              s->pixels, decouple_block, (void *)&dc, &counts);
             s->queued = true;
         } else {
             if (s->queued) flush_writes(s, f, st);

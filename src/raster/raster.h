@@ -161,6 +161,38 @@ typedef struct stoch_hits {
 typedef uint32_t (*stoch_block_fn)(const fe_blur *b, int x0, int y0, const float *lanes, uint32_t mask,
                                    stoch_hits *out);
 
+/* One block of a stochastic triangle at one rank, as raster_stochastic
+ * emits it: lanes (y & 3) * 4 + (x & 3) of the 4x4 pixels at (x0, y0),
+ * each at its own sample sample[lane]; `covered` the lanes whose sample
+ * the triangle covers, `live` those of them past early depth (against
+ * what the ROP had written), `first_covered` / `first_live` those that are
+ * the triangle's first covered / live sample of their pixel; hits the
+ * covered lanes' depth and shading-reference points. */
+typedef struct stoch_block {
+    const fe_tri *tri;
+    int x0, y0;
+    uint32_t covered, live, first_covered, first_live;
+    const uint8_t *sample;
+    stoch_hits hits;
+} stoch_block;
+typedef void (*stoch_emit_fn)(void *consumer, const stoch_block *blk);
+
+/* Which pixels of a bin (up to 256 x 256) the current triangle has
+ * covered, and covered past early depth: stamped with `stamp`. */
+typedef struct stoch_pixels {
+    uint32_t stamp;
+    uint32_t covered[256 * 256], live[256 * 256];
+} stoch_pixels;
+
+/* The stochastic rasterizer: tri over pixels [x0, x1) x [y0, y1) of a bin
+ * of bin_px pixels, rank by rank (within the rank's box when it is
+ * blurred), a 4x4 block at a time (stoch_block_static, or `block` for a
+ * blurred triangle); emits each block with a covered sample, in that
+ * order, and counts covered samples and pixels. */
+void raster_stochastic(const fe_tri *tri, const raster_view *v, const frame_ranked *ranked, stoch_block_fn block,
+                       int bin_px, int x0, int y0, int x1, int y1, stoch_pixels *px, stoch_emit_fn emit,
+                       void *consumer, raster_counts *counts);
+
 /* The same for a static, sharp triangle: sample[lane] is each lane's
  * sample index, tested against the fixed-point edges of the 2D rasterizer
  * (so that decoupled and MSAA agree without blur). */
