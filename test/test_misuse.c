@@ -136,7 +136,7 @@ static void test_accumulation_buffer(void)
 typedef struct shader_state {
     size_t scratch_bytes;
     bool ends_only;  /* touch the first and last byte only (huge scratch) */
-    atomic_long vs_calls, fs_calls, bad;
+    atomic_long vs_calls, fs_calls, bad, vertices;
 } shader_state;
 
 static void check_batch_memory(shader_state *st, void *scratch)
@@ -155,6 +155,7 @@ static void vs_stateful(const mos_vs_batch *b)
 {
     shader_state *st = b->user;
     atomic_fetch_add(&st->vs_calls, 1);
+    atomic_fetch_add(&st->vertices, b->count);
     check_batch_memory(st, b->scratch);
     vs_xyuv(b);
 }
@@ -196,6 +197,45 @@ static void test_shader_object(void)
     CHECK_MSG(atomic_load(&st.bad) == 0, "%ld batches without a 64-byte aligned scratch", atomic_load(&st.bad));
     const uint8_t want[4] = { 0, 64, 128, 191 };
     CHECK_MSG(mismatches(ctx, rt, 4 * MW, 4 * MH, want) == 0, "the stateful shader's colour is not in the image");
+    /* A grid of GN x GN vertices over the target: vertex batches and
+     * triangle setup in many chunks, which idle workers run for the
+     * front-end with their own scratch; every vertex shaded once, the
+     * target covered. */
+    enum { GN = 96 };
+    float *grid = malloc(sizeof(float[4]) * GN * GN);
+    uint32_t *gidx = malloc(sizeof(uint32_t[6]) * (GN - 1) * (GN - 1));
+    if (!grid || !gidx) abort();
+    for (int y = 0; y < GN; y++)
+        for (int x = 0; x < GN; x++) {
+            float *v = grid + 4 * (y * GN + x);
+            v[0] = -1.0f + 2.0f * (float)x / (GN - 1);
+            v[1] = -1.0f + 2.0f * (float)y / (GN - 1);
+            v[2] = (float)x / (GN - 1);
+            v[3] = (float)y / (GN - 1);
+        }
+    for (int y = 0, k = 0; y < GN - 1; y++)
+        for (int x = 0; x < GN - 1; x++) {
+            const uint32_t a = (uint32_t)(y * GN + x), c = a + GN;
+            const uint32_t q[6] = { a, a + 1, c + 1, a, c + 1, c };
+            for (int i = 0; i < 6; i++) gidx[k++] = q[i];
+        }
+    mos_buffer gvb, gib;
+    CHECK_OK(mos_buffer_create(ctx, &(mos_buffer_desc){ .data = grid, .size = sizeof(float[4]) * GN * GN }, &gvb));
+    CHECK_OK(mos_buffer_create(ctx, &(mos_buffer_desc){ .data = gidx, .size = sizeof(uint32_t[6]) * (GN - 1) * (GN - 1) },
+                               &gib));
+    atomic_store(&st.vertices, 0);
+    for (int f = 0; f < 3; f++) {
+        CHECK_OK(mos_begin_frame(ctx, &(mos_frame_desc){ .target = rt }));
+        CHECK_OK(mos_draw(ctx, &(mos_draw_desc){ .shader = sh, .vertices = gvb, .indices = gib, .vertex_stride = 4,
+                                                 .vertex_count = GN * GN, .index_count = 6 * (GN - 1) * (GN - 1) }));
+        CHECK_OK(mos_end_frame(ctx, NULL));
+    }
+    CHECK_MSG(atomic_load(&st.vertices) == 3L * GN * GN, "grid: %ld vertices shaded, expected %d",
+              atomic_load(&st.vertices), 3 * GN * GN);
+    CHECK_MSG(atomic_load(&st.bad) == 0, "grid: %ld batches without a 64-byte aligned scratch", atomic_load(&st.bad));
+    CHECK_MSG(mismatches(ctx, rt, 4 * MW, 4 * MH, want) == 0, "grid: the target is not covered");
+    free(grid);
+    free(gidx);
     /* 80 draws of the largest scratch in one frame: one scratch per thread
      * and frame, not per draw (80 x 64 MiB would pass the front-end's 4 GiB). */
     shader_state huge = { .scratch_bytes = MOS_MAX_SCRATCH_BYTES, .ends_only = true };

@@ -56,6 +56,10 @@ backend_scratch *backend_scratch_create(const mos_allocator *a);
  * shading cache.  MOS_ERR_OUT_OF_MEMORY on failure. */
 mos_result backend_scratch_reserve(backend_scratch *s, const pipe_frame *f, const mos_allocator *a);
 void backend_scratch_destroy(backend_scratch *s, const mos_allocator *a);
+/* The worker's shader scratch, as large as any draw of the frame asks
+ * (NULL if none): its fragment batches', and the vertex batches' it runs
+ * for the front-end (frame_job). */
+void *backend_shader_scratch(backend_scratch *s);
 
 /* Renders triangles tris[0..n) (API order) into fine bin `bin`. */
 void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, const fe_tri *const *tris,

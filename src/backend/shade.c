@@ -23,6 +23,8 @@ mos_result shade_scratch_reserve(shade_scratch *s, size_t bytes, const mos_alloc
     return MOS_OK;
 }
 
+void *shade_user_scratch(shade_scratch *s) { return s->user_scratch; }
+
 void backend_shade_isa(shade_scratch *ss, const backend_isa *hot) { ss->hot = hot; }
 
 void backend_shade(shade_scratch *ss, const raster_quad *quads, int n, int spp, shade_result *out)

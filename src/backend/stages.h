@@ -38,6 +38,7 @@ shade_scratch *shade_scratch_create(const mos_allocator *a);
 void shade_scratch_destroy(shade_scratch *s, const mos_allocator *a);
 /* Makes room for a fragment shader's scratch of `bytes` (before a frame). */
 mos_result shade_scratch_reserve(shade_scratch *s, size_t bytes, const mos_allocator *a);
+void *shade_user_scratch(shade_scratch *s);
 /* The build of the shade stage to run, and the instruction set the fragment
  * shaders are told (per bin, from the frame). */
 void backend_shade_isa(shade_scratch *ss, const backend_isa *hot);

@@ -55,6 +55,8 @@ void backend_scratch_destroy(backend_scratch *s, const mos_allocator *a)
     util_free(a, s);
 }
 
+void *backend_shader_scratch(backend_scratch *s) { return shade_user_scratch(s->shade); }
+
 mos_result backend_scratch_reserve(backend_scratch *s, const pipe_frame *f, const mos_allocator *a)
 {
     size_t scratch = 0;  /* the frame's fragment shaders share one scratch per worker */

@@ -212,6 +212,7 @@ typedef struct pipe_frame {
     bool over_memory_limit;  /* out of memory: the frame passed FE_FRAME_MEMORY_LIMIT */
     uint64_t bin_ref_limit;  /* set when the frame passed the binner's limit on bin references */
     atomic_bool abandoned;  /* the front-end failed: workers skip the remaining bins */
+    _Atomic(struct frame_job *) job;  /* the front-end's job open to helpers, or NULL */
 } pipe_frame;
 
 /* What a worker counts while running bins, one list (X(name)) for the
@@ -232,7 +233,7 @@ typedef enum work_kind {
     WORK_FRAME_BEGIN,  /* frame: a new frame's state */
     WORK_BIN,          /* bin + tris[count]: triangles for one fine bin, API order */
     WORK_FRAME_END,    /* resolve owned bins, then report done */
-    WORK_HELP,         /* job: run chunks of a front-end job (frame_job_help) */
+    WORK_HELP,         /* a front-end job is open: wakes a worker to help (frame_job) */
     WORK_QUIT,
 } work_kind;
 
@@ -240,22 +241,25 @@ typedef enum work_kind {
  * that workers may help with: chunks [0, count) are claimed one at a time
  * through `next`; run(job, chunk, helper) does one, writing only that
  * chunk's outputs, and done[chunk] is then set (release).  The front-end
- * claims chunks too and reads the outputs in chunk order once done
- * (frontend/jobs.c); which thread ran a chunk changes no output.  helper 0
- * is the front-end, 1 + w worker w (per-helper scratch). */
+ * publishes the job in pipe_frame.job while it is open, claims chunks too
+ * and reads the outputs in chunk order once done (frontend.c); a worker
+ * runs chunks between its own work items while its queue is at most half
+ * full.  Which thread ran a chunk changes no output.  helper 0 is the
+ * front-end, 1 + w worker w (per-helper memory); scratch is the helper's
+ * shader scratch (as large as any draw's scratch_bytes, NULL if none). */
 typedef struct frame_job {
-    void (*run)(struct frame_job *job, uint32_t chunk, int helper);
+    void (*run)(struct frame_job *job, uint32_t chunk, int helper, void *scratch);
     uint32_t count;
     atomic_uint next;
     atomic_uchar *done;
 } frame_job;
 
 /* Claims and runs one chunk of j; false when none was left to claim. */
-static inline bool frame_job_step(frame_job *j, int helper)
+static inline bool frame_job_step(frame_job *j, int helper, void *scratch)
 {
     uint32_t c = atomic_fetch_add_explicit(&j->next, 1, memory_order_relaxed);
     if (c >= j->count) return false;
-    j->run(j, c, helper);
+    j->run(j, c, helper, scratch);
     atomic_store_explicit(&j->done[c], 1, memory_order_release);
     return true;
 }

@@ -58,6 +58,7 @@ typedef struct frame_ctx {
     const pipe_frame *f;
     fe_viewport vp;
     fe_vertex_temp *temp;  /* per helper */
+    void *scratch;         /* the front-end's shader scratch (workers bring theirs) */
 } frame_ctx;
 
 /* One draw's two jobs and their outputs. */
@@ -74,10 +75,10 @@ typedef struct draw_jobs {
 
 #define DRAW_JOBS_OF(job, member) ((draw_jobs *)((char *)(job) - offsetof(draw_jobs, member)))
 
-static void run_vertex_chunk(frame_job *j, uint32_t chunk, int helper)
+static void run_vertex_chunk(frame_job *j, uint32_t chunk, int helper, void *scratch)
 {
     const draw_jobs *dj = DRAW_JOBS_OF(j, vertex);
-    fe_vertex_chunk(&dj->v, chunk, dj->d, &dj->fc->vp, &dj->fc->f->blur, &dj->fc->temp[helper]);
+    fe_vertex_chunk(&dj->v, chunk, dj->d, &dj->fc->vp, &dj->fc->f->blur, &dj->fc->temp[helper], scratch);
 }
 
 /* The vertices of primitive p: post, varyings and positions at t = 1. */
@@ -112,18 +113,18 @@ static uint8_t setup_primitive(const draw_jobs *dj, int p)
     return PRIM_CLIP;
 }
 
-static void run_setup_chunk(frame_job *j, uint32_t chunk, int helper)
+static void run_setup_chunk(frame_job *j, uint32_t chunk, int helper, void *scratch)
 {
-    (void)helper;
     const draw_jobs *dj = DRAW_JOBS_OF(j, setup);
     const int p0 = (int)chunk * SETUP_CHUNK, p1 = p0 + SETUP_CHUNK < dj->d->prim_count ? p0 + SETUP_CHUNK : dj->d->prim_count;
     for (int p = p0; p < p1; p++) dj->state[p] = setup_primitive(dj, p);
 }
 
-/* Starts job j of `count` chunks and offers it to the workers when there
- * is more than one chunk.  false when out of memory. */
-static bool job_start(frontend *fe, const frame_dispatch *d, frame_job *j, uint32_t count,
-                      void (*run)(frame_job *, uint32_t, int))
+/* Starts job j of `count` chunks and, when there is more than one, opens
+ * it to the workers (pipe_frame.job) and wakes those with room in their
+ * queue.  false when out of memory. */
+static bool job_start(frontend *fe, pipe_frame *f, const frame_dispatch *d, frame_job *j, uint32_t count,
+                      void (*run)(frame_job *, uint32_t, int, void *))
 {
     j->run = run;
     j->count = count;
@@ -132,17 +133,21 @@ static bool job_start(frontend *fe, const frame_dispatch *d, frame_job *j, uint3
     if (!j->done) return false;
     for (uint32_t c = 0; c < count; c++) atomic_init(&j->done[c], 0);
     if (count > 1) {
-        work_item it = {.kind = WORK_HELP, .job = j};
+        atomic_store_explicit(&f->job, j, memory_order_release);
+        work_item it = {.kind = WORK_HELP};
         for (int w = 0; w < d->workers; w++) d->offer(d->queues, w, &it);
     }
     return true;
 }
 
+/* Every chunk of j is done: closes it to the workers. */
+static void job_end(pipe_frame *f) { atomic_store_explicit(&f->job, NULL, memory_order_relaxed); }
+
 /* Waits until chunk c of j is done, running unclaimed chunks meanwhile. */
-static void job_wait(frame_job *j, uint32_t c)
+static void job_wait(frame_job *j, uint32_t c, void *scratch)
 {
     while (!atomic_load_explicit(&j->done[c], memory_order_acquire))
-        if (!frame_job_step(j, 0)) sched_yield();  /* a worker runs it */
+        if (!frame_job_step(j, 0, scratch)) sched_yield();  /* a worker runs it */
 }
 
 /* ---- Binning in API order, on the front-end thread. */
@@ -208,12 +213,14 @@ static bool run_draw(frontend *fe, pipe_frame *f, const fe_draw *d, const frame_
     dj->state = arena_alloc(&fe->arena, prims ? prims : 1, 64);
     if (!dj->slots || !dj->state) return false;
 
-    if (!job_start(fe, disp, &dj->vertex, dj->v.chunks, run_vertex_chunk)) return false;
-    for (uint32_t c = 0; c < dj->v.chunks; c++) job_wait(&dj->vertex, c);
+    if (!job_start(fe, f, disp, &dj->vertex, dj->v.chunks, run_vertex_chunk)) return false;
+    for (uint32_t c = 0; c < dj->v.chunks; c++) job_wait(&dj->vertex, c, fc->scratch);
+    job_end(f);
     const uint32_t setup_chunks = (uint32_t)((prims + SETUP_CHUNK - 1) / SETUP_CHUNK);
-    if (!job_start(fe, disp, &dj->setup, setup_chunks, run_setup_chunk)) return false;
+    if (!job_start(fe, f, disp, &dj->setup, setup_chunks, run_setup_chunk)) return false;
     for (uint32_t c = 0; c < setup_chunks; c++) {
-        job_wait(&dj->setup, c);
+        job_wait(&dj->setup, c, fc->scratch);
+        if (c + 1 == setup_chunks) job_end(f);
         const int p1 = (int)(c + 1) * SETUP_CHUNK < d->prim_count ? (int)(c + 1) * SETUP_CHUNK : d->prim_count;
         for (int p = (int)c * SETUP_CHUNK; p < p1; p++) {
             f->triangles_in++;
@@ -234,8 +241,9 @@ static bool run_draw(frontend *fe, pipe_frame *f, const fe_draw *d, const frame_
     return true;
 }
 
-/* The frame's viewport and each helper's vertex-stage memory (the front-end
- * and every worker), as large as any draw asks. */
+/* The frame's viewport, each helper's vertex-stage memory (the front-end
+ * and every worker) and the front-end's shader scratch, as large as any
+ * draw asks. */
 static const frame_ctx *frame_ctx_create(frontend *fe, const pipe_frame *f, int workers)
 {
     frame_ctx *fc = arena_alloc(&fe->arena, sizeof *fc, 64);
@@ -255,9 +263,10 @@ static const frame_ctx *frame_ctx_create(frontend *fe, const pipe_frame *f, int 
         varyings = f->draws[i].varying_count > varyings ? f->draws[i].varying_count : varyings;
     }
     fc->temp = arena_alloc(&fe->arena, (size_t)(workers + 1) * sizeof *fc->temp, 64);
-    if (!fc->temp) return NULL;
+    fc->scratch = scratch_bytes ? arena_alloc(&fe->arena, scratch_bytes, 64) : NULL;
+    if (!fc->temp || (scratch_bytes && !fc->scratch)) return NULL;
     for (int h = 0; h <= workers; h++)
-        if (!fe_vertex_temp_init(&fc->temp[h], varyings, scratch_bytes, &fe->arena)) return NULL;
+        if (!fe_vertex_temp_init(&fc->temp[h], varyings, &fe->arena)) return NULL;
     return fc;
 }
 
@@ -286,6 +295,7 @@ void frontend_run_frame(frontend *fe, pipe_frame *f, const frame_dispatch *d)
         if (fe->binner.over_budget) f->bin_ref_limit = fe->binner.bin_ref_limit;
         atomic_store_explicit(&f->abandoned, true, memory_order_relaxed);
     }
+    job_end(f);  /* also when a draw ended early, out of memory */
     broadcast(d, f, WORK_FRAME_END);
     f->frontend_ms = util_now_ms() - t0 - f->frontend_stall_ms;
 }

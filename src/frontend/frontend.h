@@ -61,17 +61,17 @@ typedef struct fe_vertices {
     uint32_t chunks;
 } fe_vertices;
 /* One thread's working memory for chunks: positions at t = 0 and t = 1,
- * varyings at t = 1 (discarded), and the vertex shader's scratch. */
+ * varyings at t = 1 (discarded). */
 typedef struct fe_vertex_temp {
     float *clip, *clip1, *var1;
-    void *scratch;
 } fe_vertex_temp;
-bool fe_vertex_temp_init(fe_vertex_temp *t, int max_varyings, size_t scratch_bytes, arena *ar);
+bool fe_vertex_temp_init(fe_vertex_temp *t, int max_varyings, arena *ar);
 /* Allocates the outputs of d's vertex stage; false when out of memory. */
 bool fe_vertex_begin(fe_vertices *v, const fe_draw *d, const frame_blur *fb, arena *ar);
-/* Shades and classifies chunk `chunk` of d's vertices into v. */
+/* Shades and classifies chunk `chunk` of d's vertices into v; scratch is
+ * the vertex shader's (d->scratch_bytes). */
 void fe_vertex_chunk(const fe_vertices *v, uint32_t chunk, const fe_draw *d, const fe_viewport *vp,
-                     const frame_blur *fb, const fe_vertex_temp *tmp);
+                     const frame_blur *fb, const fe_vertex_temp *tmp, void *scratch);
 
 /* A vertex as clipping sees it: clip position plus varyings. */
 typedef struct fe_vertex {

@@ -47,14 +47,13 @@ static void pinhole_warp(float c[4], const float *c1, const frame_blur *fb)
     c[1] += fb->pinhole[1] * fb->lens_y * (c[3] - fb->focus_w);
 }
 
-bool fe_vertex_temp_init(fe_vertex_temp *t, int max_varyings, size_t scratch_bytes, arena *ar)
+bool fe_vertex_temp_init(fe_vertex_temp *t, int max_varyings, arena *ar)
 {
     const size_t nvar = (size_t)(max_varyings ? max_varyings : 1);
     t->clip = arena_alloc(ar, FE_VERTEX_CHUNK * 4 * sizeof(float), 64);
     t->clip1 = arena_alloc(ar, FE_VERTEX_CHUNK * 4 * sizeof(float), 64);
     t->var1 = arena_alloc(ar, FE_VERTEX_CHUNK * nvar * sizeof(float), 64);
-    t->scratch = scratch_bytes ? arena_alloc(ar, scratch_bytes, 64) : NULL;
-    return t->clip && t->clip1 && t->var1 && (!scratch_bytes || t->scratch);
+    return t->clip && t->clip1 && t->var1;
 }
 
 bool fe_vertex_begin(fe_vertices *v, const fe_draw *d, const frame_blur *fb, arena *ar)
@@ -75,7 +74,7 @@ bool fe_vertex_begin(fe_vertices *v, const fe_draw *d, const frame_blur *fb, are
 }
 
 void fe_vertex_chunk(const fe_vertices *v, uint32_t chunk, const fe_draw *d, const fe_viewport *vp,
-                     const frame_blur *fb, const fe_vertex_temp *tmp)
+                     const frame_blur *fb, const fe_vertex_temp *tmp, void *scratch)
 {
     const size_t first = (size_t)chunk * FE_VERTEX_CHUNK, n = (size_t)d->vertex_count;
     const size_t count = n - first < FE_VERTEX_CHUNK ? n - first : FE_VERTEX_CHUNK;
@@ -89,7 +88,7 @@ void fe_vertex_chunk(const fe_vertices *v, uint32_t chunk, const fe_draw *d, con
         .varyings = v->var + first * (size_t)d->varying_count,
         .varying_count = d->varying_count,
         .user = d->user,
-        .scratch = d->scratch_bytes ? tmp->scratch : NULL,
+        .scratch = d->scratch_bytes ? scratch : NULL,
     };
     d->vertex(&b);
     float *c1 = v->clip1 ? v->clip1 + 4 * first : v->moving ? tmp->clip1 : NULL;

@@ -24,12 +24,27 @@ static void worker_frame_end(worker *w, const pipe_frame *f)
     pthread_mutex_unlock(&s->lock);
 }
 
+/* Chunks of the front-end's open job, if there is one, until none is left
+ * to claim or this worker's own bins pile up (more than half its FIFO). */
+static void help_frontend(worker *w, const pipe_frame *f)
+{
+    frame_job *j = atomic_load_explicit(&f->job, memory_order_acquire);
+    if (!j || fifo_filling(&w->fifo)) return;
+    double t0 = util_now_ms();
+    do {
+        if (!frame_job_step(j, 1 + w->id, backend_shader_scratch(w->scratch))) break;
+        w->stats.frontend_chunks++;
+    } while (!fifo_filling(&w->fifo));
+    w->busy_ms += util_now_ms() - t0;
+}
+
 static void *worker_main(void *arg)
 {
     worker *w = arg;
-    const pipe_frame *frame = NULL;
+    const pipe_frame *frame = NULL;  /* between FRAME_BEGIN and FRAME_END */
     for (;;) {
         work_item it;
+        if (frame) help_frontend(w, frame);
         fifo_pop(&w->fifo, &it);
         switch (it.kind) {
         case WORK_FRAME_BEGIN:
@@ -46,15 +61,11 @@ static void *worker_main(void *arg)
             w->busy_ms += util_now_ms() - t0;
             break;
         }
-        case WORK_HELP: {
-            /* Chunks of a front-end job until none is left, or until this
-             * worker's own bins pile up (the front-end finishes the rest). */
-            double t0 = util_now_ms();
-            while (!fifo_filling(&w->fifo) && frame_job_step(it.job, 1 + w->id)) w->stats.frontend_chunks++;
-            w->busy_ms += util_now_ms() - t0;
+        case WORK_HELP: break;  /* woken for the front-end's job: helped at the top of the loop */
+        case WORK_FRAME_END:
+            worker_frame_end(w, frame);
+            frame = NULL;  /* the api may rebuild it now */
             break;
-        }
-        case WORK_FRAME_END: worker_frame_end(w, frame); break;
         default: return NULL;
         }
     }
