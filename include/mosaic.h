@@ -342,6 +342,7 @@ typedef enum mos_blend {
     MOS_BLEND_OPAQUE = 0,  /* dst = src */
     MOS_BLEND_ALPHA,       /* dst = src * a + dst * (1 - a) ("over") */
     MOS_BLEND_ADD,         /* dst = min(dst + src, 1) per channel, 8-bit exact */
+    MOS_BLEND_PREMULTIPLIED, /* dst = src + dst * (1 - a): colour already times alpha */
 } mos_blend;
 
 typedef enum mos_cull {

@@ -681,11 +681,13 @@ static void test_enums(void)
     for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) {
         d.cull = MOS_CULL_NONE;
         d.blend = (mos_blend)more[i];
-        if (more[i] != 2) CHECK_ERR(e.ctx, mos_draw(e.ctx, &d), MOS_ERR_INVALID_ARGUMENT);
+        if (more[i] != 2 && more[i] != 3) CHECK_ERR(e.ctx, mos_draw(e.ctx, &d), MOS_ERR_INVALID_ARGUMENT);
         d.blend = MOS_BLEND_OPAQUE;
         d.cull = (mos_cull)more[i];
         CHECK_ERR(e.ctx, mos_draw(e.ctx, &d), MOS_ERR_INVALID_ARGUMENT);
     }
+    d.blend = (mos_blend)(MOS_BLEND_PREMULTIPLIED + 1);
+    CHECK_ERR(e.ctx, mos_draw(e.ctx, &d), MOS_ERR_INVALID_ARGUMENT);
     CHECK_OK(mos_end_frame(e.ctx, NULL));
     CHECK_EQ_INT(mismatches(e.ctx, e.t, MW, MH, (const uint8_t[4]){ 0, 0, 0, 0 }), 0);
     mos_context_destroy(e.ctx);

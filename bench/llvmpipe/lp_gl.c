@@ -41,16 +41,11 @@ static const char lp_fs_body[] =
     "uniform vec4 u_ldir[4];\n"
     "uniform vec4 u_lcol[4];\n"
     "uniform vec3 u_amb;\n"
-    "uniform float u_fma_k, u_fma_c, u_fma_zero;\n"
+    "uniform float u_fma_k, u_fma_c, u_fma_zero, u_cutoff;\n"
     "uniform sampler2D u_tex;\n"
     "uniform uint u_draw_id;\n"
     "out vec4 o_color;\n"
     "void main() {\n"
-    "#if ID_PASS\n"
-    "  uint id = (u_draw_id << 20) + uint(gl_PrimitiveID) + 1u;\n"
-    "  o_color = vec4(float(id & 255u), float((id >> 8) & 255u), float((id >> 16) & 255u),\n"
-    "                 float(id >> 24)) / 255.0;\n"
-    "#else\n"
     "  vec4 c;\n"
     "#if KIND == 0\n"
     "  c = u_base;\n"
@@ -65,6 +60,12 @@ static const char lp_fs_body[] =
     "    s += max(dot(n, u_ldir[j].xyz), 0.0) * u_lcol[j].rgb;\n"
     "  c = vec4(s * t.rgb, t.a);\n"
     "#endif\n"
+    "  if (u_cutoff > 0.0 && !(c.a >= u_cutoff)) discard;  /* the alpha test, as Mosaic's */\n"
+    "#if ID_PASS\n"
+    "  uint id = (u_draw_id << 20) + uint(gl_PrimitiveID) + 1u;\n"
+    "  o_color = vec4(float(id & 255u), float((id >> 8) & 255u), float((id >> 16) & 255u),\n"
+    "                 float(id >> 24)) / 255.0;\n"
+    "#else\n"
     "#if FMA > 0\n"
     "  float x = c.r + c.g + c.b;\n"
     "  for (int i = 0; i < FMA; i++)\n"
@@ -77,7 +78,7 @@ static const char lp_fs_body[] =
 
 typedef struct lp_prog {
     GLuint prog;
-    GLint mvp, nmat, base, ldir, lcol, amb, fma_k, fma_c, fma_zero, tex, draw_id;
+    GLint mvp, nmat, base, ldir, lcol, amb, fma_k, fma_c, fma_zero, cutoff, tex, draw_id;
 } lp_prog;
 
 typedef struct lp_mesh {
@@ -169,6 +170,7 @@ static int lp_build_prog(lp_prog *p, int id_pass, int kind, int fma, char *err, 
     p->fma_k = glGetUniformLocation(p->prog, "u_fma_k");
     p->fma_c = glGetUniformLocation(p->prog, "u_fma_c");
     p->fma_zero = glGetUniformLocation(p->prog, "u_fma_zero");
+    p->cutoff = glGetUniformLocation(p->prog, "u_cutoff");
     p->tex = glGetUniformLocation(p->prog, "u_tex");
     p->draw_id = glGetUniformLocation(p->prog, "u_draw_id");
     return 0;
@@ -365,6 +367,7 @@ static void lp_set_uniforms(const lp_prog *p, const lp_draw *w, uint32_t draw_id
     glUniform1f(p->fma_k, u->fma_k);
     glUniform1f(p->fma_c, u->fma_c);
     glUniform1f(p->fma_zero, u->fma_zero);
+    glUniform1f(p->cutoff, u->alpha_cutoff);
     glUniform1i(p->tex, 0);
     glUniform1ui(p->draw_id, draw_id);
 }
@@ -379,7 +382,7 @@ static void lp_draw_all(lp_renderer *r, int id_pass)
     int cur_prog = -1;
     for (int i = 0; i < r->draw_count; i++) {
         const lp_draw *w = &r->draws[i];
-        const int kind = id_pass ? 0 : w->kind;
+        const int kind = w->kind;  /* the id pass too: its alpha test needs the texture */
         const lp_prog *p = &r->progs[id_pass][kind];
         if (cur_prog != kind) {
             glUseProgram(p->prog);
@@ -401,10 +404,12 @@ static void lp_draw_all(lp_renderer *r, int id_pass)
             glEnable(GL_BLEND);
             if (w->blend == MOS_BLEND_ALPHA)
                 glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+            else if (w->blend == MOS_BLEND_PREMULTIPLIED)
+                glBlendFunc(GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
             else
                 glBlendFunc(GL_ONE, GL_ONE);
         }
-        if (!id_pass && w->texture >= 0) {
+        if (w->texture >= 0) {
             glActiveTexture(GL_TEXTURE0);
             glBindTexture(GL_TEXTURE_2D, r->textures[w->texture]);
         }

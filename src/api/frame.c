@@ -117,7 +117,7 @@ mos_result mos_draw(mos_context *ctx, const mos_draw_desc *desc)
                         desc->vertex_count, desc->vertex_stride,
                         (unsigned long long)desc->vertex_stride * (unsigned long long)desc->vertex_count * 4u,
                         vb->size);
-    if ((unsigned)desc->blend > MOS_BLEND_ADD || (unsigned)desc->cull > MOS_CULL_BACK)
+    if ((unsigned)desc->blend > MOS_BLEND_PREMULTIPLIED || (unsigned)desc->cull > MOS_CULL_BACK)
         return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_draw: unknown blend or cull mode");
     if (desc->uniform_size > MOS_MAX_UNIFORM_BYTES || (desc->uniform_size && !desc->uniforms))
         return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_draw: uniform_size %zu (max %d) without data or too large",

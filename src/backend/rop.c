@@ -22,6 +22,19 @@ static uint32_t blend_alpha(uint32_t src, uint32_t dst)
     return out;
 }
 
+/* src + dst * (1 - a) per channel, rounded, clamped to 255 (a
+ * premultiplied source whose colour exceeds its alpha saturates). */
+static uint32_t blend_premultiplied(uint32_t src, uint32_t dst)
+{
+    uint32_t a = src >> 24, out = 0;
+    for (int ch = 0; ch < 4; ch++) {
+        uint32_t s = (src >> (8 * ch)) & 0xffu, d = (dst >> (8 * ch)) & 0xffu;
+        uint32_t v = s + (d * (255u - a) + 127u) / 255u;
+        out |= (v > 255u ? 255u : v) << (8 * ch);
+    }
+    return out;
+}
+
 static uint32_t blend_add(uint32_t src, uint32_t dst)
 {
     uint32_t out = 0;
@@ -37,6 +50,7 @@ uint32_t backend_blend(mos_blend mode, uint32_t src, uint32_t dst)
     switch (mode) {
     case MOS_BLEND_ALPHA: return blend_alpha(src, dst);
     case MOS_BLEND_ADD: return blend_add(src, dst);
+    case MOS_BLEND_PREMULTIPLIED: return blend_premultiplied(src, dst);
     default: return src;
     }
 }

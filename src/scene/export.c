@@ -1,5 +1,6 @@
 /* export.c — the one walk over a frame's draws (camera, per-instance matrices, lights, state).
  * Fed by scene_draw (draw.c, libmosaic) and by scene_export_frame's callers (bench/llvmpipe). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "scene/scene_priv.h"
@@ -10,6 +11,40 @@ static void object_transform_at(const scene_object *o, float t, float m[16])
 {
     for (int k = 0; k < 16; k++) m[k] = o->xform[k] + t * (o->xform1[k] - o->xform[k]);
     for (int k = 0; k < 3; k++) m[12 + k] += t * o->velocity[k];
+}
+
+/* Squared distance from EYE to the centre of O's first instance at t = 0. */
+static float eye_distance2(const scene_object *o, const float eye[3])
+{
+    float d2 = 0.0f;
+    for (int r = 0; r < 3; r++) {
+        float w = o->xform[r] * o->center[0] + o->xform[4 + r] * o->center[1] + o->xform[8 + r] * o->center[2] +
+                  o->xform[12 + r] - eye[r];
+        d2 += w * w;
+    }
+    return d2;
+}
+
+/* The order objects are drawn in (into order[0..count)): opaque ones in
+ * file order, then blended ones from the farthest to the nearest centre
+ * (file order among equals), as blending over what is behind asks. */
+static int draw_order(const scene_object *objs, int count, const float eye[3], int *order)
+{
+    int n = 0;
+    for (int i = 0; i < count; i++)
+        if (objs[i].blend == MOS_BLEND_OPAQUE)
+            order[n++] = i;
+    const int first = n;
+    for (int i = 0; i < count; i++) {
+        if (objs[i].blend == MOS_BLEND_OPAQUE)
+            continue;
+        const float d = eye_distance2(&objs[i], eye);
+        int k = n++;
+        for (; k > first && eye_distance2(&objs[order[k - 1]], eye) < d; k--)  /* insertion, stable */
+            order[k] = order[k - 1];
+        order[k] = i;
+    }
+    return n;
 }
 
 mos_result scene_walk(const scene_walk_src *src, const scene_draw_opts *opts,
@@ -42,9 +77,18 @@ mos_result scene_walk(const scene_walk_src *src, const scene_draw_opts *opts,
     const float open = opts->set_shutter ? opts->shutter[0] : cam->shutter[0];
     const float close = opts->set_shutter ? opts->shutter[1] : cam->shutter[1];
 
-    for (int oi = 0; oi < src->object_count; oi++) {
+    /* Opaque objects in file order, then blended ones far to near. */
+    int *order = malloc(((size_t)src->object_count + 1) * sizeof *order);
+    if (!order)
+        return MOS_ERR_OUT_OF_MEMORY;
+    const float *eye = pose ? pose->eye : cam->eye;
+    const int n = draw_order(src->objects, src->object_count, eye, order);
+    mos_result res = MOS_OK;
+    for (int k = 0; k < n && res == MOS_OK; k++) {
+        const int oi = order[k];
         const scene_object *o = &src->objects[oi];
         memcpy(u.base_color, o->color, sizeof u.base_color);
+        u.alpha_cutoff = o->alpha_cutoff;
         /* Linear motion: the object's transform at shutter open and close. */
         const bool moving = (o->has_motion || o->velocity[0] != 0.0f || o->velocity[1] != 0.0f ||
                              o->velocity[2] != 0.0f) && close > open;
@@ -58,11 +102,11 @@ mos_result scene_walk(const scene_walk_src *src, const scene_draw_opts *opts,
             .uniforms = &u,
             .uniforms_t1 = moving ? &u1 : NULL,
             .depth_test = true,
-            .depth_write = true,
+            .depth_write = o->depth_write,
             /* A mirroring transform turns front faces clockwise; there is no
              * front-face culling, so such objects draw both sides. */
             .cull = det < 0.0f ? MOS_CULL_NONE : o->cull,
-            .blend = o->color[3] < 1.0f ? MOS_BLEND_ALPHA : MOS_BLEND_OPAQUE,
+            .blend = o->blend,
         };
         for (int iz = 0; iz < o->array_n[2]; iz++)
             for (int iy = 0; iy < o->array_n[1]; iy++)
@@ -80,13 +124,13 @@ mos_result scene_walk(const scene_walk_src *src, const scene_draw_opts *opts,
                         u1.model[14] += (float)iz * o->array_d[2];
                         scene_mat4_mul(u1.mvp, vp, u1.model);
                     }
-                    mos_result r = fn(&d, user);
-                    if (r != MOS_OK)
-                        return r;
+                    if (res == MOS_OK)
+                        res = fn(&d, user);
                     d.instance++;
                 }
     }
-    return MOS_OK;
+    free(order);
+    return res;
 }
 
 /* Adds mesh and texture data to each walked draw. */

@@ -1,4 +1,5 @@
-/* import.c — mesh files through assimp's C API (flattened to one array) and textures through image/read.c.
+/* import.c — mesh files through assimp's C API (one part per material run, with the material's colour,
+ * texture, alpha mode and sides; embedded textures decoded) and textures through image/read.c.
  * Fed by the scene parser with resolved paths; feeds scene meshes and images. */
 #include <errno.h>
 #include <limits.h>
@@ -8,9 +9,11 @@
 
 #include <sys/stat.h>
 
+#include <assimp/GltfMaterial.h>
 #include <assimp/cfileio.h>
 #include <assimp/cimport.h>
 #include <assimp/postprocess.h>
+#include <assimp/material.h>
 #include <assimp/scene.h>
 
 #include "image/image.h"
@@ -89,9 +92,218 @@ static void sandbox_close(struct aiFileIO *io, struct aiFile *f)
     free(f);
 }
 
-mos_result scene_import_mesh(const char *path, const char *sandbox, scene_mesh *m, char *err, size_t err_size)
+/* ---- materials ---------------------------------------------------------------- */
+
+/* Appends "what" to the material's list of properties Mosaic does not render. */
+static void note_ignored(scene_material *m, const char *what)
+{
+    size_t n = strlen(m->ignored);
+    snprintf(m->ignored + n, sizeof m->ignored - n, "%s%s", n ? ", " : "", what);
+}
+
+/* A texture path as the file writes it, resolved against the mesh file's
+ * folder (backslashes of Windows exports taken as separators); NULL when out
+ * of memory. */
+static char *texture_path(const char *mesh_path, const char *name)
+{
+    char rel[1024];
+    snprintf(rel, sizeof rel, "%s", name);
+    for (char *c = rel; *c; c++)
+        if (*c == '\\')
+            *c = '/';
+    const char *r = rel;
+    while (r[0] == '.' && r[1] == '/')
+        r += 2;
+    const char *slash = strrchr(mesh_path, '/');
+    size_t dir = *r == '/' || !slash ? 0 : (size_t)(slash - mesh_path + 1);
+    size_t len = dir + strlen(r) + 1;
+    char *out = malloc(len);
+    if (out)
+        snprintf(out, len, "%.*s%s", (int)dir, mesh_path, r);
+    return out;
+}
+
+/* What assimp's material MAT of the mesh file PATH says (base colour,
+ * texture, alpha mode, sides).  false when out of memory. */
+static bool read_material(const char *path, const struct aiMaterial *mat, scene_material *m)
 {
     memset(m, 0, sizeof *m);
+    m->embedded = -1;
+    m->color[0] = m->color[1] = m->color[2] = m->color[3] = 1.0f;
+    struct aiString name;
+    if (aiGetMaterialString(mat, AI_MATKEY_NAME, &name) == AI_SUCCESS) {
+        snprintf(m->name, sizeof m->name, "%.*s", (int)sizeof m->name - 1, name.data);
+        m->named = strcmp(name.data, AI_DEFAULT_MATERIAL_NAME) != 0;
+    }
+    struct aiColor4D c;
+    if (aiGetMaterialColor(mat, AI_MATKEY_BASE_COLOR, &c) == AI_SUCCESS ||
+        aiGetMaterialColor(mat, AI_MATKEY_COLOR_DIFFUSE, &c) == AI_SUCCESS) {
+        const float v[4] = { c.r, c.g, c.b, c.a };
+        for (int k = 0; k < 4; k++)
+            m->color[k] = v[k] >= 0.0f ? (v[k] <= 1.0f ? v[k] : 1.0f) : 0.0f;  /* NaN too */
+    }
+    float opacity;
+    if (aiGetMaterialFloatArray(mat, AI_MATKEY_OPACITY, &opacity, NULL) == AI_SUCCESS && opacity >= 0.0f &&
+        opacity < 1.0f)
+        m->color[3] *= opacity;
+    int two = 0;
+    m->two_sided = aiGetMaterialIntegerArray(mat, AI_MATKEY_TWOSIDED, &two, NULL) == AI_SUCCESS ? two != 0 : -1;
+    /* Alpha: glTF says it; other formats: an opacity below 1 blends, an
+     * opacity map cuts out at one half (from the base texture's alpha). */
+    m->alpha_mode = m->color[3] < 1.0f ? SCENE_ALPHA_BLEND : SCENE_ALPHA_OPAQUE;
+    m->alpha_cutoff = 0.5f;
+    struct aiString mode;
+    if (aiGetMaterialString(mat, AI_MATKEY_GLTF_ALPHAMODE, &mode) == AI_SUCCESS) {
+        m->alpha_mode = !strcmp(mode.data, "MASK") ? SCENE_ALPHA_MASK
+                      : !strcmp(mode.data, "BLEND") ? SCENE_ALPHA_BLEND : SCENE_ALPHA_OPAQUE;
+        float cut;
+        if (aiGetMaterialFloatArray(mat, AI_MATKEY_GLTF_ALPHACUTOFF, &cut, NULL) == AI_SUCCESS && cut >= 0.0f &&
+            cut <= 1.0f)
+            m->alpha_cutoff = cut;
+    } else if (aiGetMaterialTextureCount(mat, aiTextureType_OPACITY) > 0) {
+        m->alpha_mode = SCENE_ALPHA_MASK;
+    }
+    struct aiString tex;
+    if (aiGetMaterialTexture(mat, aiTextureType_BASE_COLOR, 0, &tex, NULL, NULL, NULL, NULL, NULL, NULL) == AI_SUCCESS ||
+        aiGetMaterialTexture(mat, aiTextureType_DIFFUSE, 0, &tex, NULL, NULL, NULL, NULL, NULL, NULL) == AI_SUCCESS) {
+        if (tex.data[0] == '*') {
+            char *end;
+            long i = strtol(tex.data + 1, &end, 10);
+            m->embedded = *end == '\0' && i >= 0 && i < INT_MAX ? (int)i : -1;
+            if (m->embedded < 0)
+                note_ignored(m, "unreadable embedded texture name");
+        } else if (tex.data[0] && !(m->texture = texture_path(path, tex.data))) {
+            return false;
+        }
+    }
+    static const struct { enum aiTextureType type; const char *what; } unused[] = {
+        { aiTextureType_NORMALS, "normal map" }, { aiTextureType_HEIGHT, "height map" },
+        { aiTextureType_SPECULAR, "specular map" }, { aiTextureType_EMISSIVE, "emissive map" },
+        { aiTextureType_METALNESS, "metalness map" }, { aiTextureType_DIFFUSE_ROUGHNESS, "roughness map" },
+        { aiTextureType_AMBIENT_OCCLUSION, "occlusion map" }, { aiTextureType_LIGHTMAP, "light map" },
+    };
+    for (size_t i = 0; i < sizeof unused / sizeof unused[0]; i++)
+        if (aiGetMaterialTextureCount(mat, unused[i].type) > 0)
+            note_ignored(m, unused[i].what);
+    return true;
+}
+
+/* Decodes embedded texture T (compressed file bytes, or BGRA texels) as IMG. */
+static mos_result read_embedded(const char *path, int index, const struct aiTexture *t, scene_image *img, char *err,
+                                size_t err_size)
+{
+    memset(img, 0, sizeof *img);
+    char name[1100];
+    snprintf(name, sizeof name, "%s#%d", path, index);
+    if (t->mHeight == 0) {
+        img_rgba8 im;
+        char hinted[1200];
+        snprintf(hinted, sizeof hinted, "%s.%s", name, t->achFormatHint[0] ? t->achFormatHint : "bin");
+        mos_result r = img_decode((const uint8_t *)t->pcData, t->mWidth, hinted, &im, err, err_size);
+        if (r != MOS_OK)
+            return r;
+        img->width = im.width;
+        img->height = im.height;
+        img->rgba = im.pixels;
+    } else {
+        if (t->mWidth > IMG_MAX_SIDE || t->mHeight > IMG_MAX_SIDE ||
+            (uint64_t)t->mWidth * t->mHeight > IMG_MAX_PIXELS) {
+            snprintf(err, err_size, "%.400s: embedded texture of %ux%u pixels is too large", name, t->mWidth, t->mHeight);
+            return MOS_ERR_BAD_SIZE;
+        }
+        size_t n = (size_t)t->mWidth * t->mHeight;
+        img->rgba = malloc(n * 4);
+        if (!img->rgba) {
+            snprintf(err, err_size, "out of memory decoding %.400s", name);
+            return MOS_ERR_OUT_OF_MEMORY;
+        }
+        for (size_t i = 0; i < n; i++) {
+            img->rgba[4 * i + 0] = t->pcData[i].r;
+            img->rgba[4 * i + 1] = t->pcData[i].g;
+            img->rgba[4 * i + 2] = t->pcData[i].b;
+            img->rgba[4 * i + 3] = t->pcData[i].a;
+        }
+        img->width = (int)t->mWidth;
+        img->height = (int)t->mHeight;
+    }
+    img->path = strdup(name);
+    if (!img->path) {
+        free(img->rgba);
+        img->rgba = NULL;
+        snprintf(err, err_size, "out of memory decoding %.400s", name);
+        return MOS_ERR_OUT_OF_MEMORY;
+    }
+    return MOS_OK;
+}
+
+void scene_import_free(scene_import *im)
+{
+    for (int i = 0; i < im->part_count; i++) {
+        if (im->parts)
+            scene_mesh_free(&im->parts[i]);
+        if (im->materials)
+            free(im->materials[i].texture);
+    }
+    for (int i = 0; i < im->embedded_count; i++)
+        scene_image_free(&im->embedded[i]);
+    free(im->parts);
+    free(im->materials);
+    free(im->embedded);
+    memset(im, 0, sizeof *im);
+}
+
+/* The triangles of assimp mesh AM appended to M (built-in vertex layout). */
+static void append_mesh(scene_mesh *m, const struct aiMesh *am)
+{
+    const uint32_t base = m->vert_count;
+    for (unsigned v = 0; v < am->mNumVertices; v++) {
+        float *o = m->verts + (size_t)(base + v) * STRIDE;
+        o[0] = am->mVertices[v].x;
+        o[1] = am->mVertices[v].y;
+        o[2] = am->mVertices[v].z;
+        if (am->mNormals) {
+            o[3] = am->mNormals[v].x;
+            o[4] = am->mNormals[v].y;
+            o[5] = am->mNormals[v].z;
+        } else {
+            o[3] = 0, o[4] = 1, o[5] = 0;
+        }
+        if (am->mTextureCoords[0]) {
+            o[6] = am->mTextureCoords[0][v].x;
+            o[7] = am->mTextureCoords[0][v].y;
+        } else {
+            o[6] = o[7] = 0;
+        }
+        /* NaN normals (degenerate faces) become harmless zeros. */
+        for (int k = 0; k < STRIDE; k++)
+            if (o[k] != o[k])
+                o[k] = 0;
+    }
+    m->vert_count += am->mNumVertices;
+    for (unsigned f = 0; f < am->mNumFaces; f++) {
+        const struct aiFace *face = &am->mFaces[f];
+        if (face->mNumIndices != 3)
+            continue;
+        for (int k = 0; k < 3; k++) {
+            unsigned idx = face->mIndices[k];
+            m->indices[m->index_count++] = base + (idx < am->mNumVertices ? idx : 0);
+        }
+    }
+}
+
+static bool has_triangles(const struct aiMesh *am) { return (am->mPrimitiveTypes & aiPrimitiveType_TRIANGLE) != 0; }
+
+static unsigned mesh_triangles(const struct aiMesh *am)
+{
+    unsigned t = 0;
+    for (unsigned f = 0; f < am->mNumFaces; f++)
+        t += am->mFaces[f].mNumIndices == 3;
+    return t;
+}
+
+mos_result scene_import_mesh(const char *path, const char *sandbox, scene_import *im, char *err, size_t err_size)
+{
+    memset(im, 0, sizeof *im);
     if (check_readable(path, err, err_size))
         return MOS_ERR_IO;
     const unsigned flags = aiProcess_Triangulate | aiProcess_GenSmoothNormals |
@@ -103,75 +315,92 @@ mos_result scene_import_mesh(const char *path, const char *sandbox, scene_mesh *
         snprintf(err, err_size, "cannot import '%s': %s", path, aiGetErrorString());
         return MOS_ERR_PARSE;
     }
+    /* Parts: runs of consecutive meshes of one material, in file order. */
     uint64_t verts = 0, tris = 0;
+    int parts = 0;
+    unsigned last_mat = UINT_MAX;
     for (unsigned i = 0; i < sc->mNumMeshes; i++) {
         const struct aiMesh *am = sc->mMeshes[i];
-        if (!(am->mPrimitiveTypes & aiPrimitiveType_TRIANGLE))
+        if (!has_triangles(am))
             continue;
         verts += am->mNumVertices;
-        for (unsigned f = 0; f < am->mNumFaces; f++)
-            tris += am->mFaces[f].mNumIndices == 3;
+        tris += mesh_triangles(am);
+        parts += am->mMaterialIndex != last_mat;
+        last_mat = am->mMaterialIndex;
     }
+    mos_result r = MOS_OK;
     if (tris == 0) {
         snprintf(err, err_size, "'%s' holds no triangles", path);
-        aiReleaseImport(sc);
-        return MOS_ERR_PARSE;
-    }
-    if (tris > SCENE_MAX_MESH_TRIANGLES || verts > UINT32_MAX / 2) {
+        r = MOS_ERR_PARSE;
+    } else if (tris > SCENE_MAX_MESH_TRIANGLES || verts > UINT32_MAX / 2) {
         snprintf(err, err_size, "'%s' has %llu triangles; at most %u are allowed per mesh", path,
                  (unsigned long long)tris, SCENE_MAX_MESH_TRIANGLES);
-        aiReleaseImport(sc);
-        return MOS_ERR_PARSE;
+        r = MOS_ERR_PARSE;
     }
-    m->verts = malloc((size_t)verts * STRIDE * sizeof(float));
-    m->indices = malloc((size_t)tris * 3 * sizeof(uint32_t));
-    if (!m->verts || !m->indices) {
-        scene_mesh_free(m);
-        aiReleaseImport(sc);
-        snprintf(err, err_size, "out of memory importing '%s'", path);
-        return MOS_ERR_OUT_OF_MEMORY;
+    if (r == MOS_OK) {
+        im->parts = calloc((size_t)parts, sizeof *im->parts);
+        im->materials = calloc((size_t)parts, sizeof *im->materials);
+        im->embedded = calloc(sc->mNumTextures + 1u, sizeof *im->embedded);
+        r = im->parts && im->materials && im->embedded ? MOS_OK : MOS_ERR_OUT_OF_MEMORY;
     }
-    for (unsigned i = 0; i < sc->mNumMeshes; i++) {
-        const struct aiMesh *am = sc->mMeshes[i];
-        if (!(am->mPrimitiveTypes & aiPrimitiveType_TRIANGLE))
-            continue;
-        const uint32_t base = m->vert_count;
-        for (unsigned v = 0; v < am->mNumVertices; v++) {
-            float *o = m->verts + (size_t)(base + v) * STRIDE;
-            o[0] = am->mVertices[v].x;
-            o[1] = am->mVertices[v].y;
-            o[2] = am->mVertices[v].z;
-            if (am->mNormals) {
-                o[3] = am->mNormals[v].x;
-                o[4] = am->mNormals[v].y;
-                o[5] = am->mNormals[v].z;
-            } else {
-                o[3] = 0, o[4] = 1, o[5] = 0;
-            }
-            if (am->mTextureCoords[0]) {
-                o[6] = am->mTextureCoords[0][v].x;
-                o[7] = am->mTextureCoords[0][v].y;
-            } else {
-                o[6] = o[7] = 0;
-            }
-            /* NaN normals (degenerate faces) become harmless zeros. */
-            for (int k = 0; k < STRIDE; k++)
-                if (o[k] != o[k])
-                    o[k] = 0;
-        }
-        m->vert_count += am->mNumVertices;
-        for (unsigned f = 0; f < am->mNumFaces; f++) {
-            const struct aiFace *face = &am->mFaces[f];
-            if (face->mNumIndices != 3)
+    for (unsigned i = 0, first = 0; r == MOS_OK && i < sc->mNumMeshes; i = first) {
+        /* The run of meshes [first, end) sharing meshes[first]'s material. */
+        while (first < sc->mNumMeshes && !has_triangles(sc->mMeshes[first]))
+            first++;
+        if (first == sc->mNumMeshes)
+            break;
+        const unsigned mat = sc->mMeshes[first]->mMaterialIndex;
+        uint64_t rv = 0, rt = 0;
+        unsigned end = first;
+        for (; end < sc->mNumMeshes; end++) {
+            const struct aiMesh *am = sc->mMeshes[end];
+            if (!has_triangles(am))
                 continue;
-            for (int k = 0; k < 3; k++) {
-                unsigned idx = face->mIndices[k];
-                m->indices[m->index_count++] = base + (idx < am->mNumVertices ? idx : 0);
-            }
+            if (am->mMaterialIndex != mat)
+                break;
+            rv += am->mNumVertices;
+            rt += mesh_triangles(am);
         }
+        scene_mesh *m = &im->parts[im->part_count];
+        scene_material *mm = &im->materials[im->part_count];
+        im->part_count++;
+        m->verts = malloc((size_t)rv * STRIDE * sizeof(float));
+        m->indices = malloc((size_t)rt * 3 * sizeof(uint32_t));
+        if (!m->verts || !m->indices) {
+            r = MOS_ERR_OUT_OF_MEMORY;
+            break;
+        }
+        for (unsigned k = first; k < end; k++)
+            if (has_triangles(sc->mMeshes[k]))
+                append_mesh(m, sc->mMeshes[k]);
+        if (mat < sc->mNumMaterials) {
+            if (!read_material(path, sc->mMaterials[mat], mm))
+                r = MOS_ERR_OUT_OF_MEMORY;
+        } else {
+            memset(mm, 0, sizeof *mm);
+            mm->embedded = -1;
+            mm->two_sided = -1;
+            mm->color[0] = mm->color[1] = mm->color[2] = mm->color[3] = 1.0f;
+        }
+        first = end;
     }
+    /* Embedded textures: one that does not decode is kept as its message
+     * (rgba NULL), for the parser to warn about and draw magenta. */
+    for (unsigned i = 0; r == MOS_OK && i < sc->mNumTextures; i++) {
+        char msg[512];
+        mos_result e = read_embedded(path, (int)i, sc->mTextures[i], &im->embedded[i], msg, sizeof msg);
+        if (e == MOS_ERR_OUT_OF_MEMORY)
+            r = e;
+        else if (e != MOS_OK && !(im->embedded[i].path = strdup(msg)))
+            r = MOS_ERR_OUT_OF_MEMORY;
+        im->embedded_count += r == MOS_OK;
+    }
+    if (r == MOS_ERR_OUT_OF_MEMORY)
+        snprintf(err, err_size, "out of memory importing '%s'", path);
     aiReleaseImport(sc);
-    return MOS_OK;
+    if (r != MOS_OK)
+        scene_import_free(im);
+    return r;
 }
 
 mos_result scene_import_image(const char *path, scene_image *img, char *err, size_t err_size)

@@ -30,7 +30,8 @@ typedef struct pending_object {
     float fit;     /* 0 = none */
     bool fit_base;
     float uv[2];
-    bool texture_given;
+    bool texture_given, color_given, shader_given, blend_given, depth_write_given, alpha_given;
+    int texture_line, texture_col;
     /* bsp maps: the archive entry (NULL for a bare .bsp), patch level, spawn views (-1 = no views) */
     char *bsp_entry;
     int entry_col;
@@ -64,6 +65,31 @@ static int perr(parser *p, int col, const char *fmt, ...)
         va_end(ap);
     }
     return -1;
+}
+
+/* Records a warning "file:line:col: warning: ..." (what the scene asks for
+ * but will not be drawn as asked); 0, or -1 when out of memory. */
+static int pwarn(parser *p, int col, const char *fmt, ...)
+{
+    char msg[1024];
+    int n = snprintf(msg, sizeof msg, "%s:%d:%d: warning: ", p->file, p->line, col);
+    if (n >= 0 && (size_t)n < sizeof msg) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    scene *s = p->s;
+    char *w = strdup(msg);
+    char **g = w ? realloc(s->warnings, ((size_t)s->warning_count + 1) * sizeof *s->warnings) : NULL;
+    if (!g) {
+        free(w);
+        p->code = MOS_ERR_OUT_OF_MEMORY;
+        return perr(p, col, "out of memory");
+    }
+    s->warnings = g;
+    s->warnings[s->warning_count++] = w;
+    return 0;
 }
 
 static int oom(parser *p, int col)
@@ -516,42 +542,124 @@ static int geom_stmt(parser *p, const token *t, int n, enum geom_kind kind)
     return over_budget(p, t[0].col, po->obj.name, tris * (uint64_t)an[0] * (uint64_t)an[1] * (uint64_t)an[2]);
 }
 
+/* The image of the scene whose key (resolved path) is KEY, or -1. */
+static int find_image(const scene *s, const char *key)
+{
+    for (int i = 0; i < s->image_count; i++)
+        if (!strcmp(s->images[i].path, key))
+            return i;
+    return -1;
+}
+
+/* Adds IMG (its path the key) to the scene's images, taking it; the index,
+ * or -1 when out of memory (IMG freed). */
+static int add_image(parser *p, int col, scene_image *img)
+{
+    scene *s = p->s;
+    void *g = grow(s->images, s->image_count, sizeof *s->images);
+    if (!g) {
+        scene_image_free(img);
+        return oom(p, col);
+    }
+    s->images = g;
+    s->images[s->image_count] = *img;
+    return s->image_count++;
+}
+
+/* The magenta stand-in for a texture that cannot be read (one per scene). */
+static int missing_image(parser *p, int col)
+{
+    static const char key[] = "<missing texture>";
+    int i = find_image(p->s, key);
+    if (i >= 0)
+        return i;
+    scene_image img = { .width = 2, .height = 2, .rgba = malloc(16), .path = strdup(key) };
+    if (!img.rgba || !img.path) {
+        scene_image_free(&img);
+        return oom(p, col);
+    }
+    for (int k = 0; k < 4; k++)
+        memcpy(img.rgba + 4 * k, (const uint8_t[4]){ 255, 0, 255, 255 }, 4);
+    return add_image(p, col, &img);
+}
+
+/* The image at resolved PATH (taken), loaded once per scene; -1 with the
+ * message in MSG when it cannot be read, -2 when out of memory. */
+static int load_image(parser *p, int col, char *path, char *msg, size_t msg_size, mos_result *code)
+{
+    int i = find_image(p->s, path);
+    if (i >= 0) {
+        free(path);
+        return i;
+    }
+    scene_image img;
+    *code = scene_import_image(path, &img, msg, msg_size);
+    if (*code != MOS_OK) {
+        free(path);
+        return *code == MOS_ERR_OUT_OF_MEMORY ? (oom(p, col), -2) : -1;
+    }
+    img.path = path;
+    i = add_image(p, col, &img);
+    return i >= 0 ? i : -2;
+}
+
 static int texture_stmt(parser *p, const token *t, int n)
 {
     if (nargs(p, t, n, 1, 1, "a file path"))
         return -1;
     if (p->po.texture_given)
         return perr(p, t[0].col, "object '%s' already has a texture", p->po.obj.name);
-    scene *s = p->s;
     char *path;
     if (resolve(p, &t[1], &path))
         return -1;
-    for (int i = 0; i < s->image_count; i++)
-        if (!strcmp(s->images[i].path, path)) {
-            free(path);
-            p->po.obj.texture = i;
-            p->po.texture_given = true;
-            return 0;
-        }
     char msg[512];
-    scene_image img;
-    mos_result r = scene_import_image(path, &img, msg, sizeof msg);
-    if (r != MOS_OK) {
-        free(path);
+    mos_result r = MOS_OK;
+    int i = load_image(p, t[1].col, path, msg, sizeof msg, &r);
+    if (i == -1) {
         p->code = r;
         return perr(p, t[1].col, "%s", msg);
     }
-    void *g = grow(s->images, s->image_count, sizeof *s->images);
-    if (!g) {
-        free(path);
-        scene_image_free(&img);
-        return oom(p, t[1].col);
-    }
-    s->images = g;
-    img.path = path;
-    p->po.obj.texture = s->image_count;
-    s->images[s->image_count++] = img;
+    if (i < 0)
+        return -1;
+    p->po.obj.texture = i;
     p->po.texture_given = true;
+    p->po.texture_line = p->line;
+    p->po.texture_col = t[0].col;
+    return 0;
+}
+
+/* What every object gets once its look is known: blending from its colour
+ * unless the scene chose (alpha below 1 blends "over"), no depth writes when
+ * blended unless the scene chose, and its mesh's centre (blended objects are
+ * drawn far to near by it). */
+static void finish_object(const pending_object *po, scene_object *o, const scene_mesh *m)
+{
+    if (!po->blend_given)
+        o->blend = o->color[3] < 1.0f ? MOS_BLEND_ALPHA : MOS_BLEND_OPAQUE;
+    if (!po->depth_write_given)
+        o->depth_write = o->blend == MOS_BLEND_OPAQUE;
+    scene_mesh_center(m, o->center);
+    if (!o->has_motion)
+        memcpy(o->xform1, o->xform, sizeof o->xform);
+}
+
+/* Appends O with mesh M (taken) to the scene; -1 when out of memory (M freed). */
+static int append_object(parser *p, int col, scene_object *o, scene_mesh *m)
+{
+    scene *s = p->s;
+    void *gm = grow(s->meshes, s->mesh_count, sizeof *s->meshes);
+    if (gm)
+        s->meshes = gm;
+    void *go = gm ? grow(s->objects, s->object_count, sizeof *s->objects) : NULL;
+    if (!go) {
+        scene_mesh_free(m);
+        return oom(p, col);
+    }
+    s->objects = go;
+    o->mesh = s->mesh_count;
+    s->meshes[s->mesh_count++] = *m;
+    memset(m, 0, sizeof *m);
+    s->objects[s->object_count++] = *o;
     return 0;
 }
 
@@ -611,7 +719,6 @@ static int bsp_views(parser *p, const scene_bsp_map *map)
 static int bsp_end(parser *p, int end_col)
 {
     pending_object *po = &p->po;
-    scene *s = p->s;
     int save_line = p->line;
     if (po->fit > 0.0f)
         return perr(p, end_col, "object '%s': 'fit' does not apply to a bsp map (use scale and translate)",
@@ -637,15 +744,6 @@ static int bsp_end(parser *p, int end_col)
         scene_bsp_material *mat = &map.materials[i];
         if (po->uv[0] != 1.0f || po->uv[1] != 1.0f)
             scene_mesh_uv_scale(&mat->mesh, po->uv[0], po->uv[1]);
-        void *gm = grow(s->meshes, s->mesh_count, sizeof *s->meshes);
-        if (gm)
-            s->meshes = gm;
-        void *go = gm ? grow(s->objects, s->object_count, sizeof *s->objects) : NULL;
-        if (!go) {
-            rc = oom(p, end_col);
-            break;
-        }
-        s->objects = go;
         scene_object obj = *o;
         const char *tex = strncmp(mat->name, "textures/", 9) ? mat->name : mat->name + 9;
         size_t nl = strlen(obj.name), tl = strlen(tex);
@@ -659,12 +757,8 @@ static int bsp_end(parser *p, int end_col)
         material_tint(mat->name, tint);
         for (int k = 0; k < 3; k++)
             obj.color[k] *= tint[k];
-        if (!obj.has_motion)
-            memcpy(obj.xform1, obj.xform, sizeof obj.xform);
-        obj.mesh = s->mesh_count;
-        s->meshes[s->mesh_count++] = mat->mesh;
-        memset(&mat->mesh, 0, sizeof mat->mesh);  /* the scene owns it now */
-        s->objects[s->object_count++] = obj;
+        finish_object(po, &obj, &mat->mesh);
+        rc = append_object(p, end_col, &obj, &mat->mesh);  /* the scene owns the mesh now */
     }
     if (!rc)
         p->total_tris += tris;
@@ -680,18 +774,193 @@ static int bsp_end(parser *p, int end_col)
     return rc;
 }
 
+/* The scene image of part I's texture: the file (sandboxed like the scene's
+ * own paths) or the embedded image; a warning and the magenta stand-in when
+ * it cannot be read.  -1 when out of memory. */
+static int material_texture(parser *p, int col, const scene_import *im, int i)
+{
+    const scene_material *m = &im->materials[i];
+    char msg[768] = "";
+    if (m->embedded >= 0) {
+        const scene_image *e = m->embedded < im->embedded_count ? &im->embedded[m->embedded] : NULL;
+        if (e && e->rgba) {
+            int k = find_image(p->s, e->path);
+            if (k >= 0)
+                return k;
+            scene_image copy = { .width = e->width, .height = e->height, .path = strdup(e->path),
+                                 .rgba = malloc((size_t)e->width * (size_t)e->height * 4) };
+            if (!copy.path || !copy.rgba) {
+                scene_image_free(&copy);
+                return oom(p, col);
+            }
+            memcpy(copy.rgba, e->rgba, (size_t)e->width * (size_t)e->height * 4);
+            return add_image(p, col, &copy);
+        }
+        snprintf(msg, sizeof msg, "%s", e ? e->path : "no such embedded texture");
+    } else {
+        const char *sandbox = p->opts->sandbox_dir;
+        mos_result r = sandbox ? scene_sandbox_check(sandbox, m->texture, msg, sizeof msg) : MOS_OK;
+        if (r == MOS_OK) {
+            char *path = strdup(m->texture);
+            if (!path)
+                return oom(p, col);
+            int k = load_image(p, col, path, msg, sizeof msg, &r);
+            if (k != -1)
+                return k < 0 ? -1 : k;
+        }
+    }
+    if (pwarn(p, col, "material '%s': texture not loaded (%s); drawn magenta", m->name, msg))
+        return -1;
+    return missing_image(p, col);
+}
+
+/* Part I of a mesh file as an object: the scene object's settings, then what
+ * its material says where the scene did not (colour, texture, alpha, sides). */
+static int part_object(parser *p, int col, const scene_import *im, int i, scene_object *out)
+{
+    const pending_object *po = &p->po;
+    const scene_material *m = &im->materials[i];
+    scene_object o = po->obj;
+    bool first = true;  /* warnings once per material, not per part */
+    for (int j = 0; j < i && first; j++)
+        first = strcmp(im->materials[j].name, m->name) != 0;
+    if (m->named) {
+        if (!po->color_given)
+            memcpy(o.color, m->color, sizeof o.color);
+        if (!po->cull_given && m->two_sided >= 0)
+            o.cull = m->two_sided ? MOS_CULL_NONE : MOS_CULL_BACK;
+        if (!po->alpha_given && m->alpha_mode == SCENE_ALPHA_MASK)
+            o.alpha_cutoff = m->alpha_cutoff;
+        if (m->alpha_mode == SCENE_ALPHA_BLEND && !po->color_given && o.color[3] >= 1.0f && !po->blend_given)
+            o.blend = MOS_BLEND_ALPHA;  /* blended by its texture's alpha */
+        if (first && m->ignored[0] && pwarn(p, col, "material '%s': not rendered: %s", m->name, m->ignored))
+            return -1;
+    }
+    if (!po->texture_given && (m->texture || m->embedded >= 0)) {
+        if (po->shader_given && o.shader != SCENE_SHADER_TEXTURED) {
+            if (first && pwarn(p, col, "material '%s': its texture is not drawn: shader %s does not sample textures", m->name,
+                      o.shader == SCENE_SHADER_FLAT ? "flat" : "lambert"))
+                return -1;
+        } else if ((o.texture = material_texture(p, col, im, i)) < 0) {
+            return -1;
+        } else {
+            o.shader = SCENE_SHADER_TEXTURED;
+        }
+    }
+    if (o.shader == SCENE_SHADER_TEXTURED && o.texture < 0) {
+        if (first && pwarn(p, col, "object '%s': material '%s' has no texture to draw with shader textured; drawn with lambert",
+                  o.name, m->name))
+            return -1;
+        o.shader = SCENE_SHADER_LAMBERT;
+    }
+    *out = o;
+    return 0;
+}
+
+/* Whether two parts look alike (then they are drawn as one). */
+static bool same_look(const scene_object *a, const scene_object *b)
+{
+    return a->texture == b->texture && a->shader == b->shader && !memcmp(a->color, b->color, sizeof a->color) &&
+           a->cull == b->cull && a->blend == b->blend && a->alpha_cutoff == b->alpha_cutoff;
+}
+
+/* Imports a mesh file and appends one object per look: parts whose
+ * materials end up drawn alike are joined (in file order), so a file with
+ * one material, or whose materials the scene overrides, is one draw. */
+static int mesh_end(parser *p, int end_col)
+{
+    pending_object *po = &p->po;
+    const scene_object *o = &po->obj;
+    int save_line = p->line;
+    char msg[768];
+    scene_import im;
+    mos_result r = scene_import_mesh(po->mesh_path, p->opts->sandbox_dir, &im, msg, sizeof msg);
+    if (r != MOS_OK) {
+        p->code = r;
+        p->line = po->geom_line;
+        perr(p, po->path_col, "%s", msg);
+        p->line = save_line;
+        return -1;
+    }
+    if (po->fit > 0.0f)
+        scene_mesh_fit(im.parts, im.part_count, po->fit, po->fit_base);
+    uint64_t tris = 0;
+    for (int i = 0; i < im.part_count; i++) {
+        if (po->uv[0] != 1.0f || po->uv[1] != 1.0f)
+            scene_mesh_uv_scale(&im.parts[i], po->uv[0], po->uv[1]);
+        tris += im.parts[i].index_count / 3;
+    }
+    tris *= (uint64_t)o->array_n[0] * (uint64_t)o->array_n[1] * (uint64_t)o->array_n[2];
+    int rc = over_budget(p, end_col, o->name, tris);
+    /* Each part's look, then the groups of alike parts (group[i]: the part
+     * that leads part i's group). */
+    scene_object *looks = rc ? NULL : calloc((size_t)im.part_count, sizeof *looks);
+    int *group = rc ? NULL : calloc((size_t)im.part_count, sizeof *group);
+    if (!rc && (!looks || !group))
+        rc = oom(p, end_col);
+    p->line = po->geom_line;
+    for (int i = 0; !rc && i < im.part_count; i++)
+        rc = part_object(p, po->path_col, &im, i, &looks[i]);
+    p->line = save_line;
+    int groups = 0;
+    for (int i = 0; !rc && i < im.part_count; i++) {
+        group[i] = i;
+        for (int j = 0; j < i; j++)
+            if (group[j] == j && same_look(&looks[j], &looks[i])) {
+                group[i] = j;
+                break;
+            }
+        groups += group[i] == i;
+        if (group[i] != i && scene_mesh_append(&im.parts[group[i]], &im.parts[i]))
+            rc = oom(p, end_col);
+    }
+    for (int i = 0; !rc && i < im.part_count; i++) {
+        if (group[i] != i)
+            continue;
+        scene_object obj = looks[i];
+        const char *mat = im.materials[i].name[0] ? im.materials[i].name : "part";
+        if (groups > 1) {  /* OBJECT:MATERIAL, cut to the name limit */
+            size_t nl = strlen(obj.name);
+            if (nl + 1 < SCENE_NAME_MAX)
+                snprintf(obj.name + nl, SCENE_NAME_MAX - nl, ":%.*s", (int)(SCENE_NAME_MAX - 2 - nl), mat);
+        }
+        finish_object(po, &obj, &im.parts[i]);
+        rc = append_object(p, end_col, &obj, &im.parts[i]);
+    }
+    if (!rc)
+        p->total_tris += tris;
+    free(looks);
+    free(group);
+    scene_import_free(&im);
+    free(po->mesh_path);
+    po->mesh_path = NULL;
+    if (!rc)
+        p->block = BLOCK_TOP;
+    return rc;
+}
+
 /* Builds the geometry, checks the object and appends it. */
 static int object_end(parser *p, const token *t, int n)
 {
     pending_object *po = &p->po;
     scene_object *o = &po->obj;
-    scene *s = p->s;
     if (nargs(p, t, n, 0, 0, "nothing"))
         return -1;
     if (po->geom == GEOM_NONE)
         return perr(p, t[0].col, "object '%s' (line %d) has no geometry (plane, sphere, box, torus, mesh or bsp)",
                     o->name, p->block_line);
-    if (o->shader == SCENE_SHADER_TEXTURED && o->texture < 0)
+    if (po->texture_given && !po->shader_given)
+        o->shader = SCENE_SHADER_TEXTURED;  /* a texture line textures the object */
+    if (po->texture_given && o->shader != SCENE_SHADER_TEXTURED) {
+        int save = p->line;
+        p->line = po->texture_line;
+        int w = pwarn(p, po->texture_col, "object '%s': the texture is not drawn: shader %s does not sample textures",
+                      o->name, o->shader == SCENE_SHADER_FLAT ? "flat" : "lambert");
+        p->line = save;
+        if (w)
+            return -1;
+    }
+    if (o->shader == SCENE_SHADER_TEXTURED && o->texture < 0 && po->geom != GEOM_MESH)
         return perr(p, t[0].col, "object '%s' (line %d) uses shader textured but has no 'texture'",
                     o->name, p->block_line);
     if (!po->cull_given)
@@ -702,6 +971,8 @@ static int object_end(parser *p, const token *t, int n)
                     po->patch_line ? "patch_level" : "views", po->patch_line ? po->patch_line : po->views_line);
     if (po->geom == GEOM_BSP)
         return bsp_end(p, t[0].col);
+    if (po->geom == GEOM_MESH)
+        return mesh_end(p, t[0].col);
 
     scene_mesh m;
     int rc = 0;
@@ -711,18 +982,7 @@ static int object_end(parser *p, const token *t, int n)
     case GEOM_SPHERE: rc = scene_prim_sphere(&m, po->gf[0], po->gi[0], po->gi[1]); break;
     case GEOM_BOX: rc = scene_prim_box(&m, po->gf[0], po->gf[1], po->gf[2], po->gi[0]); break;
     case GEOM_TORUS: rc = scene_prim_torus(&m, po->gf[0], po->gf[1], po->gi[0], po->gi[1]); break;
-    case GEOM_MESH: {
-        char msg[768];
-        mos_result r = scene_import_mesh(po->mesh_path, p->opts->sandbox_dir, &m, msg, sizeof msg);
-        if (r != MOS_OK) {
-            p->code = r;
-            p->line = po->geom_line;
-            perr(p, po->path_col, "%s", msg);
-            p->line = save_line;
-            return -1;
-        }
-        break;
-    }
+    case GEOM_MESH:
     case GEOM_BSP:
     case GEOM_NONE: break;
     }
@@ -733,7 +993,7 @@ static int object_end(parser *p, const token *t, int n)
         return -1;
     }
     if (po->fit > 0.0f)
-        scene_mesh_fit(&m, po->fit, po->fit_base);
+        scene_mesh_fit(&m, 1, po->fit, po->fit_base);
     if (po->uv[0] != 1.0f || po->uv[1] != 1.0f)
         scene_mesh_uv_scale(&m, po->uv[0], po->uv[1]);
 
@@ -743,20 +1003,9 @@ static int object_end(parser *p, const token *t, int n)
         scene_mesh_free(&m);
         return -1;
     }
-    void *gm = grow(s->meshes, s->mesh_count, sizeof *s->meshes);
-    if (gm)
-        s->meshes = gm;
-    void *go = gm ? grow(s->objects, s->object_count, sizeof *s->objects) : NULL;
-    if (!go) {
-        scene_mesh_free(&m);
-        return oom(p, t[0].col);
-    }
-    s->objects = go;
-    o->mesh = s->mesh_count;
-    s->meshes[s->mesh_count++] = m;
-    if (!o->has_motion)
-        memcpy(o->xform1, o->xform, sizeof o->xform);
-    s->objects[s->object_count++] = *o;
+    finish_object(po, o, &m);
+    if (append_object(p, t[0].col, o, &m))
+        return -1;
     p->total_tris += tris;
     free(po->mesh_path);
     po->mesh_path = NULL;
@@ -827,6 +1076,7 @@ static int object_stmt(parser *p, const token *t, int n)
         for (int i = 0; i < SCENE_SHADER_COUNT; i++)
             if (!strcmp(t[1].s, names[i])) {
                 o->shader = i;
+                po->shader_given = true;
                 return 0;
             }
         return perr(p, t[1].col, "unknown shader '%s' (expected flat, lambert or textured)", t[1].s);
@@ -836,6 +1086,36 @@ static int object_stmt(parser *p, const token *t, int n)
             return -1;
         if (n == 4)
             o->color[3] = 1.0f;
+        po->color_given = true;
+        return 0;
+    }
+    if (!strcmp(kw, "blend")) {
+        static const char *const modes[] = { "opaque", "alpha", "add", "premultiplied" };
+        static const mos_blend values[] = { MOS_BLEND_OPAQUE, MOS_BLEND_ALPHA, MOS_BLEND_ADD, MOS_BLEND_PREMULTIPLIED };
+        if (nargs(p, t, n, 1, 1, "opaque, alpha, add or premultiplied"))
+            return -1;
+        for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
+            if (!strcmp(t[1].s, modes[i])) {
+                o->blend = values[i];
+                po->blend_given = true;
+                return 0;
+            }
+        return perr(p, t[1].col, "unknown blend mode '%s' (expected opaque, alpha, add or premultiplied)", t[1].s);
+    }
+    if (!strcmp(kw, "depth_write")) {
+        if (nargs(p, t, n, 1, 1, "on or off"))
+            return -1;
+        if (strcmp(t[1].s, "on") && strcmp(t[1].s, "off"))
+            return perr(p, t[1].col, "unknown depth_write value '%s' (expected on or off)", t[1].s);
+        o->depth_write = !strcmp(t[1].s, "on");
+        po->depth_write_given = true;
+        return 0;
+    }
+    if (!strcmp(kw, "alpha_cutoff")) {
+        if (nargs(p, t, n, 1, 1, "a cut-off in 0..1 (0 = no alpha test)") ||
+            unit_range(p, t + 1, 1, &o->alpha_cutoff))
+            return -1;
+        po->alpha_given = true;
         return 0;
     }
     if (!strcmp(kw, "cull")) {
@@ -883,7 +1163,8 @@ static int object_stmt(parser *p, const token *t, int n)
     }
     return perr(p, t[0].col,
                 "unknown object keyword '%.40s' (expected plane, sphere, box, torus, mesh, bsp, fit, uv_scale, shader, "
-                "color, texture, translate, rotate, scale, cull, array, motion, velocity, patch_level, views or end)", kw);
+                "color, texture, blend, depth_write, alpha_cutoff, translate, rotate, scale, cull, array, motion, velocity, "
+                "patch_level, views or end)", kw);
 }
 
 /* ---- driver -------------------------------------------------------------------- */

@@ -172,19 +172,23 @@ int scene_prim_torus(scene_mesh *m, float r_major, float r_minor, int seg_major,
     return 0;
 }
 
-void scene_mesh_fit(scene_mesh *m, float size, bool base)
+void scene_mesh_fit(scene_mesh *meshes, int count, float size, bool base)
 {
-    if (m->vert_count == 0)
-        return;
     float lo[3], hi[3];
-    for (int k = 0; k < 3; k++)
-        lo[k] = hi[k] = m->verts[k];
-    for (uint32_t i = 0; i < m->vert_count; i++)
-        for (int k = 0; k < 3; k++) {
-            float p = m->verts[(size_t)i * STRIDE + (size_t)k];
-            lo[k] = p < lo[k] ? p : lo[k];
-            hi[k] = p > hi[k] ? p : hi[k];
+    bool any = false;
+    for (int j = 0; j < count; j++) {
+        const scene_mesh *m = &meshes[j];
+        for (uint32_t i = 0; i < m->vert_count; i++) {
+            for (int k = 0; k < 3; k++) {
+                float p = m->verts[(size_t)i * STRIDE + (size_t)k];
+                lo[k] = !any || p < lo[k] ? p : lo[k];
+                hi[k] = !any || p > hi[k] ? p : hi[k];
+            }
+            any = true;
         }
+    }
+    if (!any)
+        return;
     float ext = 0.0f, c[3];
     for (int k = 0; k < 3; k++) {
         ext = hi[k] - lo[k] > ext ? hi[k] - lo[k] : ext;
@@ -193,11 +197,44 @@ void scene_mesh_fit(scene_mesh *m, float size, bool base)
     float s = ext > 0.0f ? size / ext : 1.0f;
     if (base)
         c[1] = lo[1];
+    for (int j = 0; j < count; j++)
+        for (uint32_t i = 0; i < meshes[j].vert_count; i++)
+            for (int k = 0; k < 3; k++) {
+                float *p = &meshes[j].verts[(size_t)i * STRIDE + (size_t)k];
+                *p = (*p - c[k]) * s;
+            }
+}
+
+int scene_mesh_append(scene_mesh *dst, const scene_mesh *src)
+{
+    const size_t nv = (size_t)dst->vert_count + src->vert_count, ni = (size_t)dst->index_count + src->index_count;
+    float *v = realloc(dst->verts, nv * STRIDE * sizeof(float));
+    if (!v)
+        return -1;
+    dst->verts = v;
+    uint32_t *ix = realloc(dst->indices, ni * sizeof(uint32_t));
+    if (!ix)
+        return -1;
+    dst->indices = ix;
+    memcpy(dst->verts + (size_t)dst->vert_count * STRIDE, src->verts, (size_t)src->vert_count * STRIDE * sizeof(float));
+    for (uint32_t i = 0; i < src->index_count; i++)
+        dst->indices[dst->index_count + i] = dst->vert_count + src->indices[i];
+    dst->vert_count += src->vert_count;
+    dst->index_count += src->index_count;
+    return 0;
+}
+
+void scene_mesh_center(const scene_mesh *m, float c[3])
+{
+    float lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
     for (uint32_t i = 0; i < m->vert_count; i++)
         for (int k = 0; k < 3; k++) {
-            float *p = &m->verts[(size_t)i * STRIDE + (size_t)k];
-            *p = (*p - c[k]) * s;
+            float p = m->verts[(size_t)i * STRIDE + (size_t)k];
+            lo[k] = i == 0 || p < lo[k] ? p : lo[k];
+            hi[k] = i == 0 || p > hi[k] ? p : hi[k];
         }
+    for (int k = 0; k < 3; k++)
+        c[k] = 0.5f * (lo[k] + hi[k]);
 }
 
 void scene_mesh_uv_scale(scene_mesh *m, float su, float sv)

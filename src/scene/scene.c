@@ -139,6 +139,9 @@ void scene_free(scene *s)
         scene_mesh_free(&s->meshes[i]);
     for (int i = 0; i < s->image_count; i++)
         scene_image_free(&s->images[i]);
+    for (int i = 0; i < s->warning_count; i++)
+        free(s->warnings[i]);
+    free(s->warnings);
     free(s->meshes);
     free(s->images);
     free(s->objects);
@@ -146,6 +149,10 @@ void scene_free(scene *s)
     free(s->path);
     free(s);
 }
+
+int scene_warning_count(const scene *s) { return s ? s->warning_count : 0; }
+
+const char *scene_warning(const scene *s, int i) { return s && i >= 0 && i < s->warning_count ? s->warnings[i] : NULL; }
 
 uint64_t scene_triangle_count(const scene *s)
 {

@@ -38,6 +38,13 @@ typedef struct scene_load_opts {
 /* scene_load under OPTS (NULL = none). */
 mos_result scene_load_ex(const char *path, const scene_load_opts *opts, scene **out, char *err, size_t err_size);
 
+/* What a loaded scene asks for but does not draw as asked (a texture its
+ * shader does not sample, a material property Mosaic does not render, a
+ * texture file that could not be read and is drawn magenta): lines
+ * "file:line:col: warning: ...", in file order, for the tools to print. */
+int scene_warning_count(const scene *s);
+const char *scene_warning(const scene *s, int i);  /* NULL if out of range */
+
 /* Triangles the scene submits per frame (after import, before culling). */
 uint64_t scene_triangle_count(const scene *s);
 

@@ -58,6 +58,10 @@ typedef struct scene_object {
     float color[4];
     float xform[16];     /* object -> world at t = 0 (column-major) */
     mos_cull cull;
+    mos_blend blend;     /* MOS_BLEND_OPAQUE: drawn first, in file order; others after, far to near */
+    bool depth_write;    /* false for blended objects unless the scene says */
+    float alpha_cutoff;  /* alpha test: discard below it (0 = none) */
+    float center[3];     /* object-space centre of its mesh (sorting blended objects) */
     int array_n[3];      /* instances along x, y, z (>= 1 each) */
     float array_d[3];    /* world-space step between instances */
     /* Linear motion over the shutter (scene_walk gives uniforms at open and close). */
@@ -80,6 +84,8 @@ struct scene {
     int mesh_count;
     scene_image *images;
     int image_count;
+    char **warnings;     /* "file:line:col: warning: ..." for what the scene asks but is not drawn */
+    int warning_count;
 };
 
 /* ---- prim.c: procedural primitives (return 0, or non-zero when out of memory) */
@@ -93,15 +99,44 @@ uint64_t scene_prim_sphere_tris(int seg_lon, int seg_lat);
 uint64_t scene_prim_box_tris(int seg);
 uint64_t scene_prim_torus_tris(int seg_major, int seg_minor);
 void scene_mesh_free(scene_mesh *m);
-/* Scales (uniformly) and moves M so it fits a cube of edge SIZE: centred at the
- * origin, or (base) centred in x/z with its lowest point at y = 0. */
-void scene_mesh_fit(scene_mesh *m, float size, bool base);
+/* Scales (uniformly) and moves the COUNT meshes together so they fit a cube of
+ * edge SIZE: centred at the origin, or (base) centred in x/z with the lowest
+ * point at y = 0. */
+void scene_mesh_fit(scene_mesh *meshes, int count, float size, bool base);
+/* Appends SRC's vertices and triangles to DST; non-zero when out of memory. */
+int scene_mesh_append(scene_mesh *dst, const scene_mesh *src);
+/* The centre of M's bounding box (0 for an empty mesh). */
+void scene_mesh_center(const scene_mesh *m, float c[3]);
 void scene_mesh_uv_scale(scene_mesh *m, float su, float sv);
 
-/* ---- import.c: assimp meshes and stb_image textures; on failure MOS_ERR_IO (unreadable),
- * MOS_ERR_PARSE (not a mesh / image, or too big) or MOS_ERR_OUT_OF_MEMORY, and a message in err.
- * SANDBOX (a canonical folder, or NULL): every file assimp opens must pass scene_sandbox_check. */
-mos_result scene_import_mesh(const char *path, const char *sandbox, scene_mesh *m, char *err, size_t err_size);
+/* ---- import.c: assimp meshes with their materials, and textures; on failure MOS_ERR_IO
+ * (unreadable), MOS_ERR_PARSE (not a mesh / image, or too big) or MOS_ERR_OUT_OF_MEMORY, and a
+ * message in err.  SANDBOX (a canonical folder, or NULL): every file assimp opens must pass
+ * scene_sandbox_check. */
+enum scene_alpha_mode { SCENE_ALPHA_OPAQUE, SCENE_ALPHA_MASK, SCENE_ALPHA_BLEND };
+/* What a mesh file says about the look of one of its parts (assimp's material). */
+typedef struct scene_material {
+    char name[SCENE_NAME_MAX];
+    bool named;             /* false: the file names no material (assimp's default) */
+    float color[4];         /* base / diffuse colour; alpha = opacity */
+    char *texture;          /* the base-colour texture: a resolved file path, or NULL */
+    int embedded;           /* ... or an embedded texture (scene_import.embedded), -1 = none */
+    int alpha_mode;         /* enum scene_alpha_mode */
+    float alpha_cutoff;     /* SCENE_ALPHA_MASK: discard below it */
+    int two_sided;          /* 1: both sides, 0: front only, -1: the file does not say */
+    char ignored[96];       /* properties not rendered (e.g. "normal map, specular map"), "" = none */
+} scene_material;
+/* A mesh file in parts of one material each, in the file's mesh order (parts of one material are
+ * joined), and its embedded textures decoded. */
+typedef struct scene_import {
+    scene_mesh *parts;
+    scene_material *materials;  /* materials[i] belongs to parts[i] */
+    int part_count;
+    scene_image *embedded;      /* path = "MESHFILE#N"; rgba NULL: it did not decode, path says why */
+    int embedded_count;
+} scene_import;
+mos_result scene_import_mesh(const char *path, const char *sandbox, scene_import *im, char *err, size_t err_size);
+void scene_import_free(scene_import *im);
 mos_result scene_import_image(const char *path, scene_image *img, char *err, size_t err_size);
 void scene_image_free(scene_image *img);  /* pixels and path */
 

@@ -26,10 +26,12 @@ typedef struct shader_builtin_uniforms {
     float fma_k;              /* 1: the loop does x = x * fma_k + fma_c ... */
     float fma_c;              /* 0 */
     float fma_zero;           /* 0: ... then colour += x * fma_zero, so the image does not change */
+    float alpha_cutoff;       /* alpha test: fragments with alpha < alpha_cutoff are discarded (0 = off) */
 } shader_builtin_uniforms;
 
 /* Fills U with neutral values: identity matrices, white base colour, no
- * lights, zero ambient, fma = 0, fma_k = 1, fma_c = 0, fma_zero = 0. */
+ * lights, zero ambient, fma = 0, fma_k = 1, fma_c = 0, fma_zero = 0, no
+ * alpha test. */
 void shader_builtin_uniforms_init(shader_builtin_uniforms *u);
 
 /* The descriptor of a built-in shader ("flat", "lambert", "textured"), or

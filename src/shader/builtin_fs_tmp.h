@@ -91,6 +91,17 @@ static void kernel_lambert(const shader_builtin_uniforms *u, const float *restri
     kernel_fma(u, r, g, bl);
 }
 
+/* The alpha test: lanes whose alpha is below the cut-off are discarded
+ * (a NaN alpha too: it is not >= the cut-off). */
+static void alpha_test(const shader_builtin_uniforms *u, const float *restrict al, uint8_t *restrict discard, int n)
+{
+    const float cutoff = u->alpha_cutoff;
+    if (!(cutoff > 0.0f))
+        return;
+    for (int l = 0; l < n; l++)
+        discard[l] |= (uint8_t)!(al[l] >= cutoff);
+}
+
 /* ---- chunk driver ---------------------------------------------------------- */
 
 static void fs_chunk(builtin_fs_kind kind, const mos_fs_batch *b, const float *const in[SHADER_BUILTIN_VARYINGS],
@@ -142,6 +153,7 @@ void BUILTIN_FS_FN(builtin_fs_kind kind, const mos_fs_batch *b)
         for (int c = 0; c < 4; c++)
             out[c] = n == CHUNK ? b->out[c] + o : pad_out[c];
         fs_chunk(kind, b, in, out, n / 4);
+        alpha_test(b->uniforms, out[3], b->discard + o, n);
         if (n < CHUNK)
             for (int c = 0; c < 4; c++)
                 memcpy(b->out[c] + o, pad_out[c], (size_t)n * sizeof(float));

@@ -68,10 +68,11 @@ int cli_check_writable(const char *path, char *err, size_t err_size);
 
 /* ---- stats_json.c --------------------------------------------------------- */
 
-/* Formats the --stats-json object for the last frame's stats ST and the
- * FRAMES per-frame times FRAME_MS (median, min, max come from them).
- * Returns a malloc'd NUL-terminated string (free it) or NULL when out of memory. */
-char *cli_stats_json(const mos_frame_stats *st, const double *frame_ms, int frames);
+/* Formats the --stats-json object for the last frame's stats ST, the
+ * FRAMES per-frame times FRAME_MS (median, min, max come from them) and the
+ * scene's warning count.  Returns a malloc'd NUL-terminated string (free
+ * it) or NULL when out of memory. */
+char *cli_stats_json(const mos_frame_stats *st, const double *frame_ms, int frames, int scene_warnings);
 /* Median of N values (mean of the two middle ones when N is even); 0 when N = 0. */
 double cli_median(const double *v, int n);
 

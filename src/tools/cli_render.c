@@ -111,6 +111,8 @@ int cli_render_main(int argc, char **argv)
         fprintf(stderr, "mosaic: %s\n", *err ? err : mos_result_message(r));
         goto done;
     }
+    for (int i = 0; i < scene_warning_count(sc); i++)
+        fprintf(stderr, "mosaic: %s\n", scene_warning(sc, i));
 
     const char *isa_env = getenv("MOSAIC_ISA");
     if (o.isa == MOS_ISA_AUTO && isa_env && *isa_env && cli_parse_isa("render", isa_env, &o.isa)) {
@@ -196,7 +198,7 @@ int cli_render_main(int argc, char **argv)
         goto done;
     }
 
-    if (o.stats_path && !(json = cli_stats_json(st, frame_ms, o.frames))) {
+    if (o.stats_path && !(json = cli_stats_json(st, frame_ms, o.frames, scene_warning_count(sc)))) {
         fprintf(stderr, "mosaic: out of memory formatting statistics\n");
         goto done;
     }

@@ -154,7 +154,7 @@ double cli_median(const double *v, int n)
     return m;
 }
 
-char *cli_stats_json(const mos_frame_stats *st, const double *frame_ms, int frames)
+char *cli_stats_json(const mos_frame_stats *st, const double *frame_ms, int frames, int scene_warnings)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -181,11 +181,13 @@ char *cli_stats_json(const mos_frame_stats *st, const double *frame_ms, int fram
     MOS_FRAME_STATS(STAT_SCALAR, STAT_ARRAY)
 #undef STAT_SCALAR
 #undef STAT_ARRAY
-    /* Then what the CLI adds: the frame count and range, and how evenly the
+    /* Then what the CLI adds: the frame count and range, the scene's
+     * warnings (scene_warning_count), and how evenly the
      * pattern spread the fragments: cv = sigma / mu of worker_fragments
      * (population sigma) and the busiest worker / mean; null when no
      * fragment was covered. */
     json_int(&j, "frames", frames);
+    json_int(&j, "scene_warnings", scene_warnings);
     json_double(&j, "frame_ms_min", lo);
     json_double(&j, "frame_ms_max", hi);
     double sum = 0, mx = 0, var = 0;

@@ -274,6 +274,8 @@ int vr_load(view_app *app, const char *path, char *err, size_t err_size)
             snprintf(err, err_size, "%s: %s", path, mos_result_message(r));
         return -1;
     }
+    for (int i = 0; i < scene_warning_count(sc); i++)
+        fprintf(stderr, "mosaic-view: %s\n", scene_warning(sc, i));
     scene_pose home;
     if (scene_view_pose(sc, 0, &home) != MOS_OK) {
         snprintf(err, err_size, "%s: no view", path);

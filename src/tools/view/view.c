@@ -190,7 +190,7 @@ static mos_result write_image(const char *path, int w, int h, const uint8_t *rgb
 static int write_stats_json(view_app *app, const char *path, char *err, size_t err_size)
 {
     double ms = app->st.frame_ms;
-    char *json = cli_stats_json(&app->st, &ms, 1);
+    char *json = cli_stats_json(&app->st, &ms, 1, scene_warning_count(app->sc));
     if (!json) {
         snprintf(err, err_size, "out of memory formatting statistics");
         return -1;
