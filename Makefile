@@ -20,7 +20,8 @@ OPT     ?= -O3
 # what only the tests need.  ../shared/tools/deps-check.sh checks this list.
 # The viewer (mosaic-view): SDL2, SDL2_ttf and the DejaVu font of its HUD.
 # Image input: libpng and libjpeg-turbo (stb_image only for TGA).
-DEB_PKGS := libassimp-dev libstb-dev glmark2-data assimp-testmodels pkg-config libosmesa6-dev gnuplot-nox libminizip-dev zlib1g-dev openarena-081-maps unzip \
+# OpenArena maps: openarena-081-maps, and openarena-081-textures for their images.
+DEB_PKGS := libassimp-dev libstb-dev glmark2-data assimp-testmodels pkg-config libosmesa6-dev gnuplot-nox libminizip-dev zlib1g-dev openarena-081-maps openarena-081-textures unzip \
             libpng-dev libjpeg62-turbo-dev \
             libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core
 

@@ -3,7 +3,9 @@
 # OpenArena level loads, has its designer views and renders more than the
 # background; broken inputs (missing .pk3, missing entry, not IBSP v46,
 # truncated or corrupt lumps, random damage) give file:line:col errors and
-# never a crash.  Needs openarena-081-maps and unzip (DEB_PKGS).
+# never a crash; the materials' images come from the game folder's archives
+# (textures off: tinted).  Needs openarena-081-maps, openarena-081-textures
+# and unzip (DEB_PKGS).
 # Fed by run.sh: BUILD CLI.
 build=${1:-build}
 cli=${2:-$build/mosaic}
@@ -98,6 +100,36 @@ error_case err_fit_bsp "  bsp $pk3 maps/oa_dm1.bsp
 error_case err_patch_level "  bsp $pk3 maps/oa_dm1.bsp
   patch_level 0" "5:15: 0 is out of range 1..64"
 
+error_case err_textures_value "  bsp $pk3 maps/oa_dm1.bsp
+  textures maybe" "5:12: unknown textures value 'maybe'"
+error_case err_textures_not_bsp "  sphere 1
+  textures off" "6:1: object 'map': 'textures' \(line 5\) applies to bsp maps only"
+
+# ---- the materials' images, from the game folder's archives ---------------
+textures=/usr/share/games/openarena/baseoa/pak4-textures.pk3
+"$cli" render scenes/oa/oa_dm3.scene --size 320x180 --view 2 -o "$tmp/t_on.png" --stats-json "$tmp/t_on.json" \
+    > /dev/null 2> "$tmp/t_on.err"; rc_on=$?
+sed 's/^  views$/  views\n  textures off/' scenes/oa/oa_dm3.scene > "$tmp/t_off.scene"
+"$cli" render "$tmp/t_off.scene" --size 320x180 --view 2 -o "$tmp/t_off.png" --stats-json "$tmp/t_off.json" \
+    > /dev/null 2> "$tmp/t_off.err"; rc_off=$?
+w_on=$(sed -n 's/.*"scene_warnings": *\([0-9]*\).*/\1/p' "$tmp/t_on.json" 2>/dev/null)
+w_off=$(sed -n 's/.*"scene_warnings": *\([0-9]*\).*/\1/p' "$tmp/t_off.json" 2>/dev/null)
+d=$("$cli" diff "$tmp/t_on.png" "$tmp/t_off.png" 2>&1)
+n=$(echo "$d" | sed -n 's/.*differing_pixels=\([0-9]*\).*/\1/p')
+if [ ! -r "$textures" ]; then
+    bad textures_from_pk3 "$textures is missing (Debian package openarena-081-textures, make deps)"
+elif [ $rc_on -ne 0 ] || [ $rc_off -ne 0 ]; then
+    bad textures_from_pk3 "exit $rc_on / $rc_off: $(tail -n 1 "$tmp/t_on.err") $(tail -n 1 "$tmp/t_off.err")"
+elif [ "${n:-0}" -lt 14400 ]; then
+    bad textures_from_pk3 "textured and tinted renders differ in '$n' of 57600 pixels ($d)"
+elif [ "$w_off" != 0 ]; then
+    bad textures_from_pk3 "'textures off' gave $w_off warnings"
+elif [ "$w_on" != 1 ] || ! grep -q "warning: [0-9]* of 37 materials have no image in the archives of '/usr/share/games/openarena/baseoa' (2 read" "$tmp/t_on.err"; then
+    bad textures_from_pk3 "expected one warning naming the untextured materials, got $w_on: $(head -c 300 "$tmp/t_on.err")"
+else
+    ok "textures_from_pk3 ($n of 57600 pixels differ from the tinted map)"
+fi
+
 # Damaged copies of a real map.
 if ! unzip -p "$pk3" maps/oa_dm1.bsp > "$tmp/good.bsp" 2> /dev/null || [ ! -s "$tmp/good.bsp" ]; then
     bad extract "unzip -p $pk3 maps/oa_dm1.bsp failed (is unzip installed?)"
@@ -111,6 +143,11 @@ btris=$(sed -n 's/.*"triangles_in": *\([0-9][0-9]*\).*/\1/p' "$tmp/bare.json" 2>
 if [ $rc -ne 0 ]; then bad bare_bsp "exit $rc: $(tail -n 1 "$tmp/b.out")"
 elif [ "$btris" != "$tris" ]; then bad bare_bsp "$btris triangles from the bare .bsp, $tris from the .pk3"
 else ok bare_bsp
+fi
+# A bare map with no archives around it: every material tinted, one warning.
+if grep -q "warning: 28 of 28 materials have no image in the archives of '$tmp' (0 read" "$tmp/b.out"; then
+    ok bare_bsp_no_archives
+else bad bare_bsp_no_archives "stderr '$(head -c 300 "$tmp/b.out")'"
 fi
 
 head -c 100 "$tmp/good.bsp" > "$tmp/short.bsp"

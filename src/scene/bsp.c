@@ -36,8 +36,8 @@ enum { FACE_POLYGON = 1, FACE_PATCH = 2, FACE_MESH = 3, FACE_BILLBOARD = 4, FACE
 #define SURF_SKIP_MASK (0x4u | 0x80u | 0x100u | 0x200u)  /* SURF_SKY | SURF_NODRAW | SURF_HINT | SURF_SKIP */
 #define SURF_NOLIGHTMAP 0x400u
 #define CONTENTS_FOG 0x40u
-#define CONTENTS_TRANSLUCENT 0x20000000u
-#define CONTENTS_BODY (0x1u | 0x8u | 0x10u | 0x20u)      /* SOLID | LAVA | SLIME | WATER */
+#define CONTENTS_TRANSLUCENT SCENE_BSP_CONTENTS_TRANSLUCENT
+#define CONTENTS_BODY (0x1u | SCENE_BSP_CONTENTS_LIQUID)  /* SOLID | LAVA | SLIME | WATER */
 
 #define MAX_PATCH_SIDE 65        /* control points per patch grid side (q3map: 32 on patch meshes) */
 #define MAX_COORD 1.0e6f         /* |coordinate| in map units (Quake's world is +-65536) */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "image/image.h"
 #include "scene/scene_priv.h"
 
 #define MAX_TOKENS 32
@@ -37,6 +38,8 @@ typedef struct pending_object {
     int entry_col;
     int patch_level, patch_line;
     int views_max, views_line, views_col;
+    bool bsp_textures;  /* the materials' images from the game folder's archives (default on) */
+    int textures_line;
 } pending_object;
 
 typedef struct parser {
@@ -382,6 +385,7 @@ static int top_stmt(parser *p, const token *t, int n)
         po->uv[0] = po->uv[1] = 1.0f;
         po->patch_level = SCENE_BSP_PATCH_LEVEL;
         po->views_max = -1;
+        po->bsp_textures = true;
         p->block = BLOCK_OBJECT;
         p->block_line = p->line;
     } else if (!strcmp(kw, "end")) {
@@ -665,6 +669,9 @@ static int append_object(parser *p, int col, scene_object *o, scene_mesh *m)
 
 /* ---- bsp maps ------------------------------------------------------------------ */
 
+/* A map material's name without the textures/ folder every one has. */
+static const char *tex_name(const char *name) { return strncmp(name, "textures/", 9) ? name : name + 9; }
+
 /* A pastel tint from the material name (FNV-1a hash -> hue), so a map's
  * surfaces are told apart without their textures. */
 static void material_tint(const char *name, float rgb[3])
@@ -714,8 +721,87 @@ static int bsp_views(parser *p, const scene_bsp_map *map)
     return 0;
 }
 
-/* Loads the map and appends one object per material (named OBJECT:TEXTURE,
- * tinted), then its views. */
+/* The game folder of a map: the folder of its .pk3, or of the maps/ folder
+ * holding a bare .bsp (baseoa/maps/x.bsp -> baseoa); malloc'd, NULL when
+ * out of memory. */
+static char *game_folder(const char *path, bool in_pk3)
+{
+    char *f = strdup(path);
+    if (!f)
+        return NULL;
+    char *slash = strrchr(f, '/');
+    if (!slash) {
+        f[0] = '\0';
+        return f;
+    }
+    *slash = '\0';
+    if (!in_pk3) {
+        char *up = strrchr(f, '/');
+        const char *last = up ? up + 1 : f;
+        if (!strcasecmp(last, "maps")) {
+            if (up)
+                *up = '\0';
+            else
+                f[0] = '\0';
+        }
+    }
+    return f;
+}
+
+/* The image of map material NAME from the game's archives: NAME.tga, else
+ * NAME.jpg (a name with an extension: that file first), as Quake 3 looks
+ * them up.  The scene image index, -1 when no archive holds one (or it does
+ * not decode: *why says so), -2 when out of memory.  *alpha: the image has
+ * transparent texels. */
+static int bsp_texture(parser *p, int col, scene_pk3_set *pk3, const char *folder, const char *name, bool *alpha,
+                       char *why, size_t why_size)
+{
+    char stem[80], key[4200];
+    snprintf(stem, sizeof stem, "%s", name);
+    char *dot = strrchr(stem, '.');
+    if (dot && !strchr(dot, '/'))
+        *dot = '\0';
+    snprintf(key, sizeof key, "%s:%s", folder, stem);
+    int idx = find_image(p->s, key);
+    if (idx < 0) {
+        static const char *const ext[] = { ".tga", ".jpg", ".jpeg", ".png" };
+        uint8_t *data = NULL;
+        size_t size = 0;
+        char entry[100];
+        mos_result r = MOS_ERR_IO;
+        for (size_t e = 0; e < sizeof ext / sizeof ext[0] && r == MOS_ERR_IO; e++) {
+            snprintf(entry, sizeof entry, "%s%s", stem, ext[e]);
+            r = scene_pk3_read(pk3, entry, IMG_MAX_FILE_BYTES, &data, &size);
+        }
+        if (r == MOS_ERR_OUT_OF_MEMORY)
+            return oom(p, col), -2;
+        if (r != MOS_OK)
+            return snprintf(why, why_size, r == MOS_ERR_IO ? "no image" : "unreadable archive entry"), -1;
+        img_rgba8 im;
+        r = img_decode(data, size, entry, &im, why, why_size);
+        free(data);
+        if (r == MOS_ERR_OUT_OF_MEMORY)
+            return oom(p, col), -2;
+        if (r != MOS_OK)
+            return -1;
+        scene_image img = { .width = im.width, .height = im.height, .rgba = im.pixels, .path = strdup(key) };
+        if (!img.path) {
+            scene_image_free(&img);
+            return oom(p, col), -2;
+        }
+        if ((idx = add_image(p, col, &img)) < 0)
+            return -2;
+    }
+    const scene_image *im = &p->s->images[idx];
+    *alpha = false;
+    for (size_t i = 0; i < (size_t)im->width * (size_t)im->height && !*alpha; i++)
+        *alpha = im->rgba[4 * i + 3] < 255;
+    return idx;
+}
+
+/* Loads the map and appends one object per material (named OBJECT:TEXTURE),
+ * textured with the image the game's archives hold for it (else tinted by
+ * its name), then its views. */
 static int bsp_end(parser *p, int end_col)
 {
     pending_object *po = &p->po;
@@ -740,26 +826,78 @@ static int bsp_end(parser *p, int end_col)
     for (int i = 0; i < map.material_count; i++)
         tris += (uint64_t)(map.materials[i].mesh.index_count / 3) * inst;
     int rc = over_budget(p, end_col, o->name, tris);
+    /* The images: from every archive of the map's game folder. */
+    scene_pk3_set *pk3 = NULL;
+    char *folder = NULL;
+    if (!rc && po->bsp_textures && !po->texture_given) {
+        folder = game_folder(po->mesh_path, po->bsp_entry != NULL);
+        if (!folder || scene_pk3_open(folder, p->opts->sandbox_dir, &pk3) != MOS_OK)
+            rc = oom(p, end_col);
+    }
+    int untextured = 0;
+    char missing[160] = "";
     for (int i = 0; !rc && i < map.material_count; i++) {
         scene_bsp_material *mat = &map.materials[i];
         if (po->uv[0] != 1.0f || po->uv[1] != 1.0f)
             scene_mesh_uv_scale(&mat->mesh, po->uv[0], po->uv[1]);
         scene_object obj = *o;
-        const char *tex = strncmp(mat->name, "textures/", 9) ? mat->name : mat->name + 9;
-        size_t nl = strlen(obj.name), tl = strlen(tex);
+        const char *tname = tex_name(mat->name);
+        size_t nl = strlen(obj.name), tl = strlen(tname);
         if (nl + 1 < SCENE_NAME_MAX) {  /* OBJECT:TEXTURE, cut to the name limit */
             obj.name[nl] = ':';
             tl = tl < SCENE_NAME_MAX - 2 - nl ? tl : SCENE_NAME_MAX - 2 - nl;
-            memcpy(obj.name + nl + 1, tex, tl);
+            memcpy(obj.name + nl + 1, tname, tl);
             obj.name[nl + 1 + tl] = '\0';
         }
-        float tint[3];
-        material_tint(mat->name, tint);
-        for (int k = 0; k < 3; k++)
-            obj.color[k] *= tint[k];
+        bool alpha = false;
+        char why[256] = "";
+        int tex = pk3 ? bsp_texture(p, end_col, pk3, folder, mat->name, &alpha, why, sizeof why) : -1;
+        if (tex == -2) {
+            rc = -1;
+            break;
+        }
+        if (tex >= 0) {
+            obj.texture = tex;
+            if (!po->shader_given)
+                obj.shader = SCENE_SHADER_TEXTURED;
+            /* The alpha of a map texture means something only on surfaces
+             * its shader made translucent (surfaceparm trans, in the
+             * material's contents; elsewhere it feeds effects Mosaic does not
+             * draw): liquids blend, the others (fences, grates, foliage) are
+             * cut out as the game's alphaFunc GE128 does. */
+            const bool trans = alpha && (mat->contents & SCENE_BSP_CONTENTS_TRANSLUCENT);
+            if (trans && (mat->contents & SCENE_BSP_CONTENTS_LIQUID) && !po->blend_given)
+                obj.blend = MOS_BLEND_ALPHA;
+            else if (trans && !po->alpha_given)
+                obj.alpha_cutoff = 0.5f;
+            if (trans && !po->cull_given)
+                obj.cull = MOS_CULL_NONE;  /* such shaders draw both sides (cull disable) */
+        } else {
+            float tint[3];
+            material_tint(mat->name, tint);
+            for (int k = 0; k < 3; k++)
+                obj.color[k] *= tint[k];
+            if (pk3) {
+                size_t ml = strlen(missing);
+                if (untextured < 4)
+                    snprintf(missing + ml, sizeof missing - ml, "%s%.30s", untextured ? ", " : "", tex_name(mat->name));
+                untextured++;
+            }
+        }
         finish_object(po, &obj, &mat->mesh);
         rc = append_object(p, end_col, &obj, &mat->mesh);  /* the scene owns the mesh now */
     }
+    if (!rc && untextured) {
+        int save = p->line;
+        p->line = po->geom_line;
+        rc = pwarn(p, po->path_col, "%d of %d materials have no image in the archives of '%s' (%d read; Debian's "
+                   "openarena-081-textures holds OpenArena's) and are drawn tinted: %s%s", untextured,
+                   map.material_count, folder[0] ? folder : ".", scene_pk3_count(pk3), missing,
+                   untextured > 4 ? ", ..." : "");
+        p->line = save;
+    }
+    scene_pk3_close(pk3);
+    free(folder);
     if (!rc)
         p->total_tris += tris;
     if (!rc && po->views_max >= 0)
@@ -966,9 +1104,11 @@ static int object_end(parser *p, const token *t, int n)
     if (!po->cull_given)
         o->cull = po->geom == GEOM_SPHERE || po->geom == GEOM_BOX || po->geom == GEOM_TORUS || po->geom == GEOM_BSP
                       ? MOS_CULL_BACK : MOS_CULL_NONE;
-    if (po->geom != GEOM_BSP && (po->patch_line || po->views_line))
+    if (po->geom != GEOM_BSP && (po->patch_line || po->views_line || po->textures_line)) {
+        const int line = po->patch_line ? po->patch_line : po->views_line ? po->views_line : po->textures_line;
         return perr(p, t[0].col, "object '%s': '%s' (line %d) applies to bsp maps only", o->name,
-                    po->patch_line ? "patch_level" : "views", po->patch_line ? po->patch_line : po->views_line);
+                    po->patch_line ? "patch_level" : po->views_line ? "views" : "textures", line);
+    }
     if (po->geom == GEOM_BSP)
         return bsp_end(p, t[0].col);
     if (po->geom == GEOM_MESH)
@@ -1035,6 +1175,15 @@ static int object_stmt(parser *p, const token *t, int n)
             integer(p, &t[1], 1, SCENE_BSP_MAX_PATCH_LEVEL, &po->patch_level))
             return -1;
         po->patch_line = p->line;
+        return 0;
+    }
+    if (!strcmp(kw, "textures")) {
+        if (nargs(p, t, n, 1, 1, "on or off"))
+            return -1;
+        if (strcmp(t[1].s, "on") && strcmp(t[1].s, "off"))
+            return perr(p, t[1].col, "unknown textures value '%s' (expected on or off)", t[1].s);
+        po->bsp_textures = !strcmp(t[1].s, "on");
+        po->textures_line = p->line;
         return 0;
     }
     if (!strcmp(kw, "views")) {
@@ -1164,7 +1313,7 @@ static int object_stmt(parser *p, const token *t, int n)
     return perr(p, t[0].col,
                 "unknown object keyword '%.40s' (expected plane, sphere, box, torus, mesh, bsp, fit, uv_scale, shader, "
                 "color, texture, blend, depth_write, alpha_cutoff, translate, rotate, scale, cull, array, motion, velocity, "
-                "patch_level, views or end)", kw);
+                "patch_level, views, textures or end)", kw);
 }
 
 /* ---- driver -------------------------------------------------------------------- */

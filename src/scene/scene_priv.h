@@ -151,6 +151,10 @@ void scene_image_free(scene_image *img);  /* pixels and path */
 #define SCENE_BSP_NEAR 4.0f
 #define SCENE_BSP_FAR 16384.0f
 
+/* Content flags of a material the map compiler wrote from its shader's surfaceparms. */
+#define SCENE_BSP_CONTENTS_TRANSLUCENT 0x20000000u     /* surfaceparm trans */
+#define SCENE_BSP_CONTENTS_LIQUID (0x8u | 0x10u | 0x20u)  /* lava, slime, water */
+
 typedef struct scene_bsp_material {
     char name[64];  /* the map's texture (shader) name, e.g. textures/base_wall/concrete */
     uint32_t surface_flags, contents;
@@ -180,6 +184,18 @@ enum scene_bsp_arg { SCENE_BSP_ARG_PATH, SCENE_BSP_ARG_ENTRY };  /* what an erro
 mos_result scene_bsp_load(const char *path, const char *entry, int patch_level, int max_spawns,
                           scene_bsp_map *map, int *err_arg, char *err, size_t err_size);
 void scene_bsp_free(scene_bsp_map *map);
+
+/* ---- pk3.c: the .pk3 archives of a Quake 3 / OpenArena game folder (the images a map's materials
+ * name), searched as the game does: the last archive in name order holding an entry wins. */
+typedef struct scene_pk3_set scene_pk3_set;
+/* Opens every .pk3 in FOLDER ("" = the current one) that SANDBOX (or NULL) allows; an unreadable
+ * folder or archive is skipped.  MOS_ERR_OUT_OF_MEMORY or MOS_OK. */
+mos_result scene_pk3_open(const char *folder, const char *sandbox, scene_pk3_set **out);
+void scene_pk3_close(scene_pk3_set *s);
+int scene_pk3_count(const scene_pk3_set *s);
+/* The bytes of entry NAME (case-insensitive; malloc'd): MOS_ERR_IO when no archive holds it,
+ * MOS_ERR_BAD_SIZE over MAX_BYTES, MOS_ERR_PARSE when it does not inflate, MOS_ERR_OUT_OF_MEMORY. */
+mos_result scene_pk3_read(scene_pk3_set *s, const char *name, size_t max_bytes, uint8_t **data, size_t *size);
 
 /* ---- sandbox.c: the files a scene loaded with scene_load_opts.sandbox_dir may read */
 /* Whether PATH, as written in a scene file, may name a file in the sandbox:

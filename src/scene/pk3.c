@@ -1,0 +1,101 @@
+/* pk3.c — the .pk3 archives (zip, through minizip) of a Quake 3 / OpenArena game folder, searched as
+ * the game searches them: an entry is taken from the last archive in name order that holds it (pak4
+ * overrides pak1), names compared without case.  Fed by parse.c with a bsp map's folder; reads the
+ * images its materials name. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <unzip.h>
+
+#include "scene/scene_priv.h"
+
+#define PK3_MAX 64  /* archives per folder */
+
+struct scene_pk3_set {
+    unzFile archives[PK3_MAX];
+    int count;
+};
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static bool is_pk3(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 4 && !strcasecmp(name + n - 4, ".pk3");
+}
+
+mos_result scene_pk3_open(const char *folder, const char *sandbox, scene_pk3_set **out)
+{
+    *out = NULL;
+    scene_pk3_set *s = calloc(1, sizeof *s);
+    char *names[PK3_MAX];
+    int n = 0;
+    if (!s)
+        return MOS_ERR_OUT_OF_MEMORY;
+    DIR *d = opendir(folder[0] ? folder : ".");
+    if (d) {
+        for (struct dirent *e; n < PK3_MAX && (e = readdir(d));)
+            if (is_pk3(e->d_name) && (names[n] = strdup(e->d_name)))
+                n++;
+        closedir(d);
+    }
+    qsort(names, (size_t)n, sizeof *names, by_name);
+    for (int i = 0; i < n; i++) {
+        char path[4096], msg[8];
+        snprintf(path, sizeof path, "%s%s%s", folder, folder[0] ? "/" : "", names[i]);
+        free(names[i]);
+        if (sandbox && scene_sandbox_check(sandbox, path, msg, sizeof msg) != MOS_OK)
+            continue;
+        unzFile uf = unzOpen64(path);
+        if (uf)
+            s->archives[s->count++] = uf;
+    }
+    *out = s;
+    return MOS_OK;
+}
+
+void scene_pk3_close(scene_pk3_set *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < s->count; i++)
+        unzClose(s->archives[i]);
+    free(s);
+}
+
+int scene_pk3_count(const scene_pk3_set *s) { return s ? s->count : 0; }
+
+mos_result scene_pk3_read(scene_pk3_set *s, const char *name, size_t max_bytes, uint8_t **data, size_t *size)
+{
+    *data = NULL;
+    *size = 0;
+    for (int i = s ? s->count - 1 : -1; i >= 0; i--) {
+        unzFile uf = s->archives[i];
+        unz_file_info64 info;
+        if (unzLocateFile(uf, name, 2 /* case-insensitive */) != UNZ_OK ||
+            unzGetCurrentFileInfo64(uf, &info, NULL, 0, NULL, 0, NULL, 0) != UNZ_OK)
+            continue;
+        if (info.uncompressed_size > max_bytes)
+            return MOS_ERR_BAD_SIZE;
+        if (unzOpenCurrentFile(uf) != UNZ_OK)
+            return MOS_ERR_PARSE;
+        size_t want = (size_t)info.uncompressed_size, got = 0;
+        uint8_t *buf = malloc(want ? want : 1);
+        int r = 1;
+        while (buf && got < want && (r = unzReadCurrentFile(uf, buf + got, (unsigned)(want - got))) > 0)
+            got += (size_t)r;
+        int close_rc = unzCloseCurrentFile(uf);
+        if (!buf)
+            return MOS_ERR_OUT_OF_MEMORY;
+        if (r < 0 || got != want || close_rc != UNZ_OK) {
+            free(buf);
+            return MOS_ERR_PARSE;
+        }
+        *data = buf;
+        *size = want;
+        return MOS_OK;
+    }
+    return MOS_ERR_IO;
+}
