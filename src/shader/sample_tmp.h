@@ -5,8 +5,11 @@
  * `#pragma GCC target(...)` for that ISA.  Every variant computes the same
  * bits as the portable one for every input, NaN and Inf included: the mip
  * level of a quad stays scalar; the vector variants do the per-lane work
- * (position, floor, wrap, texel gathers, integer bilinear) one vector of
- * SAMPLE_LANES / 4 quads at a time.
+ * (position, wrap, texel gathers, 8-bit bilinear steps) one vector of
+ * SAMPLE_LANES / 4 quads at a time.  The arithmetic is llvmpipe's for an
+ * RGBA8 texture with GL_LINEAR_MIPMAP_NEAREST and repeat wrap (Mesa 22.3,
+ * gallivm's 8-bit path): given the same texture coordinates both renderers
+ * return the same texel values.
  *
  * Needs shader/texture.h, <math.h>, <stdint.h>, <string.h>.  Helpers are
  * named with the lane count appended (sample_level_8 ...), so one file may
@@ -22,71 +25,83 @@
 #define SAMPLE_QUADS (SAMPLE_LANES / 4) /* quads per vector */
 #define SAMPLE_BLOCK 64                 /* quads whose levels are found before their lanes are sampled */
 
-/* The mip level for rho2, the larger squared footprint: lod = log2(rho)
- * rounded, (int)(0.5f * log2f(rho2) + 0.5f), so level k for rho2 in about
- * [2^(2k-1), 2^(2k+1)).  Away from those odd powers of two the float
- * exponent gives the level, and log2f, whatever its last-bit error, gives
- * the same; within 2^-10 of one of them the level comes from log2f, as it
- * always did.  The sampling test checks this for every float rho2. */
+/* The mip level for rho2, the larger squared footprint in texels, as
+ * llvmpipe picks it for GL_LINEAR_MIPMAP_NEAREST: lod = log2(rho) rounded
+ * to nearest is the exponent of rho2 plus one, halved, with no log2 call:
+ * level k for rho2 in [2^(2k-1), 2^(2k+1)).  Zero and tiny footprints give
+ * level 0; Inf and NaN the last level. */
 static inline int SAMPLE_H(sample_level_rho2)(float rho2, int levels)
 {
-    if (!(rho2 > 1.0f)) return 0; /* NaN too */
     uint32_t bits;
     memcpy(&bits, &rho2, sizeof bits);
-    const int e = (int)(bits >> 23) - 127; /* rho2 = 1.m * 2^e, e >= 0 */
-    const uint32_t m = bits & 0x7fffffu, near = 1u << 13;
-    if (e == 128) return 0; /* +Inf: the old (int)(lod + 0.5f) gave INT_MIN on x86, so level 0 */
-    int level = (e + 1) >> 1;
-    if ((e & 1) ? m < near : m >= (1u << 23) - near) level = (int)(0.5f * log2f(rho2) + 0.5f);
-    return level > levels - 1 ? levels - 1 : level;
+    const int level = ((int)((bits >> 23) & 255u) - 127 + 1) >> 1;
+    return level < 0 ? 0 : level > levels - 1 ? levels - 1 : level;
 }
 
-/* The mip level of one quad from its texture-space derivatives. */
+/* The mip level of one quad from its texture-space derivatives: lane 1
+ * minus lane 0 along x, lane 2 minus lane 0 along y (the squares are not
+ * contracted into FMAs: -ffp-contract=off). */
 static inline int SAMPLE_H(sample_level)(const mos_sampler *s, float w0, float h0, const float *uq, const float *vq)
 {
     float dux = (uq[1] - uq[0]) * w0, dvx = (vq[1] - vq[0]) * h0;
     float duy = (uq[2] - uq[0]) * w0, dvy = (vq[2] - vq[0]) * h0;
     float rx = dux * dux + dvx * dvx, ry = duy * duy + dvy * dvy;
-    /* fmaxf(rx, ry) without the libm call; only the sign of a zero may differ. */
-    return SAMPLE_H(sample_level_rho2)(rx > ry || ry != ry ? rx : ry, s->levels);
+    return SAMPLE_H(sample_level_rho2)(rx > ry ? rx : ry, s->levels);  /* maxps: a NaN in either gives ry */
+}
+
+/* Position along one axis of a level of n texels in 1/256 texels, as
+ * llvmpipe's 8-bit path: round_half_even(c * n * 256) - 128 for a power of
+ * two (repeat wrap by a mask after the shift), of the fraction of c for
+ * other sizes.  Absurd positions (NaN, Inf, |c n| >= 2^22) sample texel 0. */
+static inline int32_t SAMPLE_H(sample_pos)(float c, int n)
+{
+    float x;
+    if (!(n & (n - 1))) {
+        x = c * (float)(n * 256);
+    } else {
+        x = c - floorf(c);
+        x = x * (float)n;
+        x = x * 256.0f;
+    }
+    if (!(fabsf(x) < 1e9f)) x = 0.0f;
+    return (int32_t)lrintf(x) - 128;
+}
+
+/* The first texel of a bilinear pair at position p (sample_pos) in a level
+ * of n texels, wrapped. */
+static inline int SAMPLE_H(sample_texel)(int32_t p, int n)
+{
+    int32_t i = p >> 8;  /* arithmetic: floor */
+    if (!(n & (n - 1))) return (int)(i & (n - 1));
+    return (int)(i < 0 ? n - 1 : i > n - 1 ? n - 1 : i);
+}
+
+/* The 8-bit linear step: a + w (b - a) / 256, rounded. */
+static inline uint32_t SAMPLE_H(sample_lerp8)(uint32_t a, uint32_t b, uint32_t w)
+{
+    return ((a << 8) + w * b - w * a + 128u) >> 8;
 }
 
 /* One lane in portable C: the portable variant's body, and the vector
  * variants' fallback for textures past 2^31 texels (gather offsets are
- * 32-bit).  Texel centres at +0.5; v = 0 is the bottom of the image; 8
- * fractional bits of position for the bilinear weights; repeat wrap. */
+ * 32-bit).  Rows are stored bottom first, so v is GL's t; bilinear in 8-bit
+ * steps, x then y, as llvmpipe filters unorm8 textures. */
 static inline void SAMPLE_H(sample_lane)(const mos_sampler *s, int level, float u, float v, float *const out[4],
                                          int lane)
 {
     const int lw = s->level[level].width, lh = s->level[level].height;
     const uint32_t *tex = s->level[level].texels;
-    float x = (u * (float)lw - 0.5f) * 256.0f, y = ((1.0f - v) * (float)lh - 0.5f) * 256.0f;
-    if (!(fabsf(x) < 1e9f) || !(fabsf(y) < 1e9f)) x = y = 0.0f; /* NaN, Inf, absurd */
-    int32_t xi = (int32_t)x, yi = (int32_t)y;                    /* floor without a libm call */
-    xi -= (float)xi > x;
-    yi -= (float)yi > y;
-    uint32_t fx = (uint32_t)xi & 255u, fy = (uint32_t)yi & 255u;
-    int ix = xi >> 8, iy = yi >> 8; /* repeat wrap: a mask for power-of-two sizes */
-    if (lw & (lw - 1)) {
-        ix %= lw; /* C's % rounds toward zero */
-        ix += ix < 0 ? lw : 0;
-    } else {
-        ix &= lw - 1;
-    }
-    if (lh & (lh - 1)) {
-        iy %= lh;
-        iy += iy < 0 ? lh : 0;
-    } else {
-        iy &= lh - 1;
-    }
-    int ix1 = ix + 1 < lw ? ix + 1 : 0, iy1 = iy + 1 < lh ? iy + 1 : 0;
-    uint32_t t[4] = {tex[iy * lw + ix], tex[iy * lw + ix1], tex[iy1 * lw + ix], tex[iy1 * lw + ix1]};
-    uint32_t w[4] = {(256u - fx) * (256u - fy), fx * (256u - fy), (256u - fx) * fy, fx * fy};
+    const int32_t px = SAMPLE_H(sample_pos)(u, lw), py = SAMPLE_H(sample_pos)(v, lh);
+    const uint32_t fx = (uint32_t)px & 255u, fy = (uint32_t)py & 255u;
+    const int ix = SAMPLE_H(sample_texel)(px, lw), iy = SAMPLE_H(sample_texel)(py, lh);
+    const int ix1 = ix + 1 < lw ? ix + 1 : 0, iy1 = iy + 1 < lh ? iy + 1 : 0;
+    const uint32_t t[4] = {tex[iy * lw + ix], tex[iy * lw + ix1], tex[iy1 * lw + ix], tex[iy1 * lw + ix1]};
     for (int c = 0; c < 4; c++) {
-        /* <= 255 * 65536 < 2^24: exact in 32 bits and in a float. */
-        uint32_t sum = 0;
-        for (int k = 0; k < 4; k++) sum += ((t[k] >> (8 * c)) & 0xffu) * w[k];
-        out[c][lane] = (float)sum * (1.0f / (255.0f * 65536.0f));
+        uint32_t k[4];
+        for (int i = 0; i < 4; i++) k[i] = (t[i] >> (8 * c)) & 0xffu;
+        const uint32_t r = SAMPLE_H(sample_lerp8)(SAMPLE_H(sample_lerp8)(k[0], k[1], fx),
+                                                  SAMPLE_H(sample_lerp8)(k[2], k[3], fx), fy);
+        out[c][lane] = (float)r * (1.0f / 255.0f);
     }
 }
 
@@ -125,7 +140,10 @@ void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float
 #define SV_KEEPF(m, a) _mm256_and_ps(_mm256_castsi256_ps(m), a) /* m ? a : 0 */
 #define SV_CVTF(a) _mm256_cvtepi32_ps(a)
 #define SV_CASTF(a) _mm256_castsi256_ps(a)
-#define SV_CVTFLOOR(a) _mm256_cvttps_epi32(_mm256_floor_ps(a))
+#define SV_FLOORF(a) _mm256_floor_ps(a)
+#define SV_CVTROUND(a) _mm256_cvtps_epi32(a) /* round half to even (MXCSR), as lrintf */
+#define SV_MIN(a, b) _mm256_min_epi32(a, b)
+#define SV_SRL16(a, n) _mm256_srli_epi16(a, n)
 #define SV_ADD(a, b) _mm256_add_epi32(a, b)
 #define SV_SUB(a, b) _mm256_sub_epi32(a, b)
 #define SV_MUL(a, b) _mm256_mullo_epi32(a, b)
@@ -175,7 +193,10 @@ void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float
 #define SV_KEEPF(m, a) _mm512_maskz_mov_ps(m, a) /* m ? a : 0 */
 #define SV_CVTF(a) _mm512_cvtepi32_ps(a)
 #define SV_CASTF(a) _mm512_castsi512_ps(a)
-#define SV_CVTFLOOR(a) _mm512_cvt_roundps_epi32(a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)
+#define SV_FLOORF(a) _mm512_roundscale_ps(a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)
+#define SV_CVTROUND(a) _mm512_cvtps_epi32(a) /* round half to even (MXCSR), as lrintf */
+#define SV_MIN(a, b) _mm512_min_epi32(a, b)
+#define SV_SRL16(a, n) _mm512_srli_epi16(a, n)
 #define SV_ADD(a, b) _mm512_add_epi32(a, b)
 #define SV_SUB(a, b) _mm512_sub_epi32(a, b)
 #define SV_MUL(a, b) _mm512_mullo_epi32(a, b)
@@ -207,42 +228,28 @@ void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float
 #error "SAMPLE_LANES must be 4, 8 or 16"
 #endif
 
-/* Repeat wrap of any size: i mod n in [0, n), exact for |i| < 2^22 (the
- * positions are clamped to |x| < 1e9 / 256).  The float quotient i * (1/n)
- * is within 0.5 / n of i / n, so its floor is right unless i / n is a whole
- * number k and the quotient falls just below it: then r = n, not 0. */
-static inline SV_I SAMPLE_H(sample_wrap)(SV_I i, SV_I n, SV_F rcp_n)
+/* The 8-bit linear step (sample_lerp8) of two channels held in the 16-bit
+ * halves of each lane: ((a << 8) + (b - a) f + 128) >> 8.  The sum before
+ * the shift is at most 255 * 256 + 128 < 2^16, so 16-bit arithmetic that
+ * wraps is still exact. */
+static inline SV_I SAMPLE_H(sample_lerp8x2)(SV_I a, SV_I b, SV_I f2)
 {
-    SV_I r = SV_SUB(i, SV_MUL(SV_CVTFLOOR(SV_MULF(SV_CVTF(i), rcp_n)), n));
-    return SV_SEL(SV_LT(r, n), r, SV_SUB(r, n));
+    return SV_SRL16(SV_ADD16(SV_ADD16(SV_SLL16(a, 8), SV_MUL16(SV_SUB16(b, a), f2)), SV_I1(0x00800080)), 8);
 }
 
-/* Bilinear along x of two 8-bit channels held in the 16-bit halves of each
- * lane: a * (256 - f) + b * f = (a << 8) + (b - a) * f.  The result is at
- * most 255 * 256 < 2^16, so 16-bit arithmetic that wraps is still exact. */
-static inline SV_I SAMPLE_H(sample_lerp_x)(SV_I a, SV_I b, SV_I f2)
+/* Channel 0..255 in the low (hi = 0) or high 16 bits of each lane, to 0..1. */
+static inline SV_F SAMPLE_H(sample_unorm)(SV_I v, int hi)
 {
-    return SV_ADD16(SV_SLL16(a, 8), SV_MUL16(SV_SUB16(b, a), f2));
-}
-
-/* Bilinear along y of one channel in 32-bit lanes, then to 0..1: the same
- * integer as the sum of the four texels times their weights (<= 255 *
- * 65536 < 2^24, so the int-to-float conversion is exact). */
-static inline SV_F SAMPLE_H(sample_lerp_y)(SV_I a, SV_I b, SV_I f)
-{
-    SV_I sum = SV_ADD(SV_SLL(a, 8), SV_MUL(SV_SUB(b, a), f));
-    return SV_MULF(SV_CVTF(sum), SV_F1(1.0f / (255.0f * 65536.0f)));
+    return SV_MULF(SV_CVTF(hi ? SV_SRL(v, 16) : SV_AND(v, SV_I1(0xffff))), SV_F1(1.0f / 255.0f));
 }
 
 void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float *v, float *const out[4])
 {
     const float w0 = (float)s->level[0].width, h0 = (float)s->level[0].height;
     /* Per-level tables for SV_LUT, padded to 16 entries with the last level:
-     * size, texel offset from level 0 (the levels share one block) and, for
-     * sizes that are not powers of two, the reciprocal for sample_wrap. */
+     * size and texel offset from level 0 (the levels share one block). */
     const uint32_t *base = s->level[0].texels;
     _Alignas(64) int32_t tab_w[16], tab_h[16], tab_off[16];
-    _Alignas(64) float tab_rw[16], tab_rh[16];
     int pow2 = 1;
     int64_t end = 0; /* one past the last texel, from base */
     for (int l = 0; l < 16; l++) {
@@ -262,11 +269,6 @@ void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float
         }
         return;
     }
-    if (!pow2)
-        for (int l = 0; l < 16; l++) {
-            tab_rw[l] = 1.0f / (float)tab_w[l];
-            tab_rh[l] = 1.0f / (float)tab_h[l];
-        }
     SV_LUT_DECL(lut_w, tab_w);
     SV_LUT_DECL(lut_h, tab_h);
     SV_LUT_DECL(lut_off, tab_off);
@@ -297,24 +299,32 @@ void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float
                 for (int c = 0; c < 4; c++) co[c] = pad_out[c];
             }
 
-            const SV_I lvl = SV_LOADI(lane_level + 4 * q), one = SV_I1(1);
+            const SV_I lvl = SV_LOADI(lane_level + 4 * q), one = SV_I1(1), zero = SV_I1(0);
             const SV_I w = SV_LUT(lut_w, lvl), h = SV_LUT(lut_h, lvl), off = SV_LUT(lut_off, lvl);
-            /* Position in 1/256 texels, exactly as the portable lane rounds it. */
-            SV_F x = SV_MULF(SV_SUBF(SV_MULF(SV_LOADF(cu), SV_CVTF(w)), SV_F1(0.5f)), SV_F1(256.0f));
-            SV_F y = SV_MULF(SV_SUBF(SV_MULF(SV_SUBF(SV_F1(1.0f), SV_LOADF(cv)), SV_CVTF(h)), SV_F1(0.5f)),
-                             SV_F1(256.0f));
-            const SV_M sane = SV_ANDM(SV_LTF(SV_ABSF(x), SV_F1(1e9f)), SV_LTF(SV_ABSF(y), SV_F1(1e9f)));
-            const SV_I xi = SV_CVTFLOOR(SV_KEEPF(sane, x)), yi = SV_CVTFLOOR(SV_KEEPF(sane, y));
+            /* Positions in 1/256 texels, as sample_pos (for a power-of-two
+             * level of a texture that is not one, the fraction path gives
+             * the same bits as the mask path: both scalings are exact). */
+            const SV_F fw = SV_CVTF(w), fh = SV_CVTF(h), lu = SV_LOADF(cu), lv = SV_LOADF(cv);
+            SV_F x, y;
+            if (pow2) {
+                x = SV_MULF(lu, SV_MULF(fw, SV_F1(256.0f)));
+                y = SV_MULF(lv, SV_MULF(fh, SV_F1(256.0f)));
+            } else {
+                x = SV_MULF(SV_MULF(SV_SUBF(lu, SV_FLOORF(lu)), fw), SV_F1(256.0f));
+                y = SV_MULF(SV_MULF(SV_SUBF(lv, SV_FLOORF(lv)), fh), SV_F1(256.0f));
+            }
+            x = SV_KEEPF(SV_LTF(SV_ABSF(x), SV_F1(1e9f)), x);
+            y = SV_KEEPF(SV_LTF(SV_ABSF(y), SV_F1(1e9f)), y);
+            const SV_I px = SV_SUB(SV_CVTROUND(x), SV_I1(128)), py = SV_SUB(SV_CVTROUND(y), SV_I1(128));
 
-            SV_I ix = SV_SRA(xi, 8), iy = SV_SRA(yi, 8);
+            SV_I ix = SV_SRA(px, 8), iy = SV_SRA(py, 8);
             if (pow2) {
                 ix = SV_AND(ix, SV_SUB(w, one));
                 iy = SV_AND(iy, SV_SUB(h, one));
             } else {
-                SV_LUT_DECL(lut_rw, tab_rw);
-                SV_LUT_DECL(lut_rh, tab_rh);
-                ix = SAMPLE_H(sample_wrap)(ix, w, SV_CASTF(SV_LUT(lut_rw, lvl)));
-                iy = SAMPLE_H(sample_wrap)(iy, h, SV_CASTF(SV_LUT(lut_rh, lvl)));
+                const SV_I wm1 = SV_SUB(w, one), hm1 = SV_SUB(h, one);
+                ix = SV_SEL(SV_LT(ix, zero), wm1, SV_MIN(ix, wm1));
+                iy = SV_SEL(SV_LT(iy, zero), hm1, SV_MIN(iy, hm1));
             }
             const SV_I row0 = SV_ADD(off, SV_MUL(iy, w));
             const SV_I row1 = SV_SEL(SV_LT(SV_ADD(iy, one), h), SV_ADD(row0, w), off);
@@ -332,17 +342,19 @@ void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float
                 t11 = SV_GATHER(base, SV_ADD(row1, ix1w));
             }
 
-            /* Channels r, b (and g, a after >> 8) in the 16-bit halves. */
-            const SV_I fx = SV_AND(xi, SV_I1(255)), fy = SV_AND(yi, SV_I1(255));
-            const SV_I fx2 = SV_ADD(fx, SV_SLL(fx, 16)), even = SV_I1(0x00ff00ff), low = SV_I1(0xffff);
-            const SV_I rb0 = SAMPLE_H(sample_lerp_x)(SV_AND(t00, even), SV_AND(t10, even), fx2);
-            const SV_I rb1 = SAMPLE_H(sample_lerp_x)(SV_AND(t01, even), SV_AND(t11, even), fx2);
-            const SV_I ga0 = SAMPLE_H(sample_lerp_x)(SV_AND(SV_SRL(t00, 8), even), SV_AND(SV_SRL(t10, 8), even), fx2);
-            const SV_I ga1 = SAMPLE_H(sample_lerp_x)(SV_AND(SV_SRL(t01, 8), even), SV_AND(SV_SRL(t11, 8), even), fx2);
-            SV_STOREF(co[0], SAMPLE_H(sample_lerp_y)(SV_AND(rb0, low), SV_AND(rb1, low), fy));
-            SV_STOREF(co[1], SAMPLE_H(sample_lerp_y)(SV_AND(ga0, low), SV_AND(ga1, low), fy));
-            SV_STOREF(co[2], SAMPLE_H(sample_lerp_y)(SV_SRL(rb0, 16), SV_SRL(rb1, 16), fy));
-            SV_STOREF(co[3], SAMPLE_H(sample_lerp_y)(SV_SRL(ga0, 16), SV_SRL(ga1, 16), fy));
+            /* Channels r, b (and g, a after >> 8) in the 16-bit halves:
+             * x, then y, in 8-bit steps. */
+            const SV_I fx = SV_AND(px, SV_I1(255)), fy = SV_AND(py, SV_I1(255)), even = SV_I1(0x00ff00ff);
+            const SV_I fx2 = SV_ADD(fx, SV_SLL(fx, 16)), fy2 = SV_ADD(fy, SV_SLL(fy, 16));
+            const SV_I rb0 = SAMPLE_H(sample_lerp8x2)(SV_AND(t00, even), SV_AND(t10, even), fx2);
+            const SV_I rb1 = SAMPLE_H(sample_lerp8x2)(SV_AND(t01, even), SV_AND(t11, even), fx2);
+            const SV_I ga0 = SAMPLE_H(sample_lerp8x2)(SV_AND(SV_SRL(t00, 8), even), SV_AND(SV_SRL(t10, 8), even), fx2);
+            const SV_I ga1 = SAMPLE_H(sample_lerp8x2)(SV_AND(SV_SRL(t01, 8), even), SV_AND(SV_SRL(t11, 8), even), fx2);
+            const SV_I rb = SAMPLE_H(sample_lerp8x2)(rb0, rb1, fy2), ga = SAMPLE_H(sample_lerp8x2)(ga0, ga1, fy2);
+            SV_STOREF(co[0], SAMPLE_H(sample_unorm)(rb, 0));
+            SV_STOREF(co[1], SAMPLE_H(sample_unorm)(ga, 0));
+            SV_STOREF(co[2], SAMPLE_H(sample_unorm)(rb, 1));
+            SV_STOREF(co[3], SAMPLE_H(sample_unorm)(ga, 1));
 
             if (lanes < SAMPLE_LANES)
                 for (int c = 0; c < 4; c++) memcpy(out[c] + first, pad_out[c], (size_t)lanes * sizeof(float));
@@ -366,7 +378,10 @@ void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float
 #undef SV_KEEPF
 #undef SV_CVTF
 #undef SV_CASTF
-#undef SV_CVTFLOOR
+#undef SV_FLOORF
+#undef SV_CVTROUND
+#undef SV_MIN
+#undef SV_SRL16
 #undef SV_ADD
 #undef SV_SUB
 #undef SV_MUL

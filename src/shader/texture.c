@@ -1,12 +1,40 @@
-/* texture.c — mip chain construction, and mos_sample_quads, which runs the
- * sampler's per-ISA body (sample_tmp.h: the level of a quad comes from its
- * texture-space derivatives, bilinear within the level, repeat wrap).
+/* texture.c — mip chain construction (as glGenerateMipmap on llvmpipe), and
+ * mos_sample_quads, which runs the sampler's per-ISA body (sample_tmp.h: the
+ * level of a quad from its texture-space derivatives, bilinear within the
+ * level in 8-bit steps, repeat wrap: GL_LINEAR_MIPMAP_NEAREST as llvmpipe
+ * computes it).
  * Fed by the api and by fragment shaders (mos_sample_quads). */
 #include "shader/texture.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "util/alloc.h"
+
+/* The 8-bit linear step of the sampler (and of llvmpipe's): p + w (q - p)
+ * / 256 rounded, w in 0..255, per channel of packed RGBA8. */
+static uint32_t lerp8_rgba(uint32_t p, uint32_t q, uint32_t w)
+{
+    uint32_t out = 0;
+    for (int ch = 0; ch < 4; ch++) {
+        const uint32_t a = (p >> (8 * ch)) & 0xffu, b = (q >> (8 * ch)) & 0xffu;
+        out |= (((a << 8) + w * b - w * a + 128u) >> 8) << (8 * ch);
+    }
+    return out;
+}
+
+/* The 1/256-texel position of texel centre i of a level of n texels in its
+ * parent of pn (round half to even, as the sampler's conversion), split
+ * into the first texel (clamped to the edge) and the weight of the next. */
+static void blit_tap(int i, int n, int pn, int *t0, int *t1, uint32_t *w)
+{
+    const float s = ((float)i + 0.5f) / (float)n;
+    const long si = lrintf(s * (float)(pn * 256)) - 128;
+    const long x = si >> 8;
+    *w = (uint32_t)(si & 255);
+    *t0 = (int)(x < 0 ? 0 : x > pn - 1 ? pn - 1 : x);
+    *t1 = (int)(x + 1 < 0 ? 0 : x + 1 > pn - 1 ? pn - 1 : x + 1);
+}
 
 mos_result texture_build(mos_sampler *s, int width, int height, const uint8_t *rgba8, const mos_allocator *a)
 {
@@ -25,27 +53,34 @@ mos_result texture_build(mos_sampler *s, int width, int height, const uint8_t *r
     s->levels = levels;
     s->sample = texture_sample_quads_scalar;
     uint32_t *dst = s->storage;
-    memcpy(dst, rgba8, (size_t)width * (size_t)height * 4);
+    /* Rows bottom first (GL's order: row y is at v = (y + 0.5) / height). */
+    for (int y = 0; y < height; y++)
+        memcpy(dst + (size_t)y * (size_t)width, rgba8 + (size_t)(height - 1 - y) * (size_t)width * 4,
+               (size_t)width * 4);
     s->level[0].width = width;
     s->level[0].height = height;
     s->level[0].texels = dst;
+    /* Each level from the one before, as Mesa's glGenerateMipmap does on
+     * llvmpipe (a linear-filtered blit): texel (i, j) is the parent sampled
+     * bilinearly at its centre ((i + 0.5) / w, (j + 0.5) / h), clamped to the
+     * edge, with the sampler's 8-bit steps; for even sizes the rounded-up
+     * mean of means of the 2x2 texels it covers. */
     for (int l = 1; l < levels; l++) {
-        int pw = s->level[l - 1].width, ph = s->level[l - 1].height;
+        const int pw = s->level[l - 1].width, ph = s->level[l - 1].height;
         const uint32_t *src = s->level[l - 1].texels;
-        int lw = pw > 1 ? pw / 2 : 1, lh = ph > 1 ? ph / 2 : 1;
+        const int lw = pw > 1 ? pw / 2 : 1, lh = ph > 1 ? ph / 2 : 1;
         dst += (size_t)pw * (size_t)ph;
         for (int y = 0; y < lh; y++) {
+            int y0, y1;
+            uint32_t wy;
+            blit_tap(y, lh, ph, &y0, &y1, &wy);
+            const uint32_t *r0 = src + (size_t)y0 * (size_t)pw, *r1 = src + (size_t)y1 * (size_t)pw;
             for (int x = 0; x < lw; x++) {
-                int x0 = 2 * x < pw ? 2 * x : pw - 1, x1 = 2 * x + 1 < pw ? 2 * x + 1 : pw - 1;
-                int y0 = 2 * y < ph ? 2 * y : ph - 1, y1 = 2 * y + 1 < ph ? 2 * y + 1 : ph - 1;
-                uint32_t q[4] = {src[y0 * pw + x0], src[y0 * pw + x1], src[y1 * pw + x0], src[y1 * pw + x1]};
-                uint32_t out = 0;
-                for (int ch = 0; ch < 4; ch++) {
-                    uint32_t sum = 2;
-                    for (int k = 0; k < 4; k++) sum += (q[k] >> (8 * ch)) & 0xffu;
-                    out |= (sum / 4) << (8 * ch);
-                }
-                dst[y * lw + x] = out;
+                int x0, x1;
+                uint32_t wx;
+                blit_tap(x, lw, pw, &x0, &x1, &wx);
+                dst[(size_t)y * (size_t)lw + (size_t)x] =
+                    lerp8_rgba(lerp8_rgba(r0[x0], r0[x1], wx), lerp8_rgba(r1[x0], r1[x1], wx), wy);
             }
         }
         s->level[l].width = lw;

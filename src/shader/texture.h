@@ -19,7 +19,7 @@ struct mos_sampler {
     int levels;
     struct {
         int width, height;
-        const uint32_t *texels;  /* rows top first, packed RGBA8 */
+        const uint32_t *texels;  /* rows bottom first (GL's order), packed RGBA8 */
     } level[TEXTURE_MAX_LEVELS];
     uint32_t *storage;
 };
@@ -32,8 +32,9 @@ void texture_sample_quads_avx2(const mos_sampler *, int, const float *, const fl
 void texture_sample_quads_avx512(const mos_sampler *, int, const float *, const float *, float *const[4]);
 #endif
 
-/* Builds the mip chain (box filter) from rows-top-first RGBA8, all levels in
- * one block (the vector samplers gather from it), sampled by the portable
+/* Builds the mip chain (each level a bilinear blit of the one before, as
+ * Mesa's glGenerateMipmap on llvmpipe) from rows-top-first RGBA8, all levels
+ * in one block (the vector samplers gather from it), sampled by the portable
  * variant until the caller sets s->sample. */
 mos_result texture_build(mos_sampler *s, int width, int height, const uint8_t *rgba8, const mos_allocator *a);
 void texture_release(mos_sampler *s, const mos_allocator *a);

@@ -1,0 +1,157 @@
+/* test_sampling.c — the texture sampler (src/shader/sample_tmp.h, texture.c):
+ * every instruction-set build returns the same bits as the portable one on
+ * random coordinates, footprints, sizes and NaN/Inf/huge inputs; the mip
+ * chain of an even-sized texture is the rounded-up mean of means of each
+ * 2x2 block (what glGenerateMipmap gives on llvmpipe), computed here from the
+ * input image; the mip level follows log2 of the footprint, rounded, checked
+ * on levels filled with distinct colours.  (That the same coordinates give
+ * llvmpipe's texels is test_llvmpipe_agreement's textured level.) */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "check.h"
+#include "shader/texture.h"
+
+static uint32_t rng = 0x9e3779b9u;
+static uint32_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 17;
+    rng ^= rng << 5;
+    return rng;
+}
+static float uniform(float lo, float hi) { return lo + (hi - lo) * (float)(next() & 0xffffff) / 16777216.0f; }
+
+enum { Q = 2048 };
+static float u[4 * Q], v[4 * Q], ref[4][4 * Q], got[4][4 * Q];
+
+static void test_isa_bits(void)
+{
+    const mos_allocator a = { 0 };
+    static const int sizes[][2] = { { 8, 8 }, { 256, 256 }, { 7, 5 }, { 100, 37 }, { 1, 1 }, { 64, 2 }, { 3, 300 },
+                                    { 512, 128 } };
+    static const mos_isa isas[] = { MOS_ISA_AVX2, MOS_ISA_AVX512 };
+    int tested = 0;
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        const int w = sizes[si][0], h = sizes[si][1];
+        uint8_t *px = malloc((size_t)w * (size_t)h * 4);
+        if (!px) abort();
+        for (int i = 0; i < w * h * 4; i++) px[i] = (uint8_t)next();
+        mos_sampler s;
+        if (!CHECK_OK_B(texture_build(&s, w, h, px, &a))) {
+            free(px);
+            continue;
+        }
+        for (int q = 0; q < Q; q++) {
+            float cu = uniform(-3, 3), cv = uniform(-3, 3), scale = powf(2.0f, uniform(-14, 4)), skew = uniform(-1, 1);
+            if (q % 97 == 0) cu = NAN;
+            if (q % 89 == 0) cv = INFINITY;
+            if (q % 83 == 0) scale = 0.0f;
+            if (q % 79 == 0) cu = 3e9f;
+            if (q % 73 == 0) scale = INFINITY;
+            for (int l = 0; l < 4; l++) {
+                u[4 * q + l] = cu + scale * (float)(l & 1) + scale * skew * (float)(l >> 1);
+                v[4 * q + l] = cv + scale * (float)(l >> 1);
+            }
+        }
+        float *r[4] = { ref[0], ref[1], ref[2], ref[3] }, *g[4] = { got[0], got[1], got[2], got[3] };
+        texture_sample_quads_scalar(&s, Q, u, v, r);
+        for (size_t k = 0; k < sizeof isas / sizeof isas[0]; k++) {
+            if (backend_isa_available(isas[k]) != isas[k]) continue;
+            tested++;
+            backend_isa_select(isas[k])->sample(&s, Q, u, v, g);
+            long bad = 0;
+            for (int c = 0; c < 4; c++) bad += memcmp(ref[c], got[c], sizeof ref[c]) != 0;
+            CHECK_MSG(bad == 0, "ISA %d on a %dx%d texture: %ld channels differ from the portable sampler", isas[k], w,
+                      h, bad);
+        }
+        texture_release(&s, &a);
+        free(px);
+    }
+    printf("  %d (texture, ISA) pairs compared with the portable sampler\n", tested);
+}
+
+static uint32_t avg_up(uint32_t p, uint32_t q)
+{
+    uint32_t out = 0;
+    for (int c = 0; c < 4; c++) out |= ((((p >> (8 * c)) & 255u) + ((q >> (8 * c)) & 255u) + 1u) >> 1) << (8 * c);
+    return out;
+}
+
+static void test_mip_chain(void)
+{
+    enum { W = 64, H = 32 };
+    const mos_allocator a = { 0 };
+    static uint8_t px[W * H * 4];
+    for (size_t i = 0; i < sizeof px; i++) px[i] = (uint8_t)next();
+    mos_sampler s;
+    if (!CHECK_OK_B(texture_build(&s, W, H, px, &a))) return;
+    CHECK_EQ_INT(s.levels, 7);  /* 64x32 .. 1x1 */
+    CHECK(s.level[1].width == W / 2 && s.level[1].height == H / 2);
+    long bad = 0;
+    for (int j = 0; j < H / 2; j++)      /* level rows bottom first: input row H - 1 - 2j is level-0 row 2j */
+        for (int i = 0; i < W / 2; i++) {
+            uint32_t t[4];
+            for (int k = 0; k < 4; k++) {
+                const int x = 2 * i + (k & 1), y = H - 1 - (2 * j + (k >> 1));
+                memcpy(&t[k], px + 4 * (y * W + x), 4);
+            }
+            bad += s.level[1].texels[j * (W / 2) + i] != avg_up(avg_up(t[0], t[1]), avg_up(t[2], t[3]));
+        }
+    CHECK_MSG(bad == 0, "level 1: %ld texels are not the rounded-up mean of means of their 2x2 block", bad);
+    texture_release(&s, &a);
+}
+
+static void test_level_rule(void)
+{
+    enum { N = 256 };
+    const mos_allocator a = { 0 };
+    static uint8_t px[N * N * 4];
+    mos_sampler s;
+    if (!CHECK_OK_B(texture_build(&s, N, N, px, &a))) return;
+    /* Level k filled with grey 20 k: the level a quad used is its red / 20. */
+    for (int k = 0; k < s.levels; k++) {
+        uint32_t *t = (uint32_t *)(uintptr_t)s.level[k].texels;
+        for (int i = 0; i < s.level[k].width * s.level[k].height; i++) t[i] = 0xff000000u | 0x010101u * (uint32_t)(20 * k);
+    }
+    long bad = 0, n = 0;
+    for (int e = -8; e <= 20; e++) {  /* footprint d texels per pixel, 2^(e/2) nudged off the thresholds */
+        const float d = powf(2.0f, (float)e * 0.5f) * (e % 2 ? 1.03f : 0.98f);
+        const int want_level = (int)floorf(log2f(d) + 0.5f), want = want_level < 0 ? 0 : want_level > 8 ? 8 : want_level;
+        float qu[4], qv[4], o[4][4];
+        float *op[4] = { o[0], o[1], o[2], o[3] };
+        for (int l = 0; l < 4; l++) {
+            qu[l] = 0.3f + (float)(l & 1) * d / N;
+            qv[l] = 0.6f + (float)(l >> 1) * 0.5f * d / N;
+        }
+        texture_sample_quads_scalar(&s, 1, qu, qv, op);
+        const int level = (int)lrintf(o[0][0] * 255.0f) / 20;
+        n++;
+        if (level != want) {
+            bad++;
+            fprintf(stderr, "  footprint %g texels: level %d, expected %d\n", d, level, want);
+        }
+    }
+    /* A zero footprint takes level 0; a NaN one along y the last (the
+     * larger footprint is taken as x86's maxps takes it: y when either is
+     * NaN). */
+    float zu[4] = { 0.5f, 0.5f, 0.5f, 0.5f }, nv[4] = { 0.5f, 0.5f, NAN, 0.5f }, o[4][4];
+    float *op[4] = { o[0], o[1], o[2], o[3] };
+    texture_sample_quads_scalar(&s, 1, zu, zu, op);
+    CHECK_EQ_INT((int)lrintf(o[0][0] * 255.0f) / 20, 0);
+    texture_sample_quads_scalar(&s, 1, zu, nv, op);
+    CHECK_EQ_INT((int)lrintf(o[0][3] * 255.0f) / 20, s.levels - 1);
+    CHECK_MSG(bad == 0, "%ld of %ld footprints took another level than log2 rounded", bad, n);
+    texture_release(&s, &a);
+}
+
+int main(void)
+{
+    TEST_RUN(test_isa_bits);
+    TEST_RUN(test_mip_chain);
+    TEST_RUN(test_level_rule);
+    return TEST_EXIT();
+}
