@@ -191,9 +191,23 @@ mos_result mos_buffer_create(mos_context *ctx, const mos_buffer_desc *desc, mos_
 void mos_buffer_destroy(mos_context *ctx, mos_buffer b);
 
 /* ---- textures: RGBA8, mipmapped, repeat wrap, bilinear within a level ----- */
+/* How a texture repeats outside 0..1 (GL's wrap modes), per axis. */
+typedef enum mos_wrap {
+    MOS_WRAP_REPEAT = 0,      /* GL_REPEAT */
+    MOS_WRAP_CLAMP_TO_EDGE,   /* GL_CLAMP_TO_EDGE */
+    MOS_WRAP_MIRRORED_REPEAT, /* GL_MIRRORED_REPEAT */
+} mos_wrap;
+/* Filtering between mip levels; within a level it is always bilinear. */
+typedef enum mos_mip_filter {
+    MOS_MIP_NEAREST = 0,  /* one level per 2x2 quad (GL_LINEAR_MIPMAP_NEAREST) */
+    MOS_MIP_LINEAR,       /* the two nearest levels blended (GL_LINEAR_MIPMAP_LINEAR, trilinear) */
+} mos_mip_filter;
+
 typedef struct mos_texture_desc {
     int width, height;     /* 1..16384 */
     const uint8_t *rgba8;  /* width * height * 4 bytes, rows top first */
+    mos_wrap wrap_u, wrap_v;  /* default repeat */
+    mos_mip_filter mip;       /* default nearest level */
 } mos_texture_desc;
 
 mos_result mos_texture_create(mos_context *ctx, const mos_texture_desc *desc, mos_texture *out);

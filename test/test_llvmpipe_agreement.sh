@@ -47,28 +47,30 @@ done
 grep -q '^FAIL agreement ' "$tmp/bench.out" && failed=1
 grep -q 'llvmpipe' "$tmp/bench.out" || { echo "FAIL llvmpipe_agreement_renderer: GL_RENDERER is not llvmpipe"; failed=1; }
 
-# A textured game level (OpenArena's oa_dm3 with its images from openarena-081-textures, cut-out
-# grates and wires, blended water; minified textures everywhere): >= 99.5% within 2/255, and off
-# edges at most 0.02% of the pixels.  The sampler computes llvmpipe's level, texel positions and
-# 8-bit filter (given the same texture coordinates both return the same texels: test_sampling and
-# the level agreement), but the coordinates come from each renderer's own interpolation, and a
-# quad whose footprint lies within rounding of a power of two may take the neighbouring mip level
-# (15 of 230,400 pixels at 640x360 here, in 2x2 clusters, a few levels of 255 apart).
-"$cli" bench --vs llvmpipe --llvmpipe "$ref" --scene scenes/oa/oa_dm3.scene \
+# Textures at 640x360, >= 99.5% within 2/255 and off edges at most 0.02% of the pixels: the sampling
+# modes (agree_wrap: trilinear on a receding floor; repeat, clamp-to-edge and mirrored panels) and a
+# textured game level (OpenArena's oa_dm3 with its images from openarena-081-textures, cut-out grates
+# and wires, blended water; minified textures everywhere).  The sampler computes llvmpipe's levels,
+# texel positions and 8-bit filter (given the same texture coordinates both return the same texels:
+# test_sampling and agree_wrap, 100%), but the coordinates come from each renderer's own
+# interpolation, and a quad whose footprint lies within rounding of a power of two may take the
+# neighbouring mip level (oa_dm3: 15 of 230,400 pixels, in 2x2 clusters, a few levels of 255 apart).
+"$cli" bench --vs llvmpipe --llvmpipe "$ref" --scene test/scenes/agree_wrap.scene --scene scenes/oa/oa_dm3.scene \
     --size 640x360 --threads 2 --spp 1,4 --frames 1 --warmup 0 \
     --no-plots --keep-images --out "$tmp/oa" > "$tmp/oa.out" 2> "$tmp/oa.err"
-n=$(grep -c '^ratio scene=oa_dm3 ' "$tmp/oa.out")
-if [ "$n" -ne 2 ]; then
-    echo "FAIL llvmpipe_agreement_oa_dm3: expected 2 configurations, got $n"; tail -n 5 "$tmp/oa.err"; failed=1
+n=$(grep -c '^ratio scene=' "$tmp/oa.out")
+if [ "$n" -ne 4 ]; then
+    echo "FAIL llvmpipe_agreement_textured: expected 4 configurations, got $n"; tail -n 5 "$tmp/oa.err"; failed=1
 fi
-grep '^ratio scene=oa_dm3 ' "$tmp/oa.out" | while read -r line; do
+grep '^ratio scene=' "$tmp/oa.out" | while read -r line; do
+    scene=$(echo "$line" | sed -n 's/^ratio scene=\([^ ]*\) .*/\1/p')
     spp=$(echo "$line" | sed -n 's/.* spp=\([0-9]*\) .*/\1/p')
     agree=$(echo "$line" | sed -n 's/.* agree=\([0-9.]*\)%.*/\1/p')
     off=$(echo "$line" | sed -n 's/.* off_edge=\([0-9]*\) .*/\1/p')
     if awk -v a="$agree" -v o="$off" 'BEGIN { exit !(a >= 99.5 && o <= 640 * 360 * 0.0002) }'; then
-        echo "PASS llvmpipe_agreement_oa_dm3_$spp: within_2=$agree% off_edge=$off"
+        echo "PASS llvmpipe_agreement_${scene}_$spp: within_2=$agree% off_edge=$off"
     else
-        echo "FAIL llvmpipe_agreement_oa_dm3_$spp: within_2=$agree% (need 99.5) off_edge=$off (at most 46)"
+        echo "FAIL llvmpipe_agreement_${scene}_$spp: within_2=$agree% (need 99.5) off_edge=$off (at most 46)"
     fi
 done | tee "$tmp/oa.verdicts"
 grep -q '^FAIL' "$tmp/oa.verdicts" && failed=1

@@ -689,6 +689,19 @@ static void test_enums(void)
     d.blend = (mos_blend)(MOS_BLEND_PREMULTIPLIED + 1);
     CHECK_ERR(e.ctx, mos_draw(e.ctx, &d), MOS_ERR_INVALID_ARGUMENT);
     CHECK_OK(mos_end_frame(e.ctx, NULL));
+    /* mos_wrap, mos_mip_filter */
+    for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
+        mos_texture bad_tex = { 0 };
+        const mos_texture_desc td = { .width = 2, .height = 2, .rgba8 = tex_rgba };
+        mos_texture_desc t1 = td, t2 = td, t3 = td;
+        t1.wrap_u = (mos_wrap)vals[i];
+        t2.wrap_v = (mos_wrap)vals[i];
+        t3.mip = (mos_mip_filter)vals[i];
+        CHECK_ERR(e.ctx, mos_texture_create(e.ctx, &t1, &bad_tex), MOS_ERR_INVALID_ARGUMENT);
+        CHECK_ERR(e.ctx, mos_texture_create(e.ctx, &t2, &bad_tex), MOS_ERR_INVALID_ARGUMENT);
+        CHECK_ERR(e.ctx, mos_texture_create(e.ctx, &t3, &bad_tex), MOS_ERR_INVALID_ARGUMENT);
+        CHECK(bad_tex.id == 0);
+    }
     CHECK_EQ_INT(mismatches(e.ctx, e.t, MW, MH, (const uint8_t[4]){ 0, 0, 0, 0 }), 0);
     mos_context_destroy(e.ctx);
     /* mos_result */

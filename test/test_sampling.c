@@ -4,7 +4,9 @@
  * chain of an even-sized texture is the rounded-up mean of means of each
  * 2x2 block (what glGenerateMipmap gives on llvmpipe), computed here from the
  * input image; the mip level follows log2 of the footprint, rounded, checked
- * on levels filled with distinct colours.  (That the same coordinates give
+ * on levels filled with distinct colours; the wrap modes (repeat,
+ * clamp-to-edge, mirrored) and trilinear blending between levels.  (That the
+ * same coordinates give
  * llvmpipe's texels is test_llvmpipe_agreement's textured level.) */
 #include <math.h>
 #include <stdio.h>
@@ -58,20 +60,25 @@ static void test_isa_bits(void)
             }
         }
         float *r[4] = { ref[0], ref[1], ref[2], ref[3] }, *g[4] = { got[0], got[1], got[2], got[3] };
-        texture_sample_quads_scalar(&s, Q, u, v, r);
-        for (size_t k = 0; k < sizeof isas / sizeof isas[0]; k++) {
-            if (backend_isa_available(isas[k]) != isas[k]) continue;
-            tested++;
-            backend_isa_select(isas[k])->sample(&s, Q, u, v, g);
-            long bad = 0;
-            for (int c = 0; c < 4; c++) bad += memcmp(ref[c], got[c], sizeof ref[c]) != 0;
-            CHECK_MSG(bad == 0, "ISA %d on a %dx%d texture: %ld channels differ from the portable sampler", isas[k], w,
-                      h, bad);
+        for (int mode = 0; mode < 18; mode++) {  /* wrap u, wrap v, mip filter */
+            s.wrap[0] = mode % 3;
+            s.wrap[1] = mode / 3 % 3;
+            s.mip_linear = mode >= 9;
+            texture_sample_quads_scalar(&s, Q, u, v, r);
+            for (size_t k = 0; k < sizeof isas / sizeof isas[0]; k++) {
+                if (backend_isa_available(isas[k]) != isas[k]) continue;
+                tested++;
+                backend_isa_select(isas[k])->sample(&s, Q, u, v, g);
+                long bad = 0;
+                for (int c = 0; c < 4; c++) bad += memcmp(ref[c], got[c], sizeof ref[c]) != 0;
+                CHECK_MSG(bad == 0, "ISA %d on a %dx%d texture, wrap %d %d, mip linear %d: %ld channels differ from "
+                          "the portable sampler", isas[k], w, h, s.wrap[0], s.wrap[1], s.mip_linear, bad);
+            }
         }
         texture_release(&s, &a);
         free(px);
     }
-    printf("  %d (texture, ISA) pairs compared with the portable sampler\n", tested);
+    printf("  %d (texture, mode, ISA) triples compared with the portable sampler\n", tested);
 }
 
 static uint32_t avg_up(uint32_t p, uint32_t q)
@@ -148,10 +155,84 @@ static void test_level_rule(void)
     texture_release(&s, &a);
 }
 
+/* Clamp to edge holds the edge texels outside 0..1; mirrored repeat reads
+ * -u as u and 1 + u as 1 - u; repeat reads u + 1 as u (at level 0). */
+static void test_wrap_modes(void)
+{
+    enum { N = 16 };
+    const mos_allocator a = { 0 };
+    static uint8_t px[N * N * 4];
+    for (size_t i = 0; i < sizeof px; i++) px[i] = (uint8_t)next();
+    mos_sampler s;
+    if (!CHECK_OK_B(texture_build(&s, N, N, px, &a))) return;
+    long bad = 0;
+    for (int i = 0; i < 200; i++) {
+        const float cu = uniform(0.0f, 1.0f), cv = uniform(0.0f, 1.0f), e = 1.0f / 4096;  /* tiny footprint: level 0 */
+        float qu[2][4], qv[2][4], o[2][4][4];
+        float *op0[4] = { o[0][0], o[0][1], o[0][2], o[0][3] }, *op1[4] = { o[1][0], o[1][1], o[1][2], o[1][3] };
+        for (int mode = 0; mode < 3; mode++) {
+            s.wrap[0] = s.wrap[1] = mode;
+            for (int l = 0; l < 4; l++) {
+                const float du = e * (float)(l & 1), dv = e * (float)(l >> 1);
+                if (mode == MOS_WRAP_CLAMP_TO_EDGE) {         /* far outside, and just at the edge */
+                    qu[0][l] = -5.0f + du, qv[0][l] = 7.0f + dv;
+                    qu[1][l] = 0.0f + du, qv[1][l] = 1.0f - 0.5f / N + dv;
+                } else if (mode == MOS_WRAP_MIRRORED_REPEAT) { /* -u and 1 + u mirror u and 1 - u */
+                    qu[0][l] = -cu + du, qv[0][l] = 1.0f + cv + dv;
+                    qu[1][l] = cu + du, qv[1][l] = 1.0f - cv + dv;
+                } else {                                       /* a whole period away */
+                    qu[0][l] = cu + 3.0f + du, qv[0][l] = cv - 2.0f + dv;
+                    qu[1][l] = cu + du, qv[1][l] = cv + dv;
+                }
+            }
+            texture_sample_quads_scalar(&s, 1, qu[0], qv[0], op0);
+            texture_sample_quads_scalar(&s, 1, qu[1], qv[1], op1);
+            for (int c = 0; c < 4; c++) bad += fabsf(o[0][c][0] - o[1][c][0]) > (mode == 0 ? 1.5f / 255 : 0.0f);
+        }
+    }
+    CHECK_MSG(bad == 0, "%ld channels differ between a coordinate and its wrapped image", bad);
+    texture_release(&s, &a);
+}
+
+/* Trilinear: between levels k and k + 1 (filled with 20 k and 20 k + 20)
+ * the value moves from one to the other as the footprint grows. */
+static void test_trilinear(void)
+{
+    enum { N = 256 };
+    const mos_allocator a = { 0 };
+    static uint8_t px[N * N * 4];
+    mos_sampler s;
+    if (!CHECK_OK_B(texture_build(&s, N, N, px, &a))) return;
+    for (int k = 0; k < s.levels; k++) {
+        uint32_t *t = (uint32_t *)(uintptr_t)s.level[k].texels;
+        for (int i = 0; i < s.level[k].width * s.level[k].height; i++) t[i] = 0xff000000u | 0x010101u * (uint32_t)(20 * k);
+    }
+    s.mip_linear = true;
+    float last = -1.0f;
+    long bad = 0;
+    for (int i = 0; i <= 64; i++) {  /* footprint 2^(2 + i / 32): lod from 2 to 4 */
+        const float d = powf(2.0f, 2.0f + (float)i / 32.0f);
+        float qu[4], qv[4], o[4][4];
+        float *op[4] = { o[0], o[1], o[2], o[3] };
+        for (int l = 0; l < 4; l++) {
+            qu[l] = 0.3f + (float)(l & 1) * d / N;
+            qv[l] = 0.6f + (float)(l >> 1) * 0.5f * d / N;
+        }
+        texture_sample_quads_scalar(&s, 1, qu, qv, op);
+        const float lod = 2.0f + (float)i / 32.0f, want = 20.0f * lod / 255.0f;
+        bad += o[0][0] < last || fabsf(o[0][0] - want) > 1.5f / 255.0f;  /* monotonic, within the linear log2's error */
+        last = o[0][0];
+    }
+    CHECK_MSG(bad == 0, "%ld of 65 trilinear samples off the blend of their two levels", bad);
+    texture_release(&s, &a);
+}
+
 int main(void)
 {
     TEST_RUN(test_isa_bits);
     TEST_RUN(test_mip_chain);
     TEST_RUN(test_level_rule);
+    TEST_RUN(test_wrap_modes);
+    TEST_RUN(test_trilinear);
     return TEST_EXIT();
 }

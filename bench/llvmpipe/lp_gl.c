@@ -223,8 +223,8 @@ static mos_result lp_upload_mesh(lp_renderer *r, const scene_export_draw *d)
 }
 
 /* Mosaic's textures: rows top first with v = 0 at the image bottom; GL's row 0 is
- * t = 0, so the rows go up bottom first.  Repeat wrap, bilinear within a level,
- * nearest mip level (Mosaic picks one level per 2x2 quad). */
+ * t = 0, so the rows go up bottom first.  The scene's wrap modes and mip filter
+ * (nearest level or trilinear), bilinear within a level, as Mosaic's texture. */
 static mos_result lp_upload_texture(lp_renderer *r, const scene_export_draw *d)
 {
     if (lp_grow((void **)&r->textures, &r->tex_cap, d->texture, sizeof *r->textures))
@@ -244,9 +244,11 @@ static mos_result lp_upload_texture(lp_renderer *r, const scene_export_draw *d)
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, d->tex_width, d->tex_height, 0, GL_RGBA, GL_UNSIGNED_BYTE, flip);
     free(flip);
     glGenerateMipmap(GL_TEXTURE_2D);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_NEAREST);
+    static const GLint wraps[3] = { GL_REPEAT, GL_CLAMP_TO_EDGE, GL_MIRRORED_REPEAT };  /* mos_wrap order */
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, wraps[d->tex_wrap[0] % 3]);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, wraps[d->tex_wrap[1] % 3]);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER,
+                    d->tex_mip == MOS_MIP_LINEAR ? GL_LINEAR_MIPMAP_LINEAR : GL_LINEAR_MIPMAP_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
     r->textures[d->texture] = t;
     return MOS_OK;

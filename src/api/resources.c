@@ -237,12 +237,18 @@ mos_result mos_texture_create(mos_context *ctx, const mos_texture_desc *desc, mo
     if (desc->width < 1 || desc->height < 1 || desc->width > 16384 || desc->height > 16384)
         return ctx_fail(ctx, MOS_ERR_BAD_SIZE, "mos_texture_create: size %dx%d is outside 1..16384", desc->width,
                         desc->height);
+    if ((unsigned)desc->wrap_u > MOS_WRAP_MIRRORED_REPEAT || (unsigned)desc->wrap_v > MOS_WRAP_MIRRORED_REPEAT ||
+        (unsigned)desc->mip > MOS_MIP_LINEAR)
+        return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_texture_create: unknown wrap or mip filter mode");
     mos_sampler *s = util_calloc(&ctx->allocator, 1, sizeof *s);
     if (!s || texture_build(s, desc->width, desc->height, desc->rgba8, &ctx->allocator) != MOS_OK) {
         util_free(&ctx->allocator, s);
         return ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_texture_create: out of memory");
     }
     s->sample = ctx->hot->sample;
+    s->wrap[0] = (int)desc->wrap_u;
+    s->wrap[1] = (int)desc->wrap_v;
+    s->mip_linear = desc->mip == MOS_MIP_LINEAR;
     mos_result r = pool_add(ctx, &ctx->textures, s, &out->id);
     if (r != MOS_OK) {
         free_object(ctx, KIND_TEXTURE, s);

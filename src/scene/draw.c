@@ -118,8 +118,9 @@ mos_result scene_upload(const scene *s, mos_context *ctx, scene_gpu **out)
     }
     for (int i = 0; i < s->image_count; i++) {
         const scene_image *im = &s->images[i];
-        r = mos_texture_create(ctx, &(mos_texture_desc){ .width = im->width, .height = im->height,
-                               .rgba8 = im->rgba }, &g->tex[i]);
+        r = mos_texture_create(ctx, &(mos_texture_desc){ .width = im->width, .height = im->height, .rgba8 = im->rgba,
+                               .wrap_u = (mos_wrap)im->wrap[0], .wrap_v = (mos_wrap)im->wrap[1],
+                               .mip = im->mip_linear ? MOS_MIP_LINEAR : MOS_MIP_NEAREST }, &g->tex[i]);
         if (r != MOS_OK)
             goto fail;
     }

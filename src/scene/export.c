@@ -168,6 +168,9 @@ static mos_result export_one(const scene_walk_draw *w, void *user)
         d.tex_width = im->width;
         d.tex_height = im->height;
         d.tex_rgba = im->rgba;
+        d.tex_wrap[0] = (mos_wrap)im->wrap[0];
+        d.tex_wrap[1] = (mos_wrap)im->wrap[1];
+        d.tex_mip = im->mip_linear ? MOS_MIP_LINEAR : MOS_MIP_NEAREST;
     } else {
         d.texture = -1;
     }

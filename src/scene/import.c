@@ -164,8 +164,13 @@ static bool read_material(const char *path, const struct aiMaterial *mat, scene_
         m->alpha_mode = SCENE_ALPHA_MASK;
     }
     struct aiString tex;
-    if (aiGetMaterialTexture(mat, aiTextureType_BASE_COLOR, 0, &tex, NULL, NULL, NULL, NULL, NULL, NULL) == AI_SUCCESS ||
-        aiGetMaterialTexture(mat, aiTextureType_DIFFUSE, 0, &tex, NULL, NULL, NULL, NULL, NULL, NULL) == AI_SUCCESS) {
+    enum aiTextureMapMode map[3] = { aiTextureMapMode_Wrap, aiTextureMapMode_Wrap, aiTextureMapMode_Wrap };  /* u v w */
+    if (aiGetMaterialTexture(mat, aiTextureType_BASE_COLOR, 0, &tex, NULL, NULL, NULL, NULL, map, NULL) == AI_SUCCESS ||
+        aiGetMaterialTexture(mat, aiTextureType_DIFFUSE, 0, &tex, NULL, NULL, NULL, NULL, map, NULL) == AI_SUCCESS) {
+        for (int k = 0; k < 2; k++)  /* glTF samplers' wrapS / wrapT; decal clamps */
+            m->wrap[k] = map[k] == aiTextureMapMode_Mirror ? MOS_WRAP_MIRRORED_REPEAT
+                       : map[k] == aiTextureMapMode_Clamp || map[k] == aiTextureMapMode_Decal ? MOS_WRAP_CLAMP_TO_EDGE
+                                                                                            : MOS_WRAP_REPEAT;
         if (tex.data[0] == '*') {
             char *end;
             long i = strtol(tex.data + 1, &end, 10);

@@ -32,6 +32,8 @@ typedef struct pending_object {
     bool fit_base;
     float uv[2];
     bool texture_given, color_given, shader_given, blend_given, depth_write_given, alpha_given;
+    int wrap[2];          /* wrap line: mos_wrap of u, v */
+    bool wrap_given, mip_linear;
     int texture_line, texture_col;
     /* bsp maps: the archive entry (NULL for a bare .bsp), patch level, spawn views (-1 = no views) */
     char *bsp_entry;
@@ -546,14 +548,20 @@ static int geom_stmt(parser *p, const token *t, int n, enum geom_kind kind)
     return over_budget(p, t[0].col, po->obj.name, tris * (uint64_t)an[0] * (uint64_t)an[1] * (uint64_t)an[2]);
 }
 
-/* The image of the scene whose key (resolved path) is KEY, or -1. */
-static int find_image(const scene *s, const char *key)
+/* The image of the scene whose key (resolved path) is KEY, sampled with
+ * WRAP and MIP_LINEAR, or -1. */
+static int find_sampled(const scene *s, const char *key, const int wrap[2], bool mip_linear)
 {
-    for (int i = 0; i < s->image_count; i++)
-        if (!strcmp(s->images[i].path, key))
+    for (int i = 0; i < s->image_count; i++) {
+        const scene_image *im = &s->images[i];
+        if (!strcmp(im->path, key) && im->wrap[0] == wrap[0] && im->wrap[1] == wrap[1] && im->mip_linear == mip_linear)
             return i;
+    }
     return -1;
 }
+
+/* The image of key KEY with the default sampling (repeat, nearest level), or -1. */
+static int find_image(const scene *s, const char *key) { return find_sampled(s, key, (const int[2]){ 0, 0 }, false); }
 
 /* Adds IMG (its path the key) to the scene's images, taking it; the index,
  * or -1 when out of memory (IMG freed). */
@@ -568,6 +576,43 @@ static int add_image(parser *p, int col, scene_image *img)
     s->images = g;
     s->images[s->image_count] = *img;
     return s->image_count++;
+}
+
+/* Image IDX sampled with WRAP and MIP_LINEAR: itself, or a copy that is
+ * (the sampling belongs to the texture); -1 when out of memory. */
+static int sampled_image(parser *p, int col, int idx, const int wrap[2], bool mip_linear)
+{
+    const scene_image *im = &p->s->images[idx];
+    if (im->wrap[0] == wrap[0] && im->wrap[1] == wrap[1] && im->mip_linear == mip_linear)
+        return idx;
+    int k = find_sampled(p->s, im->path, wrap, mip_linear);
+    if (k >= 0)
+        return k;
+    const size_t bytes = (size_t)im->width * (size_t)im->height * 4;
+    scene_image copy = { .width = im->width, .height = im->height, .path = strdup(im->path), .rgba = malloc(bytes),
+                         .wrap = { wrap[0], wrap[1] }, .mip_linear = mip_linear };
+    if (!copy.path || !copy.rgba) {
+        scene_image_free(&copy);
+        return oom(p, col);
+    }
+    memcpy(copy.rgba, im->rgba, bytes);
+    return add_image(p, col, &copy);
+}
+
+/* The object's texture sampled as the scene says (wrap, mip lines), else
+ * with MAT_WRAP (a material's, or NULL: repeat).  0, or -1 when out of
+ * memory. */
+static int apply_sampling(parser *p, int col, scene_object *o, const int *mat_wrap)
+{
+    const pending_object *po = &p->po;
+    if (o->texture < 0)
+        return 0;
+    const int *wrap = po->wrap_given ? po->wrap : mat_wrap ? mat_wrap : (const int[2]){ 0, 0 };
+    const int k = sampled_image(p, col, o->texture, wrap, po->mip_linear);
+    if (k < 0)
+        return -1;
+    o->texture = k;
+    return 0;
 }
 
 /* The magenta stand-in for a texture that cannot be read (one per scene). */
@@ -884,6 +929,10 @@ static int bsp_end(parser *p, int end_col)
                 untextured++;
             }
         }
+        if (apply_sampling(p, end_col, &obj, NULL)) {
+            rc = -1;
+            break;
+        }
         finish_object(po, &obj, &mat->mesh);
         rc = append_object(p, end_col, &obj, &mat->mesh);  /* the scene owns the mesh now */
     }
@@ -991,6 +1040,8 @@ static int part_object(parser *p, int col, const scene_import *im, int i, scene_
             return -1;
         o.shader = SCENE_SHADER_LAMBERT;
     }
+    if (apply_sampling(p, col, &o, po->texture_given ? NULL : m->wrap))
+        return -1;
     *out = o;
     return 0;
 }
@@ -1143,6 +1194,10 @@ static int object_end(parser *p, const token *t, int n)
         scene_mesh_free(&m);
         return -1;
     }
+    if (apply_sampling(p, t[0].col, o, NULL)) {
+        scene_mesh_free(&m);
+        return -1;
+    }
     finish_object(po, o, &m);
     if (append_object(p, t[0].col, o, &m))
         return -1;
@@ -1251,6 +1306,32 @@ static int object_stmt(parser *p, const token *t, int n)
             }
         return perr(p, t[1].col, "unknown blend mode '%s' (expected opaque, alpha, add or premultiplied)", t[1].s);
     }
+    if (!strcmp(kw, "wrap")) {
+        static const char *const modes[] = { "repeat", "clamp", "mirror" };
+        if (nargs(p, t, n, 1, 2, "repeat, clamp or mirror [for v]"))
+            return -1;
+        for (int k = 1; k < n; k++) {
+            int m = -1;
+            for (int i = 0; i < 3; i++)
+                if (!strcmp(t[k].s, modes[i]))
+                    m = i;
+            if (m < 0)
+                return perr(p, t[k].col, "unknown wrap mode '%s' (expected repeat, clamp or mirror)", t[k].s);
+            po->wrap[k - 1] = m;
+        }
+        if (n == 2)
+            po->wrap[1] = po->wrap[0];
+        po->wrap_given = true;
+        return 0;
+    }
+    if (!strcmp(kw, "mip")) {
+        if (nargs(p, t, n, 1, 1, "nearest or linear"))
+            return -1;
+        if (strcmp(t[1].s, "nearest") && strcmp(t[1].s, "linear"))
+            return perr(p, t[1].col, "unknown mip filter '%s' (expected nearest or linear)", t[1].s);
+        po->mip_linear = !strcmp(t[1].s, "linear");
+        return 0;
+    }
     if (!strcmp(kw, "depth_write")) {
         if (nargs(p, t, n, 1, 1, "on or off"))
             return -1;
@@ -1312,8 +1393,8 @@ static int object_stmt(parser *p, const token *t, int n)
     }
     return perr(p, t[0].col,
                 "unknown object keyword '%.40s' (expected plane, sphere, box, torus, mesh, bsp, fit, uv_scale, shader, "
-                "color, texture, blend, depth_write, alpha_cutoff, translate, rotate, scale, cull, array, motion, velocity, "
-                "patch_level, views, textures or end)", kw);
+                "color, texture, wrap, mip, blend, depth_write, alpha_cutoff, translate, rotate, scale, cull, array, motion, "
+                "velocity, patch_level, views, textures or end)", kw);
 }
 
 /* ---- driver -------------------------------------------------------------------- */

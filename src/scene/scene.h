@@ -119,6 +119,8 @@ typedef struct scene_export_draw {
     int texture;              /* image index, -1 = none (then tex_rgba is NULL) */
     int tex_width, tex_height;
     const uint8_t *tex_rgba;  /* RGBA8, rows top first (v = 0 is the bottom row) */
+    mos_wrap tex_wrap[2];     /* u, v */
+    mos_mip_filter tex_mip;
     const shader_builtin_uniforms *uniforms;  /* exactly what mos_draw gets */
     bool depth_test, depth_write;             /* the test is less-than */
     mos_cull cull;

@@ -28,9 +28,11 @@ typedef struct scene_mesh {
 } scene_mesh;
 
 typedef struct scene_image {
-    char *path;  /* resolved path (dedup key) */
+    char *path;  /* resolved path (dedup key, with the sampling below) */
     int width, height;
     uint8_t *rgba;  /* img_read (malloc), rows top first */
+    int wrap[2];     /* mos_wrap of u, v (an image sampled two ways is two images) */
+    bool mip_linear; /* MOS_MIP_LINEAR */
 } scene_image;
 
 typedef struct scene_camera {
@@ -124,6 +126,7 @@ typedef struct scene_material {
     int alpha_mode;         /* enum scene_alpha_mode */
     float alpha_cutoff;     /* SCENE_ALPHA_MASK: discard below it */
     int two_sided;          /* 1: both sides, 0: front only, -1: the file does not say */
+    int wrap[2];            /* the base texture's mos_wrap along u and v */
     char ignored[96];       /* properties not rendered (e.g. "normal map, specular map"), "" = none */
 } scene_material;
 /* A mesh file in parts of one material each, in the file's mesh order (parts of one material are

@@ -3,6 +3,7 @@
 #ifndef MOSAIC_SHADER_TEXTURE_H
 #define MOSAIC_SHADER_TEXTURE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "mosaic.h"
@@ -16,6 +17,8 @@ typedef void (*texture_sample_fn)(const mos_sampler *s, int quad_count, const fl
 
 struct mos_sampler {
     texture_sample_fn sample;  /* this context's ISA (set after texture_build) */
+    int wrap[2];               /* mos_wrap of u and v (repeat after texture_build) */
+    bool mip_linear;           /* MOS_MIP_LINEAR: two levels blended */
     int levels;
     struct {
         int width, height;
