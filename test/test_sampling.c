@@ -9,6 +9,7 @@
  * same coordinates give
  * llvmpipe's texels is test_llvmpipe_agreement's textured level.) */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,30 +113,45 @@ static void test_mip_chain(void)
     texture_release(&s, &a);
 }
 
+/* A 256x256 texture whose level k is grey 20 k (the level a quad used is
+ * its red / 20); false when it could not be built. */
+enum { GREY_N = 256 };
+static bool grey_levels(mos_sampler *s)
+{
+    const mos_allocator a = { 0 };
+    static uint8_t px[GREY_N * GREY_N * 4];
+    if (!CHECK_OK_B(texture_build(s, GREY_N, GREY_N, px, &a))) return false;
+    for (int k = 0; k < s->levels; k++) {
+        uint32_t *t = (uint32_t *)(uintptr_t)s->level[k].texels;
+        for (int i = 0; i < s->level[k].width * s->level[k].height; i++) t[i] = 0xff000000u | 0x010101u * (uint32_t)(20 * k);
+    }
+    return true;
+}
+
+/* Red of one quad sampled with a footprint of d texels per pixel (d along
+ * x, d / 2 along y). */
+static float sample_footprint(const mos_sampler *s, float d)
+{
+    float qu[4], qv[4], o[4][4];
+    float *op[4] = { o[0], o[1], o[2], o[3] };
+    for (int l = 0; l < 4; l++) {
+        qu[l] = 0.3f + (float)(l & 1) * d / GREY_N;
+        qv[l] = 0.6f + (float)(l >> 1) * 0.5f * d / GREY_N;
+    }
+    texture_sample_quads_scalar(s, 1, qu, qv, op);
+    return o[0][0];
+}
+
 static void test_level_rule(void)
 {
-    enum { N = 256 };
     const mos_allocator a = { 0 };
-    static uint8_t px[N * N * 4];
     mos_sampler s;
-    if (!CHECK_OK_B(texture_build(&s, N, N, px, &a))) return;
-    /* Level k filled with grey 20 k: the level a quad used is its red / 20. */
-    for (int k = 0; k < s.levels; k++) {
-        uint32_t *t = (uint32_t *)(uintptr_t)s.level[k].texels;
-        for (int i = 0; i < s.level[k].width * s.level[k].height; i++) t[i] = 0xff000000u | 0x010101u * (uint32_t)(20 * k);
-    }
+    if (!grey_levels(&s)) return;
     long bad = 0, n = 0;
     for (int e = -8; e <= 20; e++) {  /* footprint d texels per pixel, 2^(e/2) nudged off the thresholds */
         const float d = powf(2.0f, (float)e * 0.5f) * (e % 2 ? 1.03f : 0.98f);
         const int want_level = (int)floorf(log2f(d) + 0.5f), want = want_level < 0 ? 0 : want_level > 8 ? 8 : want_level;
-        float qu[4], qv[4], o[4][4];
-        float *op[4] = { o[0], o[1], o[2], o[3] };
-        for (int l = 0; l < 4; l++) {
-            qu[l] = 0.3f + (float)(l & 1) * d / N;
-            qv[l] = 0.6f + (float)(l >> 1) * 0.5f * d / N;
-        }
-        texture_sample_quads_scalar(&s, 1, qu, qv, op);
-        const int level = (int)lrintf(o[0][0] * 255.0f) / 20;
+        const int level = (int)lrintf(sample_footprint(&s, d) * 255.0f) / 20;
         n++;
         if (level != want) {
             bad++;
@@ -198,30 +214,17 @@ static void test_wrap_modes(void)
  * the value moves from one to the other as the footprint grows. */
 static void test_trilinear(void)
 {
-    enum { N = 256 };
     const mos_allocator a = { 0 };
-    static uint8_t px[N * N * 4];
     mos_sampler s;
-    if (!CHECK_OK_B(texture_build(&s, N, N, px, &a))) return;
-    for (int k = 0; k < s.levels; k++) {
-        uint32_t *t = (uint32_t *)(uintptr_t)s.level[k].texels;
-        for (int i = 0; i < s.level[k].width * s.level[k].height; i++) t[i] = 0xff000000u | 0x010101u * (uint32_t)(20 * k);
-    }
+    if (!grey_levels(&s)) return;
     s.mip_linear = true;
     float last = -1.0f;
     long bad = 0;
     for (int i = 0; i <= 64; i++) {  /* footprint 2^(2 + i / 32): lod from 2 to 4 */
-        const float d = powf(2.0f, 2.0f + (float)i / 32.0f);
-        float qu[4], qv[4], o[4][4];
-        float *op[4] = { o[0], o[1], o[2], o[3] };
-        for (int l = 0; l < 4; l++) {
-            qu[l] = 0.3f + (float)(l & 1) * d / N;
-            qv[l] = 0.6f + (float)(l >> 1) * 0.5f * d / N;
-        }
-        texture_sample_quads_scalar(&s, 1, qu, qv, op);
+        const float d = powf(2.0f, 2.0f + (float)i / 32.0f), red = sample_footprint(&s, d);
         const float lod = 2.0f + (float)i / 32.0f, want = 20.0f * lod / 255.0f;
-        bad += o[0][0] < last || fabsf(o[0][0] - want) > 1.5f / 255.0f;  /* monotonic, within the linear log2's error */
-        last = o[0][0];
+        bad += red < last || fabsf(red - want) > 1.5f / 255.0f;  /* monotonic, within the linear log2's error */
+        last = red;
     }
     CHECK_MSG(bad == 0, "%ld of 65 trilinear samples off the blend of their two levels", bad);
     texture_release(&s, &a);

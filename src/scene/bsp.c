@@ -161,26 +161,12 @@ static mos_result read_pk3(bsp_ctx *c, const char *pk3, const char *entry, uint8
     } else if (info.uncompressed_size > SCENE_BSP_MAX_BYTES) {
         r = fail(c, MOS_ERR_PARSE, "%llu bytes; at most %u MiB are allowed",
                  (unsigned long long)info.uncompressed_size, SCENE_BSP_MAX_BYTES >> 20);
-    } else if (unzOpenCurrentFile(uf) != UNZ_OK) {
-        r = fail(c, MOS_ERR_PARSE, "cannot open the archive entry (unsupported compression or corrupt)");
     } else {
-        size_t want = (size_t)info.uncompressed_size, got = 0;
-        uint8_t *buf = malloc(want ? want : 1);
-        int n = 1;
-        while (buf && got < want && (n = unzReadCurrentFile(uf, buf + got, (unsigned)(want - got))) > 0)
-            got += (size_t)n;
-        int close_rc = unzCloseCurrentFile(uf);
-        if (!buf)
-            r = fail(c, MOS_ERR_OUT_OF_MEMORY, "out of memory");
-        else if (n < 0 || got != want || close_rc != UNZ_OK)
-            r = fail(c, MOS_ERR_PARSE, "corrupt archive entry (%s)",
-                     close_rc == UNZ_CRCERROR ? "CRC mismatch" : "decompression failed");
-        if (r == MOS_OK) {
-            *data = buf;
-            *size = want;
-        } else {
-            free(buf);
-        }
+        const char *why;
+        if ((r = scene_zip_inflate(uf, (size_t)info.uncompressed_size, data, &why)) != MOS_OK)
+            r = fail(c, r, "%s", why);
+        else
+            *size = (size_t)info.uncompressed_size;
     }
     unzClose(uf);
     return r;

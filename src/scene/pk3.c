@@ -67,6 +67,34 @@ void scene_pk3_close(scene_pk3_set *s)
 
 int scene_pk3_count(const scene_pk3_set *s) { return s ? s->count : 0; }
 
+mos_result scene_zip_inflate(void *archive, size_t want, uint8_t **data, const char **why)
+{
+    unzFile uf = archive;
+    *data = NULL;
+    if (unzOpenCurrentFile(uf) != UNZ_OK) {
+        *why = "cannot open the archive entry (unsupported compression or corrupt)";
+        return MOS_ERR_PARSE;
+    }
+    size_t got = 0;
+    uint8_t *buf = malloc(want ? want : 1);
+    int n = 1;
+    while (buf && got < want && (n = unzReadCurrentFile(uf, buf + got, (unsigned)(want - got))) > 0)
+        got += (size_t)n;
+    const int close_rc = unzCloseCurrentFile(uf);
+    if (!buf) {
+        *why = "out of memory";
+        return MOS_ERR_OUT_OF_MEMORY;
+    }
+    if (n < 0 || got != want || close_rc != UNZ_OK) {
+        free(buf);
+        *why = close_rc == UNZ_CRCERROR ? "corrupt archive entry (CRC mismatch)"
+                                        : "corrupt archive entry (decompression failed)";
+        return MOS_ERR_PARSE;
+    }
+    *data = buf;
+    return MOS_OK;
+}
+
 mos_result scene_pk3_read(scene_pk3_set *s, const char *name, size_t max_bytes, uint8_t **data, size_t *size)
 {
     *data = NULL;
@@ -79,23 +107,11 @@ mos_result scene_pk3_read(scene_pk3_set *s, const char *name, size_t max_bytes, 
             continue;
         if (info.uncompressed_size > max_bytes)
             return MOS_ERR_BAD_SIZE;
-        if (unzOpenCurrentFile(uf) != UNZ_OK)
-            return MOS_ERR_PARSE;
-        size_t want = (size_t)info.uncompressed_size, got = 0;
-        uint8_t *buf = malloc(want ? want : 1);
-        int r = 1;
-        while (buf && got < want && (r = unzReadCurrentFile(uf, buf + got, (unsigned)(want - got))) > 0)
-            got += (size_t)r;
-        int close_rc = unzCloseCurrentFile(uf);
-        if (!buf)
-            return MOS_ERR_OUT_OF_MEMORY;
-        if (r < 0 || got != want || close_rc != UNZ_OK) {
-            free(buf);
-            return MOS_ERR_PARSE;
-        }
-        *data = buf;
-        *size = want;
-        return MOS_OK;
+        const char *why;
+        mos_result r = scene_zip_inflate(uf, (size_t)info.uncompressed_size, data, &why);
+        if (r == MOS_OK)
+            *size = (size_t)info.uncompressed_size;
+        return r;
     }
     return MOS_ERR_IO;
 }

@@ -196,6 +196,9 @@ typedef struct scene_pk3_set scene_pk3_set;
 mos_result scene_pk3_open(const char *folder, const char *sandbox, scene_pk3_set **out);
 void scene_pk3_close(scene_pk3_set *s);
 int scene_pk3_count(const scene_pk3_set *s);
+/* Inflates the current entry (WANT bytes uncompressed) of an open minizip archive into *data
+ * (malloc'd): MOS_OK, MOS_ERR_OUT_OF_MEMORY, or MOS_ERR_PARSE; *why says what went wrong. */
+mos_result scene_zip_inflate(void *archive, size_t want, uint8_t **data, const char **why);
 /* The bytes of entry NAME (case-insensitive; malloc'd): MOS_ERR_IO when no archive holds it,
  * MOS_ERR_BAD_SIZE over MAX_BYTES, MOS_ERR_PARSE when it does not inflate, MOS_ERR_OUT_OF_MEMORY. */
 mos_result scene_pk3_read(scene_pk3_set *s, const char *name, size_t max_bytes, uint8_t **data, size_t *size);
