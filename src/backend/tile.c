@@ -183,7 +183,7 @@ void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, cons
         s->view_serial = f->serial;
     }
     const raster_fn raster = f->hot->raster;
-    raster_counts counts = {0, 0};
+    raster_counts counts = {0};
     const decouple_ctx dc = {.d = s->dec, .f = f, .shade = s->shade, .st = st};
     if (f->blur.stochastic) decouple_begin_bin(s->dec);
     for (uint32_t i = 0; i < n; i++) {
@@ -204,6 +204,8 @@ void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, cons
     flush_writes(s, f, st);
     st->fragments += counts.samples;
     st->covered_pixels += counts.pixels;
+    st->stoch_tested += counts.stoch_tested;
+    st->stoch_covered += counts.stoch_covered;
     if (record_bin) {
         t->inspect.bin_ms[bin] += util_now_ms() - t0;
         t->inspect.bin_samples[bin] += st->fragments - samples0;

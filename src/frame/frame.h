@@ -219,10 +219,11 @@ typedef struct pipe_frame {
  * struct and for the api's sum over workers: covered samples (fragments),
  * covered pixels, fragment-shader lanes run, shading-cache hits, misses and
  * stalls, (grid point, pixel) uses and grid points used of the blur path,
- * and chunks of front-end jobs run for the front-end. */
+ * chunks of front-end jobs run for the front-end, and the stochastic
+ * rasterizer's sample slots tested and found covered. */
 #define WORKER_STATS(X)                                                                           \
     X(fragments) X(covered_pixels) X(shade_invocations) X(cache_hits) X(cache_misses) X(cache_stalls) \
-    X(blur_refs) X(blur_points) X(frontend_chunks)
+    X(blur_refs) X(blur_points) X(frontend_chunks) X(stoch_tested) X(stoch_covered)
 #define WORKER_STATS_FIELD_(name) uint64_t name;
 typedef struct worker_stats {
     WORKER_STATS(WORKER_STATS_FIELD_)

@@ -126,6 +126,7 @@ static inline void raster_view_init(raster_view *v, const float *depth, int widt
 typedef struct raster_counts {
     uint64_t samples;  /* covered samples before depth */
     uint64_t pixels;   /* pixels with a covered sample before depth */
+    uint64_t stoch_tested, stoch_covered;  /* the stochastic tester's sample slots, and the covered ones */
 } raster_counts;
 
 /* Rasterizes t over pixels [x0, x1) x [y0, y1) (x0, y0 even; the caller has

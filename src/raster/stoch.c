@@ -91,6 +91,8 @@ void raster_stochastic(const fe_tri *tri, const raster_view *v, const frame_rank
                 const int lane0 = raster_uvt_lane(bx, by);
                 blk.covered = b ? block(b, bx, by, plane + lane0, mask, &blk.hits)
                                 : stoch_block_static(tri, v->samples, bx, by, sample + lane0, mask, &blk.hits);
+                counts->stoch_tested += (uint64_t)__builtin_popcount(mask);
+                counts->stoch_covered += (uint64_t)__builtin_popcount(blk.covered);
                 if (!blk.covered) continue;
                 blk.x0 = bx;
                 blk.y0 = by;
