@@ -1,7 +1,7 @@
 /* test_materials.c — the look of real scenes: materials of a mesh file (one
  * draw per material, each with its own texture; a missing texture drawn
  * magenta with a warning; scene overrides joining the parts into one draw;
- * a glTF MASK material with an embedded texture),
+ * glTF MASK and BLEND materials with embedded textures),
  * the alpha test against an analytic cut-out, premultiplied blending, and
  * the warnings for what a scene asks but is not drawn.  The mesh files and
  * textures are written by the test into a temporary folder. */
@@ -30,14 +30,14 @@ static void write_text(const char *name, const char *text)
     }
 }
 
-static void write_solid_png(const char *name, uint8_t r, uint8_t g, uint8_t b)
+static void write_solid_png(const char *name, uint8_t r, uint8_t g, uint8_t b, uint8_t a)
 {
     uint8_t px[4 * 4 * 4];
     for (int i = 0; i < 16; i++) {
         px[4 * i] = r;
         px[4 * i + 1] = g;
         px[4 * i + 2] = b;
-        px[4 * i + 3] = 255;
+        px[4 * i + 3] = a;
     }
     char path[128], err[256];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -101,8 +101,8 @@ static int count_warnings(const scene *s, const char *needle)
  * does not exist. */
 static void write_four_quads(void)
 {
-    write_solid_png("left.png", 200, 40, 40);
-    write_solid_png("right.png", 40, 60, 220);
+    write_solid_png("left.png", 200, 40, 40, 255);
+    write_solid_png("right.png", 40, 60, 220, 255);
     write_text("quads.mtl",
                "newmtl left\nKd 1 1 1\nmap_Kd left.png\n\n"
                "newmtl middle\nKd 0.1 0.8 0.2\n\n"
@@ -204,16 +204,17 @@ static uint8_t *slurp(const char *name, size_t *n)
     return buf;
 }
 
-/* An opaque frame around one-texel alpha stripes (columns 1, 3, 5 clear):
- * the same across rows, so the glTF's v direction does not matter. */
-static void write_stripes_png(const char *name)
+/* An opaque frame around one-texel alpha stripes (columns 1, 3, 5 with
+ * alpha CLEAR_ALPHA): the same across rows, so the glTF's v direction does
+ * not matter. */
+static void write_stripes_png(const char *name, uint8_t clear_alpha)
 {
     uint8_t px[8 * 8 * 4];
     for (int y = 0; y < 8; y++)
         for (int x = 0; x < 8; x++) {
             uint8_t *p = px + 4 * (y * 8 + x);
             const bool on = x == 0 || x == 7 || y == 0 || y == 7 || x % 2 == 0;
-            p[0] = 220, p[1] = 170, p[2] = 60, p[3] = on ? 255 : 0;
+            p[0] = 220, p[1] = 170, p[2] = 60, p[3] = on ? 255 : clear_alpha;
         }
     char path[128], err[256];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -223,15 +224,13 @@ static void write_stripes_png(const char *name)
     }
 }
 
-/* glTF: a quad x, y in [-1, 1] facing +z whose material is alphaMode MASK
- * (cut-off 0.5) with the stripes as an embedded base-colour texture: the
- * material's alpha test cuts the three clear columns out; a scene line
- * alpha_cutoff 0 turns it off again. */
-static void test_gltf_mask(void)
+/* DIR/NAME: a glTF quad x, y in [-1, 1] facing +z, one material with
+ * alphaMode MODE (cut-off 0.5), two-sided, its base-colour texture the
+ * image DIR/PNG embedded as a data URI. */
+static void write_quad_gltf(const char *name, const char *mode, const char *png_name)
 {
-    write_stripes_png("stripes.png");
     size_t png_n;
-    uint8_t *png = slurp("stripes.png", &png_n);
+    uint8_t *png = slurp(png_name, &png_n);
     char *png64 = base64(png, png_n);
     /* positions, normals, uvs (float), then indices (uint16) */
     static const float attr[4 * 8] = { -1, -1, 0, 1, -1, 0, 1, 1, 0, -1, 1, 0,
@@ -251,7 +250,7 @@ static void test_gltf_mask(void)
              "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"NORMAL\":1,\"TEXCOORD_0\":2},"
              "\"indices\":3,\"material\":0}]}],"
              "\"materials\":[{\"name\":\"fence\",\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":0}},"
-             "\"alphaMode\":\"MASK\",\"alphaCutoff\":0.5,\"doubleSided\":true}],"
+             "\"alphaMode\":\"%s\",\"alphaCutoff\":0.5,\"doubleSided\":true}],"
              "\"textures\":[{\"source\":0}],\"images\":[{\"uri\":\"data:image/png;base64,%s\"}],"
              "\"buffers\":[{\"byteLength\":%zu,\"uri\":\"data:application/octet-stream;base64,%s\"}],"
              "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":%zu},"
@@ -262,32 +261,53 @@ static void test_gltf_mask(void)
              "{\"bufferView\":0,\"byteOffset\":48,\"componentType\":5126,\"count\":4,\"type\":\"VEC3\"},"
              "{\"bufferView\":0,\"byteOffset\":96,\"componentType\":5126,\"count\":4,\"type\":\"VEC2\"},"
              "{\"bufferView\":1,\"byteOffset\":0,\"componentType\":5123,\"count\":6,\"type\":\"SCALAR\"}]}\n",
-             png64, sizeof bin, bin64, sizeof attr, sizeof attr, sizeof idx);
-    write_text("fence.gltf", gltf);
+             mode, png64, sizeof bin, bin64, sizeof attr, sizeof attr, sizeof idx);
+    write_text(name, gltf);
     free(gltf);
     free(bin64);
     free(png64);
     free(png);
+}
+
+/* Renders DIR/NAME (object `fence` with EXTRA lines) and checks the centre
+ * of each texel column of the quad: want_clear for columns 1, 3, 5,
+ * want_other for the others. */
+static void check_gltf_columns(const char *gltf, const char *extra, const uint8_t want_clear[3],
+                               const uint8_t want_other[3], const char *what)
+{
     enum { W = 800, H = 200 };
-    for (int cut_off = 0; cut_off < 2; cut_off++) {
-        char text[1024];
-        snprintf(text, sizeof text, "%sobject fence\n  mesh fence.gltf\n%send\n", scene_head,
-                 cut_off ? "  alpha_cutoff 0\n" : "");
-        write_text("gltf.scene", text);
-        scene *s = NULL;
-        uint8_t *img = render_scene("gltf.scene", W, H, &s);
-        if (img) {
-            CHECK_EQ_INT(scene_warning_count(s), 0);
-            for (int k = 0; k < 8; k++) {
-                const bool hole = !cut_off && k % 2 == 1 && k < 7;
-                const int x = column_of(-1.0f + ((float)k + 0.5f) / 4.0f, W, H);
-                check_pixel(img, W, x, H / 2, hole ? (const uint8_t[3]){ 0, 0, 0 } : (const uint8_t[3]){ 220, 170, 60 },
-                            hole ? "cut-out column" : "opaque column");
-            }
+    char text[1024];
+    snprintf(text, sizeof text, "%sobject fence\n  mesh %s\n%send\n", scene_head, gltf, extra);
+    write_text("gltf.scene", text);
+    scene *s = NULL;
+    uint8_t *img = render_scene("gltf.scene", W, H, &s);
+    if (img) {
+        CHECK_EQ_INT(scene_warning_count(s), 0);
+        for (int k = 0; k < 8; k++) {
+            const bool clear = k % 2 == 1 && k < 7;
+            const int x = column_of(-1.0f + ((float)k + 0.5f) / 4.0f, W, H);
+            check_pixel(img, W, x, H / 2, clear ? want_clear : want_other, clear ? what : "other column");
         }
-        free(img);
-        scene_free(s);
     }
+    free(img);
+    scene_free(s);
+}
+
+/* glTF materials with an embedded (data URI) base-colour texture: alphaMode
+ * MASK cuts the clear columns out (and a scene line alpha_cutoff 0 turns
+ * that off); alphaMode BLEND blends a texture of alpha 128 over the black
+ * background ("over": 220 * 128 / 255 = 110 ...), where drawn opaque it
+ * would be the texel colour 220 170 60. */
+static void test_gltf_alpha_modes(void)
+{
+    static const uint8_t texel[3] = { 220, 170, 60 }, black[3] = { 0, 0, 0 }, half[3] = { 110, 85, 30 };
+    write_stripes_png("stripes.png", 0);
+    write_quad_gltf("fence.gltf", "MASK", "stripes.png");
+    check_gltf_columns("fence.gltf", "", black, texel, "cut-out column");
+    check_gltf_columns("fence.gltf", "  alpha_cutoff 0\n", texel, texel, "column, no cut-out");
+    write_solid_png("half.png", 220, 170, 60, 128);
+    write_quad_gltf("glass.gltf", "BLEND", "half.png");
+    check_gltf_columns("glass.gltf", "", half, half, "blended column");
 }
 
 /* A texture line on an object whose shader does not sample it: drawn with
@@ -295,7 +315,7 @@ static void test_gltf_mask(void)
  * texture line makes the object textured. */
 static void test_texture_warnings(void)
 {
-    write_solid_png("left.png", 200, 40, 40);
+    write_solid_png("left.png", 200, 40, 40, 255);
     char text[1024];
     snprintf(text, sizeof text,
              "%sobject a\n  plane 2 2 1 1\n  rotate 90 1 0 0\n  translate -2 0 0\n  texture left.png\n  shader flat\n"
@@ -429,12 +449,13 @@ int main(void)
         return 1;
     }
     TEST_RUN(test_obj_materials);
-    TEST_RUN(test_gltf_mask);
+    TEST_RUN(test_gltf_alpha_modes);
     TEST_RUN(test_texture_warnings);
     TEST_RUN(test_alpha_cutoff);
     TEST_RUN(test_premultiplied);
     static const char *const files[] = { "left.png", "right.png", "quads.mtl", "quads.obj", "materials.scene",
-                                         "override.scene", "warn.scene", "stripes.png", "fence.gltf", "gltf.scene" };
+                                         "override.scene", "warn.scene", "stripes.png", "fence.gltf", "gltf.scene",
+                                         "half.png", "glass.gltf" };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char path[128];
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);

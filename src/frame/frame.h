@@ -258,6 +258,7 @@ typedef struct frame_job {
 /* Claims and runs one chunk of j; false when none was left to claim. */
 static inline bool frame_job_step(frame_job *j, int helper, void *scratch)
 {
+    if (atomic_load_explicit(&j->next, memory_order_relaxed) >= j->count) return false;  /* no claim: next never wraps */
     uint32_t c = atomic_fetch_add_explicit(&j->next, 1, memory_order_relaxed);
     if (c >= j->count) return false;
     j->run(j, c, helper, scratch);
@@ -276,9 +277,9 @@ typedef struct work_item {
 
 /* How the front-end hands work to the workers: push(queues, worker, item)
  * queues the item for one worker and returns the milliseconds it waited
- * on a full queue; offer(queues, worker, item) queues it only when that
- * needs no wait, and says whether it did (sched builds it; binning and the
- * front-end call it). */
+ * on a full queue; offer(queues, worker, item) queues it only when the
+ * worker's queue is empty (a wake-up), and says whether it did (sched
+ * builds it; binning and the front-end call it). */
 typedef struct frame_dispatch {
     double (*push)(void *queues, int worker, const work_item *it);
     bool (*offer)(void *queues, int worker, const work_item *it);

@@ -181,6 +181,12 @@ static float triangle_rate(const fe_blur *b, const frame_blur *fb)
     return coc > 1.0f ? fb->rate / coc : fb->rate;
 }
 
+bool fe_blur_has_lens(const frame_blur *fb, const fe_viewport *vp)
+{
+    const float hw = 0.5f * (float)vp->width, hh = 0.5f * (float)vp->height;
+    return fb->lens_x * hw != 0.0f || fb->lens_y * hh != 0.0f;  /* as fe_setup_blurred's shear */
+}
+
 size_t fe_blurred_bytes(const fe_draw *d, const frame_blur *fb)
 {
     return fe_tri_bytes(d) + FE_ROUND64(sizeof(fe_blur)) + FE_ROUND64((size_t)fb->ranks * sizeof(int16_t[4]));

@@ -121,8 +121,8 @@ static void run_setup_chunk(frame_job *j, uint32_t chunk, int helper, void *scra
 }
 
 /* Starts job j of `count` chunks and, when there is more than one, opens
- * it to the workers (pipe_frame.job) and wakes those with room in their
- * queue.  false when out of memory. */
+ * it to the workers (pipe_frame.job) and wakes the idle ones (an offer
+ * lands only in an empty queue).  false when out of memory. */
 static bool job_start(frontend *fe, pipe_frame *f, const frame_dispatch *d, frame_job *j, uint32_t count,
                       void (*run)(frame_job *, uint32_t, int, void *))
 {
@@ -205,8 +205,7 @@ static bool run_draw(frontend *fe, pipe_frame *f, const fe_draw *d, const frame_
     dj->fc = fc;
     dj->d = d;
     /* MSAA frames saw blur at the pinhole (vertex stage). */
-    dj->blurred = f->blur.mode != MOS_SAMPLING_MSAA &&
-                  (dj->v.clip1 || f->blur.lens_x != 0.0f || f->blur.lens_y != 0.0f);
+    dj->blurred = f->blur.mode != MOS_SAMPLING_MSAA && (dj->v.clip1 || fe_blur_has_lens(&f->blur, &fc->vp));
     dj->slot_bytes = dj->blurred ? fe_blurred_bytes(d, &f->blur) : fe_tri_bytes(d);
     const size_t prims = (size_t)d->prim_count;
     dj->slots = arena_alloc(&fe->arena, (prims ? prims : 1) * dj->slot_bytes, 64);

@@ -122,6 +122,10 @@ bool fe_blur_bounds(const fe_blur *b, const float range[3][2], int width, int he
  * t = 0 and t = 1 (NULL for a draw that does not move) under the frame's
  * lens.  NULL when it is culled.  Only for draws that move or see a lens. */
 size_t fe_blurred_bytes(const fe_draw *d, const frame_blur *fb);
+/* Whether the frame's lens shears anything on a viewport this size (the
+ * test fe_setup_blurred makes: a draw that neither moves nor sees a lens is
+ * set up sharp). */
+bool fe_blur_has_lens(const frame_blur *fb, const fe_viewport *vp);
 fe_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3], const float *const var[3],
                          const fe_draw *d, const frame_blur *fb, const fe_viewport *vp, void *slot);
 

@@ -142,12 +142,16 @@ static bool read_material(const char *path, const struct aiMaterial *mat, scene_
         for (int k = 0; k < 4; k++)
             m->color[k] = v[k] >= 0.0f ? (v[k] <= 1.0f ? v[k] : 1.0f) : 0.0f;  /* NaN too */
     }
+    /* One value each: assimp writes as many as the property holds unless
+     * told the room (a file can make them arrays). */
+    unsigned one = 1;
     float opacity;
-    if (aiGetMaterialFloatArray(mat, AI_MATKEY_OPACITY, &opacity, NULL) == AI_SUCCESS && opacity >= 0.0f &&
+    if (aiGetMaterialFloatArray(mat, AI_MATKEY_OPACITY, &opacity, &one) == AI_SUCCESS && opacity >= 0.0f &&
         opacity < 1.0f)
         m->color[3] *= opacity;
     int two = 0;
-    m->two_sided = aiGetMaterialIntegerArray(mat, AI_MATKEY_TWOSIDED, &two, NULL) == AI_SUCCESS ? two != 0 : -1;
+    one = 1;
+    m->two_sided = aiGetMaterialIntegerArray(mat, AI_MATKEY_TWOSIDED, &two, &one) == AI_SUCCESS ? two != 0 : -1;
     /* Alpha: glTF says it; other formats: an opacity below 1 blends, an
      * opacity map cuts out at one half (from the base texture's alpha). */
     m->alpha_mode = m->color[3] < 1.0f ? SCENE_ALPHA_BLEND : SCENE_ALPHA_OPAQUE;
@@ -157,7 +161,8 @@ static bool read_material(const char *path, const struct aiMaterial *mat, scene_
         m->alpha_mode = !strcmp(mode.data, "MASK") ? SCENE_ALPHA_MASK
                       : !strcmp(mode.data, "BLEND") ? SCENE_ALPHA_BLEND : SCENE_ALPHA_OPAQUE;
         float cut;
-        if (aiGetMaterialFloatArray(mat, AI_MATKEY_GLTF_ALPHACUTOFF, &cut, NULL) == AI_SUCCESS && cut >= 0.0f &&
+        one = 1;
+        if (aiGetMaterialFloatArray(mat, AI_MATKEY_GLTF_ALPHACUTOFF, &cut, &one) == AI_SUCCESS && cut >= 0.0f &&
             cut <= 1.0f)
             m->alpha_cutoff = cut;
     } else if (aiGetMaterialTextureCount(mat, aiTextureType_OPACITY) > 0) {
@@ -323,14 +328,14 @@ mos_result scene_import_mesh(const char *path, const char *sandbox, scene_import
     /* Parts: runs of consecutive meshes of one material, in file order. */
     uint64_t verts = 0, tris = 0;
     int parts = 0;
-    unsigned last_mat = UINT_MAX;
+    unsigned last_mat = 0;
     for (unsigned i = 0; i < sc->mNumMeshes; i++) {
         const struct aiMesh *am = sc->mMeshes[i];
         if (!has_triangles(am))
             continue;
         verts += am->mNumVertices;
         tris += mesh_triangles(am);
-        parts += am->mMaterialIndex != last_mat;
+        parts += parts == 0 || am->mMaterialIndex != last_mat;
         last_mat = am->mMaterialIndex;
     }
     mos_result r = MOS_OK;

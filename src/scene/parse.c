@@ -683,8 +683,8 @@ static int texture_stmt(parser *p, const token *t, int n)
  * drawn far to near by it). */
 static void finish_object(const pending_object *po, scene_object *o, const scene_mesh *m)
 {
-    if (!po->blend_given)
-        o->blend = o->color[3] < 1.0f ? MOS_BLEND_ALPHA : MOS_BLEND_OPAQUE;
+    if (!po->blend_given && o->blend == MOS_BLEND_OPAQUE && o->color[3] < 1.0f)  /* a material or map may have chosen */
+        o->blend = MOS_BLEND_ALPHA;
     if (!po->depth_write_given)
         o->depth_write = o->blend == MOS_BLEND_OPAQUE;
     scene_mesh_center(m, o->center);
@@ -793,9 +793,9 @@ static char *game_folder(const char *path, bool in_pk3)
     return f;
 }
 
-/* The image of map material NAME from the game's archives: NAME.tga, else
- * NAME.jpg (a name with an extension: that file first), as Quake 3 looks
- * them up.  The scene image index, -1 when no archive holds one (or it does
+/* The image of map material NAME from the game's archives: its name without
+ * an extension plus .tga, else .jpg (then .jpeg, .png), the first the
+ * archives hold, as Quake 3 looks them up.  The scene image index, -1 when no archive holds one (or it does
  * not decode: *why says so), -2 when out of memory.  *alpha: the image has
  * transparent texels. */
 static int bsp_texture(parser *p, int col, scene_pk3_set *pk3, const char *folder, const char *name, bool *alpha,

@@ -30,27 +30,47 @@ mos_result scene_pk3_open(const char *folder, const char *sandbox, scene_pk3_set
 {
     *out = NULL;
     scene_pk3_set *s = calloc(1, sizeof *s);
-    char *names[PK3_MAX];
-    int n = 0;
-    if (!s)
-        return MOS_ERR_OUT_OF_MEMORY;
-    DIR *d = opendir(folder[0] ? folder : ".");
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    bool oom = !s;
+    DIR *d = oom ? NULL : opendir(folder[0] ? folder : ".");
     if (d) {
-        for (struct dirent *e; n < PK3_MAX && (e = readdir(d));)
-            if (is_pk3(e->d_name) && (names[n] = strdup(e->d_name)))
+        for (struct dirent *e; !oom && (e = readdir(d));) {
+            if (!is_pk3(e->d_name))
+                continue;
+            if (n == cap) {
+                char **g = realloc(names, (cap = cap ? 2 * cap : 16) * sizeof *names);
+                if (!g) {
+                    oom = true;
+                    break;
+                }
+                names = g;
+            }
+            if (!(names[n] = strdup(e->d_name)))
+                oom = true;
+            else
                 n++;
+        }
         closedir(d);
     }
-    qsort(names, (size_t)n, sizeof *names, by_name);
-    for (int i = 0; i < n; i++) {
+    if (n)
+        qsort(names, n, sizeof *names, by_name);
+    /* The last PK3_MAX in name order: those that win. */
+    for (size_t i = n > PK3_MAX ? n - PK3_MAX : 0; !oom && i < n; i++) {
         char path[4096], msg[8];
         snprintf(path, sizeof path, "%s%s%s", folder, folder[0] ? "/" : "", names[i]);
-        free(names[i]);
         if (sandbox && scene_sandbox_check(sandbox, path, msg, sizeof msg) != MOS_OK)
             continue;
         unzFile uf = unzOpen64(path);
         if (uf)
             s->archives[s->count++] = uf;
+    }
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    if (oom) {
+        scene_pk3_close(s);
+        return MOS_ERR_OUT_OF_MEMORY;
     }
     *out = s;
     return MOS_OK;

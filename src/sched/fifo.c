@@ -56,10 +56,10 @@ double fifo_push(work_fifo *f, const work_item *it)
     return stalled_ms;
 }
 
-bool fifo_try_push(work_fifo *f, const work_item *it)
+bool fifo_offer(work_fifo *f, const work_item *it)
 {
     pthread_mutex_lock(&f->lock);
-    bool room = f->count < f->capacity;
+    bool room = f->count == 0;
     if (room) {
         f->items[(f->head + f->count) % f->capacity] = *it;
         f->count++;

@@ -22,8 +22,9 @@ int fifo_init(work_fifo *f, work_item *storage, uint32_t capacity);
 void fifo_destroy(work_fifo *f);
 /* Pushes one item; returns the milliseconds spent blocked on a full FIFO. */
 double fifo_push(work_fifo *f, const work_item *it);
-/* Pushes one item unless the FIFO is full; true when it did. */
-bool fifo_try_push(work_fifo *f, const work_item *it);
+/* Pushes one item only into an empty FIFO (a consumer that may be asleep;
+ * one with items comes back to its loop soon anyway); true when it did. */
+bool fifo_offer(work_fifo *f, const work_item *it);
 /* More than half full: the consumer should get back to it. */
 bool fifo_filling(work_fifo *f);
 /* Pops one item, sleeping while the FIFO is empty. */

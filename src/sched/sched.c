@@ -81,7 +81,7 @@ static double push_to_worker(void *queues, int worker_id, const work_item *it)
 static bool offer_to_worker(void *queues, int worker_id, const work_item *it)
 {
     sched *s = queues;
-    return fifo_try_push(&s->workers[worker_id].fifo, it);
+    return fifo_offer(&s->workers[worker_id].fifo, it);
 }
 
 static void *frontend_main(void *arg)
