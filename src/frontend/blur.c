@@ -187,6 +187,19 @@ bool fe_blur_has_lens(const frame_blur *fb, const fe_viewport *vp)
     return fb->lens_x * hw != 0.0f || fb->lens_y * hh != 0.0f;  /* as fe_setup_blurred's shear */
 }
 
+fe_tri *fe_tri_move(void *dst, const void *src, size_t bytes)
+{
+    memcpy(dst, src, bytes);
+    fe_tri *t = dst;
+    if (t->blur) {  /* fe_setup_blurred's layout: the triangle, its fe_blur, the rank boxes */
+        const char *s = src;
+        fe_blur *b = (fe_blur *)((char *)dst + ((const char *)t->blur - s));
+        b->rank_box = (int16_t(*)[4])(void *)((char *)dst + ((const char *)b->rank_box - s));
+        t->blur = b;
+    }
+    return t;
+}
+
 size_t fe_blurred_bytes(const fe_draw *d, const frame_blur *fb)
 {
     return fe_tri_bytes(d) + FE_ROUND64(sizeof(fe_blur)) + FE_ROUND64((size_t)fb->ranks * sizeof(int16_t[4]));

@@ -16,6 +16,10 @@
 struct frontend {
     const mos_allocator *allocator;
     arena arena;  /* per-frame: vertices, triangles, bin lists */
+    /* per-frame, one per worker: the triangles it sets up for the front-end
+     * (only that worker allocates from it; reset with the frame) */
+    arena *worker_arenas;
+    int worker_arena_count;
     binner binner;
 };
 
@@ -33,6 +37,8 @@ void frontend_destroy(frontend *fe)
 {
     if (!fe) return;
     arena_release(&fe->arena);
+    for (int i = 0; i < fe->worker_arena_count; i++) arena_release(&fe->worker_arenas[i]);
+    util_free(fe->allocator, fe->worker_arenas);
     binner_release(&fe->binner);
     util_free(fe->allocator, fe);
 }
@@ -50,7 +56,15 @@ static void broadcast(const frame_dispatch *d, pipe_frame *f, work_kind kind)
 
 #define SETUP_CHUNK 1024  /* primitives per setup chunk */
 
-enum { PRIM_CULLED, PRIM_SET_UP, PRIM_CLIP };
+enum { PRIM_CULLED, PRIM_SET_UP, PRIM_CLIP, PRIM_OUT_OF_MEMORY };
+
+/* Room for any set-up triangle (sharp or blurred, every varying, every
+ * rank) while its setup decides whether it is kept. */
+#define SETUP_SLOT_MAX 4096
+_Static_assert(FE_ROUND64(sizeof(fe_tri) + MOS_MAX_VARYINGS * sizeof(float[3])) + FE_ROUND64(sizeof(fe_blur)) +
+                       FE_ROUND64(FRAME_MAX_POSITIONS * sizeof(int16_t[4])) <=
+                   SETUP_SLOT_MAX,
+               "SETUP_SLOT_MAX holds every set-up triangle");
 
 /* What the helpers of one frame share (arena memory: a worker may pop a
  * job's offer after the draw is done, and then finds nothing to claim). */
@@ -58,6 +72,7 @@ typedef struct frame_ctx {
     const pipe_frame *f;
     fe_viewport vp;
     fe_vertex_temp *temp;  /* per helper */
+    arena **arenas;        /* per helper: where the triangles it sets up are kept */
     void *scratch;         /* the front-end's shader scratch (workers bring theirs) */
 } frame_ctx;
 
@@ -68,8 +83,8 @@ typedef struct draw_jobs {
     const fe_draw *d;
     fe_vertices v;
     bool blurred;       /* the triangles take blurred setup (moving, or seen through a lens) */
-    char *slots;        /* per primitive: its set-up triangle, if any */
-    size_t slot_bytes;
+    size_t slot_bytes;  /* of a set-up triangle of this draw */
+    const fe_tri **tri; /* per primitive: its set-up triangle, if kept */
     uint8_t *state;     /* per primitive: PRIM_* */
 } draw_jobs;
 
@@ -93,31 +108,37 @@ static void assemble(const draw_jobs *dj, int p, const fe_post *pv[3], const flo
     }
 }
 
-/* Sets up primitive p into its slot, or says why not: culled, or left to
- * the front-end's clipping (the one step that allocates). */
-static uint8_t setup_primitive(const draw_jobs *dj, int p)
+/* Sets up primitive p on the stack, keeping it (in ar) only if it is not
+ * culled, or says why not: culled, left to the front-end's clipping, or out
+ * of memory. */
+static uint8_t setup_primitive(const draw_jobs *dj, int p, arena *ar)
 {
     const fe_post *pv[3];
     const float *vv[3], *cv[3];
     assemble(dj, p, pv, vv, cv);
-    void *slot = dj->slots + (size_t)p * dj->slot_bytes;
+    _Alignas(64) unsigned char slot[SETUP_SLOT_MAX];
+    bool kept;
     if (dj->blurred) {
         const float *c0[3] = {pv[0]->clip, pv[1]->clip, pv[2]->clip};
-        return fe_setup_blurred(c0, dj->v.clip1 ? cv : NULL, vv, dj->d, &dj->fc->f->blur, &dj->fc->vp, slot)
-                   ? PRIM_SET_UP
-                   : PRIM_CULLED;
+        kept = fe_setup_blurred(c0, dj->v.clip1 ? cv : NULL, vv, dj->d, &dj->fc->f->blur, &dj->fc->vp, slot) != NULL;
+    } else if (!(pv[0]->outcode | pv[1]->outcode | pv[2]->outcode)) {
+        kept = fe_setup_triangle(pv, vv, dj->d, &dj->fc->vp, (fe_tri *)(void *)slot);
+    } else {
+        return pv[0]->outcode & pv[1]->outcode & pv[2]->outcode ? PRIM_CULLED : PRIM_CLIP;  /* outside one plane */
     }
-    if (!(pv[0]->outcode | pv[1]->outcode | pv[2]->outcode))
-        return fe_setup_triangle(pv, vv, dj->d, &dj->fc->vp, slot) ? PRIM_SET_UP : PRIM_CULLED;
-    if (pv[0]->outcode & pv[1]->outcode & pv[2]->outcode) return PRIM_CULLED;  /* outside one plane */
-    return PRIM_CLIP;
+    if (!kept) return PRIM_CULLED;
+    void *t = arena_alloc(ar, dj->slot_bytes, 64);
+    if (!t) return PRIM_OUT_OF_MEMORY;
+    dj->tri[p] = fe_tri_move(t, slot, dj->slot_bytes);
+    return PRIM_SET_UP;
 }
 
 static void run_setup_chunk(frame_job *j, uint32_t chunk, int helper, void *scratch)
 {
     const draw_jobs *dj = DRAW_JOBS_OF(j, setup);
     const int p0 = (int)chunk * SETUP_CHUNK, p1 = p0 + SETUP_CHUNK < dj->d->prim_count ? p0 + SETUP_CHUNK : dj->d->prim_count;
-    for (int p = p0; p < p1; p++) dj->state[p] = setup_primitive(dj, p);
+    arena *ar = dj->fc->arenas[helper];
+    for (int p = p0; p < p1; p++) dj->state[p] = setup_primitive(dj, p, ar);
 }
 
 /* Starts job j of `count` chunks and, when there is more than one, opens
@@ -208,9 +229,9 @@ static bool run_draw(frontend *fe, pipe_frame *f, const fe_draw *d, const frame_
     dj->blurred = f->blur.mode != MOS_SAMPLING_MSAA && (dj->v.clip1 || fe_blur_has_lens(&f->blur, &fc->vp));
     dj->slot_bytes = dj->blurred ? fe_blurred_bytes(d, &f->blur) : fe_tri_bytes(d);
     const size_t prims = (size_t)d->prim_count;
-    dj->slots = arena_alloc(&fe->arena, (prims ? prims : 1) * dj->slot_bytes, 64);
+    dj->tri = arena_alloc(&fe->arena, (prims ? prims : 1) * sizeof *dj->tri, 64);
     dj->state = arena_alloc(&fe->arena, prims ? prims : 1, 64);
-    if (!dj->slots || !dj->state) return false;
+    if (!dj->tri || !dj->state) return false;
 
     if (!job_start(fe, f, disp, &dj->vertex, dj->v.chunks, run_vertex_chunk)) return false;
     for (uint32_t c = 0; c < dj->v.chunks; c++) job_wait(&dj->vertex, c, fc->scratch);
@@ -223,8 +244,9 @@ static bool run_draw(frontend *fe, pipe_frame *f, const fe_draw *d, const frame_
         const int p1 = (int)(c + 1) * SETUP_CHUNK < d->prim_count ? (int)(c + 1) * SETUP_CHUNK : d->prim_count;
         for (int p = (int)c * SETUP_CHUNK; p < p1; p++) {
             f->triangles_in++;
+            if (dj->state[p] == PRIM_OUT_OF_MEMORY) return false;
             if (dj->state[p] == PRIM_SET_UP) {
-                const fe_tri *t = (const fe_tri *)(dj->slots + (size_t)p * dj->slot_bytes);
+                const fe_tri *t = dj->tri[p];
                 f->triangles_binned++;
                 f->triangles_blurred += t->blur != NULL;
                 binner_add(&fe->binner, t);
@@ -262,17 +284,40 @@ static const frame_ctx *frame_ctx_create(frontend *fe, const pipe_frame *f, int 
         varyings = f->draws[i].varying_count > varyings ? f->draws[i].varying_count : varyings;
     }
     fc->temp = arena_alloc(&fe->arena, (size_t)(workers + 1) * sizeof *fc->temp, 64);
+    fc->arenas = arena_alloc(&fe->arena, (size_t)(workers + 1) * sizeof *fc->arenas, 64);
     fc->scratch = scratch_bytes ? arena_alloc(&fe->arena, scratch_bytes, 64) : NULL;
-    if (!fc->temp || (scratch_bytes && !fc->scratch)) return NULL;
+    if (!fc->temp || !fc->arenas || (scratch_bytes && !fc->scratch)) return NULL;
+    fc->arenas[0] = &fe->arena;
+    for (int w = 0; w < workers; w++) fc->arenas[1 + w] = &fe->worker_arenas[w];
     for (int h = 0; h <= workers; h++)
         if (!fe_vertex_temp_init(&fc->temp[h], varyings, &fe->arena)) return NULL;
     return fc;
+}
+
+/* One arena per worker for the triangles it sets up, all empty; false when
+ * out of memory. */
+static bool worker_arenas_reset(frontend *fe, int workers)
+{
+    if (workers > fe->worker_arena_count) {
+        arena *a = util_calloc(fe->allocator, (size_t)workers, sizeof *a);
+        if (!a) return false;
+        for (int i = 0; i < workers; i++) {
+            if (i < fe->worker_arena_count) a[i] = fe->worker_arenas[i];  /* arenas move by value */
+            else arena_init(&a[i], fe->allocator, (size_t)1 << 20, FE_FRAME_MEMORY_LIMIT);
+        }
+        util_free(fe->allocator, fe->worker_arenas);
+        fe->worker_arenas = a;
+        fe->worker_arena_count = workers;
+    }
+    for (int i = 0; i < fe->worker_arena_count; i++) arena_reset(&fe->worker_arenas[i]);
+    return true;
 }
 
 void frontend_run_frame(frontend *fe, pipe_frame *f, const frame_dispatch *d)
 {
     double t0 = util_now_ms();
     arena_reset(&fe->arena);
+    const bool arenas_ok = worker_arenas_reset(fe, d->workers);
     broadcast(d, f, WORK_FRAME_BEGIN);
     f->status = MOS_OK;
     uint64_t max_tris = 0;  /* clipping makes up to FE_CLIP_MAX_TRIS of each primitive */
@@ -280,7 +325,7 @@ void frontend_run_frame(frontend *fe, pipe_frame *f, const frame_dispatch *d)
     if (!binner_begin_frame(&fe->binner, f, d, max_tris, &fe->arena, fe->allocator)) {
         f->status = MOS_ERR_OUT_OF_MEMORY;
     } else {
-        const frame_ctx *fc = frame_ctx_create(fe, f, d->workers);
+        const frame_ctx *fc = arenas_ok ? frame_ctx_create(fe, f, d->workers) : NULL;
         if (!fc) f->status = MOS_ERR_OUT_OF_MEMORY;
         for (uint32_t i = 0; i < f->draw_count && f->status == MOS_OK; i++)
             if (!run_draw(fe, f, &f->draws[i], fc, d)) f->status = MOS_ERR_OUT_OF_MEMORY;
@@ -291,6 +336,8 @@ void frontend_run_frame(frontend *fe, pipe_frame *f, const frame_dispatch *d)
         /* The image will be incomplete anyway: spare the workers the bins
          * still queued. */
         f->over_memory_limit = fe->arena.over_limit;
+        for (int i = 0; i < fe->worker_arena_count; i++)
+            f->over_memory_limit = f->over_memory_limit || fe->worker_arenas[i].over_limit;
         if (fe->binner.over_budget) f->bin_ref_limit = fe->binner.bin_ref_limit;
         atomic_store_explicit(&f->abandoned, true, memory_order_relaxed);
     }

@@ -81,10 +81,11 @@ typedef struct fe_vertex {
 
 /* Clips a triangle against near/far, w > 0 and the guard band.  Writes up to
  * FE_CLIP_MAX_TRIS triangles as vertex triples into out; returns the count. */
-/* The most memory the front-end takes for one frame (transformed vertices,
- * set-up triangles, bin lists); a frame that needs more ends with
- * MOS_ERR_OUT_OF_MEMORY and an incomplete image.  Bin lists have a tighter
- * limit of their own (binning.h). */
+/* The most memory the front-end's arena takes for one frame (transformed
+ * vertices, set-up triangles, bin lists), and each worker's arena (the
+ * triangles it sets up for the front-end); a frame that needs more ends
+ * with MOS_ERR_OUT_OF_MEMORY and an incomplete image.  Bin lists have a
+ * tighter limit of their own (binning.h). */
 #define FE_FRAME_MEMORY_LIMIT ((size_t)4 << 30)
 
 #define FE_CLIP_MAX_VERTS 10
@@ -122,6 +123,10 @@ bool fe_blur_bounds(const fe_blur *b, const float range[3][2], int width, int he
  * t = 0 and t = 1 (NULL for a draw that does not move) under the frame's
  * lens.  NULL when it is culled.  Only for draws that move or see a lens. */
 size_t fe_blurred_bytes(const fe_draw *d, const frame_blur *fb);
+/* Copies a set-up triangle of `bytes` (sharp, or blurred with its fe_blur
+ * and rank boxes in the same block) from src to dst (64-byte aligned),
+ * pointing the copy's pointers into the copy. */
+fe_tri *fe_tri_move(void *dst, const void *src, size_t bytes);
 /* Whether the frame's lens shears anything on a viewport this size (the
  * test fe_setup_blurred makes: a draw that neither moves nor sees a lens is
  * set up sharp). */

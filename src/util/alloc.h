@@ -16,7 +16,8 @@ void util_free(const mos_allocator *a, void *p);
 
 /* A bump allocator over a list of chunks: allocations never move, so
  * pointers handed to workers stay valid until arena_reset at frame end.
- * Only one thread (the front-end) allocates from an arena. */
+ * One thread allocates from an arena (the front-end from its own, a worker
+ * from the one it sets triangles up in). */
 typedef struct arena_chunk arena_chunk;
 typedef struct arena {
     const mos_allocator *allocator;
