@@ -11,6 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <assimp/cexport.h>
+#include <assimp/cimport.h>
+#include <assimp/material.h>
+#include <assimp/scene.h>
+
 #include "check.h"
 #include "image/image.h"
 #include "scene/scene.h"
@@ -310,6 +315,56 @@ static void test_gltf_alpha_modes(void)
     check_gltf_columns("glass.gltf", "", half, half, "blended column");
 }
 
+/* Hostile material properties: a mesh file whose opacity, two-sidedness
+ * and alpha cut-off are arrays of 4096 values (assimp's binary format can
+ * say so; made here by patching an imported OBJ and exporting it) loads
+ * and renders; the importer reads one value of each (it used to let assimp
+ * write them all over one variable on the stack). */
+static void test_array_properties(void)
+{
+    write_text("tri.mtl", "newmtl m\nKd 1 1 1\nd 0.5\n");
+    write_text("tri.obj", "mtllib tri.mtl\nv -1 -1 0\nv 1 -1 0\nv 0 1 0\nusemtl m\nf 1 2 3\n");
+    char path[128];
+    snprintf(path, sizeof path, "%s/tri.obj", dir);
+    const struct aiScene *sc = aiImportFile(path, 0);
+    if (!CHECK_MSG(sc != NULL, "assimp cannot import %s: %s", path, aiGetErrorString())) return;
+    static float big[4096];
+    for (int k = 0; k < 4096; k++) big[k] = 0.25f;
+    /* Patch, export, then put assimp's own data back before it frees it. */
+    struct aiMaterialProperty *patched[8];
+    char *saved[8];
+    unsigned saved_len[8];
+    int n = 0;
+    for (unsigned m = 0; m < sc->mNumMaterials; m++)
+        for (unsigned i = 0; i < sc->mMaterials[m]->mNumProperties && n < 8; i++) {
+            struct aiMaterialProperty *pr = sc->mMaterials[m]->mProperties[i];
+            if (strcmp(pr->mKey.data, "$mat.opacity")) continue;
+            patched[n] = pr;
+            saved[n] = pr->mData;
+            saved_len[n] = pr->mDataLength;
+            pr->mData = (char *)big;
+            pr->mDataLength = sizeof big;
+            n++;
+        }
+    CHECK_MSG(n > 0, "the imported OBJ has no opacity property to patch");
+    snprintf(path, sizeof path, "%s/evil.assbin", dir);
+    const int exported = aiExportScene(sc, "assbin", path, 0) == aiReturn_SUCCESS;
+    for (int i = 0; i < n; i++) {
+        patched[i]->mData = saved[i];
+        patched[i]->mDataLength = saved_len[i];
+    }
+    aiReleaseImport(sc);
+    if (!CHECK_MSG(exported, "assimp cannot export assbin")) return;
+    char text[1024];
+    snprintf(text, sizeof text, "%sobject tri\n  mesh evil.assbin\nend\n", scene_head);
+    write_text("evil.scene", text);
+    scene *s = NULL;
+    uint8_t *img = render_scene("evil.scene", 64, 32, &s);
+    CHECK(img != NULL);
+    free(img);
+    scene_free(s);
+}
+
 /* A texture line on an object whose shader does not sample it: drawn with
  * its colour, and a warning naming the line; without a shader line the
  * texture line makes the object textured. */
@@ -450,12 +505,14 @@ int main(void)
     }
     TEST_RUN(test_obj_materials);
     TEST_RUN(test_gltf_alpha_modes);
+    TEST_RUN(test_array_properties);
     TEST_RUN(test_texture_warnings);
     TEST_RUN(test_alpha_cutoff);
     TEST_RUN(test_premultiplied);
     static const char *const files[] = { "left.png", "right.png", "quads.mtl", "quads.obj", "materials.scene",
                                          "override.scene", "warn.scene", "stripes.png", "fence.gltf", "gltf.scene",
-                                         "half.png", "glass.gltf" };
+                                         "half.png", "glass.gltf", "tri.mtl", "tri.obj", "evil.assbin",
+                                         "evil.scene" };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char path[128];
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
