@@ -5,7 +5,6 @@
 #include <math.h>
 #include <sched.h>
 #include <stddef.h>
-#include <string.h>
 
 #include "binning/binning.h"
 #include "frontend/frontend.h"
@@ -108,6 +107,14 @@ static void assemble(const draw_jobs *dj, int p, const fe_post *pv[3], const flo
     }
 }
 
+/* A triangle set up on the stack (slot, `bytes` of it) kept in ar; NULL
+ * when out of memory. */
+static const fe_tri *keep_triangle(arena *ar, const void *slot, size_t bytes)
+{
+    void *t = arena_alloc(ar, bytes, 64);
+    return t ? fe_tri_move(t, slot, bytes) : NULL;
+}
+
 /* Sets up primitive p on the stack, keeping it (in ar) only if it is not
  * culled, or says why not: culled, left to the front-end's clipping, or out
  * of memory. */
@@ -127,10 +134,8 @@ static uint8_t setup_primitive(const draw_jobs *dj, int p, arena *ar)
         return pv[0]->outcode & pv[1]->outcode & pv[2]->outcode ? PRIM_CULLED : PRIM_CLIP;  /* outside one plane */
     }
     if (!kept) return PRIM_CULLED;
-    void *t = arena_alloc(ar, dj->slot_bytes, 64);
-    if (!t) return PRIM_OUT_OF_MEMORY;
-    dj->tri[p] = fe_tri_move(t, slot, dj->slot_bytes);
-    return PRIM_SET_UP;
+    dj->tri[p] = keep_triangle(ar, slot, dj->slot_bytes);
+    return dj->tri[p] ? PRIM_SET_UP : PRIM_OUT_OF_MEMORY;
 }
 
 static void run_setup_chunk(frame_job *j, uint32_t chunk, int helper, void *scratch)
@@ -179,9 +184,8 @@ static bool bin_clipped(frontend *fe, pipe_frame *f, const fe_draw *d, const fe_
 {
     _Alignas(64) unsigned char buf[FE_ROUND64(sizeof(fe_tri) + MOS_MAX_VARYINGS * sizeof(float[3]))];
     if (!fe_setup_triangle(p, v, d, vp, (fe_tri *)buf)) return true;
-    fe_tri *t = arena_alloc(&fe->arena, fe_tri_bytes(d), 64);
+    const fe_tri *t = keep_triangle(&fe->arena, buf, fe_tri_bytes(d));
     if (!t) return false;
-    memcpy(t, buf, fe_tri_bytes(d));
     f->triangles_binned++;
     binner_add(&fe->binner, t);
     return !fe->binner.out_of_memory;

@@ -210,6 +210,21 @@ static int unit_range(parser *p, const token *t, int count, float *out)
     return 0;
 }
 
+/* The index of token T among WORDS (NULL-terminated), or -1 with the
+ * error "unknown WHAT 'T' (expected a, b or c)". */
+static int choose(parser *p, const token *t, const char *what, const char *const *words)
+{
+    int count = 0;
+    for (; words[count]; count++)
+        if (!strcmp(t->s, words[count]))
+            return count;
+    char list[160] = "";
+    size_t n = 0;
+    for (int i = 0; i < count && n < sizeof list; i++)
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i == 0 ? "" : i == count - 1 ? " or " : ", ", words[i]);
+    return perr(p, t->col, "unknown %s '%s' (expected %s)", what, t->s, list);
+}
+
 static int name_token(parser *p, const token *t, char *out)
 {
     if (strlen(t->s) >= SCENE_NAME_MAX)
@@ -795,11 +810,10 @@ static char *game_folder(const char *path, bool in_pk3)
 
 /* The image of map material NAME from the game's archives: its name without
  * an extension plus .tga, else .jpg (then .jpeg, .png), the first the
- * archives hold, as Quake 3 looks them up.  The scene image index, -1 when no archive holds one (or it does
- * not decode: *why says so), -2 when out of memory.  *alpha: the image has
- * transparent texels. */
-static int bsp_texture(parser *p, int col, scene_pk3_set *pk3, const char *folder, const char *name, bool *alpha,
-                       char *why, size_t why_size)
+ * archives hold, as Quake 3 looks them up.  The scene image index, -1 when
+ * no archive holds a readable one, -2 when out of memory.  *alpha: the
+ * image has transparent texels. */
+static int bsp_texture(parser *p, int col, scene_pk3_set *pk3, const char *folder, const char *name, bool *alpha)
 {
     char stem[80], key[4200];
     snprintf(stem, sizeof stem, "%s", name);
@@ -821,9 +835,10 @@ static int bsp_texture(parser *p, int col, scene_pk3_set *pk3, const char *folde
         if (r == MOS_ERR_OUT_OF_MEMORY)
             return oom(p, col), -2;
         if (r != MOS_OK)
-            return snprintf(why, why_size, r == MOS_ERR_IO ? "no image" : "unreadable archive entry"), -1;
+            return -1;
         img_rgba8 im;
-        r = img_decode(data, size, entry, &im, why, why_size);
+        char msg[256];
+        r = img_decode(data, size, entry, &im, msg, sizeof msg);
         free(data);
         if (r == MOS_ERR_OUT_OF_MEMORY)
             return oom(p, col), -2;
@@ -895,8 +910,7 @@ static int bsp_end(parser *p, int end_col)
             obj.name[nl + 1 + tl] = '\0';
         }
         bool alpha = false;
-        char why[256] = "";
-        int tex = pk3 ? bsp_texture(p, end_col, pk3, folder, mat->name, &alpha, why, sizeof why) : -1;
+        const int tex = pk3 ? bsp_texture(p, end_col, pk3, folder, mat->name, &alpha) : -1;
         if (tex == -2) {
             rc = -1;
             break;
@@ -1210,6 +1224,7 @@ static int object_end(parser *p, const token *t, int n)
 
 static int object_stmt(parser *p, const token *t, int n)
 {
+    static const char *const on_off[] = { "on", "off", NULL };
     pending_object *po = &p->po;
     scene_object *o = &po->obj;
     const char *kw = t[0].s;
@@ -1233,11 +1248,10 @@ static int object_stmt(parser *p, const token *t, int n)
         return 0;
     }
     if (!strcmp(kw, "textures")) {
-        if (nargs(p, t, n, 1, 1, "on or off"))
+        int m;
+        if (nargs(p, t, n, 1, 1, "on or off") || (m = choose(p, &t[1], "textures value", on_off)) < 0)
             return -1;
-        if (strcmp(t[1].s, "on") && strcmp(t[1].s, "off"))
-            return perr(p, t[1].col, "unknown textures value '%s' (expected on or off)", t[1].s);
-        po->bsp_textures = !strcmp(t[1].s, "on");
+        po->bsp_textures = m == 0;
         po->textures_line = p->line;
         return 0;
     }
@@ -1274,16 +1288,11 @@ static int object_stmt(parser *p, const token *t, int n)
     if (!strcmp(kw, "velocity"))
         return nargs(p, t, n, 3, 3, "x y z (world units per shutter interval)") || nums(p, t + 1, 3, o->velocity) ? -1 : 0;
     if (!strcmp(kw, "shader")) {
-        if (nargs(p, t, n, 1, 1, "flat, lambert or textured"))
+        static const char *const names[SCENE_SHADER_COUNT + 1] = { "flat", "lambert", "textured", NULL };
+        if (nargs(p, t, n, 1, 1, "flat, lambert or textured") || (o->shader = choose(p, &t[1], "shader", names)) < 0)
             return -1;
-        static const char *const names[SCENE_SHADER_COUNT] = { "flat", "lambert", "textured" };
-        for (int i = 0; i < SCENE_SHADER_COUNT; i++)
-            if (!strcmp(t[1].s, names[i])) {
-                o->shader = i;
-                po->shader_given = true;
-                return 0;
-            }
-        return perr(p, t[1].col, "unknown shader '%s' (expected flat, lambert or textured)", t[1].s);
+        po->shader_given = true;
+        return 0;
     }
     if (!strcmp(kw, "color") || !strcmp(kw, "colour")) {
         if (nargs(p, t, n, 3, 4, "r g b [a]") || unit_range(p, t + 1, n - 1, o->color))
@@ -1294,50 +1303,39 @@ static int object_stmt(parser *p, const token *t, int n)
         return 0;
     }
     if (!strcmp(kw, "blend")) {
-        static const char *const modes[] = { "opaque", "alpha", "add", "premultiplied" };
-        static const mos_blend values[] = { MOS_BLEND_OPAQUE, MOS_BLEND_ALPHA, MOS_BLEND_ADD, MOS_BLEND_PREMULTIPLIED };
-        if (nargs(p, t, n, 1, 1, "opaque, alpha, add or premultiplied"))
+        static const char *const modes[] = { "opaque", "alpha", "add", "premultiplied", NULL };  /* mos_blend order */
+        int m;
+        if (nargs(p, t, n, 1, 1, "opaque, alpha, add or premultiplied") || (m = choose(p, &t[1], "blend mode", modes)) < 0)
             return -1;
-        for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
-            if (!strcmp(t[1].s, modes[i])) {
-                o->blend = values[i];
-                po->blend_given = true;
-                return 0;
-            }
-        return perr(p, t[1].col, "unknown blend mode '%s' (expected opaque, alpha, add or premultiplied)", t[1].s);
+        o->blend = (mos_blend)m;
+        po->blend_given = true;
+        return 0;
     }
     if (!strcmp(kw, "wrap")) {
-        static const char *const modes[] = { "repeat", "clamp", "mirror" };
+        static const char *const modes[] = { "repeat", "clamp", "mirror", NULL };  /* mos_wrap order */
         if (nargs(p, t, n, 1, 2, "repeat, clamp or mirror [for v]"))
             return -1;
-        for (int k = 1; k < n; k++) {
-            int m = -1;
-            for (int i = 0; i < 3; i++)
-                if (!strcmp(t[k].s, modes[i]))
-                    m = i;
-            if (m < 0)
-                return perr(p, t[k].col, "unknown wrap mode '%s' (expected repeat, clamp or mirror)", t[k].s);
-            po->wrap[k - 1] = m;
-        }
+        for (int k = 1; k < n; k++)
+            if ((po->wrap[k - 1] = choose(p, &t[k], "wrap mode", modes)) < 0)
+                return -1;
         if (n == 2)
             po->wrap[1] = po->wrap[0];
         po->wrap_given = true;
         return 0;
     }
     if (!strcmp(kw, "mip")) {
-        if (nargs(p, t, n, 1, 1, "nearest or linear"))
+        static const char *const filters[] = { "nearest", "linear", NULL };
+        int m;
+        if (nargs(p, t, n, 1, 1, "nearest or linear") || (m = choose(p, &t[1], "mip filter", filters)) < 0)
             return -1;
-        if (strcmp(t[1].s, "nearest") && strcmp(t[1].s, "linear"))
-            return perr(p, t[1].col, "unknown mip filter '%s' (expected nearest or linear)", t[1].s);
-        po->mip_linear = !strcmp(t[1].s, "linear");
+        po->mip_linear = m == 1;
         return 0;
     }
     if (!strcmp(kw, "depth_write")) {
-        if (nargs(p, t, n, 1, 1, "on or off"))
+        int m;
+        if (nargs(p, t, n, 1, 1, "on or off") || (m = choose(p, &t[1], "depth_write value", on_off)) < 0)
             return -1;
-        if (strcmp(t[1].s, "on") && strcmp(t[1].s, "off"))
-            return perr(p, t[1].col, "unknown depth_write value '%s' (expected on or off)", t[1].s);
-        o->depth_write = !strcmp(t[1].s, "on");
+        o->depth_write = m == 0;
         po->depth_write_given = true;
         return 0;
     }
@@ -1349,14 +1347,11 @@ static int object_stmt(parser *p, const token *t, int n)
         return 0;
     }
     if (!strcmp(kw, "cull")) {
-        if (nargs(p, t, n, 1, 1, "none or back"))
+        static const char *const modes[] = { "none", "back", NULL };
+        int m;
+        if (nargs(p, t, n, 1, 1, "none or back") || (m = choose(p, &t[1], "cull mode", modes)) < 0)
             return -1;
-        if (!strcmp(t[1].s, "none"))
-            o->cull = MOS_CULL_NONE;
-        else if (!strcmp(t[1].s, "back"))
-            o->cull = MOS_CULL_BACK;
-        else
-            return perr(p, t[1].col, "unknown cull mode '%s' (expected none or back)", t[1].s);
+        o->cull = m ? MOS_CULL_BACK : MOS_CULL_NONE;
         po->cull_given = true;
         return 0;
     }

@@ -181,10 +181,8 @@ void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float
 #define SV_SUBF(a, b) _mm256_sub_ps(a, b)
 #define SV_ABSF(a) _mm256_andnot_ps(_mm256_set1_ps(-0.0f), a)
 #define SV_LTF(a, b) _mm256_castps_si256(_mm256_cmp_ps(a, b, _CMP_LT_OQ)) /* false on NaN */
-#define SV_ANDM(a, b) _mm256_and_si256(a, b)
 #define SV_KEEPF(m, a) _mm256_and_ps(_mm256_castsi256_ps(m), a) /* m ? a : 0 */
 #define SV_CVTF(a) _mm256_cvtepi32_ps(a)
-#define SV_CASTF(a) _mm256_castsi256_ps(a)
 #define SV_FLOORF(a) _mm256_floor_ps(a)
 #define SV_CVTROUND(a) _mm256_cvtps_epi32(a) /* round half to even (MXCSR), as lrintf */
 #define SV_MIN(a, b) _mm256_min_epi32(a, b)
@@ -235,10 +233,8 @@ void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float
 #define SV_SUBF(a, b) _mm512_sub_ps(a, b)
 #define SV_ABSF(a) _mm512_abs_ps(a)
 #define SV_LTF(a, b) _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ) /* false on NaN */
-#define SV_ANDM(a, b) ((__mmask16)((a) & (b)))
 #define SV_KEEPF(m, a) _mm512_maskz_mov_ps(m, a) /* m ? a : 0 */
 #define SV_CVTF(a) _mm512_cvtepi32_ps(a)
-#define SV_CASTF(a) _mm512_castsi512_ps(a)
 #define SV_FLOORF(a) _mm512_roundscale_ps(a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)
 #define SV_CVTROUND(a) _mm512_cvtps_epi32(a) /* round half to even (MXCSR), as lrintf */
 #define SV_MIN(a, b) _mm512_min_epi32(a, b)
@@ -455,10 +451,8 @@ void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float
 #undef SV_SUBF
 #undef SV_ABSF
 #undef SV_LTF
-#undef SV_ANDM
 #undef SV_KEEPF
 #undef SV_CVTF
-#undef SV_CASTF
 #undef SV_FLOORF
 #undef SV_CVTROUND
 #undef SV_MIN
