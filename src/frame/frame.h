@@ -244,9 +244,9 @@ typedef enum work_kind {
  * chunk's outputs, and done[chunk] is then set (release).  The front-end
  * publishes the job in pipe_frame.job while it is open, claims chunks too
  * and reads the outputs in chunk order once done (frontend.c); a worker
- * runs chunks between its own work items while its queue is at most half
- * full.  Which thread ran a chunk changes no output.  helper 0 is the
- * front-end, 1 + w worker w (per-helper memory); scratch is the helper's
+ * runs chunks between its own work items while its queue is empty.
+ * Which thread ran a chunk changes no output.  helper 0 is the front-end,
+ * 1 + w worker w (per-helper memory); scratch is the helper's
  * shader scratch (as large as any draw's scratch_bytes, NULL if none). */
 typedef struct frame_job {
     void (*run)(struct frame_job *job, uint32_t chunk, int helper, void *scratch);

@@ -69,12 +69,12 @@ bool fifo_offer(work_fifo *f, const work_item *it)
     return room;
 }
 
-bool fifo_filling(work_fifo *f)
+bool fifo_empty(work_fifo *f)
 {
     pthread_mutex_lock(&f->lock);
-    bool filling = f->count > fifo_low_water(f);
+    bool empty = f->count == 0;
     pthread_mutex_unlock(&f->lock);
-    return filling;
+    return empty;
 }
 
 void fifo_pop(work_fifo *f, work_item *out)

@@ -25,8 +25,8 @@ double fifo_push(work_fifo *f, const work_item *it);
 /* Pushes one item only into an empty FIFO (a consumer that may be asleep;
  * one with items comes back to its loop soon anyway); true when it did. */
 bool fifo_offer(work_fifo *f, const work_item *it);
-/* More than half full: the consumer should get back to it. */
-bool fifo_filling(work_fifo *f);
+/* Nothing queued: the consumer has nothing of its own to do. */
+bool fifo_empty(work_fifo *f);
 /* Pops one item, sleeping while the FIFO is empty. */
 void fifo_pop(work_fifo *f, work_item *out);
 

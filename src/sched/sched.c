@@ -24,17 +24,18 @@ static void worker_frame_end(worker *w, const pipe_frame *f)
     pthread_mutex_unlock(&s->lock);
 }
 
-/* Chunks of the front-end's open job, if there is one, until none is left
- * to claim or this worker's own bins pile up (more than half its FIFO). */
+/* Chunks of the front-end's open job, if there is one, while this worker
+ * has nothing of its own queued (it helps only when starved, so a worker
+ * that bounds the frame is not slowed by the front-end's work). */
 static void help_frontend(worker *w, const pipe_frame *f)
 {
     frame_job *j = atomic_load_explicit(&f->job, memory_order_acquire);
-    if (!j || fifo_filling(&w->fifo)) return;
+    if (!j || !fifo_empty(&w->fifo)) return;
     double t0 = util_now_ms();
     do {
         if (!frame_job_step(j, 1 + w->id, backend_shader_scratch(w->scratch))) break;
         w->stats.frontend_chunks++;
-    } while (!fifo_filling(&w->fifo));
+    } while (fifo_empty(&w->fifo));
     w->busy_ms += util_now_ms() - t0;
 }
 
