@@ -20,8 +20,11 @@ OPT     ?= -O3
 # what only the tests need.  ../shared/tools/deps-check.sh checks this list.
 # The viewer (mosaic-view): SDL2, SDL2_ttf and the DejaVu font of its HUD.
 # Image input: libpng and libjpeg-turbo (stb_image only for TGA).
+# Shaders: glslang-dev (GLSL -> SPIR-V, with spirv-tools' static libraries)
+# for the tools; spirv-headers (spirv.h, GLSL.std.450.h) for the library's
+# SPIR-V reader.
 # OpenArena maps: openarena-081-maps, and openarena-081-textures for their images.
-DEB_PKGS := libassimp-dev libstb-dev glmark2-data assimp-testmodels pkg-config libosmesa6-dev gnuplot-nox libminizip-dev zlib1g-dev openarena-081-maps openarena-081-textures unzip \
+DEB_PKGS := glslang-dev spirv-headers libassimp-dev libstb-dev glmark2-data assimp-testmodels pkg-config libosmesa6-dev gnuplot-nox libminizip-dev zlib1g-dev openarena-081-maps openarena-081-textures unzip \
             libpng-dev libjpeg62-turbo-dev \
             libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core
 
@@ -45,6 +48,10 @@ LDLIBS  += -lm
 # see the packages deps has just installed.
 TOOL_CFLAGS := $(shell pkg-config --cflags stb assimp minizip libpng libjpeg 2>/dev/null || echo -I/usr/include/stb -I/usr/include/minizip)
 TOOL_LIBS   := $(shell pkg-config --libs stb assimp minizip libpng libjpeg 2>/dev/null || echo -lstb -lassimp -lminizip -lpng16 -ljpeg)
+# glslang's static libraries (C++: libstdc++ last).
+GLSL_LIBS   := -lglslang -lMachineIndependent -lOSDependent -lGenericCodeGen -lOGLCompiler -lSPIRV \
+               -lSPIRV-Tools-opt -lSPIRV-Tools -lglslang-default-resource-limits -lstdc++
+TOOL_LIBS   += $(GLSL_LIBS)
 VIEW_CFLAGS := $(shell pkg-config --cflags sdl2 SDL2_ttf 2>/dev/null || echo -I/usr/include/SDL2 -D_REENTRANT)
 VIEW_LIBS   := $(shell pkg-config --libs sdl2 SDL2_ttf 2>/dev/null || echo -lSDL2_ttf -lSDL2)
 
@@ -52,7 +59,7 @@ VIEW_LIBS   := $(shell pkg-config --libs sdl2 SDL2_ttf 2>/dev/null || echo -lSDL
 CORE_DIRS := api util frontend binning pattern sched raster backend shader
 CORE_SRC  := $(foreach d,$(CORE_DIRS),$(wildcard src/$(d)/*.c))
 # Tool support: scene files, mesh/texture import, PNG and image diff.
-TOOLS_SRC := $(wildcard src/scene/*.c) $(wildcard src/image/*.c)
+TOOLS_SRC := $(wildcard src/scene/*.c) $(wildcard src/image/*.c) $(wildcard src/glsl/*.c)
 CLI_SRC   := $(wildcard src/tools/*.c)
 
 CORE_OBJ  := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)

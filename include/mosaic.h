@@ -61,7 +61,7 @@ extern "C" {
 
 #define MOS_MAX_WORKERS 256   /* logical rasterizers per context */
 #define MOS_MAX_VARYINGS 16   /* floats a vertex shader may pass on */
-#define MOS_MAX_TEXTURES 4    /* textures bound per draw */
+#define MOS_MAX_TEXTURES 8    /* textures bound per draw */
 #define MOS_MAX_UNIFORM_BYTES 1024
 
 /* ---- results ------------------------------------------------------------
@@ -80,7 +80,8 @@ extern "C" {
     X(MOS_ERR_FRAME_STATE, "call not allowed in this frame state")            \
     X(MOS_ERR_THREAD, "could not start a thread")                             \
     X(MOS_ERR_IO, "file could not be read or written")                        \
-    X(MOS_ERR_PARSE, "malformed input file")
+    X(MOS_ERR_PARSE, "malformed input file")                                  \
+    X(MOS_ERR_SHADER, "shader could not be compiled")
 
 typedef enum mos_result {
 #define MOS_X_ENUM(name, msg) name,
@@ -279,6 +280,43 @@ typedef struct mos_shader_desc {
 
 mos_result mos_shader_create(mos_context *ctx, const mos_shader_desc *desc, mos_shader *out);
 void mos_shader_destroy(mos_context *ctx, mos_shader s);
+
+/* ---- compiled shaders ------------------------------------------------------
+ * A vertex and a fragment shader as SPIR-V (GLSL 4.50 compiled by glslang,
+ * e.g. `glslangValidator -G`, or libmosaic_tools' glsl_compile), translated
+ * into Mosaic's DAG IR and run on its SIMD VM behind the same mos_shader as a
+ * native one.  What they may use: float, vec2-4, mat3-4, int and bool
+ * (carried as floats: exact below 2^24, no bit operations), one uniform
+ * block (std140 offsets into mos_draw_desc.uniforms), sampler2D at binding
+ * b = texture unit b, inputs and outputs by location (the vertex inputs are
+ * the vertex's floats packed in location order; varyings likewise), the
+ * GLSL.std.450 built-ins, discard, dFdx/dFdy (fine, from the 2x2 quad),
+ * gl_FragCoord.xy, if/else (flattened to selects), loops whose bounds fold to
+ * constants (unrolled) and function calls (inlined).  The rest fails with
+ * MOS_ERR_SHADER and a "name:line: message" in mos_last_error.
+ *
+ * With any pass limit set, the fragment shader is split into passes that
+ * each fit them (Recursive Dominator Split, Chan et al. 2002): each pass runs
+ * over the whole batch before the next, saving what later passes read.  The
+ * compiler's temporary memory comes from malloc, not the context's allocator. */
+typedef enum mos_partitioner {
+    MOS_PARTITION_RDS = 0,   /* the seed's RDS: search over save / recompute decisions */
+    MOS_PARTITION_RDSH,      /* its heuristic form: faster, usually costlier passes */
+    MOS_PARTITION_OPTIMAL,   /* exhaustive (small shaders; gives up after 60 s with the best found) */
+} mos_partitioner;
+
+typedef struct mos_spirv_desc {
+    const uint32_t *vertex;     /* SPIR-V words of the vertex shader */
+    size_t vertex_words;
+    const uint32_t *fragment;   /* ... of the fragment shader */
+    size_t fragment_words;
+    const char *vertex_name, *fragment_name;  /* for messages (e.g. file names); NULL: "vertex", "fragment" */
+    int pass_ops, pass_registers, pass_textures, pass_interpolants;  /* per pass; 0 = unlimited */
+    mos_partitioner partitioner;
+    float pass_cost, fetch_cost, op_cost;  /* the partitioner's cost model; all 0: 15, 5, 1 */
+} mos_spirv_desc;
+
+mos_result mos_shader_create_spirv(mos_context *ctx, const mos_spirv_desc *desc, mos_shader *out);
 
 /* ---- frames and draws ----------------------------------------------------- */
 /* How visibility samples get their colour.  Sample s of a pixel has a fixed

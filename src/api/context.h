@@ -29,6 +29,7 @@ typedef struct buffer_obj {
 } buffer_obj;
 typedef struct shader_obj {
     mos_shader_desc desc;
+    shader_program *program;  /* mos_shader_create_spirv: owned, desc.user */
 } shader_obj;
 
 struct mos_context {

@@ -48,6 +48,7 @@ static void free_object(mos_context *ctx, int kind, void *obj)
     case KIND_TARGET: rt_target_release(obj, a); break;
     case KIND_BUFFER: util_free(a, ((buffer_obj *)obj)->data); break;
     case KIND_TEXTURE: texture_release(obj, a); break;
+    case KIND_SHADER: program_free(((shader_obj *)obj)->program); break;
     default: break;
     }
     util_free(a, obj);
@@ -284,6 +285,53 @@ mos_result mos_shader_create(mos_context *ctx, const mos_shader_desc *desc, mos_
     if (r != MOS_OK) {
         free_object(ctx, KIND_SHADER, s);
         return ctx_fail(ctx, r, "mos_shader_create: out of handles");
+    }
+    return MOS_OK;
+}
+
+mos_result mos_shader_create_spirv(mos_context *ctx, const mos_spirv_desc *desc, mos_shader *out)
+{
+    if (!ctx) return MOS_ERR_INVALID_ARGUMENT;
+    if (!desc || !out) return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_shader_create_spirv: NULL argument");
+    out->id = 0;
+    if (!desc->vertex || !desc->fragment || !desc->vertex_words || !desc->fragment_words)
+        return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_shader_create_spirv: vertex and fragment SPIR-V are required");
+    if (desc->pass_ops < 0 || desc->pass_registers < 0 || desc->pass_textures < 0 || desc->pass_interpolants < 0 ||
+        (unsigned)desc->partitioner > MOS_PARTITION_OPTIMAL || !(desc->pass_cost >= 0) || !(desc->fetch_cost >= 0) ||
+        !(desc->op_cost >= 0))
+        return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_shader_create_spirv: negative limit or cost, or unknown partitioner");
+    const int default_costs = desc->pass_cost == 0 && desc->fetch_cost == 0 && desc->op_cost == 0;
+    const program_options opt = {
+        .limits = { desc->pass_ops, desc->pass_registers, desc->pass_textures, desc->pass_interpolants },
+        .algo = desc->partitioner == MOS_PARTITION_RDSH ? PART_RDSH
+                : desc->partitioner == MOS_PARTITION_OPTIMAL ? PART_OPTIMAL : PART_RDS,
+        .costs = { default_costs ? 15 : desc->pass_cost, default_costs ? 5 : desc->fetch_cost,
+                   default_costs ? 1 : desc->op_cost },
+    };
+    char err[sizeof ctx->last_error - 64];
+    shader_program *prog;
+    if (program_build(desc->vertex, desc->vertex_words, desc->fragment, desc->fragment_words,
+                      desc->vertex_name ? desc->vertex_name : "vertex",
+                      desc->fragment_name ? desc->fragment_name : "fragment", &opt, &prog, err, sizeof err) < 0)
+        return ctx_fail(ctx, MOS_ERR_SHADER, "mos_shader_create_spirv: %s", err);
+    mos_shader_desc d;
+    program_desc(prog, &d);
+    if (d.scratch_bytes > MOS_MAX_SCRATCH_BYTES) {
+        program_free(prog);
+        return ctx_fail(ctx, MOS_ERR_SHADER, "mos_shader_create_spirv: the shader needs %zu bytes of scratch per batch, more than %zu",
+                        d.scratch_bytes, MOS_MAX_SCRATCH_BYTES);
+    }
+    shader_obj *s = util_calloc(&ctx->allocator, 1, sizeof *s);
+    if (!s) {
+        program_free(prog);
+        return ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_shader_create_spirv: out of memory");
+    }
+    s->desc = d;
+    s->program = prog;
+    mos_result r = pool_add(ctx, &ctx->shaders, s, &out->id);
+    if (r != MOS_OK) {
+        free_object(ctx, KIND_SHADER, s);
+        return ctx_fail(ctx, r, "mos_shader_create_spirv: out of handles");
     }
     return MOS_OK;
 }

@@ -1,11 +1,14 @@
 /* shader.h — the shader stage's entry point for other stages: the built-in
- * native C shaders and their uniform block (builtin.h), and textures as
- * fragment shaders sample them (texture.h).
- * Fed by the api (textures) and the scene module (built-in shaders). */
+ * native C shaders and their uniform block (builtin.h), textures as fragment
+ * shaders sample them (texture.h), and compiled shaders (program.h: SPIR-V
+ * -> DAG IR (ir.h, spirv.h) -> passes (partition.h) -> SIMD VM (vm.h)).
+ * Fed by the api (textures, compiled shaders), the scene module (built-in
+ * shaders) and the `mosaic shader` tool. */
 #ifndef MOSAIC_SHADER_H
 #define MOSAIC_SHADER_H
 
 #include "shader/builtin.h"
+#include "shader/program.h"
 #include "shader/texture.h"
 
 #endif

@@ -1,0 +1,1080 @@
+/* partition.c — splitting a shader DAG into passes (seed 003, sections 3-4):
+ * the dominator tree and its partial form (PDT), Subdivide with greedy
+ * bottom-up merging (RDSh), the search over save/recompute decisions around
+ * it (RDS), the exhaustive optimum by branch and bound, and the plan: the
+ * passes in a runnable order, their resources, scratch slots by colouring.
+ * Fed by the finished DAG of ir.c; read by vm.c and the `mosaic shader` tool.
+ *
+ * Definitions partition.h leaves open, chosen here:
+ *   - A restore is a register from just before the first node of the pass
+ *     that reads it to its last use (not from the start of the pass).
+ *   - ROOT's reading of the outputs is no use: an output is written out as it
+ *     is computed, so it lives only to its last use by another node of the
+ *     pass, and outputs the ROOT pass only reads back are copied out one at
+ *     a time (one register between them).  Else a fragment shader with 5
+ *     outputs could never fit 4 registers, nor a vertex shader's varyings
+ *     any limit.
+ *   - The components of one fetch (TEX nodes of a unit at the same (u, v))
+ *     are all defined at the first of them in the pass.
+ *   - MERGE ties (neither candidate uses fewer resources) keep the candidate
+ *     seen first: subsets of one size are tried in increasing bit order, bit
+ *     i for the i-th distinct unmarked operand.  A node with more than
+ *     MERGE_EXHAUSTIVE such kids (only ROOT) leaves out one more at a time.
+ *   - RDS returns the cheapest partition among those its search evaluated,
+ *     starting with RDSh's (all decisions by RECOMPUTE), so it never costs
+ *     more than RDSh; the seed's Search keeps the last one.
+ *   - Save/recompute decisions (RECOMPUTE's or RDS's fixed ones) say what
+ *     Subdivide marks; greedy merging still marks a node to be recomputed
+ *     when no merge of it fits its user's pass.
+ *   - When marking a shared kid breaks a pass merged earlier (a restore can
+ *     need a texture unit the computed kid did not), a repair step re-merges
+ *     every marked node's subregion that no longer fits until all fit. */
+#include "shader/partition.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* What a node is to a pass. */
+enum { K_FREE = 0, K_INTERP, K_ARITH, K_TEX, K_ROOT };
+
+enum {
+    MERGE_EXHAUSTIVE = 5, /* kids up to this many: every subset (3.2); more (ROOT): one at a time */
+    MAX_NODES = 1 << 26,  /* positions 4 * id must fit an int */
+    CLOCK_EVERY = 256,    /* branch-and-bound steps between reads of the clock */
+};
+
+typedef struct pctx {
+    const ir_dag *d;
+    int n, root;
+    part_limits lim;
+    part_costs cost;
+    /* the DAG */
+    uint8_t *kind;
+    int *astart, *arg;     /* operands as ir_args gives them (repeats kept), CSR */
+    int *ustart, *user;    /* distinct users reachable from ROOT, CSR */
+    int *texkey, *unitkey; /* TEX: lowest TEX id of the same (unit, u, v) / of the same unit */
+    uint8_t *reach, *mr;
+    int *idom;
+    int *pstart, *pchild;  /* partial dominator tree: children in id order, CSR */
+    /* the partition being built */
+    const uint8_t *mk;     /* the marks sub_eval reads */
+    uint8_t *marked;
+    int8_t *fixed;         /* RDS: +1 fixed marked, -1 fixed unmarked, 0 free */
+    uint32_t *done;        /* greedy merging: node merged in run `run` */
+    uint32_t run;
+    /* sub_eval's scratch and results */
+    uint32_t *seen, *kseen, *useen, *lseen;
+    uint32_t stamp;
+    int *first, *last, *gdef;
+    int *list, nlist;      /* computed nodes of the last subregion, id order */
+    int *rlist, nrlist;    /* its restores, id order */
+    int *stack, *ev;
+    /* buffers of the algorithms */
+    int *glist, *kids, *ft, *fi;
+    char *err;
+    size_t err_size;
+} pctx;
+
+static void set_err(pctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_err(pctx *c, const char *fmt, ...)
+{
+    if (!c->err || !c->err_size)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->err, c->err_size, fmt, ap);
+    va_end(ap);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    const int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+static void sort_ints(int *a, int count)
+{
+    if (count > 24) {
+        qsort(a, (size_t)count, sizeof *a, cmp_int);
+        return;
+    }
+    for (int i = 1; i < count; i++) {
+        const int v = a[i];
+        int j = i;
+        for (; j > 0 && a[j - 1] > v; j--)
+            a[j] = a[j - 1];
+        a[j] = v;
+    }
+}
+
+static int fits(const part_limits *l, const part_usage *u)
+{
+    return (!l->ops || u->ops <= l->ops) && (!l->regs || u->regs <= l->regs) &&
+           (!l->texs || u->texs <= l->texs) && (!l->interps || u->interps <= l->interps);
+}
+
+static double pass_cost(const pctx *c, const part_usage *u)
+{
+    return c->cost.cp + c->cost.ct * u->fetches + c->cost.ci * u->instrs;
+}
+
+/* ---- the context: the DAG checked and indexed ------------------------------------ */
+
+static void ctx_free(pctx *c)
+{
+    void *p[] = { c->kind, c->astart, c->arg, c->ustart, c->user, c->texkey, c->unitkey, c->reach,
+                  c->mr, c->idom, c->pstart, c->pchild, c->marked, c->fixed, c->done, c->seen,
+                  c->kseen, c->useen, c->lseen, c->first, c->last, c->gdef, c->list, c->rlist,
+                  c->stack, c->ev, c->glist, c->kids, c->ft, c->fi };
+    for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
+        free(p[i]);
+}
+
+/* Sort keys of TEX nodes: (unit, u, v, id) and (unit, id). */
+typedef struct tex_key { int unit, u, v, id; } tex_key;
+static int cmp_tex_fetch(const void *a, const void *b)
+{
+    const tex_key *x = a, *y = b;
+    if (x->unit != y->unit) return x->unit < y->unit ? -1 : 1;
+    if (x->u != y->u) return x->u < y->u ? -1 : 1;
+    if (x->v != y->v) return x->v < y->v ? -1 : 1;
+    return (x->id > y->id) - (x->id < y->id);
+}
+static int cmp_tex_unit(const void *a, const void *b)
+{
+    const tex_key *x = a, *y = b;
+    if (x->unit != y->unit) return x->unit < y->unit ? -1 : 1;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+static uint32_t next_stamp(pctx *c)
+{
+    if (++c->stamp == 0) {
+        const size_t b = (size_t)c->n * sizeof(uint32_t);
+        memset(c->seen, 0, b);
+        memset(c->kseen, 0, b);
+        memset(c->useen, 0, b);
+        memset(c->lseen, 0, b);
+        c->stamp = 1;
+    }
+    return c->stamp;
+}
+
+/* The immediate dominators (Cooper, Harvey and Kennedy): ids are a
+ * topological order with every dominator above what it dominates, so one
+ * sweep down from ROOT settles each node from its users. */
+static void dominators(pctx *c)
+{
+    for (int i = 0; i < c->n; i++)
+        c->idom[i] = -1;
+    c->idom[c->root] = c->root;
+    for (int x = c->root - 1; x >= 0; x--) {
+        if (!c->reach[x] || c->kind[x] < K_ARITH)
+            continue;
+        int dom = -1;
+        for (int j = c->ustart[x]; j < c->ustart[x + 1]; j++) {
+            int a = c->user[j];
+            if (dom < 0) {
+                dom = a;
+                continue;
+            }
+            while (a != dom) {
+                while (a < dom) a = c->idom[a];
+                while (dom < a) dom = c->idom[dom];
+            }
+        }
+        c->idom[x] = dom;
+        c->mr[x] = c->ustart[x + 1] - c->ustart[x] >= 2;
+    }
+}
+
+static int ctx_init(pctx *c, const ir_dag *d, const part_limits *limits, const part_costs *costs, char *err,
+                    size_t err_size)
+{
+    memset(c, 0, sizeof *c);
+    c->err = err;
+    c->err_size = err_size;
+    if (err && err_size)
+        err[0] = 0;
+    if (!d || !d->node || d->count <= 0 || d->root < 0 || d->root >= d->count ||
+        d->node[d->root].op != IR_ROOT) {
+        set_err(c, "partition: the DAG is not finished (no ROOT node)");
+        return -1;
+    }
+    if (d->count > MAX_NODES) {
+        set_err(c, "partition: %d nodes, at most %d", d->count, MAX_NODES);
+        return -1;
+    }
+    if (d->out_count < 0 || (d->out_count > 0 && !d->out)) {
+        set_err(c, "partition: bad output list");
+        return -1;
+    }
+    if (limits && (limits->ops < 0 || limits->regs < 0 || limits->texs < 0 || limits->interps < 0)) {
+        set_err(c, "partition: negative limit");
+        return -1;
+    }
+    c->d = d;
+    c->n = d->count;
+    c->root = d->root;
+    if (limits)
+        c->lim = *limits;
+    if (costs)
+        c->cost = *costs;
+    const int n = c->n;
+    const size_t un = (size_t)n;
+
+    /* Kinds and operands, checked. */
+    c->kind = malloc(un);
+    c->astart = malloc((un + 1) * sizeof(int));
+    if (!c->kind || !c->astart)
+        goto oom;
+    size_t total = 0;
+    for (int i = 0; i < n; i++) {
+        const ir_op op = (ir_op)d->node[i].op;
+        if (op >= IR_OP_COUNT || (op == IR_ROOT && i != c->root)) {
+            set_err(c, "partition: node %d: bad operation %d", i, (int)op);
+            return -1;
+        }
+        c->kind[i] = (uint8_t)(ir_is_leaf(op) ? (op == IR_INPUT || op == IR_FRAGCOORD ? K_INTERP : K_FREE)
+                               : op == IR_TEX ? K_TEX : op == IR_ROOT ? K_ROOT : K_ARITH);
+        c->astart[i] = (int)total;
+        if (c->kind[i] < K_ARITH)
+            continue;
+        const int *args;
+        const int na = ir_args(d, i, &args);
+        if (na < 0 || (op != IR_ROOT && na != ir_op_arity(op))) {
+            set_err(c, "partition: node %d (%s): %d operands", i, ir_op_name(op), na);
+            return -1;
+        }
+        for (int j = 0; j < na; j++)
+            if (args[j] < 0 || args[j] >= i) {
+                set_err(c, "partition: node %d (%s): operand %d is not an earlier node", i, ir_op_name(op),
+                        args[j]);
+                return -1;
+            }
+        total += (size_t)na;
+        if (total > (size_t)MAX_NODES * 4) {
+            set_err(c, "partition: more than %d operands", MAX_NODES * 4);
+            return -1;
+        }
+    }
+    c->astart[n] = (int)total;
+    c->arg = malloc((total ? total : 1) * sizeof(int));
+    if (!c->arg)
+        goto oom;
+    for (int i = 0; i < n; i++)
+        if (c->kind[i] >= K_ARITH) {
+            const int *args;
+            const int na = ir_args(d, i, &args);
+            memcpy(c->arg + c->astart[i], args, (size_t)na * sizeof(int));
+        }
+
+    /* Scratch. */
+#define ALLOC(p, count) if (!((p) = calloc((count) + 1, sizeof *(p)))) goto oom
+    ALLOC(c->ustart, un + 1);
+    ALLOC(c->user, total);
+    ALLOC(c->texkey, un);
+    ALLOC(c->unitkey, un);
+    ALLOC(c->reach, un);
+    ALLOC(c->mr, un);
+    ALLOC(c->idom, un);
+    ALLOC(c->pstart, un + 1);
+    ALLOC(c->pchild, un);
+    ALLOC(c->marked, un);
+    ALLOC(c->fixed, un);
+    ALLOC(c->done, un);
+    ALLOC(c->seen, un);
+    ALLOC(c->kseen, un);
+    ALLOC(c->useen, un);
+    ALLOC(c->lseen, un);
+    ALLOC(c->first, un);
+    ALLOC(c->last, un);
+    ALLOC(c->gdef, un);
+    ALLOC(c->list, un);
+    ALLOC(c->rlist, un);
+    ALLOC(c->stack, un);
+    ALLOC(c->ev, 4 * un);
+    ALLOC(c->glist, un);
+    ALLOC(c->kids, un);
+    ALLOC(c->ft, un);
+    ALLOC(c->fi, un);
+#undef ALLOC
+    c->mk = c->marked;
+
+    /* Fetch and unit keys. */
+    int ntex = 0;
+    for (int i = 0; i < n; i++)
+        ntex += c->kind[i] == K_TEX;
+    if (ntex) {
+        tex_key *tk = malloc((size_t)ntex * sizeof *tk);
+        if (!tk)
+            goto oom;
+        int t = 0;
+        for (int i = 0; i < n; i++)
+            if (c->kind[i] == K_TEX)
+                tk[t++] = (tex_key){ d->node[i].v.index, c->arg[c->astart[i]], c->arg[c->astart[i] + 1], i };
+        qsort(tk, (size_t)ntex, sizeof *tk, cmp_tex_fetch);
+        for (int i = 0; i < ntex; i++) {
+            const int same = i > 0 && tk[i - 1].unit == tk[i].unit && tk[i - 1].u == tk[i].u &&
+                             tk[i - 1].v == tk[i].v;
+            c->texkey[tk[i].id] = same ? c->texkey[tk[i - 1].id] : tk[i].id;
+        }
+        qsort(tk, (size_t)ntex, sizeof *tk, cmp_tex_unit);
+        for (int i = 0; i < ntex; i++)
+            c->unitkey[tk[i].id] = i > 0 && tk[i - 1].unit == tk[i].unit ? c->unitkey[tk[i - 1].id] : tk[i].id;
+        free(tk);
+    }
+
+    /* What ROOT reaches, distinct users, dominators, MR nodes. */
+    c->reach[c->root] = 1;
+    for (int x = c->root; x >= 0; x--)
+        if (c->reach[x])
+            for (int j = c->astart[x]; j < c->astart[x + 1]; j++)
+                c->reach[c->arg[j]] = 1;
+    for (int x = 0; x < n; x++) {
+        if (!c->reach[x])
+            continue;
+        const uint32_t s = next_stamp(c);
+        for (int j = c->astart[x]; j < c->astart[x + 1]; j++) {
+            const int a = c->arg[j];
+            if (c->kind[a] >= K_ARITH && c->seen[a] != s) {
+                c->seen[a] = s;
+                c->ustart[a + 1]++;
+            }
+        }
+    }
+    for (int i = 0; i < n; i++)
+        c->ustart[i + 1] += c->ustart[i];
+    for (int x = 0; x < n; x++) {
+        if (!c->reach[x])
+            continue;
+        const uint32_t s = next_stamp(c);
+        for (int j = c->astart[x]; j < c->astart[x + 1]; j++) {
+            const int a = c->arg[j];
+            if (c->kind[a] >= K_ARITH && c->seen[a] != s) {
+                c->seen[a] = s;
+                c->user[c->ustart[a] + c->fi[a]++] = x;  /* users in id order */
+            }
+        }
+    }
+    dominators(c);
+
+    /* The partial dominator tree: MR nodes, their immediate dominators, ROOT;
+     * the parent of each is its nearest dominator in the tree. */
+    int *in_pdt = c->first; /* scratch until sub_eval needs it */
+    memset(in_pdt, 0, un * sizeof(int));
+    for (int x = 0; x < n; x++)
+        if (c->mr[x]) {
+            in_pdt[x] = 1;
+            in_pdt[c->idom[x]] = 1;
+        }
+    in_pdt[c->root] = 1;
+    for (int x = 0; x < n; x++) {
+        c->fi[x] = -1;
+        if (in_pdt[x] && x != c->root) {
+            int p = c->idom[x];
+            while (!in_pdt[p])
+                p = c->idom[p];
+            c->fi[x] = p;
+            c->pstart[p + 1]++;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        c->pstart[i + 1] += c->pstart[i];
+    memset(c->ft, 0, un * sizeof(int));
+    for (int x = 0; x < n; x++)
+        if (c->fi[x] >= 0)
+            c->pchild[c->pstart[c->fi[x]] + c->ft[c->fi[x]]++] = x;
+    return 0;
+oom:
+    set_err(c, "partition: out of memory");
+    return -1;
+}
+
+/* ---- VALID: one subregion and its resources --------------------------------------- */
+
+/* The subregion of NODE under the marks c->mk: NODE and, recursively, its
+ * unmarked non-leaf operands.  Leaves c->list (computed nodes, id order,
+ * NODE last) and c->rlist (restores), fills *u; 1 when it fits the limits. */
+static int sub_eval(pctx *c, int node, part_usage *u)
+{
+    const uint32_t s = next_stamp(c);
+    int nl = 0, nr = 0, sp = 0, interps = 0, lo = node;
+    c->seen[node] = s;
+    c->list[nl++] = node;
+    c->stack[sp++] = node;
+    while (sp > 0) {
+        const int x = c->stack[--sp];
+        for (int j = c->astart[x]; j < c->astart[x + 1]; j++) {
+            const int a = c->arg[j];
+            if (c->seen[a] == s)
+                continue;
+            c->seen[a] = s;
+            if (c->kind[a] == K_INTERP) {
+                interps++;
+            } else if (c->kind[a] != K_FREE) {
+                if (c->mk[a]) {
+                    c->rlist[nr++] = a;
+                } else {
+                    c->list[nl++] = a;
+                    c->stack[sp++] = a;
+                    if (a < lo)
+                        lo = a;
+                }
+            }
+        }
+    }
+    if (nl > 24 && 4 * nl > node - lo) {
+        /* Dense: a sweep over the id range sorts in linear time. */
+        nl = 0;
+        for (int x = lo; x <= node; x++)
+            if (c->seen[x] == s && c->kind[x] >= K_ARITH && (x == node || !c->mk[x]))
+                c->list[nl++] = x;
+    } else {
+        sort_ints(c->list, nl);
+    }
+    sort_ints(c->rlist, nr);
+
+    int arith = 0, groups = 0, units = 0;
+    for (int i = 0; i < nl; i++) {
+        const int x = c->list[i];
+        if (c->kind[x] == K_ARITH) {
+            arith++;
+        } else if (c->kind[x] == K_TEX) {
+            const int k = c->texkey[x], uk = c->unitkey[x];
+            if (c->kseen[k] != s) {
+                c->kseen[k] = s;
+                c->gdef[k] = 2 * x;
+                groups++;
+            }
+            if (c->useen[uk] != s) {
+                c->useen[uk] = s;
+                units++;
+            }
+        }
+    }
+    /* First and last uses in the pass; ROOT's reading of an output is no use. */
+    for (int i = 0; i < nl; i++) {
+        const int x = c->list[i];
+        const int is_root = c->kind[x] == K_ROOT;
+        for (int j = c->astart[x]; j < c->astart[x + 1]; j++) {
+            const int a = c->arg[j];
+            if (c->kind[a] < K_ARITH)
+                continue;
+            if (c->lseen[a] != s) {
+                c->lseen[a] = s;
+                c->first[a] = x;
+                c->last[a] = -1;
+            }
+            if (!is_root)
+                c->last[a] = x;
+        }
+    }
+    /* Registers: values live over [def, end) at positions 2 * id (a node),
+     * 2 * id - 1 (a restore read just before node id); the most at once.
+     * Events sort as 2 * position (+1 for a start): ends first at a tie. */
+    int ne = 0;
+    for (int i = 0; i < nl; i++) {
+        const int x = c->list[i];
+        if (c->kind[x] == K_ROOT)
+            continue;
+        const int def = c->kind[x] == K_TEX ? c->gdef[c->texkey[x]] : 2 * x;
+        const int end = c->lseen[x] == s && c->last[x] >= 0 ? 2 * c->last[x] : def + 1;
+        c->ev[ne++] = 2 * def + 1;
+        c->ev[ne++] = 2 * end;
+    }
+    int copied = 0, read = 0;
+    for (int i = 0; i < nr; i++) {
+        const int r = c->rlist[i];
+        if (c->last[r] < 0) {
+            copied = 1; /* read back for ROOT only: copied out one at a time */
+            continue;
+        }
+        read++;
+        c->ev[ne++] = 2 * (2 * c->first[r] - 1) + 1;
+        c->ev[ne++] = 2 * (2 * c->last[r]);
+    }
+    if (copied) {
+        c->ev[ne++] = 2 * (2 * node - 1) + 1;
+        c->ev[ne++] = 2 * (2 * node);
+    }
+    sort_ints(c->ev, ne);
+    int live = 0, regs = 0;
+    for (int i = 0; i < ne; i++) {
+        live += (c->ev[i] & 1) ? 1 : -1;
+        if (live > regs)
+            regs = live;
+    }
+    c->nlist = nl;
+    c->nrlist = nr;
+    /* Restores the pass computes with each hold a texture unit; the outputs
+     * only copied out share one, as they share one register. */
+    *u = (part_usage){ .ops = arith + groups + nr, .regs = regs, .texs = units + read + copied, .interps = interps,
+                       .fetches = groups + nr, .instrs = arith };
+    return fits(&c->lim, u);
+}
+
+/* ---- the callbacks ------------------------------------------------------------------ */
+
+int part_valid(const ir_dag *d, const uint8_t *marked, int node, const part_limits *limits, part_usage *use)
+{
+    pctx c;
+    if (ctx_init(&c, d, limits, NULL, NULL, 0) < 0) {
+        ctx_free(&c);
+        return -1;
+    }
+    int r = -1;
+    if (node >= 0 && node < c.n && c.kind[node] >= K_ARITH) {
+        if (marked)
+            c.mk = marked;
+        part_usage u;
+        r = sub_eval(&c, node, &u);
+        if (use)
+            *use = u;
+    }
+    ctx_free(&c);
+    return r;
+}
+
+double part_cost(const part_plan *p, const part_costs *costs)
+{
+    return costs->cp * p->pass_count + costs->ct * p->fetches + costs->ci * p->instrs;
+}
+
+static void usage_array(const part_usage *u, int v[4])
+{
+    v[0] = u->ops;
+    v[1] = u->regs;
+    v[2] = u->texs;
+    v[3] = u->interps;
+}
+
+static void limit_array(const part_limits *l, int v[4])
+{
+    v[0] = l ? l->ops : 0;
+    v[1] = l ? l->regs : 0;
+    v[2] = l ? l->texs : 0;
+    v[3] = l ? l->interps : 0;
+}
+
+int part_recompute(const part_usage *use, const part_limits *limits)
+{
+    int u[4], l[4];
+    usage_array(use, u);
+    limit_array(limits, l);
+    for (int r = 0; r < 4; r++)
+        if (l[r] > 0 && 2 * u[r] >= l[r])
+            return 0;
+    return 1;
+}
+
+int part_merge(const part_usage *a, const part_usage *b, const part_limits *limits)
+{
+    int ua[4], ub[4], l[4];
+    usage_array(a, ua);
+    usage_array(b, ub);
+    limit_array(limits, l);
+    double amax = 0, bmax = 0, asum = 0, bsum = 0;
+    int atot = 0, btot = 0;
+    for (int r = 0; r < 4; r++) {
+        atot += ua[r];
+        btot += ub[r];
+        if (l[r] <= 0)
+            continue;
+        const double fa = (double)ua[r] / l[r], fb = (double)ub[r] / l[r];
+        amax = fa > amax ? fa : amax;
+        bmax = fb > bmax ? fb : bmax;
+        asum += fa;
+        bsum += fb;
+    }
+    if (amax != bmax)
+        return amax < bmax ? -1 : 1;
+    if (asum != bsum)
+        return asum < bsum ? -1 : 1;
+    return (atot > btot) - (atot < btot);
+}
+
+/* ---- greedy bottom-up merging (3.2) ------------------------------------------------- */
+
+static int no_fit(pctx *c, int node)
+{
+    set_err(c, "partition: node %d (%s) fits no pass within %do/%dr/%dt/%dv (0 = unlimited)", node,
+            ir_op_name((ir_op)c->d->node[node].op), c->lim.ops, c->lim.regs, c->lim.texs, c->lim.interps);
+    return -1;
+}
+
+/* At N: of N's unmarked kids, the most that merge with N (subregion(N)
+ * fits); MERGE picks among as many.  The kids left out are marked.  0, or
+ * -1 when nothing fits, not even N with every kid restored. */
+static int merge_node(pctx *c, int N)
+{
+    int k = 0;
+    const uint32_t s = next_stamp(c);
+    for (int j = c->astart[N]; j < c->astart[N + 1]; j++) {
+        const int a = c->arg[j];
+        if (c->kind[a] >= K_ARITH && !c->marked[a] && c->seen[a] != s) {
+            c->seen[a] = s;
+            c->kids[k++] = a;
+        }
+    }
+    part_usage u, best_u = { 0 };
+    if (k <= MERGE_EXHAUSTIVE) {
+        for (int size = k; size >= 0; size--) {
+            int best = -1;
+            for (int m = 0; m < 1 << k; m++) {
+                if (__builtin_popcount((unsigned)m) != size)
+                    continue;
+                for (int i = 0; i < k; i++)
+                    c->marked[c->kids[i]] = !(m >> i & 1);
+                if (sub_eval(c, N, &u) && (best < 0 || part_merge(&u, &best_u, &c->lim) < 0)) {
+                    best = m;
+                    best_u = u;
+                }
+            }
+            if (best >= 0) {
+                for (int i = 0; i < k; i++)
+                    c->marked[c->kids[i]] = !(best >> i & 1);
+                return 0;
+            }
+        }
+        for (int i = 0; i < k; i++)
+            c->marked[c->kids[i]] = 0;
+        return no_fit(c, N);
+    }
+    /* Many kids (ROOT's outputs): all, then leave out one more at a time,
+     * the one whose absence leaves the smallest pass. */
+    if (sub_eval(c, N, &u))
+        return 0;
+    for (int left = k; left > 0; left--) {
+        int best = -1, best_fits = 0;
+        for (int i = 0; i < k; i++) {
+            const int a = c->kids[i];
+            if (c->marked[a])
+                continue;
+            c->marked[a] = 1;
+            const int ok = sub_eval(c, N, &u);
+            c->marked[a] = 0;
+            if ((ok && !best_fits) || (ok == best_fits && (best < 0 || part_merge(&u, &best_u, &c->lim) < 0))) {
+                best = i;
+                best_fits = ok;
+                best_u = u;
+            }
+        }
+        c->marked[c->kids[best]] = 1;
+        if (best_fits)
+            return 0;
+    }
+    for (int i = 0; i < k; i++)
+        c->marked[c->kids[i]] = 0;
+    return no_fit(c, N);
+}
+
+/* Greedy merging over subregion(T), bottom up (id order); nodes merged
+ * earlier in this run are kept unless ALL. */
+static int greedy(pctx *c, int T, int all)
+{
+    part_usage u;
+    sub_eval(c, T, &u);
+    const int nl = c->nlist;
+    memcpy(c->glist, c->list, (size_t)nl * sizeof(int));
+    for (int i = 0; i < nl; i++) {
+        const int x = c->glist[i];
+        if (!all && c->done[x] == c->run)
+            continue;
+        if (merge_node(c, x) < 0)
+            return -1;
+        c->done[x] = c->run;
+    }
+    return 0;
+}
+
+/* ---- Subdivide (3.4) and the search around it (3.5) -------------------------------- */
+
+/* Lines 6-8 (14-18 in RDS) after a PDT child K is subdivided. */
+static void decide(pctx *c, int K)
+{
+    if (!c->mr[K])
+        return;
+    if (c->fixed[K]) {
+        c->marked[K] = c->fixed[K] > 0;
+        return;
+    }
+    part_usage u;
+    sub_eval(c, K, &u);
+    c->marked[K] = !part_recompute(&u, &c->lim);
+}
+
+/* One Subdivide from the PDT root with the fixed decisions, then the repair:
+ * the partition in c->marked.  0, or -1 (message in err). */
+static int subdivide(pctx *c)
+{
+    for (int i = 0; i < c->n; i++)
+        c->marked[i] = i == c->root || c->fixed[i] > 0;
+    if (++c->run == 0) {
+        memset(c->done, 0, (size_t)c->n * sizeof(uint32_t));
+        c->run = 1;
+    }
+    part_usage u;
+    int sp = 0;
+    if (!sub_eval(c, c->root, &u)) {
+        c->ft[sp] = c->root;
+        c->fi[sp++] = c->pstart[c->root];
+    }
+    while (sp > 0) {
+        const int t = c->ft[sp - 1];
+        if (c->fi[sp - 1] < c->pstart[t + 1]) {
+            const int k = c->pchild[c->fi[sp - 1]++];
+            if (sub_eval(c, k, &u)) {
+                decide(c, k);
+            } else {
+                c->ft[sp] = k;
+                c->fi[sp++] = c->pstart[k];
+            }
+            continue;
+        }
+        if (greedy(c, t, 0) < 0)
+            return -1;
+        sp--;
+        if (t != c->root)
+            decide(c, t);
+    }
+    /* Repair: a mark made at one node can break a pass merged before. */
+    for (int round = 0; round <= c->n; round++) {
+        int changed = 0;
+        for (int m = 0; m <= c->root; m++)
+            if (c->marked[m] && c->reach[m] && !sub_eval(c, m, &u)) {
+                if (greedy(c, m, 1) < 0)
+                    return -1;
+                changed = 1;
+            }
+        if (!changed)
+            return 0;
+    }
+    return no_fit(c, c->root); /* not reached: each round marks a node more */
+}
+
+static double marks_cost(pctx *c)
+{
+    double total = 0;
+    part_usage u;
+    for (int m = 0; m <= c->root; m++)
+        if (c->marked[m] && c->reach[m]) {
+            sub_eval(c, m, &u);
+            total += pass_cost(c, &u);
+        }
+    return total;
+}
+
+/* RDSh: one Subdivide with RECOMPUTE deciding.  RDS: Search (3.5) over the MR
+ * nodes in id order, each fixed to the cheaper of save and recompute.  The
+ * cheapest partition seen goes to BEST; 0, or -1 when none fits. */
+static int rds(pctx *c, int search, uint8_t *best, double *best_cost)
+{
+    *best_cost = -1;
+    memset(c->fixed, 0, (size_t)c->n);
+    if (subdivide(c) == 0) {
+        *best_cost = marks_cost(c);
+        memcpy(best, c->marked, (size_t)c->n);
+    }
+    if (!search)
+        return *best_cost < 0 ? -1 : 0;
+    for (int m = 0; m < c->n; m++) {
+        if (!c->mr[m])
+            continue;
+        double cs = -1, cr = -1;
+        for (int side = 1; side >= -1; side -= 2) {
+            c->fixed[m] = (int8_t)side;
+            if (subdivide(c) < 0)
+                continue;
+            const double cost = marks_cost(c);
+            if (*best_cost < 0 || cost < *best_cost) {
+                *best_cost = cost;
+                memcpy(best, c->marked, (size_t)c->n);
+            }
+            *(side > 0 ? &cs : &cr) = cost;
+        }
+        c->fixed[m] = (int8_t)(cs >= 0 && (cr < 0 || cs < cr) ? 1 : -1);
+    }
+    return *best_cost < 0 ? -1 : 0;
+}
+
+/* ---- the exhaustive optimum (3.1) by branch and bound ------------------------------- */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct bnb {
+    int *covered, *restored, *kopen; /* passes computing / restoring a node; open members of a fetch */
+    int a_open, k_open, r_open;      /* arithmetic nodes, fetches, marked nodes no decided pass covers */
+    int marks, fetches, instrs;      /* over the decided passes */
+} bnb;
+
+/* Adds (SIGN 1) or removes (-1) the pass of X, just evaluated into c->list. */
+static void bnb_cover(pctx *c, bnb *b, int x, const part_usage *u, int sign)
+{
+    for (int i = 0; i < c->nlist; i++) {
+        const int y = c->list[i];
+        const int was = b->covered[y];
+        b->covered[y] += sign;
+        if (was == (sign > 0 ? 0 : 1)) { /* first pass to cover it, or last to stop */
+            if (c->kind[y] == K_ARITH)
+                b->a_open -= sign;
+            else if (c->kind[y] == K_TEX) {
+                b->kopen[c->texkey[y]] -= sign;
+                if (b->kopen[c->texkey[y]] == (sign > 0 ? 0 : 1))
+                    b->k_open -= sign;
+            }
+        }
+    }
+    for (int i = 0; i < c->nrlist; i++) {
+        const int r = c->rlist[i];
+        const int was = b->restored[r];
+        b->restored[r] += sign;
+        if (was == (sign > 0 ? 0 : 1))
+            b->r_open -= sign;
+    }
+    b->r_open += sign; /* X itself: restored by a pass above */
+    b->marks += sign;
+    b->fetches += sign * u->fetches;
+    b->instrs += sign * u->instrs;
+}
+
+/* Decides the marks of the non-leaf nodes bottom up (id order), unmarked
+ * first.  When X is decided its subregion is final, and every node lies in
+ * some pass that contains its whole subregion: X's subregion must fit either
+ * way.  The bound: passes so far, plus one fetch or instruction for each
+ * node, fetch and restore no decided pass covers, and as many passes more
+ * (each restored once, but ROOT's) as those operations fill.  BEST holds
+ * the best partition so far (*best_cost < 0: none). */
+static int optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, double *best_cost, int *complete)
+{
+    const int n = c->n;
+    int *D = c->glist, m = 0;
+    for (int x = 0; x < c->root; x++)
+        if (c->reach[x] && c->kind[x] >= K_ARITH)
+            D[m++] = x;
+    bnb b = { 0 };
+    b.covered = calloc((size_t)n, sizeof(int));
+    b.restored = calloc((size_t)n, sizeof(int));
+    b.kopen = calloc((size_t)n, sizeof(int));
+    int8_t *opt = calloc((size_t)m + 1, 1);
+    if (!b.covered || !b.restored || !b.kopen || !opt) {
+        free(b.covered), free(b.restored), free(b.kopen), free(opt);
+        set_err(c, "partition: out of memory");
+        return -1;
+    }
+    for (int i = 0; i < m; i++) {
+        const int x = D[i];
+        if (c->kind[x] == K_ARITH)
+            b.a_open++;
+        else if (b.kopen[c->texkey[x]]++ == 0)
+            b.k_open++;
+    }
+    memset(c->marked, 0, (size_t)n);
+    c->marked[c->root] = 1;
+    const part_costs *k = &c->cost;
+    long steps = 0;
+    int i = 0;
+    *complete = 1;
+    part_usage u;
+    /* opt[i]: 0 try unmarked next, 1 try marked next, 2 done; +4 while marked and applied. */
+    while (i >= 0) {
+        if (++steps % CLOCK_EVERY == 0 && time_limit_s > 0 && now_s() - t0 > time_limit_s) {
+            *complete = 0;
+            break;
+        }
+        if (i == m) {
+            if (sub_eval(c, c->root, &u)) {
+                const double cost = k->cp * (b.marks + 1) + k->ct * (b.fetches + u.fetches) +
+                                    k->ci * (b.instrs + u.instrs);
+                if (*best_cost < 0 || cost < *best_cost) {
+                    *best_cost = cost;
+                    memcpy(best, c->marked, (size_t)n);
+                }
+            }
+            i--;
+            continue;
+        }
+        const int x = D[i];
+        if (opt[i] & 4) {
+            opt[i] &= 3;
+            sub_eval(c, x, &u);
+            bnb_cover(c, &b, x, &u, -1);
+        }
+        c->marked[x] = 0;
+        if (opt[i] >= 2) {
+            opt[i] = 0;
+            i--;
+            continue;
+        }
+        const int mark = opt[i]++;
+        c->marked[x] = (uint8_t)mark;
+        if (!sub_eval(c, x, &u))
+            continue;
+        if (mark)
+            bnb_cover(c, &b, x, &u, 1);
+        /* F passes to come (ROOT's and F - 1 restored ones) do these
+         * operations and F - 1 restores, at most ops each. */
+        const int open = b.a_open + b.k_open + b.r_open, L = c->lim.ops;
+        const int later = L > 1 && open > L ? (open - 1 + L - 2) / (L - 1) : 1;
+        const double bound = k->cp * (b.marks + later) + k->ct * (b.fetches + b.k_open + b.r_open + later - 1) +
+                             k->ci * (b.instrs + b.a_open);
+        if (*best_cost >= 0 && bound >= *best_cost) {
+            if (mark)
+                bnb_cover(c, &b, x, &u, -1);
+            continue;
+        }
+        if (mark)
+            opt[i] |= 4;
+        i++;
+    }
+    free(b.covered), free(b.restored), free(b.kopen), free(opt);
+    return 0;
+}
+
+/* ---- the plan ------------------------------------------------------------------------ */
+
+/* The passes of the marks in BEST, in id order (a pass restores only lower
+ * ids, so it runs after their passes; ROOT last), their resources, and the
+ * scratch slots: the saved value of pass a is busy from a to the last pass b
+ * that restores it, both included; values are coloured in pass order with
+ * the lowest free slot (optimal for intervals). */
+static int build_plan(pctx *c, const uint8_t *best, part_plan *out, int algo_complete)
+{
+    const int n = c->n;
+    memcpy(c->marked, best, (size_t)n);
+    int count = 0;
+    for (int x = 0; x <= c->root; x++)
+        if (c->marked[x] && c->reach[x])
+            c->ft[count++] = x;           /* pass roots */
+    int *lastuse = c->glist, *busy = c->kids;
+    for (int i = 0; i < n; i++)
+        lastuse[i] = -1;
+    part_pass *pass = calloc((size_t)count, sizeof *pass);
+    if (!pass)
+        goto oom;
+    out->pass = pass;
+    out->pass_count = count;
+    for (int p = 0; p < count; p++) {
+        const int r = c->ft[p];
+        part_usage u;
+        sub_eval(c, r, &u);
+        pass[p].root = r;
+        pass[p].use = u;
+        pass[p].slot = -1;
+        pass[p].nodes = malloc((size_t)(c->nlist ? c->nlist : 1) * sizeof(int));
+        pass[p].restores = malloc((size_t)(c->nrlist ? c->nrlist : 1) * sizeof(int));
+        if (!pass[p].nodes || !pass[p].restores)
+            goto oom;
+        memcpy(pass[p].nodes, c->list, (size_t)c->nlist * sizeof(int));
+        memcpy(pass[p].restores, c->rlist, (size_t)c->nrlist * sizeof(int));
+        pass[p].node_count = c->nlist;
+        pass[p].restore_count = c->nrlist;
+        for (int j = 0; j < c->nrlist; j++)
+            lastuse[c->rlist[j]] = p;
+        out->fetches += u.fetches;
+        out->instrs += u.instrs;
+    }
+    int slots = 0;
+    for (int p = 0; p < count; p++) {
+        const int r = pass[p].root;
+        if (r == c->root)
+            continue;
+        const int until = lastuse[r] > p ? lastuse[r] : p;
+        int s = 0;
+        while (s < slots && busy[s] >= p)
+            s++;
+        if (s == slots)
+            slots++;
+        busy[s] = until;
+        pass[p].slot = s;
+    }
+    out->slot_count = slots;
+    out->cost = part_cost(out, &c->cost);
+    out->complete = algo_complete;
+    return 0;
+oom:
+    part_plan_free(out);
+    set_err(c, "partition: out of memory");
+    return -1;
+}
+
+/* ---- the entry points ------------------------------------------------------------------ */
+
+int part_partition(const ir_dag *d, part_algo algo, const part_limits *limits, const part_costs *costs,
+                   double time_limit_s, part_plan *out, char *err, size_t err_size)
+{
+    pctx c;
+    uint8_t *best = NULL;
+    int rc = -1;
+    if (out)
+        memset(out, 0, sizeof *out);
+    if (ctx_init(&c, d, limits, costs, err, err_size) < 0)
+        goto done;
+    if (!out || !costs || !(costs->cp >= 0 && costs->ct >= 0 && costs->ci >= 0) ||
+        (algo != PART_RDS && algo != PART_RDSH && algo != PART_OPTIMAL)) {
+        set_err(&c, "partition: %s", !out ? "no plan to fill" : !costs ? "no costs"
+                                     : algo > PART_OPTIMAL ? "unknown algorithm" : "costs must be >= 0");
+        goto done;
+    }
+    best = malloc((size_t)c.n);
+    if (!best) {
+        set_err(&c, "partition: out of memory");
+        goto done;
+    }
+    double best_cost;
+    const double t0 = now_s();
+    rds(&c, algo != PART_RDSH, best, &best_cost);
+    int complete = 0;
+    if (algo == PART_OPTIMAL) {
+        if (optimal(&c, t0, time_limit_s, best, &best_cost, &complete) < 0)
+            goto done;
+        if (best_cost < 0 && complete)
+            set_err(&c, "partition: no partition fits within %do/%dr/%dt/%dv", c.lim.ops, c.lim.regs,
+                    c.lim.texs, c.lim.interps);
+    }
+    if (best_cost < 0)
+        goto done;
+    if (err && err_size)
+        err[0] = 0;
+    rc = build_plan(&c, best, out, complete);
+done:
+    free(best);
+    ctx_free(&c);
+    return rc;
+}
+
+void part_plan_free(part_plan *p)
+{
+    if (!p)
+        return;
+    for (int i = 0; p->pass && i < p->pass_count; i++) {
+        free(p->pass[i].nodes);
+        free(p->pass[i].restores);
+    }
+    free(p->pass);
+    memset(p, 0, sizeof *p);
+}
+
+int part_dominators(const ir_dag *d, int *idom, uint8_t *mr)
+{
+    pctx c;
+    int rc = -1;
+    if (ctx_init(&c, d, NULL, NULL, NULL, 0) == 0) {
+        for (int i = 0; i < c.n; i++) {
+            if (idom)
+                idom[i] = c.kind[i] >= K_ARITH && c.reach[i] ? c.idom[i] : -1;
+            if (mr)
+                mr[i] = c.mr[i];
+        }
+        rc = 0;
+    }
+    ctx_free(&c);
+    return rc;
+}
