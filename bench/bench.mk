@@ -19,10 +19,15 @@ FRAMES      ?= 7
 SIZE        ?= 1920x1080
 
 WARN        := -Wall -Wextra -Werror -Wstrict-prototypes -Wshadow -Wsign-conversion -Wno-unused-parameter
+# The scene module compiles GLSL shaders (src/glsl: glslang's static libraries, C++); as GLSL_LIBS
+# in the top Makefile.
+GLSL_LIBS   ?= -lglslang -lMachineIndependent -lOSDependent -lGenericCodeGen -lOGLCompiler -lSPIRV \
+               -lSPIRV-Tools-opt -lSPIRV-Tools -lglslang-default-resource-limits -lstdc++
 LP_CFLAGS   := -std=c11 -D_GNU_SOURCE -g -O2 $(WARN) -pthread -Iinclude -Isrc \
                $(shell pkg-config --cflags osmesa stb 2>/dev/null)
 LP_LIBS     := $(shell pkg-config --libs osmesa 2>/dev/null || echo -lOSMesa) \
-               $(shell pkg-config --libs stb assimp minizip libpng libjpeg 2>/dev/null || echo -lstb -lassimp -lminizip -lpng16 -ljpeg) -lm
+               $(shell pkg-config --libs stb assimp minizip libpng libjpeg 2>/dev/null || echo -lstb -lassimp -lminizip -lpng16 -ljpeg) \
+               $(GLSL_LIBS) -lm
 LP_SRC      := $(wildcard bench/llvmpipe/*.c)
 LP_HDRS     := $(wildcard bench/llvmpipe/*.h) include/mosaic.h $(wildcard src/*/*.h)
 FRAMETIME   := sh bench/frametime.sh --mosaic $(MOSAIC) --threads "$(THREADS)" \

@@ -1,10 +1,12 @@
-/* lp_gl.c — the llvmpipe side of the reference: OSMesa context, FBOs, GLSL twins of the built-in shaders, one frame.
+/* lp_gl.c — the llvmpipe side of the reference: OSMesa context, FBOs, GLSL twins of the built-in shaders, the
+ * scene's own GLSL files, one frame.
  * Fed by lp_main.c with a loaded scene; draws exactly the draws scene_export_frame yields (src/scene/export.c). */
 #define GL_GLEXT_PROTOTYPES 1
 #include <GL/osmesa.h>
 #include <GL/gl.h>
 #include <GL/glext.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +83,24 @@ typedef struct lp_prog {
     GLint mvp, nmat, base, ldir, lcol, amb, fma_k, fma_c, fma_zero, cutoff, tex, draw_id;
 } lp_prog;
 
+/* ---- the scene's GLSL files --------------------------------------------------------
+ * A draw the export marks as GLSL (vertex_shader != NULL: a `shader FILE.frag [FILE.vert]`
+ * object, or a built-in under scene_load_opts.glsl_builtins) runs the very files Mosaic
+ * compiled, unchanged, through Mesa's GLSL compiler (#version 450: the context is 4.5 core).
+ * Their interface is Mosaic's: the uniform block at binding 0 is shader_builtin_uniforms
+ * byte for byte (std140; bound here as a range of one UBO holding every draw's copy),
+ * the sampler at unit 0, attributes 0/1/2 = position, normal, uv of the 8-float vertex.
+ * The ID pass runs the same files with the fragment shader's main renamed
+ * (#define main lp_user_main after #version) and a new main that calls it (so its
+ * discards still cut) and writes the ID at the last draw-buffer location (7), the one
+ * location the ID pass maps to the colour attachment. */
+typedef struct lp_glsl {
+    char *vert_path, *frag_path;
+    GLuint prog, id_prog;
+    GLint id_draw_id;    /* lp_draw_id in id_prog */
+    GLint block_size;    /* GL_UNIFORM_BLOCK_DATA_SIZE of the block at binding 0, 0 = none */
+} lp_glsl;
+
 typedef struct lp_mesh {
     GLuint vao, vbo, ebo;
     GLsizei index_count;
@@ -88,6 +108,7 @@ typedef struct lp_mesh {
 
 typedef struct lp_draw {
     int mesh, texture, kind;
+    int glsl;  /* index in lp_renderer.glsl, -1 = a native built-in (its twin, by kind) */
     shader_builtin_uniforms u;
     mos_cull cull;
     mos_blend blend;
@@ -108,7 +129,13 @@ struct lp_renderer {
     int tex_cap;
     lp_draw *draws;
     int draw_count, draw_cap;
+    lp_glsl *glsl;                             /* compiled GLSL programs, by (vert, frag) path */
+    int glsl_count, glsl_cap;
+    GLuint ubo;                                /* every draw's uniforms, ubo_stride bytes apart */
+    GLsizeiptr ubo_stride, ubo_range;
+    GLint id_location;                         /* the ID pass's output of GLSL draws */
     char renderer[256];
+    char err[2048];                            /* a GLSL draw's error, for lp_create */
 };
 
 static int lp_error(char *err, size_t size, const char *fmt, const char *arg)
@@ -173,6 +200,273 @@ static int lp_build_prog(lp_prog *p, int id_pass, int kind, int fma, char *err, 
     p->cutoff = glGetUniformLocation(p->prog, "u_cutoff");
     p->tex = glGetUniformLocation(p->prog, "u_tex");
     p->draw_id = glGetUniformLocation(p->prog, "u_draw_id");
+    return 0;
+}
+
+/* The file at PATH as a NUL-terminated string (free it), or NULL with ERR set. */
+static char *lp_read_text(const char *path, char *err, size_t err_size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, err_size, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, n = 0;
+    char *text = NULL;
+    for (;;) {
+        char *t = cap <= ((size_t)1 << 26) ? realloc(text, cap) : NULL;  /* 64 MiB of source: no */
+        if (!t) {
+            snprintf(err, err_size, "%s: out of memory or too large", path);
+            goto fail;
+        }
+        text = t;
+        n += fread(text + n, 1, cap - 1 - n, f);
+        if (n < cap - 1)
+            break;
+        cap *= 2;
+    }
+    if (ferror(f)) {
+        snprintf(err, err_size, "%s: read error", path);
+        goto fail;
+    }
+    fclose(f);
+    text[n] = '\0';
+    return text;
+fail:
+    fclose(f);
+    free(text);
+    return NULL;
+}
+
+/* Appends Mesa's info LOG to ERR with its "0:" source prefixes replaced by PATH:
+ * "0:12(5): error: ..." -> "PATH:12(5): error: ...". */
+static void lp_append_log(char *err, size_t err_size, const char *path, const char *log)
+{
+    size_t at = strlen(err);
+    for (const char *line = log; *line && at + 1 < err_size; ) {
+        const char *end = strchr(line, '\n');
+        const size_t len = end ? (size_t)(end - line) : strlen(line);
+        const int src0 = strncmp(line, "0:", 2) == 0;
+        int k = snprintf(err + at, err_size - at, "\n  %s%.*s", src0 ? path : "", (int)(src0 ? len - 1 : len),
+                         src0 ? line + 1 : line);
+        at += k > 0 ? (size_t)k : 0;
+        if (at >= err_size)
+            at = err_size - 1;
+        line += len + (end ? 1 : 0);
+    }
+}
+
+/* Compiles the PARTS strings of SRC (LENS as glShaderSource's, NULL = NUL-terminated) as one TYPE
+ * shader of PATH; 0 with ERR naming PATH and WHAT ("fragment shader") on failure. */
+static GLuint lp_compile_file(GLenum type, const char *path, const char *what, const char *const *src,
+                              const GLint *lens, int parts, char *err, size_t err_size)
+{
+    GLuint sh = glCreateShader(type);
+    glShaderSource(sh, parts, src, lens);
+    glCompileShader(sh);
+    GLint ok = 0;
+    glGetShaderiv(sh, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[4096] = "";
+        glGetShaderInfoLog(sh, sizeof log, NULL, log);
+        snprintf(err, err_size, "%s: llvmpipe (Mesa GLSL) could not compile the %s:", path, what);
+        lp_append_log(err, err_size, path, log);
+        glDeleteShader(sh);
+        return 0;
+    }
+    return sh;
+}
+
+/* Links V and F into a program (deleting both); 0 with ERR naming VERT and FRAG on failure. */
+static GLuint lp_link_files(GLuint v, GLuint f, const char *vert, const char *frag, char *err, size_t err_size)
+{
+    GLuint prog = glCreateProgram();
+    glAttachShader(prog, v);
+    glAttachShader(prog, f);
+    glLinkProgram(prog);
+    glDeleteShader(v);
+    glDeleteShader(f);
+    GLint ok = 0;
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[4096] = "";
+        glGetProgramInfoLog(prog, sizeof log, NULL, log);
+        snprintf(err, err_size, "%s + %s: llvmpipe (Mesa GLSL) could not link the program:", vert, frag);
+        lp_append_log(err, err_size, frag, log);
+        glDeleteProgram(prog);
+        return 0;
+    }
+    return prog;
+}
+
+#define LP_ID_OUT "lp_id_out"
+#define LP_MAX_ID_BUFFERS 8  /* the ID output's location: GL_MAX_DRAW_BUFFERS - 1, at most 7 (GL 4.5 has >= 8) */
+
+/* The ID-pass fragment shader around the user's TEXT: its parts (up to 4) in PARTS,
+ * the count returned; HEAD_BUF receives the text inserted after the #version line. */
+static int lp_id_fragment_parts(const char *text, GLint id_location, const char **parts, GLint *lens,
+                                char *head_buf, size_t head_size, char *tail_buf, size_t tail_size)
+{
+    /* The #version line: the first line whose first token is '#' 'version'. */
+    const char *after = text;  /* just past the #version line (text itself when none) */
+    int line_no = 1, version_line = 0;
+    for (const char *l = text; *l; line_no++) {
+        const char *q = l;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (*q == '#') {
+            q++;
+            while (*q == ' ' || *q == '\t')
+                q++;
+            if (strncmp(q, "version", 7) == 0) {
+                const char *e = strchr(q, '\n');
+                after = e ? e + 1 : q + strlen(q);
+                version_line = line_no;
+                break;
+            }
+        }
+        const char *e = strchr(l, '\n');
+        if (!e)
+            break;
+        l = e + 1;
+    }
+    /* #line N: the next line is line N (GLSL >= 3.30), so messages keep the file's numbers. */
+    snprintf(head_buf, head_size, "%s#define main lp_user_main\n#line %d\n",
+             after > text && after[-1] != '\n' ? "\n" : "", version_line + 1);
+    snprintf(tail_buf, tail_size,
+             "\n#undef main\n"
+             "layout(location = %d) out vec4 " LP_ID_OUT ";\n"
+             "uniform uint lp_draw_id;\n"
+             "void main()\n"
+             "{\n"
+             "    lp_user_main();\n"
+             "    uint id = (lp_draw_id << 20) + uint(gl_PrimitiveID) + 1u;\n"
+             "    " LP_ID_OUT " = vec4(float(id & 255u), float((id >> 8) & 255u), float((id >> 16) & 255u),\n"
+             "                     float(id >> 24)) / 255.0;\n"
+             "}\n",
+             (int)id_location);
+    int n = 0;
+    parts[n] = text, lens[n++] = (GLint)(after - text);
+    parts[n] = head_buf, lens[n++] = -1;
+    parts[n] = after, lens[n++] = -1;
+    parts[n] = tail_buf, lens[n++] = -1;
+    return n;
+}
+
+/* Compiles and links VERT + FRAG (the colour program and its ID-pass variant) into G. */
+static int lp_glsl_build(lp_renderer *r, lp_glsl *g, char *err, size_t err_size)
+{
+    int rc = -1;
+    char *vs = lp_read_text(g->vert_path, err, err_size);
+    char *fs = vs ? lp_read_text(g->frag_path, err, err_size) : NULL;
+    if (!fs)
+        goto done;
+    for (int id = 0; id < 2; id++) {
+        const char *vparts[] = { vs }, *fparts[4] = { fs };
+        GLint flens[4];
+        char head[128], tail[1024], what[128] = "fragment shader";
+        int fn = 1;
+        if (id) {
+            fn = lp_id_fragment_parts(fs, r->id_location, fparts, flens, head, sizeof head, tail, sizeof tail);
+            snprintf(what, sizeof what, "fragment shader's ID-pass variant (main renamed lp_user_main, "
+                     "output at location %d)", (int)r->id_location);
+        }
+        GLuint v = lp_compile_file(GL_VERTEX_SHADER, g->vert_path, "vertex shader", vparts, NULL, 1, err, err_size);
+        if (!v)
+            goto done;
+        GLuint f = lp_compile_file(GL_FRAGMENT_SHADER, g->frag_path, what, fparts, id ? flens : NULL, fn, err,
+                                   err_size);
+        if (!f) {
+            glDeleteShader(v);
+            goto done;
+        }
+        GLuint prog = lp_link_files(v, f, g->vert_path, g->frag_path, err, err_size);
+        if (!prog)
+            goto done;
+        if (!id)
+            g->prog = prog;
+        else
+            g->id_prog = prog;
+    }
+    g->id_draw_id = glGetUniformLocation(g->id_prog, "lp_draw_id");
+    /* The block at binding 0 (GL_UNIFORM_BLOCK_BINDING: the layout's binding). */
+    GLint blocks = 0;
+    glGetProgramiv(g->prog, GL_ACTIVE_UNIFORM_BLOCKS, &blocks);
+    for (GLint b = 0; b < blocks; b++) {
+        GLint binding = -1, size = 0;
+        glGetActiveUniformBlockiv(g->prog, (GLuint)b, GL_UNIFORM_BLOCK_BINDING, &binding);
+        glGetActiveUniformBlockiv(g->prog, (GLuint)b, GL_UNIFORM_BLOCK_DATA_SIZE, &size);
+        if (binding == 0) {
+            g->block_size = size > g->block_size ? size : g->block_size;
+        } else {
+            char name[128] = "";
+            glGetActiveUniformBlockName(g->prog, (GLuint)b, sizeof name, NULL, name);
+            snprintf(err, err_size, "%s + %s: uniform block '%s' is at binding %d; the reference binds only the "
+                     "built-in uniforms, at binding 0", g->vert_path, g->frag_path, name, (int)binding);
+            goto done;
+        }
+    }
+    rc = 0;
+done:
+    free(vs);
+    free(fs);
+    return rc;
+}
+
+/* The cached program of D's (vertex_shader, shader) pair, built on first use: its index, or -1 with r->err. */
+static int lp_glsl_find(lp_renderer *r, const scene_export_draw *d)
+{
+    for (int i = 0; i < r->glsl_count; i++)
+        if (strcmp(r->glsl[i].vert_path, d->vertex_shader) == 0 && strcmp(r->glsl[i].frag_path, d->shader) == 0)
+            return i;
+    if (r->glsl_count == r->glsl_cap) {
+        const int cap = r->glsl_cap ? 2 * r->glsl_cap : 4;
+        lp_glsl *g = realloc(r->glsl, (size_t)cap * sizeof *g);
+        if (!g) {
+            snprintf(r->err, sizeof r->err, "out of memory");
+            return -1;
+        }
+        r->glsl = g;
+        r->glsl_cap = cap;
+    }
+    lp_glsl *g = &r->glsl[r->glsl_count];
+    memset(g, 0, sizeof *g);
+    g->vert_path = strdup(d->vertex_shader);
+    g->frag_path = strdup(d->shader);
+    r->glsl_count++;  /* kept even when it fails: lp_destroy frees the paths */
+    if (!g->vert_path || !g->frag_path) {
+        snprintf(r->err, sizeof r->err, "out of memory");
+        return -1;
+    }
+    return lp_glsl_build(r, g, r->err, sizeof r->err) ? -1 : r->glsl_count - 1;
+}
+
+/* The UBO of every draw's uniforms: slot i holds draws[i].u, zero-padded to the largest
+ * block size, slots aligned to GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT. */
+static int lp_make_ubo(lp_renderer *r)
+{
+    GLsizeiptr range = (GLsizeiptr)sizeof(shader_builtin_uniforms);
+    for (int i = 0; i < r->glsl_count; i++)
+        if (r->glsl[i].block_size > range)
+            range = r->glsl[i].block_size;
+    GLint align = 256;
+    glGetIntegerv(GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT, &align);
+    if (align < 1)
+        align = 256;
+    r->ubo_range = range;
+    r->ubo_stride = (range + align - 1) / align * align;
+    if (r->draw_count == 0)
+        return 0;
+    uint8_t *data = calloc((size_t)r->draw_count, (size_t)r->ubo_stride);
+    if (!data)
+        return -1;
+    for (int i = 0; i < r->draw_count; i++)
+        memcpy(data + (size_t)i * (size_t)r->ubo_stride, &r->draws[i].u, sizeof r->draws[i].u);
+    glGenBuffers(1, &r->ubo);
+    glBindBuffer(GL_UNIFORM_BUFFER, r->ubo);
+    glBufferData(GL_UNIFORM_BUFFER, (GLsizeiptr)r->draw_count * r->ubo_stride, data, GL_STATIC_DRAW);
+    glBindBuffer(GL_UNIFORM_BUFFER, 0);
+    free(data);
     return 0;
 }
 
@@ -257,8 +551,13 @@ static mos_result lp_upload_texture(lp_renderer *r, const scene_export_draw *d)
 static mos_result lp_record(const scene_export_draw *d, void *user)
 {
     lp_renderer *r = user;
+    const int glsl = d->vertex_shader ? lp_glsl_find(r, d) : -1;
+    if (d->vertex_shader && glsl < 0)
+        return MOS_ERR_SHADER;
+    /* A GLSL draw gets the object's texture at unit 0 as Mosaic binds it (whether it samples or not). */
+    const bool textured = d->tex_rgba && (d->vertex_shader || strcmp(d->shader, "textured") == 0);
     mos_result res = lp_upload_mesh(r, d);
-    if (res == MOS_OK && d->tex_rgba && strcmp(d->shader, "textured") == 0)
+    if (res == MOS_OK && textured)
         res = lp_upload_texture(r, d);
     if (res != MOS_OK)
         return res;
@@ -266,7 +565,8 @@ static mos_result lp_record(const scene_export_draw *d, void *user)
         return MOS_ERR_OUT_OF_MEMORY;
     lp_draw *w = &r->draws[r->draw_count++];
     w->mesh = d->mesh;
-    w->texture = d->tex_rgba && strcmp(d->shader, "textured") == 0 ? d->texture : -1;
+    w->texture = textured ? d->texture : -1;
+    w->glsl = glsl;
     w->kind = strcmp(d->shader, "flat") == 0 ? 0 : strcmp(d->shader, "lambert") == 0 ? 1 : 2;
     w->u = *d->uniforms;
     w->cull = d->cull;
@@ -305,15 +605,19 @@ int lp_create(const scene *s, const lp_opts *o, lp_renderer **out, char *err, si
         return lp_error(err, err_size, "%s", "out of memory");
     r->width = o->width, r->height = o->height, r->spp = o->spp, r->fma = o->fma;
     scene_clear_color(s, r->clear);
-    static const int attribs[] = {
-        OSMESA_FORMAT, OSMESA_RGBA, OSMESA_DEPTH_BITS, 0, OSMESA_STENCIL_BITS, 0,
-        OSMESA_PROFILE, OSMESA_CORE_PROFILE, OSMESA_CONTEXT_MAJOR_VERSION, 3,
-        OSMESA_CONTEXT_MINOR_VERSION, 3, 0,
-    };
-    r->osmesa = OSMesaCreateContextAttribs(attribs, NULL);
+    /* 4.5 core for the scene's GLSL files (#version 450, layout(binding)); 3.3 core, all the
+     * twins need, where Mesa offers no more (GLSL draws then fail to compile, with the reason). */
+    for (int minor = 5; minor >= 3 && !r->osmesa; minor -= 2) {
+        const int attribs[] = {
+            OSMESA_FORMAT, OSMESA_RGBA, OSMESA_DEPTH_BITS, 0, OSMESA_STENCIL_BITS, 0,
+            OSMESA_PROFILE, OSMESA_CORE_PROFILE, OSMESA_CONTEXT_MAJOR_VERSION, minor == 5 ? 4 : 3,
+            OSMESA_CONTEXT_MINOR_VERSION, minor, 0,
+        };
+        r->osmesa = OSMesaCreateContextAttribs(attribs, NULL);
+    }
     if (!r->osmesa) {
         free(r);
-        return lp_error(err, err_size, "%s", "OSMesaCreateContextAttribs failed (no GL 3.3 core context)");
+        return lp_error(err, err_size, "%s", "OSMesaCreateContextAttribs failed (no GL 4.5 or 3.3 core context)");
     }
     /* The OSMesa buffer only makes the context current; drawing goes to FBOs. */
     r->osmesa_buf = calloc(16 * 16, 4);
@@ -322,8 +626,10 @@ int lp_create(const scene *s, const lp_opts *o, lp_renderer **out, char *err, si
         return lp_error(err, err_size, "%s", "OSMesaMakeCurrent failed");
     }
     snprintf(r->renderer, sizeof r->renderer, "%s", (const char *)glGetString(GL_RENDERER));
-    GLint max_samples = 0;
+    GLint max_samples = 0, max_draw_buffers = 1;
     glGetIntegerv(GL_MAX_SAMPLES, &max_samples);
+    glGetIntegerv(GL_MAX_DRAW_BUFFERS, &max_draw_buffers);
+    r->id_location = (max_draw_buffers < LP_MAX_ID_BUFFERS ? max_draw_buffers : LP_MAX_ID_BUFFERS) - 1;
     if (r->spp > 1 && r->spp > max_samples) {
         char n[32];
         snprintf(n, sizeof n, "%d", r->spp);
@@ -344,8 +650,16 @@ int lp_create(const scene *s, const lp_opts *o, lp_renderer **out, char *err, si
     const scene_draw_opts dopts = { .width = o->width, .height = o->height, .fma = o->fma, .view = o->view };
     mos_result res = scene_export_frame(s, &dopts, lp_record, r);
     if (res != MOS_OK) {
+        if (*r->err)
+            snprintf(err, err_size, "%s", r->err);
+        else
+            lp_error(err, err_size, "scene export failed: %s", mos_result_message(res));
         lp_destroy(r);
-        return lp_error(err, err_size, "scene export failed: %s", mos_result_message(res));
+        return -1;
+    }
+    if (r->glsl_count && lp_make_ubo(r)) {
+        lp_destroy(r);
+        return lp_error(err, err_size, "%s", "out of memory");
     }
     *out = r;
     return 0;
@@ -381,16 +695,48 @@ static void lp_draw_all(lp_renderer *r, int id_pass)
     glFrontFace(GL_CCW);
     glCullFace(GL_BACK);
     glDepthFunc(GL_LESS);
-    int cur_prog = -1;
+    GLuint cur_prog = 0;
+    int id_remapped = 0;  /* ID pass: the colour attachment takes location r->id_location */
     for (int i = 0; i < r->draw_count; i++) {
         const lp_draw *w = &r->draws[i];
-        const int kind = w->kind;  /* the id pass too: its alpha test needs the texture */
-        const lp_prog *p = &r->progs[id_pass][kind];
-        if (cur_prog != kind) {
-            glUseProgram(p->prog);
-            cur_prog = kind;
+        if (w->glsl >= 0) {
+            const lp_glsl *g = &r->glsl[w->glsl];
+            const GLuint prog = id_pass ? g->id_prog : g->prog;
+            if (cur_prog != prog) {
+                glUseProgram(prog);
+                cur_prog = prog;
+            }
+            glBindBufferRange(GL_UNIFORM_BUFFER, 0, r->ubo, (GLintptr)i * r->ubo_stride, r->ubo_range);
+            if (id_pass)
+                glUniform1ui(g->id_draw_id, (GLuint)i);
+            if (id_pass && !id_remapped) {
+                GLenum bufs[LP_MAX_ID_BUFFERS];
+                for (GLint k = 0; k < r->id_location; k++)
+                    bufs[k] = GL_NONE;
+                bufs[r->id_location] = GL_COLOR_ATTACHMENT0;
+                glDrawBuffers(r->id_location + 1, bufs);
+                id_remapped = 1;
+            }
+            glActiveTexture(GL_TEXTURE0);
+            glBindTexture(GL_TEXTURE_2D, w->texture >= 0 ? r->textures[w->texture] : 0);
+        } else {
+            const int kind = w->kind;  /* the id pass too: its alpha test needs the texture */
+            const lp_prog *p = &r->progs[id_pass][kind];
+            if (cur_prog != p->prog) {
+                glUseProgram(p->prog);
+                cur_prog = p->prog;
+            }
+            lp_set_uniforms(p, w, (uint32_t)i);
+            if (id_remapped) {
+                const GLenum buf = GL_COLOR_ATTACHMENT0;
+                glDrawBuffers(1, &buf);
+                id_remapped = 0;
+            }
+            if (w->texture >= 0) {
+                glActiveTexture(GL_TEXTURE0);
+                glBindTexture(GL_TEXTURE_2D, r->textures[w->texture]);
+            }
         }
-        lp_set_uniforms(p, w, (uint32_t)i);
         if (w->cull == MOS_CULL_BACK)
             glEnable(GL_CULL_FACE);
         else
@@ -411,15 +757,15 @@ static void lp_draw_all(lp_renderer *r, int id_pass)
             else
                 glBlendFunc(GL_ONE, GL_ONE);
         }
-        if (w->texture >= 0) {
-            glActiveTexture(GL_TEXTURE0);
-            glBindTexture(GL_TEXTURE_2D, r->textures[w->texture]);
-        }
         const lp_mesh *m = &r->meshes[w->mesh];
         glBindVertexArray(m->vao);
         glDrawElements(GL_TRIANGLES, m->index_count, GL_UNSIGNED_INT, (const void *)0);
     }
     glBindVertexArray(0);
+    if (id_remapped) {
+        const GLenum buf = GL_COLOR_ATTACHMENT0;
+        glDrawBuffers(1, &buf);
+    }
 }
 
 void lp_frame(lp_renderer *r)
@@ -479,6 +825,11 @@ void lp_destroy(lp_renderer *r)
     if (r->osmesa)
         OSMesaDestroyContext(r->osmesa);  /* frees every GL object */
     free(r->osmesa_buf);
+    for (int i = 0; i < r->glsl_count; i++) {
+        free(r->glsl[i].vert_path);
+        free(r->glsl[i].frag_path);
+    }
+    free(r->glsl);
     free(r->meshes);
     free(r->textures);
     free(r->draws);

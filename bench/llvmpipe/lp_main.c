@@ -12,17 +12,28 @@
 static const char lp_usage[] =
     "usage: mosaic-llvmpipe SCENE [options]\n"
     "\n"
-    "Draws a Mosaic scene with Mesa's llvmpipe (OSMesa, GL 3.3 core) exactly as\n"
+    "Draws a Mosaic scene with Mesa's llvmpipe (OSMesa, GL 4.5 core) exactly as\n"
     "Mosaic would: same draws, matrices, shaders, sample count and depth test.\n"
+    "Objects with GLSL shaders run the same .vert/.frag files through Mesa's GLSL\n"
+    "compiler; the native built-ins run GLSL twins of src/shader/builtin.c.\n"
     "Threads: LP_NUM_THREADS (llvmpipe's own variable).\n"
     "\n"
     "  --size WxH      image size (default 1920x1080)\n"
     "  --spp S         MSAA samples per pixel (default 1)\n"
-    "  --fma N         extra dependent multiply-adds per fragment (default 0)\n"
+    "  --fma N         extra dependent multiply-adds per fragment (default 0; the twins\n"
+    "                  of the native built-ins; a GLSL file does what its code says)\n"
     "  --view I        camera index (default 0)\n"
+    "  --glsl-builtins DIR  draw the built-in shaders with the GLSL files in DIR\n"
+    "                  (builtin.vert, flat/lambert/textured.frag), as mosaic render's\n"
+    "                  option of that name\n"
     "  --frames F      timed frames (default 5); --warmup W untimed first (default 1)\n"
     "  -o FILE.png     write the last frame\n"
     "  --ids FILE.png  write an ID render (draw << 20 | primitive + 1, RGBA little-endian)\n"
+    "  --agree REF.png compare the last frame with REF (say Mosaic's render of the same\n"
+    "                  scene and options) as mosaic bench does, and print 'agree\n"
+    "                  within_2=P% differing=N off_edge=N max_abs=M': P = pixels within\n"
+    "                  2/255 on every channel, off_edge = differing pixels whose 3x3\n"
+    "                  neighbourhood holds one ID (not on a triangle edge)\n"
     "  --serve         after setup print 'ready RENDERER', then answer stdin lines:\n"
     "                  'frame' -> 'ms T'; 'rgba PATH' / 'ids PATH' -> raw rows top\n"
     "                  first, 'ok'; 'png PATH' -> 'ok'; 'quit'.  Errors: 'error MSG'.\n"
@@ -59,6 +70,51 @@ static int cmp_double(const void *a, const void *b)
 static int lp_write_raw(const char *path, const void *data, size_t n, char *err, size_t err_size)
 {
     return img_write_file(path, data, n, err, err_size);
+}
+
+/* mosaic bench's agreement (src/tools/bench_agree.c): pixels within TOL on all four channels;
+ * a differing pixel is off an edge when its 3x3 neighbourhood holds a single ID. */
+typedef struct lp_agreement {
+    uint64_t pixels, agree, diff, off_edge;
+    int max_abs;
+} lp_agreement;
+
+static void lp_agree(const uint8_t *a, const uint8_t *b, const uint32_t *ids, int w, int h, int tol, lp_agreement *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            const size_t i = (size_t)y * (size_t)w + (size_t)x;
+            int d = 0;
+            for (int c = 0; c < 4; c++) {
+                const int e = abs(a[4 * i + (size_t)c] - b[4 * i + (size_t)c]);
+                d = e > d ? e : d;
+            }
+            out->pixels++;
+            out->max_abs = d > out->max_abs ? d : out->max_abs;
+            if (d <= tol) {
+                out->agree++;
+                continue;
+            }
+            out->diff++;
+            int edge = 0;
+            for (int dy = -1; dy <= 1 && !edge; dy++)
+                for (int dx = -1; dx <= 1 && !edge; dx++) {
+                    const int xx = x + dx, yy = y + dy;
+                    if (xx >= 0 && yy >= 0 && xx < w && yy < h && ids[(size_t)yy * (size_t)w + (size_t)xx] != ids[i])
+                        edge = 1;
+                }
+            out->off_edge += !edge;
+        }
+}
+
+/* 'error MSG' on one protocol line: a compile log's lines joined. */
+static void lp_serve_error(const char *msg)
+{
+    fputs("error ", stdout);
+    for (const char *c = msg; *c; c++)
+        putchar(*c == '\n' ? ' ' : *c);
+    putchar('\n');
 }
 
 static int lp_serve(lp_renderer *r, const lp_opts *o)
@@ -110,7 +166,7 @@ int main(int argc, char **argv)
 {
     lp_opts o = { .width = 1920, .height = 1080, .spp = 1 };
     int frames = 5, warmup = 1, serve = 0;
-    const char *scene_path = NULL, *out_png = NULL, *ids_png = NULL;
+    const char *scene_path = NULL, *out_png = NULL, *ids_png = NULL, *agree_png = NULL, *glsl_builtins = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -145,15 +201,20 @@ int main(int argc, char **argv)
             if (lp_int(a, v, 0, 100000, &warmup))
                 return 2;
             i++;
-        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--ids") == 0) {
+        } else if (strcmp(a, "-o") == 0 || strcmp(a, "--ids") == 0 || strcmp(a, "--agree") == 0 ||
+                   strcmp(a, "--glsl-builtins") == 0) {
             if (!v || !*v) {
-                fprintf(stderr, "mosaic-llvmpipe: %s: expected a file name\n", a);
+                fprintf(stderr, "mosaic-llvmpipe: %s: expected a %s name\n", a, a[2] == 'g' ? "folder" : "file");
                 return 2;
             }
             if (a[1] == 'o')
                 out_png = v;
-            else
+            else if (a[2] == 'i')
                 ids_png = v;
+            else if (a[2] == 'a')
+                agree_png = v;
+            else
+                glsl_builtins = v;
             i++;
         } else if (a[0] == '-') {
             fprintf(stderr, "mosaic-llvmpipe: unknown option '%s'\n", a);
@@ -172,18 +233,19 @@ int main(int argc, char **argv)
 
     char err[1024] = "";
     scene *s = NULL;
-    mos_result res = scene_load(scene_path, &s, err, sizeof err);
+    mos_result res = scene_load_ex(scene_path, &(scene_load_opts){ .glsl_builtins = glsl_builtins }, &s, err,
+                                   sizeof err);
     if (res != MOS_OK) {
         fprintf(stderr, "mosaic-llvmpipe: %s\n", *err ? err : mos_result_message(res));
         if (serve)
-            printf("error %s\n", *err ? err : mos_result_message(res));
+            lp_serve_error(*err ? err : mos_result_message(res));
         return 1;
     }
     lp_renderer *r = NULL;
     if (lp_create(s, &o, &r, err, sizeof err)) {
         fprintf(stderr, "mosaic-llvmpipe: %s\n", err);
         if (serve)
-            printf("error %s\n", err);
+            lp_serve_error(err);
         scene_free(s);
         return 1;
     }
@@ -204,7 +266,9 @@ int main(int argc, char **argv)
         lp_frame(r);
     double *ms = calloc((size_t)frames, sizeof *ms);
     uint8_t *rgba = malloc((size_t)o.width * (size_t)o.height * 4);
-    if (!ms || !rgba) {
+    uint32_t *ids = malloc((size_t)o.width * (size_t)o.height * 4);
+    img_rgba8 ref = { 0 };
+    if (!ms || !rgba || !ids) {
         fprintf(stderr, "mosaic-llvmpipe: out of memory\n");
         rc = 1;
         goto done;
@@ -218,8 +282,21 @@ int main(int argc, char **argv)
     printf("llvmpipe %dx%d spp=%d fma=%d frames=%d median_ms=%.3f min_ms=%.3f max_ms=%.3f\n", o.width,
            o.height, o.spp, o.fma, frames,
            frames % 2 ? ms[frames / 2] : 0.5 * (ms[frames / 2 - 1] + ms[frames / 2]), ms[0], ms[frames - 1]);
+    if (agree_png) {
+        if (img_read(agree_png, &ref, err, sizeof err) != MOS_OK) {
+            fprintf(stderr, "mosaic-llvmpipe: --agree: %s\n", err);
+            rc = 1;
+            goto done;
+        }
+        if (ref.width != o.width || ref.height != o.height) {
+            fprintf(stderr, "mosaic-llvmpipe: --agree: %s is %dx%d, the frame %dx%d\n", agree_png, ref.width,
+                    ref.height, o.width, o.height);
+            rc = 1;
+            goto done;
+        }
+    }
+    lp_read_rgba8(r, rgba);  /* before the ID pass, which overwrites the image */
     if (out_png) {
-        lp_read_rgba8(r, rgba);
         if (img_write_png(out_png, o.width, o.height, rgba, (size_t)o.width * 4, err, sizeof err) != MOS_OK) {
             fprintf(stderr, "mosaic-llvmpipe: %s\n", err);
             rc = 1;
@@ -227,17 +304,28 @@ int main(int argc, char **argv)
             printf("wrote %s\n", out_png);
         }
     }
+    if (ids_png || agree_png)
+        lp_read_ids(r, ids);
     if (ids_png) {
-        lp_read_ids(r, (uint32_t *)rgba);
-        if (img_write_png(ids_png, o.width, o.height, rgba, (size_t)o.width * 4, err, sizeof err) != MOS_OK) {
+        if (img_write_png(ids_png, o.width, o.height, (const uint8_t *)ids, (size_t)o.width * 4, err, sizeof err) !=
+            MOS_OK) {
             fprintf(stderr, "mosaic-llvmpipe: %s\n", err);
             rc = 1;
         } else {
             printf("wrote %s\n", ids_png);
         }
     }
+    if (agree_png) {
+        lp_agreement ag;
+        lp_agree(ref.pixels, rgba, ids, o.width, o.height, 2, &ag);
+        printf("agree ref=%s within_2=%.3f%% differing=%llu off_edge=%llu max_abs=%d\n", agree_png,
+               ag.pixels ? 100.0 * (double)ag.agree / (double)ag.pixels : 0.0, (unsigned long long)ag.diff,
+               (unsigned long long)ag.off_edge, ag.max_abs);
+    }
 done:
+    img_free(&ref);
     free(ms);
+    free(ids);
     free(rgba);
     lp_destroy(r);
     return rc;

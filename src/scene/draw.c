@@ -18,7 +18,8 @@ static void count_fs(const mos_fs_batch *b)
 }
 
 struct scene_gpu {
-    mos_shader shaders[SCENE_SHADER_COUNT];
+    mos_shader *shaders;      /* the built-ins, then the scene's GLSL shaders */
+    int shader_count;
     mos_shader count_shader;  /* scene_draw_opts.count_mode */
     mos_buffer *vb, *ib;
     uint32_t *vert_count, *index_count;
@@ -39,9 +40,10 @@ void scene_gpu_free(scene_gpu *g, mos_context *ctx)
 {
     if (!g)
         return;
-    for (int i = 0; i < SCENE_SHADER_COUNT; i++)
+    for (int i = 0; i < g->shader_count; i++)
         if (g->shaders[i].id)
             mos_shader_destroy(ctx, g->shaders[i]);
+    free(g->shaders);
     if (g->count_shader.id)
         mos_shader_destroy(ctx, g->count_shader);
     for (int i = 0; i < g->mesh_count; i++) {
@@ -96,9 +98,22 @@ mos_result scene_upload(const scene *s, mos_context *ctx, scene_gpu **out)
     memcpy(g->ambient, s->ambient, sizeof g->ambient);
 
     static const char *const names[SCENE_SHADER_COUNT] = { "flat", "lambert", "textured" };
-    for (int i = 0; i < SCENE_SHADER_COUNT; i++)
-        if ((r = mos_shader_create(ctx, shader_builtin_find(names[i]), &g->shaders[i])) != MOS_OK)
+    g->shader_count = SCENE_SHADER_COUNT + s->glsl_count;
+    if (!(g->shaders = calloc((size_t)g->shader_count, sizeof *g->shaders)))
+        goto fail;
+    for (int i = 0; i < g->shader_count; i++) {
+        const int k = scene_glsl_of(s, i);
+        if (k >= 0) {
+            const scene_glsl *e = &s->glsl[k];
+            r = mos_shader_create_spirv(ctx, &(mos_spirv_desc){ .vertex = e->vs, .vertex_words = e->vs_words,
+                                        .fragment = e->fs, .fragment_words = e->fs_words,
+                                        .vertex_name = e->vert_path, .fragment_name = e->frag_path }, &g->shaders[i]);
+        } else {
+            r = mos_shader_create(ctx, shader_builtin_find(names[i]), &g->shaders[i]);
+        }
+        if (r != MOS_OK)
             goto fail;
+    }
     r = mos_shader_create(ctx, &(mos_shader_desc){ .vertex = shader_builtin_vs, .fragment = count_fs,
                           .varying_count = SHADER_BUILTIN_VARYINGS, .label = "count" }, &g->count_shader);
     if (r != MOS_OK)

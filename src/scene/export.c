@@ -142,7 +142,6 @@ typedef struct export_walk {
 
 static mos_result export_one(const scene_walk_draw *w, void *user)
 {
-    static const char *const shader_names[SCENE_SHADER_COUNT] = { "flat", "lambert", "textured" };
     const export_walk *ew = user;
     const scene_object *o = w->object;
     const scene_mesh *m = &ew->s->meshes[o->mesh];
@@ -150,7 +149,9 @@ static mos_result export_one(const scene_walk_draw *w, void *user)
         .object = w->object_index,
         .instance = w->instance,
         .name = o->name,
-        .shader = o->shader >= 0 && o->shader < SCENE_SHADER_COUNT ? shader_names[o->shader] : "flat",
+        .shader = scene_shader_name(ew->s, o->shader),
+        .vertex_shader = scene_glsl_of(ew->s, o->shader) >= 0 ? ew->s->glsl[scene_glsl_of(ew->s, o->shader)].vert_path
+                                                              : NULL,
         .mesh = o->mesh,
         .verts = m->verts,
         .vert_count = m->vert_count,

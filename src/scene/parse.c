@@ -1038,13 +1038,13 @@ static int part_object(parser *p, int col, const scene_import *im, int i, scene_
             return -1;
     }
     if (!po->texture_given && (m->texture || m->embedded >= 0)) {
-        if (po->shader_given && o.shader != SCENE_SHADER_TEXTURED) {
+        if (po->shader_given && !scene_shader_samples(p->s, o.shader)) {
             if (first && pwarn(p, col, "material '%s': its texture is not drawn: shader %s does not sample textures", m->name,
-                      o.shader == SCENE_SHADER_FLAT ? "flat" : "lambert"))
+                      scene_shader_name(p->s, o.shader)))
                 return -1;
         } else if ((o.texture = material_texture(p, col, im, i)) < 0) {
             return -1;
-        } else {
+        } else if (!po->shader_given) {
             o.shader = SCENE_SHADER_TEXTURED;
         }
     }
@@ -1154,11 +1154,11 @@ static int object_end(parser *p, const token *t, int n)
                     o->name, p->block_line);
     if (po->texture_given && !po->shader_given)
         o->shader = SCENE_SHADER_TEXTURED;  /* a texture line textures the object */
-    if (po->texture_given && o->shader != SCENE_SHADER_TEXTURED) {
+    if (po->texture_given && !scene_shader_samples(p->s, o->shader)) {
         int save = p->line;
         p->line = po->texture_line;
         int w = pwarn(p, po->texture_col, "object '%s': the texture is not drawn: shader %s does not sample textures",
-                      o->name, o->shader == SCENE_SHADER_FLAT ? "flat" : "lambert");
+                      o->name, scene_shader_name(p->s, o->shader));
         p->line = save;
         if (w)
             return -1;
@@ -1219,6 +1219,41 @@ static int object_end(parser *p, const token *t, int n)
     free(po->mesh_path);
     po->mesh_path = NULL;
     p->block = BLOCK_TOP;
+    return 0;
+}
+
+/* `shader FILE.frag [FILE.vert]`: a GLSL pair (the vertex shader defaults to
+ * builtin.vert beside the fragment shader), compiled now. */
+static int glsl_shader(parser *p, const token *t, int n, scene_object *o)
+{
+    char *frag = NULL, *vert = NULL;
+    if (resolve(p, &t[1], &frag))
+        return -1;
+    if (n > 2) {
+        if (resolve(p, &t[2], &vert)) {
+            free(frag);
+            return -1;
+        }
+    } else {
+        const char *slash = strrchr(frag, '/');
+        const size_t dl = slash ? (size_t)(slash - frag + 1) : 0;
+        vert = malloc(dl + sizeof "builtin.vert");
+        if (!vert) {
+            free(frag);
+            return oom(p, t[1].col);
+        }
+        memcpy(vert, frag, dl);
+        memcpy(vert + dl, "builtin.vert", sizeof "builtin.vert");
+    }
+    char msg[1024];
+    const int k = scene_glsl_add(p->s, frag, vert, msg, sizeof msg);
+    free(frag);
+    free(vert);
+    if (k < 0) {
+        p->code = MOS_ERR_SHADER;
+        return perr(p, t[1].col, "%s", msg);
+    }
+    o->shader = SCENE_SHADER_COUNT + k;
     return 0;
 }
 
@@ -1289,8 +1324,17 @@ static int object_stmt(parser *p, const token *t, int n)
         return nargs(p, t, n, 3, 3, "x y z (world units per shutter interval)") || nums(p, t + 1, 3, o->velocity) ? -1 : 0;
     if (!strcmp(kw, "shader")) {
         static const char *const names[SCENE_SHADER_COUNT + 1] = { "flat", "lambert", "textured", NULL };
-        if (nargs(p, t, n, 1, 1, "flat, lambert or textured") || (o->shader = choose(p, &t[1], "shader", names)) < 0)
+        if (nargs(p, t, n, 1, 2, "flat, lambert, textured, or FILE.frag [FILE.vert]"))
             return -1;
+        const size_t len = strlen(t[1].s);
+        if (len > 5 && !strcmp(t[1].s + len - 5, ".frag")) {
+            if (glsl_shader(p, t, n, o))
+                return -1;
+        } else if (n > 2) {
+            return perr(p, t[2].col, "a vertex shader goes with a GLSL fragment shader (FILE.frag FILE.vert)");
+        } else if ((o->shader = choose(p, &t[1], "shader", names)) < 0) {
+            return -1;
+        }
         po->shader_given = true;
         return 0;
     }

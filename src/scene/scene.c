@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "glsl/glsl.h"
 #include "scene/scene_priv.h"
 
 #define STRIDE SHADER_BUILTIN_STRIDE
@@ -76,6 +77,20 @@ mos_result scene_load(const char *path, scene **out, char *err, size_t err_size)
     return scene_load_ex(path, NULL, out, err, err_size);
 }
 
+/* The GLSL versions of the built-ins in DIR draw instead of the native ones. */
+static int load_glsl_builtins(scene *s, const char *dir, char *err, size_t err_size)
+{
+    static const char *const names[SCENE_SHADER_COUNT] = { "flat", "lambert", "textured" };
+    char vert[4096], frag[4096];
+    snprintf(vert, sizeof vert, "%s/builtin.vert", dir);
+    for (int i = 0; i < SCENE_SHADER_COUNT; i++) {
+        snprintf(frag, sizeof frag, "%s/%s.frag", dir, names[i]);
+        if ((s->builtin_glsl[i] = scene_glsl_add(s, frag, vert, err, err_size)) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 mos_result scene_load_ex(const char *path, const scene_load_opts *opts, scene **out, char *err, size_t err_size)
 {
     *out = NULL;
@@ -83,7 +98,7 @@ mos_result scene_load_ex(const char *path, const scene_load_opts *opts, scene **
         err[0] = '\0';
     /* What the parser gets: the sandbox folder canonical, the budget set. */
     scene_load_opts lim = { NULL, opts && opts->max_triangles && opts->max_triangles < SCENE_MAX_TRIANGLES
-                                      ? opts->max_triangles : SCENE_MAX_TRIANGLES };
+                                      ? opts->max_triangles : SCENE_MAX_TRIANGLES, NULL };
     char *sandbox = NULL;
     if (opts && opts->sandbox_dir && !(lim.sandbox_dir = sandbox = realpath(opts->sandbox_dir, NULL))) {
         snprintf(err, err_size, "%s:1:1: sandbox folder '%s': %s", path, opts->sandbox_dir, strerror(errno));
@@ -103,11 +118,17 @@ mos_result scene_load_ex(const char *path, const scene_load_opts *opts, scene **
         snprintf(err, err_size, "%s:1:1: out of memory", path);
         return MOS_ERR_OUT_OF_MEMORY;
     }
+    for (int i = 0; i < SCENE_SHADER_COUNT; i++)
+        s->builtin_glsl[i] = -1;
     s->background[0] = 0.08f, s->background[1] = 0.09f, s->background[2] = 0.11f, s->background[3] = 1.0f;
     s->ambient[0] = s->ambient[1] = s->ambient[2] = 0.15f;
+    glsl_hold();  /* glslang's tables once for all the scene's shaders */
     mos_result rc = scene_parse(s, path, f, &lim, err, err_size);
     fclose(f);
     free(sandbox);
+    if (rc == MOS_OK && opts && opts->glsl_builtins && load_glsl_builtins(s, opts->glsl_builtins, err, err_size) < 0)
+        rc = MOS_ERR_SHADER;
+    glsl_release();
     if (rc != MOS_OK) {
         scene_free(s);
         return rc;
@@ -141,6 +162,7 @@ void scene_free(scene *s)
         scene_image_free(&s->images[i]);
     for (int i = 0; i < s->warning_count; i++)
         free(s->warnings[i]);
+    scene_glsl_free(s);
     free(s->warnings);
     free(s->meshes);
     free(s->images);

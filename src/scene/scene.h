@@ -33,6 +33,10 @@ typedef struct scene_load_opts {
      * limit, 2^28).  Meshes and maps count once imported: their import is
      * bounded only by their own caps (32 M triangles each) and file size. */
     uint64_t max_triangles;
+    /* Non-NULL: the built-in shaders are drawn by their GLSL versions in this
+     * folder (builtin.vert with flat.frag, lambert.frag, textured.frag),
+     * compiled when the scene loads, instead of the native C ones. */
+    const char *glsl_builtins;
 } scene_load_opts;
 
 /* scene_load under OPTS (NULL = none). */
@@ -110,7 +114,8 @@ void scene_clear_color(const scene *s, float rgba[4]);
 typedef struct scene_export_draw {
     int object, instance;     /* object index (file order), instance in its array */
     const char *name;         /* object name */
-    const char *shader;       /* built-in: "flat", "lambert" or "textured" */
+    const char *shader;       /* built-in: "flat", "lambert" or "textured"; GLSL: the .frag path */
+    const char *vertex_shader; /* GLSL: the .vert path; NULL for a native built-in */
     int mesh;                 /* mesh index: draws with one mesh share the arrays below */
     const float *verts;       /* vert_count * SHADER_BUILTIN_STRIDE floats: pos, normal, uv */
     uint32_t vert_count;

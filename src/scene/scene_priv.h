@@ -72,8 +72,19 @@ typedef struct scene_object {
     float velocity[3];   /* world units per shutter interval, added on top: p(t) += v * t */
 } scene_object;
 
+/* A GLSL shader pair the scene names (shaders.c). */
+typedef struct scene_glsl {
+    char *frag_path, *vert_path;
+    uint32_t *vs, *fs;             /* SPIR-V */
+    size_t vs_words, fs_words;
+    unsigned texture_units;        /* units the fragment shader samples (bit b: unit b) */
+} scene_glsl;
+
 struct scene {
     char *path;
+    scene_glsl *glsl;    /* objects' shader SCENE_SHADER_COUNT + k is glsl[k] */
+    int glsl_count;
+    int builtin_glsl[SCENE_SHADER_COUNT];  /* >= 0: built-in i is drawn by glsl[i] (scene_load_opts.glsl_builtins) */
     float background[4];
     float ambient[3];
     scene_light lights[SCENE_MAX_LIGHTS];
@@ -89,6 +100,15 @@ struct scene {
     char **warnings;     /* "file:line:col: warning: ..." for what the scene asks but is not drawn */
     int warning_count;
 };
+
+/* ---- shaders.c: GLSL shaders -------------------------------------------------
+ * scene_glsl_add compiles FRAG and VERT (deduplicated) and returns the index
+ * in s->glsl, or -1 with "file:line: message" in err. */
+int scene_glsl_add(scene *s, const char *frag, const char *vert, char *err, size_t err_size);
+void scene_glsl_free(scene *s);
+int scene_glsl_of(const scene *s, int shader);            /* glsl index drawing SHADER, or -1 (native) */
+const char *scene_shader_name(const scene *s, int shader);  /* "lambert" or the .frag path */
+bool scene_shader_samples(const scene *s, int shader);      /* does SHADER sample texture unit 0? */
 
 /* ---- prim.c: procedural primitives (return 0, or non-zero when out of memory) */
 int scene_prim_plane(scene_mesh *m, float size_x, float size_z, int seg_x, int seg_z);

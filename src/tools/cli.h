@@ -19,6 +19,7 @@ int cli_render_main(int argc, char **argv);
 int cli_diff_main(int argc, char **argv);
 int cli_patterns_main(int argc, char **argv);
 int cli_bench_main(int argc, char **argv);
+int cli_shader_main(int argc, char **argv);
 
 /* ---- cli_args.c: argument parsing ------------------------------------------
  * Errors print "mosaic: MESSAGE" and "Try 'mosaic CMD --help'." to stderr. */

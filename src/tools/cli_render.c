@@ -104,7 +104,7 @@ int cli_render_main(int argc, char **argv)
     rc = CLI_EXIT_FAIL;
 
     err[0] = '\0';
-    r = scene_load(o.scene_path, &sc, err, sizeof err);
+    r = scene_load_ex(o.scene_path, &(scene_load_opts){ .glsl_builtins = o.glsl_builtins }, &sc, err, sizeof err);
     if (r == MOS_OK)
         r = scene_check_view(sc, o.scene_path, o.view, err, sizeof err);
     if (r != MOS_OK) {

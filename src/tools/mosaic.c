@@ -1,5 +1,5 @@
 /* mosaic.c — entry point of the `mosaic` CLI: top-level help and subcommand dispatch.
- * Fed by the shell; feeds cli_render.c, cli_diff.c, cli_patterns.c and cli_bench.c. */
+ * Fed by the shell; feeds cli_render.c, cli_diff.c, cli_patterns.c, cli_bench.c and cli_shader.c. */
 #include "tools/cli.h"
 
 #include <string.h>
@@ -31,6 +31,7 @@ static const cli_command cli_commands[] = {
     { "diff", cli_diff_main },
     { "patterns", cli_patterns_main },
     { "bench", cli_bench_main },
+    { "shader", cli_shader_main },
 };
 
 static const cli_command *cli_find(const char *name)
@@ -44,7 +45,7 @@ static const cli_command *cli_find(const char *name)
 int main(int argc, char **argv)
 {
     if (argc < 2)
-        return cli_usage_error(NULL, "missing command (render, diff, patterns, bench)");
+        return cli_usage_error(NULL, "missing command (render, diff, patterns, bench, shader)");
     const char *cmd = argv[1];
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0) {
         fputs(mosaic_usage, stdout);

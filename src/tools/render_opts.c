@@ -34,7 +34,11 @@ const char render_opts_usage[] =
     "  --early K            early-draw capacity; 0 turns it off (default 64)\n"
     "  --fifo D             work items per worker FIFO (default 256)\n"
     "  --isa NAME           hot-loop instruction set: auto, scalar, avx2, avx512\n"
-    "                       (default auto; also MOSAIC_ISA in the environment)\n";
+    "                       (default auto; also MOSAIC_ISA in the environment)\n"
+    "Shaders:\n"
+    "  --glsl-builtins DIR  draw the built-in shaders with their GLSL versions in DIR\n"
+    "                       (builtin.vert, flat.frag, lambert.frag, textured.frag)\n"
+    "                       on Mosaic's shader VM instead of native C\n";
 
 /* Is NAME a registered pattern (or a file: table, which the library checks)? */
 int render_pattern_known(const char *name)
@@ -116,6 +120,10 @@ int render_parse(int argc, char **argv, render_opts *o, const render_parse_cfg *
         } else if ((r = cli_option(&a, "--fifo", &v)) != 0) {
             if (r < 0 || cli_parse_int(a.cmd, "--fifo", v, 1, 1 << 20, &o->pipeline.fifo_depth))
                 return CLI_EXIT_USAGE;
+        } else if ((r = cli_option(&a, "--glsl-builtins", &v)) != 0) {
+            if (r < 0)
+                return CLI_EXIT_USAGE;
+            o->glsl_builtins = v;
         } else if ((r = cli_option(&a, "--isa", &v)) != 0) {
             if (r < 0 || cli_parse_isa(a.cmd, v, &o->isa))
                 return CLI_EXIT_USAGE;

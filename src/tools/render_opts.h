@@ -15,6 +15,7 @@ typedef struct render_opts {
     mos_isa isa;
     mos_blur_desc blur;
     int accum;  /* > 0: --mode accum with this many sub-frames */
+    const char *glsl_builtins;  /* --glsl-builtins DIR: scene_load_opts.glsl_builtins */
     scene_draw_opts draw;  /* blur overrides */
 } render_opts;
 

@@ -1,0 +1,169 @@
+/* glsl.c — GLSL to SPIR-V through glslang's C interface (see glsl.h).
+ * glslang keeps process-wide tables: glslang_initialize_process and
+ * glslang_finalize_process are reference-counted inside glslang, so each
+ * compile brackets itself with them. */
+#include "glsl/glsl.h"
+
+#include <errno.h>
+#include <glslang/Include/glslang_c_interface.h>
+#include <glslang/Public/resource_limits_c.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void glsl_hold(void) { glslang_initialize_process(); }
+void glsl_release(void) { glslang_finalize_process(); }
+
+/* Rewrites glslang's log ("ERROR: 0:12: 'x' : undeclared identifier") as
+ * "FILE:12: 'x' : undeclared identifier", one line per message. */
+static void format_log(const char *log, const char *file, char *err, size_t err_size)
+{
+    size_t used = 0;
+    err[0] = 0;
+    while (log && *log && used + 1 < err_size) {
+        const char *end = strchr(log, '\n');
+        const size_t n = end ? (size_t)(end - log) : strlen(log);
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)(n < 1000 ? n : 1000), log);
+        log += n + (end ? 1 : 0);
+        const char *msg = line;
+        if (strncmp(msg, "ERROR: ", 7) == 0)
+            msg += 7;
+        else if (strncmp(msg, "WARNING: ", 9) == 0)
+            continue;
+        if (!*msg || strstr(msg, "compilation errors.  No code generated") || strstr(msg, "compilation terminated"))
+            continue;
+        int lineno = 0, consumed = 0;
+        if (sscanf(msg, "%*d:%d: %n", &lineno, &consumed) >= 1 && consumed > 0)
+            used += (size_t)snprintf(err + used, err_size - used, "%s%s:%d: %s", used ? "\n" : "", file, lineno,
+                                     msg + consumed);
+        else
+            used += (size_t)snprintf(err + used, err_size - used, "%s%s: %s", used ? "\n" : "", file, msg);
+        if (used >= err_size)
+            break;
+    }
+    if (!err[0])
+        snprintf(err, err_size, "%s: GLSL compilation failed", file);
+}
+
+int glsl_compile(const char *source, size_t len, const char *file, glsl_stage stage, uint32_t **words,
+                 size_t *count, char *err, size_t err_size)
+{
+    *words = NULL;
+    *count = 0;
+    char *src = malloc(len + 1);
+    if (!src) {
+        snprintf(err, err_size, "%s: out of memory", file);
+        return -1;
+    }
+    memcpy(src, source, len);
+    src[len] = 0;
+    if (strlen(src) != len) {
+        snprintf(err, err_size, "%s: the source contains a NUL byte", file);
+        free(src);
+        return -1;
+    }
+    const glslang_stage_t gs = stage == GLSL_VERTEX ? GLSLANG_STAGE_VERTEX : GLSLANG_STAGE_FRAGMENT;
+    const glslang_input_t input = {
+        .language = GLSLANG_SOURCE_GLSL,
+        .stage = gs,
+        .client = GLSLANG_CLIENT_OPENGL,
+        .client_version = GLSLANG_TARGET_OPENGL_450,
+        .target_language = GLSLANG_TARGET_SPV,
+        .target_language_version = GLSLANG_TARGET_SPV_1_0,
+        .code = src,
+        .default_version = 450,
+        .default_profile = GLSLANG_CORE_PROFILE,
+        .messages = GLSLANG_MSG_DEFAULT_BIT,
+        .resource = glslang_default_resource(),
+    };
+    int rc = -1;
+    glslang_initialize_process();
+    glslang_shader_t *sh = glslang_shader_create(&input);
+    glslang_program_t *prog = NULL;
+    if (!sh) {
+        snprintf(err, err_size, "%s: glslang could not start", file);
+        goto done;
+    }
+    if (!glslang_shader_preprocess(sh, &input) || !glslang_shader_parse(sh, &input)) {
+        format_log(glslang_shader_get_info_log(sh), file, err, err_size);
+        goto done;
+    }
+    prog = glslang_program_create();
+    glslang_program_add_shader(prog, sh);
+    if (!glslang_program_link(prog, GLSLANG_MSG_SPV_RULES_BIT)) {
+        format_log(glslang_program_get_info_log(prog), file, err, err_size);
+        goto done;
+    }
+    glslang_spv_options_t spv = { .generate_debug_info = 1, .validate = 1 };
+    glslang_program_SPIRV_generate_with_options(prog, gs, &spv);
+    const char *msgs = glslang_program_SPIRV_get_messages(prog);
+    if (msgs && *msgs) {
+        format_log(msgs, file, err, err_size);
+        goto done;
+    }
+    const size_t n = glslang_program_SPIRV_get_size(prog);
+    uint32_t *w = malloc((n ? n : 1) * sizeof *w);
+    if (!w) {
+        snprintf(err, err_size, "%s: out of memory", file);
+        goto done;
+    }
+    glslang_program_SPIRV_get(prog, w);
+    *words = w;
+    *count = n;
+    rc = 0;
+done:
+    if (prog)
+        glslang_program_delete(prog);
+    if (sh)
+        glslang_shader_delete(sh);
+    glslang_finalize_process();
+    free(src);
+    return rc;
+}
+
+int glsl_compile_file(const char *file, uint32_t **words, size_t *count, glsl_stage *stage, char *err,
+                      size_t err_size)
+{
+    const char *dot = strrchr(file, '.');
+    if (dot && strcmp(dot, ".vert") == 0)
+        *stage = GLSL_VERTEX;
+    else if (dot && strcmp(dot, ".frag") == 0)
+        *stage = GLSL_FRAGMENT;
+    else {
+        snprintf(err, err_size, "%s: a GLSL shader file ends in .vert or .frag", file);
+        return -1;
+    }
+    FILE *f = fopen(file, "rb");
+    if (!f) {
+        snprintf(err, err_size, "%s: %s", file, strerror(errno));
+        return -1;
+    }
+    size_t cap = 1 << 14, len = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (!buf) {
+            fclose(f);
+            snprintf(err, err_size, "%s: out of memory", file);
+            return -1;
+        }
+        len += fread(buf + len, 1, cap - len, f);
+        if (len < cap || len >= (1u << 24))
+            break;
+        char *g = realloc(buf, cap * 2);
+        if (!g)
+            free(buf);
+        buf = g;
+        cap *= 2;
+    }
+    const int bad = ferror(f);
+    fclose(f);
+    if (bad || len >= (1u << 24)) {
+        free(buf);
+        snprintf(err, err_size, "%s: %s", file, bad ? "read error" : "larger than 16 MiB");
+        return -1;
+    }
+    const int rc = glsl_compile(buf, len, file, *stage, words, count, err, err_size);
+    free(buf);
+    return rc;
+}

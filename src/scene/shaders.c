@@ -1,0 +1,99 @@
+/* shaders.c — the GLSL shaders a scene names: compiled (glslang -> SPIR-V)
+ * and checked (SPIR-V -> DAG -> VM) when the scene loads, so a shader error
+ * is reported at load with the shader's file:line; scene_upload turns the
+ * SPIR-V into mos_shaders.  Fed by parse.c (`shader FILE.frag [FILE.vert]`,
+ * scene_load_opts.glsl_builtins); read by draw.c and export.c. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "glsl/glsl.h"
+#include "scene/scene_priv.h"
+
+static int compile(const char *path, glsl_stage want, uint32_t **words, size_t *count, char *err, size_t err_size)
+{
+    glsl_stage stage;
+    if (glsl_compile_file(path, words, count, &stage, err, err_size) < 0)
+        return -1;
+    if (stage != want) {
+        snprintf(err, err_size, "%s: expected a %s shader (.%s)", path, want == GLSL_VERTEX ? "vertex" : "fragment",
+                 want == GLSL_VERTEX ? "vert" : "frag");
+        free(*words);
+        *words = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+int scene_glsl_add(scene *s, const char *frag, const char *vert, char *err, size_t err_size)
+{
+    for (int i = 0; i < s->glsl_count; i++)
+        if (strcmp(s->glsl[i].frag_path, frag) == 0 && strcmp(s->glsl[i].vert_path, vert) == 0)
+            return i;
+    scene_glsl *g = realloc(s->glsl, ((size_t)s->glsl_count + 1) * sizeof *g);
+    if (!g) {
+        snprintf(err, err_size, "out of memory");
+        return -1;
+    }
+    s->glsl = g;
+    scene_glsl *e = &g[s->glsl_count];
+    memset(e, 0, sizeof *e);
+    e->frag_path = strdup(frag);
+    e->vert_path = strdup(vert);
+    if (!e->frag_path || !e->vert_path) {
+        snprintf(err, err_size, "out of memory");
+        goto fail;
+    }
+    if (compile(vert, GLSL_VERTEX, &e->vs, &e->vs_words, err, err_size) < 0 ||
+        compile(frag, GLSL_FRAGMENT, &e->fs, &e->fs_words, err, err_size) < 0)
+        goto fail;
+    /* Translate once now: errors belong to loading, not to the first frame. */
+    shader_program *prog;
+    if (program_build(e->vs, e->vs_words, e->fs, e->fs_words, vert, frag, NULL, &prog, err, err_size) < 0)
+        goto fail;
+    e->texture_units = prog->fs.texture_units;
+    program_free(prog);
+    return s->glsl_count++;
+fail:
+    free(e->frag_path);
+    free(e->vert_path);
+    free(e->vs);
+    free(e->fs);
+    return -1;
+}
+
+void scene_glsl_free(scene *s)
+{
+    for (int i = 0; i < s->glsl_count; i++) {
+        free(s->glsl[i].frag_path);
+        free(s->glsl[i].vert_path);
+        free(s->glsl[i].vs);
+        free(s->glsl[i].fs);
+    }
+    free(s->glsl);
+    s->glsl = NULL;
+    s->glsl_count = 0;
+}
+
+int scene_glsl_of(const scene *s, int shader)
+{
+    if (shader >= SCENE_SHADER_COUNT)
+        return shader - SCENE_SHADER_COUNT;
+    return shader >= 0 ? s->builtin_glsl[shader] : -1;
+}
+
+const char *scene_shader_name(const scene *s, int shader)
+{
+    static const char *const names[SCENE_SHADER_COUNT] = { "flat", "lambert", "textured" };
+    const int k = scene_glsl_of(s, shader);
+    if (k >= 0 && k < s->glsl_count)
+        return s->glsl[k].frag_path;
+    return shader >= 0 && shader < SCENE_SHADER_COUNT ? names[shader] : "flat";
+}
+
+bool scene_shader_samples(const scene *s, int shader)
+{
+    if (shader == SCENE_SHADER_TEXTURED)
+        return true;
+    const int k = scene_glsl_of(s, shader);
+    return shader >= SCENE_SHADER_COUNT && k >= 0 && k < s->glsl_count && (s->glsl[k].texture_units & 1u);
+}

@@ -1,0 +1,230 @@
+/* cli_shader.c — `mosaic shader`: compiles a GLSL shader (glslang -> SPIR-V
+ * -> DAG), prints its resources (seed 003 Table 1) and its partition into
+ * passes for a pipeline configuration (Table 2) under a cost model, with
+ * the partitioner's run time (Table 4); optionally the IR and a Graphviz
+ * drawing.  Fed by mosaic.c; uses glsl/ and shader/. */
+#include "tools/cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "glsl/glsl.h"
+#include "shader/shader.h"
+
+static const char shader_usage[] =
+    "usage: mosaic shader FILE.frag|FILE.vert [options]\n"
+    "\n"
+    "Compiles a GLSL 4.50 shader to Mosaic's DAG IR and splits it into passes\n"
+    "that fit a pass's resources (Recursive Dominator Split, seed 003).\n"
+    "\n"
+    "  --pc PC1..PC8          a pipeline configuration of seed Table 2 (o/r/t/v):\n"
+    "                         PC1 6/-/-/-  PC2 -/4/-/-  PC3 -/-/4/-  PC4 -/-/-/4\n"
+    "                         PC5 6/4/4/4  PC6 24/8/8/8  PC7 128/12/16/12  PC8 unlimited\n"
+    "  --limits O,R,T,V       per-pass operations, registers, texture units,\n"
+    "                         interpolants (0 = unlimited)\n"
+    "  --algo rds|rdsh|optimal   partitioner (default rds)\n"
+    "  --cost CP,CT,CI        cost = CP*passes + CT*fetches + CI*instructions\n"
+    "                         (default 15,5,1)\n"
+    "  --time-limit S         give the optimal search S seconds (default 60)\n"
+    "  --dump-ir              print the DAG, one node per line\n"
+    "  --dot FILE             write the DAG as Graphviz dot, passes coloured\n"
+    "  --spirv FILE           write the SPIR-V glslang made\n"
+    "  -h, --help             show this help\n";
+
+static const part_limits pipeline_configs[8] = {
+    { 6, 0, 0, 0 }, { 0, 4, 0, 0 }, { 0, 0, 4, 0 }, { 0, 0, 0, 4 },
+    { 6, 4, 4, 4 }, { 24, 8, 8, 8 }, { 128, 12, 16, 12 }, { 0, 0, 0, 0 },
+};
+
+static int parse_list(const char *s, double *v, int n)
+{
+    char *end;
+    for (int i = 0; i < n; i++) {
+        v[i] = strtod(s, &end);
+        if (end == s || v[i] < 0 || v[i] > 1e9)
+            return -1;
+        s = end;
+        if (i + 1 < n && *s++ != ',')
+            return -1;
+    }
+    return *s ? -1 : 0;
+}
+
+static void print_limit(int v)
+{
+    if (v)
+        printf("%d", v);
+    else
+        printf("-");
+}
+
+/* Seed Table 1: the shader's consumption as one pass. */
+static void print_resources(const ir_dag *d)
+{
+    uint8_t *mr = calloc((size_t)d->count, 1);
+    int mr_count = 0;
+    if (mr && part_dominators(d, NULL, mr) == 0)
+        for (int i = 0; i < d->count; i++)
+            mr_count += mr[i];
+    free(mr);
+    part_usage use;
+    const part_limits unlimited = { 0, 0, 0, 0 };
+    part_valid(d, NULL, d->root, &unlimited, &use);
+    printf("nodes %d  multiply-referenced %d  outputs %d\n", d->count, mr_count, d->out_count);
+    printf("as one pass: operations %d (non-texture %d, texture fetches %d)  registers %d  texture units %d  "
+           "interpolants %d\n",
+           use.ops, use.instrs, use.fetches, use.regs, use.texs, use.interps);
+}
+
+static int print_plan(const ir_dag *d, const part_plan *p, const part_limits *l, const part_costs *c,
+                      const char *algo, double seconds)
+{
+    printf("limits o/r/t/v: ");
+    print_limit(l->ops);
+    printf("/");
+    print_limit(l->regs);
+    printf("/");
+    print_limit(l->texs);
+    printf("/");
+    print_limit(l->interps);
+    printf("  cost %gp + %gt + %gi\n", c->cp, c->ct, c->ci);
+    printf("%s: %d passes, cost %g (t %d, i %d), %d scratch slots, %.3f s%s\n", algo, p->pass_count, p->cost,
+           p->fetches, p->instrs, p->slot_count, seconds,
+           strcmp(algo, "optimal") == 0 ? (p->complete ? " (proved optimal)" : " (search cut off: best found)") : "");
+    printf("  pass  root   ops  regs  texs  interps  restores  slot\n");
+    for (int i = 0; i < p->pass_count; i++) {
+        const part_pass *s = &p->pass[i];
+        printf("  %4d  %4d  %4d  %4d  %4d  %7d  %8d  %4d\n", i, s->root, s->use.ops, s->use.regs, s->use.texs,
+               s->use.interps, s->restore_count, s->slot);
+    }
+    (void)d;
+    return 0;
+}
+
+int cli_shader_main(int argc, char **argv)
+{
+    cli_args a = { .argc = argc, .argv = argv, .i = 1, .cmd = "shader" };
+    const char *file = NULL, *dot = NULL, *spirv = NULL, *v;
+    part_limits limits = { 0, 0, 0, 0 };
+    part_costs costs = { 15, 5, 1 };
+    part_algo algo = PART_RDS;
+    double time_limit = 60;
+    int dump = 0, r;
+    for (; a.i < argc; a.i++) {
+        if ((r = cli_help(&a)) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
+            fputs(shader_usage, stdout);
+            return CLI_EXIT_OK;
+        }
+        if ((r = cli_flag(&a, "--dump-ir")) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
+            dump = 1;
+        } else if ((r = cli_option(&a, "--dot", &v)) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
+            dot = v;
+        } else if ((r = cli_option(&a, "--spirv", &v)) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
+            spirv = v;
+        } else if ((r = cli_option(&a, "--pc", &v)) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
+            if (!((v[0] == 'P' || v[0] == 'p') && (v[1] == 'C' || v[1] == 'c') && v[2] >= '1' && v[2] <= '8' && !v[3]))
+                return cli_usage_error("shader", "--pc: expected PC1..PC8, got '%s'", v);
+            limits = pipeline_configs[v[2] - '1'];
+        } else if ((r = cli_option(&a, "--limits", &v)) != 0) {
+            double l[4];
+            if (r < 0) return CLI_EXIT_USAGE;
+            if (parse_list(v, l, 4) < 0)
+                return cli_usage_error("shader", "--limits: expected O,R,T,V (0 = unlimited), got '%s'", v);
+            limits = (part_limits){ (int)l[0], (int)l[1], (int)l[2], (int)l[3] };
+        } else if ((r = cli_option(&a, "--cost", &v)) != 0) {
+            double c[3];
+            if (r < 0) return CLI_EXIT_USAGE;
+            if (parse_list(v, c, 3) < 0)
+                return cli_usage_error("shader", "--cost: expected CP,CT,CI, got '%s'", v);
+            costs = (part_costs){ c[0], c[1], c[2] };
+        } else if ((r = cli_option(&a, "--algo", &v)) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
+            if (strcmp(v, "rds") == 0) algo = PART_RDS;
+            else if (strcmp(v, "rdsh") == 0) algo = PART_RDSH;
+            else if (strcmp(v, "optimal") == 0) algo = PART_OPTIMAL;
+            else return cli_usage_error("shader", "--algo: expected rds, rdsh or optimal, got '%s'", v);
+        } else if ((r = cli_option(&a, "--time-limit", &v)) != 0) {
+            float t;
+            if (r < 0 || cli_parse_float("shader", "--time-limit", v, 0.001, 86400, &t) != 0)
+                return CLI_EXIT_USAGE;
+            time_limit = t;
+        } else if (cli_is_option(&a)) {
+            return cli_usage_error("shader", "unknown option '%s'", argv[a.i]);
+        } else if (!file) {
+            file = argv[a.i];
+        } else {
+            return cli_usage_error("shader", "one shader file, got '%s' too", argv[a.i]);
+        }
+    }
+    if (!file)
+        return cli_usage_error("shader", "missing FILE.frag or FILE.vert");
+    char err[2048];
+    uint32_t *words;
+    size_t count;
+    glsl_stage stage;
+    if (glsl_compile_file(file, &words, &count, &stage, err, sizeof err) < 0) {
+        fprintf(stderr, "%s\n", err);
+        return CLI_EXIT_FAIL;
+    }
+    if (spirv) {
+        FILE *f = fopen(spirv, "wb");
+        const int ok = f && fwrite(words, sizeof *words, count, f) == count;
+        if ((f && fclose(f) != 0) || !ok) {
+            fprintf(stderr, "mosaic: %s: cannot write\n", spirv);
+            free(words);
+            return CLI_EXIT_FAIL;
+        }
+    }
+    spv_shader sh;
+    const int rc = spv_translate(words, count, stage == GLSL_VERTEX ? IR_VERTEX : IR_FRAGMENT, file, &sh, err,
+                                 sizeof err);
+    free(words);
+    if (rc < 0) {
+        fprintf(stderr, "%s\n", err);
+        return CLI_EXIT_FAIL;
+    }
+    const ir_dag *d = &sh.dag;
+    printf("%s: %s shader\n", file, stage == GLSL_VERTEX ? "vertex" : "fragment");
+    print_resources(d);
+    if (dump)
+        ir_print(d, stdout);
+    part_plan plan;
+    const clock_t t0 = clock();
+    if (part_partition(d, algo, &limits, &costs, time_limit, &plan, err, sizeof err) < 0) {
+        fprintf(stderr, "%s: %s\n", file, err);
+        spv_shader_free(&sh);
+        return CLI_EXIT_FAIL;
+    }
+    const double seconds = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    print_plan(d, &plan, &limits, &costs, algo == PART_RDS ? "rds" : algo == PART_RDSH ? "rdsh" : "optimal",
+               seconds);
+    int status = CLI_EXIT_OK;
+    if (dot) {
+        int *pass_of = malloc((size_t)d->count * sizeof *pass_of);
+        FILE *f = fopen(dot, "w");
+        if (!pass_of || !f) {
+            fprintf(stderr, "mosaic: %s: cannot write\n", dot);
+            status = CLI_EXIT_FAIL;
+        } else {
+            for (int i = 0; i < d->count; i++)
+                pass_of[i] = -1;
+            for (int k = 0; k < plan.pass_count; k++)
+                for (int i = 0; i < plan.pass[k].node_count; i++)
+                    pass_of[plan.pass[k].nodes[i]] = k;
+            if (ir_dot(d, f, pass_of) < 0)
+                status = CLI_EXIT_FAIL;
+        }
+        if (f && fclose(f) != 0)
+            status = CLI_EXIT_FAIL;
+        free(pass_of);
+    }
+    part_plan_free(&plan);
+    spv_shader_free(&sh);
+    return status;
+}
