@@ -13,7 +13,7 @@
 # reproducer goes to test/fuzz/regress/NAME/ under a name that says what it was, and test_fuzz.sh
 # replays it from then on.
 
-FUZZ_TARGETS ?= scene pattern bsp pk3 image
+FUZZ_TARGETS ?= scene pattern bsp pk3 image shader
 FUZZ_SECONDS ?= 300
 FUZZ_CC      ?= clang
 FUZZ_BUILD   := build/fuzz
@@ -24,17 +24,20 @@ FUZZ_FLAGS_scene := -dict=test/fuzz/scene.dict
 # of OpenArena's pak1-maps.pk3, extracted when the corpus is seeded, never committed.
 FUZZ_SEEDS_scene := $(wildcard scenes/*.scene scenes/oa/*.scene test/scenes/*.scene)
 FUZZ_SEEDS_image := $(wildcard scenes/textures/*.png)
+FUZZ_SEEDS_shader := $(wildcard shaders/*.frag shaders/*.vert)
 FUZZ_PK3     := /usr/share/games/openarena/baseoa/pak1-maps.pk3
 FUZZ_PK3_MAP := maps/oa_ctf2.bsp
 
 # The parsers need src/scene and src/image (TOOLS_A; the objects that render are not pulled in) and
-# of libmosaic only the pattern tables: the rest of the library is neither linked nor built here.
+# of libmosaic only the pattern tables and the shader stage: the rest is neither linked nor built here.
 # stb_image (its TGA decoder) is compiled in (stb_image_impl.c), not taken from libstb; zlib for the
 # fixtures' CRCs.
 FUZZ_LIBS    := $(filter-out -lstb,$(TOOL_LIBS)) -lz
 FUZZ_OBJ     := $(BUILD)/obj/test/fuzz
 FUZZ_CORE    := $(addprefix $(BUILD)/obj/src/,pattern/pattern.o pattern/generators.o pattern/pattern_file.o util/alloc.o)
-FUZZ_COMMON  := $(FUZZ_OBJ)/fuzz_util.o $(FUZZ_OBJ)/stb_image_impl.o $(FUZZ_CORE)
+# The scene module compiles GLSL shaders: the shader stage (DAG, partitioner, VM, sampler) is linked too.
+FUZZ_SHADER  := $(patsubst src/%.c,$(BUILD)/obj/src/%.o,$(wildcard src/shader/*.c))
+FUZZ_COMMON  := $(FUZZ_OBJ)/fuzz_util.o $(FUZZ_OBJ)/stb_image_impl.o $(FUZZ_CORE) $(FUZZ_SHADER)
 FUZZ_HDRS    := test/fuzz/fuzz_util.h test/fuzz/fuzz_bsp.h
 
 .PHONY: fuzz fuzz-build fuzz-bins fuzz-replay-build

@@ -1,0 +1,54 @@
+#!/bin/sh
+# partition.sh — seed 003's Tables 3 and 4 in form, on Mosaic's shaders: for each pipeline
+# configuration PC1..PC8 (Table 2) and the cost 15p + 5t + i, the passes and cost of the optimal
+# partition (exhaustive search, when it finishes within --time-limit), RDS and RDSh, RDS's and RDSh's
+# excess over the optimum, and the partitioners' run times.  Shaders: rbp, bmbp, wood (shaders/).
+#
+# usage: bench/partition.sh [--mosaic PATH] [--time-limit S] [--cost CP,CT,CI] [SHADER.frag ...]
+# Prints markdown tables; '-' where the exhaustive search did not finish (as the seed's '–').
+set -u
+MOSAIC=build/mosaic
+LIMIT=60
+COST=15,5,1
+while [ $# -gt 0 ]; do
+    case $1 in
+        --mosaic) MOSAIC=$2; shift 2 ;;
+        --time-limit) LIMIT=$2; shift 2 ;;
+        --cost) COST=$2; shift 2 ;;
+        -*) echo "partition.sh: unknown option $1" >&2; exit 2 ;;
+        *) break ;;
+    esac
+done
+[ $# -gt 0 ] || set -- shaders/rbp.frag shaders/bmbp.frag shaders/wood.frag
+
+# One run: prints "passes cost seconds complete".
+run() {
+    "$MOSAIC" shader "$1" --pc "$2" --algo "$3" --cost "$COST" --time-limit "$LIMIT" 2>&1 |
+        awk -v algo="$3" '
+            $1 == algo":" { p = $2; c = $5; s = $(NF - 1); if ($NF == "s") s = $(NF - 1)
+                            for (i = 1; i <= NF; i++) if ($i == "s," || $i == "s") s = $(i - 1)
+                            done = index($0, "proved optimal") || algo != "optimal" }
+            END { if (p == "") print "err err err 0"; else print p, c, s, done }'
+}
+
+echo "Cost model ${COST} (cp,ct,ci); optimal search limited to ${LIMIT} s."
+for f in "$@"; do
+    name=$(basename "$f" .frag)
+    echo
+    "$MOSAIC" shader "$f" | sed -n '2,3p'
+    echo
+    echo "| $name | optimal c | p | RDS c | p | RDS +% | RDSh c | p | RDSh +% vs RDS | t optimal | t RDS | t RDSh |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+    for pc in 1 2 3 4 5 6 7 8; do
+        set -- $(run "$f" "PC$pc" optimal); oc=$2 op=$1 ot=$3 od=$4
+        set -- $(run "$f" "PC$pc" rds); rc=$2 rp=$1 rt=$3
+        set -- $(run "$f" "PC$pc" rdsh); hc=$2 hp=$1 ht=$3
+        if [ "$od" = 1 ]; then
+            eff=$(awk -v a="$rc" -v b="$oc" 'BEGIN { printf "%.1f", b > 0 ? 100 * (a - b) / b : 0 }')
+        else
+            oc=- op=- eff=-
+        fi
+        heff=$(awk -v a="$hc" -v b="$rc" 'BEGIN { printf "%.1f", b > 0 ? 100 * (a - b) / b : 0 }')
+        echo "| PC$pc | $oc | $op | $rc | $rp | $eff | $hc | $hp | $heff | $ot | $rt | $ht |"
+    done
+done
