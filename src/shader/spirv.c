@@ -193,7 +193,10 @@ static int const_int(spv_ctx *c, uint32_t id, int *out)
     const int *v = value(c, id, &n);
     if (!v || n != 1 || c->dag->node[v[0]].op != IR_CONST)
         return -1;
-    *out = (int)c->dag->node[v[0]].v.imm;
+    const float k = c->dag->node[v[0]].v.imm;
+    if (!(k >= -2147483648.0f && k < 2147483648.0f))  /* NaN too */
+        return -1;
+    *out = (int)k;
     return 0;
 }
 
