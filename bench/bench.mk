@@ -4,6 +4,7 @@
 #   make -f bench/bench.mk frametime     Mosaic-only frame-time table (bench/frametime.sh)
 #   make -f bench/bench.mk early         early-draw on/off comparison
 #   make -f bench/bench.mk micro         the microbenchmarks against llvmpipe (bench/micro.sh)
+#   make -f bench/bench.mk shader        the shader VM against native C (bench/shader_vm.c)
 #   SUITE=bench/quick.suite FRAMES=3 ... override the suite or its frame count
 BUILD       ?= build
 CC          ?= cc
@@ -33,7 +34,14 @@ LP_HDRS     := $(wildcard bench/llvmpipe/*.h) include/mosaic.h $(wildcard src/*/
 FRAMETIME   := sh bench/frametime.sh --mosaic $(MOSAIC) --threads "$(THREADS)" \
                --frames $(FRAMES) --size $(SIZE)
 
-.PHONY: bench llvmpipe frametime early micro
+.PHONY: bench llvmpipe frametime early micro shader
+# The shader VM against native C, and batch size x passes (bench/shader_vm.c).
+SHADER_BENCH := $(BUILD)/bench-shader-vm
+shader: $(SHADER_BENCH)
+	$(SHADER_BENCH)
+$(SHADER_BENCH): bench/shader_vm.c $(LP_HDRS) $(BUILD)/libmosaic_tools.a $(BUILD)/libmosaic.a
+	$(CC) -std=c11 -D_GNU_SOURCE -g -O3 -fno-math-errno -fno-trapping-math -ffp-contract=off $(WARN) -pthread \
+	  -Iinclude -Isrc -o $@ $< $(BUILD)/libmosaic_tools.a $(BUILD)/libmosaic.a $(GLSL_LIBS) -lm
 bench: llvmpipe
 	@mkdir -p $(OUTDIR)
 	$(MOSAIC) bench --vs llvmpipe --llvmpipe $(LLVMPIPE) --suite $(SUITE) --out $(OUTDIR) \
