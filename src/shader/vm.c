@@ -130,6 +130,30 @@ static int write_outputs(builder *b, int n, uint8_t *written)
     return 0;
 }
 
+/* The destination of instruction IDX, which computes node n: its slot when
+ * it is the pass's saved root, else a new register (the outputs it is
+ * written to at once; *unused: a register to free after the operands, as no
+ * later node of the pass reads it).  Registers are taken before the
+ * operands' die, so no operation writes the array it reads. */
+static int assign_result(builder *b, int idx, int n, int to_slot, int outputs, uint8_t *written, int *unused)
+{
+    *unused = -1;
+    if (to_slot) {
+        b->p->ins[idx].dst = LOC(L_SLOT, b->slot_of[n]);
+        return 0;
+    }
+    const int r = reg_alloc(b);
+    b->p->ins[idx].dst = LOC(L_REG, r);
+    b->reg_of[n] = r;
+    if (outputs && write_outputs(b, n, written) < 0)  /* may move the instruction array */
+        return -1;
+    if (b->last_use[n] < 0) {
+        *unused = r;
+        b->reg_of[n] = -2;
+    }
+    return 0;
+}
+
 /* Which operand of ADD/SUB node X (id n) is a MUL fused into it, or -1. */
 static int fused_operand(const builder *b, const ir_node *x, int n)
 {
@@ -166,20 +190,9 @@ static int emit_multiply_add(builder *b, const ir_node *x, int n, int i, int pas
     o->a = lp;
     o->b = LOC_KIND(lq) == L_SCALAR ? LOC_IDX(lq) : lq;
     o->c = LOC_KIND(lc) == L_SCALAR ? LOC_IDX(lc) : lc;
-    int unused = -1;
-    if (to_slot) {
-        o->dst = LOC(L_SLOT, b->slot_of[n]);
-    } else {
-        const int r = reg_alloc(b);
-        o->dst = LOC(L_REG, r);
-        b->reg_of[n] = r;
-        if (outputs && write_outputs(b, n, written) < 0)  /* may move the instruction array */
-            return -1;
-        if (b->last_use[n] < 0) {
-            unused = r;
-            b->reg_of[n] = -2;
-        }
-    }
+    int unused;
+    if (assign_result(b, b->p->ins_count - 1, n, to_slot, outputs, written, &unused) < 0)
+        return -1;
     release_operands(b, m, i, pass);
     release_operands(b, x, i, pass);
     if (unused >= 0)
@@ -322,22 +335,9 @@ static int build_pass(builder *b, int pass, const int *nodes, int count, int sav
             o->a = o->mode == VM_SV ? LOC_IDX(loc[0]) : loc[0];
             o->b = o->mode == VM_VS ? LOC_IDX(loc[1]) : loc[1];
             o->c = loc[2];
-            /* The result gets a register before the operands' die, so no
-             * operation writes the array it reads. */
-            int unused = -1;
-            if (to_slot) {
-                o->dst = LOC(L_SLOT, b->slot_of[n]);
-            } else {
-                const int r = reg_alloc(b);
-                o->dst = LOC(L_REG, r);
-                b->reg_of[n] = r;
-                if (outputs && write_outputs(b, n, written) < 0)
-                    return -1;
-                if (b->last_use[n] < 0) {  /* read by no later node of this pass */
-                    unused = r;
-                    b->reg_of[n] = -2;
-                }
-            }
+            int unused;
+            if (assign_result(b, b->p->ins_count - 1, n, to_slot, outputs, written, &unused) < 0)
+                return -1;
             for (int j = 0; j < 3; j++)
                 if (tmp[j] >= 0)
                     reg_release(b, tmp[j]);
