@@ -44,11 +44,11 @@ for f in "$@"; do
         set -- $(run "$f" "PC$pc" rds); rc=$2 rp=$1 rt=$3
         set -- $(run "$f" "PC$pc" rdsh); hc=$2 hp=$1 ht=$3
         if [ "$od" = 1 ]; then
-            eff=$(awk -v a="$rc" -v b="$oc" 'BEGIN { printf "%.1f", b > 0 ? 100 * (a - b) / b : 0 }')
+            eff=$(awk -v a="$rc" -v b="$oc" 'BEGIN { printf "%.1f", (b > 0 ? 100 * (a - b) / b : 0) }')
         else
             oc=- op=- eff=-
         fi
-        heff=$(awk -v a="$hc" -v b="$rc" 'BEGIN { printf "%.1f", b > 0 ? 100 * (a - b) / b : 0 }')
+        heff=$(awk -v a="$hc" -v b="$rc" 'BEGIN { printf "%.1f", (b > 0 ? 100 * (a - b) / b : 0) }')
         echo "| PC$pc | $oc | $op | $rc | $rp | $eff | $hc | $hp | $heff | $ot | $rt | $ht |"
     done
 done
