@@ -32,7 +32,8 @@ run() {
 }
 
 echo "Cost model ${COST} (cp,ct,ci); optimal search limited to ${LIMIT} s."
-for f in "$@"; do
+shaders=$*  # the loop below reuses the positional parameters
+for f in $shaders; do
     name=$(basename "$f" .frag)
     echo
     "$MOSAIC" shader "$f" | sed -n '2,3p'
