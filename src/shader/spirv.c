@@ -148,8 +148,8 @@ static int set_value(spv_ctx *c, uint32_t id, uint32_t type, const int *comp, in
     if (check_id(c, id) < 0)
         return -1;
     /* COMP may point into the pool itself (a value copied on): keep its offset across the growth. */
-    const uintptr_t at = (uintptr_t)comp, lo = (uintptr_t)c->vals, hi = (uintptr_t)(c->vals + c->nvals);
-    const size_t inside = c->vals && at >= lo && at < hi ? (size_t)(comp - c->vals) + 1 : 0;
+    const uintptr_t at = (uintptr_t)comp, lo = (uintptr_t)c->vals, hi = lo + c->nvals * sizeof *c->vals;
+    const size_t inside = c->vals && at >= lo && at < hi ? (at - lo) / sizeof *c->vals + 1 : 0;
     if (grow((void **)&c->vals, &c->cap_vals, c->nvals + (size_t)n, sizeof *c->vals) < 0)
         return oom(c);
     if (inside)
