@@ -177,8 +177,9 @@ static const int *value(spv_ctx *c, uint32_t id, int *n)
         fail(c, "malformed SPIR-V: id %u used as a value", id);
         return NULL;
     }
+    static const int none = 0;  /* read-only: what an empty value points at */
     *n = x->n;
-    return c->vals + x->val;
+    return x->n ? c->vals + x->val : &none;
 }
 
 static int scalar(spv_ctx *c, uint32_t id)
@@ -593,6 +594,10 @@ static int load(spv_ctx *c, uint32_t type, uint32_t id, uint32_t ptr)
     int n = flat, rc = 0;
     switch (p->ptarget) {
     case P_SLOTS:
+        if (p->pbase < 0 || (size_t)p->pbase + (size_t)flat > c->nslots) {
+            n = fail(c, "malformed SPIR-V: load past the end of a variable");
+            break;
+        }
         for (int i = 0; i < flat; i++)
             comp[i] = c->slots[p->pbase + i];
         break;
@@ -632,6 +637,8 @@ static int store(spv_ctx *c, uint32_t ptr, uint32_t val)
     const int *v = value(c, val, &n);
     if (!v)
         return -1;
+    if (p->pbase < 0 || (size_t)p->pbase + (size_t)n > c->nslots)
+        return fail(c, "malformed SPIR-V: store past the end of a variable");
     for (int i = 0; i < n; i++)
         c->slots[p->pbase + i] = v[i];
     return 0;
@@ -1681,6 +1688,8 @@ static int collect_outputs(spv_ctx *c, int *outs, int *n_out)
             const uint32_t t = (uint32_t)get(c, (uint32_t)x->type)->elem;
             const id_info *ti = get(c, t);
             if (x->builtin == SpvBuiltInPosition) {
+                if (ti->flat != 4)
+                    return fail(c, "gl_Position is not a vec4");
                 for (int k = 0; k < 4; k++)
                     outs[k] = c->slots[x->pbase + k];
                 have_pos = 1;
@@ -1691,6 +1700,8 @@ static int collect_outputs(spv_ctx *c, int *outs, int *n_out)
                     if (member_slot(c, t, (uint32_t)m, &s) < 0)
                         return -1;
                     if (c->member_builtin[s] == SpvBuiltInPosition) {
+                        if (type_flat(c, (uint32_t)c->pool[ti->members + m]) != 4)
+                            return fail(c, "gl_Position is not a vec4");
                         for (int k = 0; k < 4; k++)
                             outs[k] = c->slots[x->pbase + off + k];
                         have_pos = 1;
