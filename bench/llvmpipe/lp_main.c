@@ -8,6 +8,7 @@
 
 #include "image/image.h"
 #include "lp.h"
+#include "tools/bench.h"
 
 static const char lp_usage[] =
     "usage: mosaic-llvmpipe SCENE [options]\n"
@@ -70,42 +71,6 @@ static int cmp_double(const void *a, const void *b)
 static int lp_write_raw(const char *path, const void *data, size_t n, char *err, size_t err_size)
 {
     return img_write_file(path, data, n, err, err_size);
-}
-
-/* mosaic bench's agreement (src/tools/bench_agree.c): pixels within TOL on all four channels;
- * a differing pixel is off an edge when its 3x3 neighbourhood holds a single ID. */
-typedef struct lp_agreement {
-    uint64_t pixels, agree, diff, off_edge;
-    int max_abs;
-} lp_agreement;
-
-static void lp_agree(const uint8_t *a, const uint8_t *b, const uint32_t *ids, int w, int h, int tol, lp_agreement *out)
-{
-    memset(out, 0, sizeof *out);
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++) {
-            const size_t i = (size_t)y * (size_t)w + (size_t)x;
-            int d = 0;
-            for (int c = 0; c < 4; c++) {
-                const int e = abs(a[4 * i + (size_t)c] - b[4 * i + (size_t)c]);
-                d = e > d ? e : d;
-            }
-            out->pixels++;
-            out->max_abs = d > out->max_abs ? d : out->max_abs;
-            if (d <= tol) {
-                out->agree++;
-                continue;
-            }
-            out->diff++;
-            int edge = 0;
-            for (int dy = -1; dy <= 1 && !edge; dy++)
-                for (int dx = -1; dx <= 1 && !edge; dx++) {
-                    const int xx = x + dx, yy = y + dy;
-                    if (xx >= 0 && yy >= 0 && xx < w && yy < h && ids[(size_t)yy * (size_t)w + (size_t)xx] != ids[i])
-                        edge = 1;
-                }
-            out->off_edge += !edge;
-        }
 }
 
 /* 'error MSG' on one protocol line: a compile log's lines joined. */
@@ -316,11 +281,11 @@ int main(int argc, char **argv)
         }
     }
     if (agree_png) {
-        lp_agreement ag;
-        lp_agree(ref.pixels, rgba, ids, o.width, o.height, 2, &ag);
+        bench_agreement ag;  /* mosaic bench's rule (src/tools/bench_agree.c) */
+        bench_agree(ref.pixels, rgba, ids, o.width, o.height, 2, &ag);
         printf("agree ref=%s within_2=%.3f%% differing=%llu off_edge=%llu max_abs=%d\n", agree_png,
                ag.pixels ? 100.0 * (double)ag.agree / (double)ag.pixels : 0.0, (unsigned long long)ag.diff,
-               (unsigned long long)ag.off_edge, ag.max_abs);
+               (unsigned long long)ag.diff_off_edge, ag.max_abs);
     }
 done:
     img_free(&ref);
