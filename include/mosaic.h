@@ -484,9 +484,13 @@ mos_result mos_target_read_map(mos_context *ctx, mos_target t, mos_inspect map, 
  *   blurred_triangles   binned triangles that move or are defocused
  *   cache_hit_rate      hits / (hits + misses)
  *   blur_area           mean pixels touched per shading-grid point used
- *   sample_tests        sample slots the stochastic rasterizer tested (one
- *                       sample of one rank per pixel of a 4x4 block)
- *   sample_test_efficiency   covered / tested of those slots (0 without any)
+ *   sample_candidates   sample slots the stochastic rasterizer visited: one
+ *                       sample of one rank per pixel of a 4x4 block inside
+ *                       the rank's box, each held against the triangle's
+ *                       bounds at that sample's lens position
+ *   sample_tests        those of them the bounds did not rule out, given
+ *                       the full 5D coverage test
+ *   sample_test_efficiency   covered / sample_tests (0 without any)
  *   worker_busy_ms, worker_fragments   per worker: busy time, covered samples */
 #define MOS_FRAME_STATS(S, A)                                                                        \
     S(double, frame_ms) S(double, first_work_ms) S(double, frontend_ms) S(double, frontend_stall_ms)  \
@@ -499,7 +503,7 @@ mos_result mos_target_read_map(mos_context *ctx, mos_target t, mos_inspect map, 
     S(double, shading_rate)                                                                          \
     S(uint64_t, blurred_triangles) S(uint64_t, cache_hits) S(uint64_t, cache_misses)                 \
     S(uint64_t, cache_stalls) S(double, cache_hit_rate) S(double, blur_area)                         \
-    S(uint64_t, sample_tests) S(double, sample_test_efficiency)                                      \
+    S(uint64_t, sample_candidates) S(uint64_t, sample_tests) S(double, sample_test_efficiency)        \
     A(double, worker_busy_ms, MOS_MAX_WORKERS) A(uint64_t, worker_fragments, MOS_MAX_WORKERS)
 
 #define MOS_STATS_SCALAR_(type, name) type name;

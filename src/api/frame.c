@@ -260,6 +260,7 @@ static void fill_stats(const mos_context *ctx, const pipe_frame *f, double frame
     st->cache_misses = sum.cache_misses;
     st->cache_stalls = sum.cache_stalls;
     st->frontend_chunks_helped = sum.frontend_chunks;
+    st->sample_candidates = sum.stoch_candidates;
     st->sample_tests = sum.stoch_tested;
     st->sample_test_efficiency = sum.stoch_tested ? (double)sum.stoch_covered / (double)sum.stoch_tested : 0.0;
     st->frontend_ns_per_triangle = f->triangles_in ? f->frontend_ms * 1e6 / (double)f->triangles_in : 0.0;

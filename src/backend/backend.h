@@ -40,7 +40,7 @@ typedef void (*shade_points_fn)(shade_scratch *ss, const fe_tri *const *tris, co
 typedef struct backend_isa {
     mos_isa isa;
     raster_fn raster;
-    stoch_block_fn stoch_block;
+    stoch_walk_fn stoch_walk;
     texture_sample_fn sample;  /* for the context's textures (mos_sampler.sample) */
     shade_quads_fn shade_quads;
     shade_points_fn shade_points;

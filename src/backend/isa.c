@@ -26,7 +26,7 @@ mos_isa backend_isa_available(mos_isa want)
     static const backend_isa isa_##name = {                                                       \
         .isa = ISA,                                                                               \
         .raster = raster_triangle_##name,                                                         \
-        .stoch_block = stoch_block_##name,                                                        \
+        .stoch_walk = raster_stochastic_##name,                                                   \
         .sample = texture_sample_quads_##name,                                                    \
         .shade_quads = shade_quads_##name,                                                        \
         .shade_points = shade_points_##name,                                                      \

@@ -193,8 +193,8 @@ void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, cons
         if (c.x0 >= c.x1 || c.y0 >= c.y1) continue;
         if (needs_stochastic(f, tri)) {
             if (s->pending) flush_writes(s, f, st);
-            raster_stochastic(tri, &s->view, &t->ranked, f->hot->stoch_block, f->bin_px, c.x0, c.y0, c.x1, c.y1,
-                              s->pixels, decouple_block, (void *)&dc, &counts);
+            f->hot->stoch_walk(tri, &s->view, &t->ranked, f->bin_px, c.x0, c.y0, c.x1, c.y1, s->pixels, decouple_block,
+                               (void *)&dc, &counts);
             s->queued = true;
         } else {
             if (s->queued) flush_writes(s, f, st);
@@ -204,6 +204,7 @@ void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, cons
     flush_writes(s, f, st);
     st->fragments += counts.samples;
     st->covered_pixels += counts.pixels;
+    st->stoch_candidates += counts.stoch_candidates;
     st->stoch_tested += counts.stoch_tested;
     st->stoch_covered += counts.stoch_covered;
     if (record_bin) {

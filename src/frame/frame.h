@@ -158,12 +158,26 @@ typedef struct fe_blur {
     float ref[3][3];  /* vertex i of the reference as (x W, y W, W) in its grid space */
     float rate;       /* shading-grid points per unit of the reference space */
     /* The rasterizer visits the samples rank by rank (raster.h): ranked by
-     * time when the triangle moves, else by lens u.  rank_box[j] bounds
-     * what it covers at rank j (x0, y0, x1, y1 inclusive; empty: x0 > x1;
-     * 16 bits suffice for targets up to 16384 pixels). */
+     * time when the triangle moves, else by lens u; rank[j] bounds where
+     * the triangle can be at rank j (fe_rank_bounds). */
     int rank_key;
-    int16_t (*rank_box)[4];
+    int rank_shift;   /* fe_rank_bounds are in 2^-rank_shift pixels */
+    struct fe_rank_bounds *rank;
 } fe_blur;
+
+/* Where a blurred triangle can be while the lens and shutter stay inside
+ * one rank's slice of them (the rank's range of u, or of t with u in
+ * [-1, 1]; v in [-1, 1]), per sample: at lens position (u, v) its image
+ * lies in x_lo(u) <= x <= x_hi(u) and y_lo(v) <= y <= y_hi(v), window
+ * pixels, each bound a line through its values at the two ends of the
+ * range ([0] at the low end): the dual-space bounds of Laine et al. (a
+ * warped vertex is linear in u at a fixed t and monotone in t, so the
+ * chord of the extreme corners bounds them all).  Rounded outward to
+ * 2^-rank_shift pixels; the rank's pixel box is their extent (empty:
+ * x_lo above x_hi at both ends). */
+typedef struct fe_rank_bounds {
+    int16_t x_lo[2], x_hi[2], y_lo[2], y_hi[2];
+} fe_rank_bounds;
 
 /* out = a x b (3-vectors): the homogeneous line through two points. */
 static inline void fe_cross3(float out[3], const float a[3], const float b[3])
@@ -220,10 +234,11 @@ typedef struct pipe_frame {
  * covered pixels, fragment-shader lanes run, shading-cache hits, misses and
  * stalls, (grid point, pixel) uses and grid points used of the blur path,
  * chunks of front-end jobs run for the front-end, and the stochastic
- * rasterizer's sample slots tested and found covered. */
+ * rasterizer's sample slots inside a rank's box, given the full test and
+ * found covered. */
 #define WORKER_STATS(X)                                                                           \
     X(fragments) X(covered_pixels) X(shade_invocations) X(cache_hits) X(cache_misses) X(cache_stalls) \
-    X(blur_refs) X(blur_points) X(frontend_chunks) X(stoch_tested) X(stoch_covered)
+    X(blur_refs) X(blur_points) X(frontend_chunks) X(stoch_candidates) X(stoch_tested) X(stoch_covered)
 #define WORKER_STATS_FIELD_(name) uint64_t name;
 typedef struct worker_stats {
     WORKER_STATS(WORKER_STATS_FIELD_)

@@ -132,22 +132,134 @@ bool fe_blur_bounds(const fe_blur *b, const float range[3][2], int width, int he
     return x0 <= x1 && y0 <= y1;
 }
 
+/* Rank bounds are stored in 16 bits: quarter pixels while the screen and
+ * RANK_SLACK pixels around it fit, else halves or whole pixels. */
+#define RANK_SLACK 256.0f  /* pixels off screen a bound's end may lie and stay a line */
+static int rank_shift(const fe_viewport *vp)
+{
+    const float span = (float)(vp->width > vp->height ? vp->width : vp->height) + 2.0f * RANK_SLACK;
+    return span * 4.0f <= 32767.0f ? 2 : span * 2.0f <= 32767.0f ? 1 : 0;
+}
+
+/* floorf and ceilf of values well inside the int range, without the libm
+ * calls the baseline ISA makes of them. */
+static int32_t floor_int(float v)
+{
+    const int32_t i = (int32_t)v;  /* toward zero */
+    return i - (v < (float)i);
+}
+static int32_t ceil_int(float v)
+{
+    const int32_t i = (int32_t)v;
+    return i + (v > (float)i);
+}
+static float min2(float a, float b) { return a < b ? a : b; }
+static float max2(float a, float b) { return a > b ? a : b; }
+
+/* Stores the bounds xl/xh (x at the two ends of the rank's u range) and
+ * yl/yh (y at v = -1, 1), widened by the margin and rounded outward.  Ends
+ * that are not finite or lie far off screen make a box instead: the lines'
+ * extent clamped to the screen (a bound's line may not be clamped). */
+static void rank_store(fe_rank_bounds *r, const float xl[2], const float xh[2], const float yl[2], const float yh[2],
+                       int shift, const fe_viewport *vp)
+{
+    const float w = (float)vp->width, h = (float)vp->height;
+    bool lines = true;
+    for (int e = 0; e < 2; e++)
+        lines = lines && xl[e] >= -RANK_SLACK && xh[e] <= w + RANK_SLACK && yl[e] >= -RANK_SLACK &&
+                yh[e] <= h + RANK_SLACK;  /* false for NaN too */
+    float lo_x[2], hi_x[2], lo_y[2], hi_y[2];
+    if (lines) {
+        for (int e = 0; e < 2; e++) {
+            lo_x[e] = xl[e], hi_x[e] = xh[e], lo_y[e] = yl[e], hi_y[e] = yh[e];
+        }
+    } else {
+        lo_x[0] = lo_x[1] = fmaxf(fminf(xl[0], xl[1]), -1.0f);  /* fmaxf/fminf: NaN -> the other */
+        hi_x[0] = hi_x[1] = fminf(fmaxf(xh[0], xh[1]), w + 1.0f);
+        lo_y[0] = lo_y[1] = fmaxf(fminf(yl[0], yl[1]), -1.0f);
+        hi_y[0] = hi_y[1] = fminf(fmaxf(yh[0], yh[1]), h + 1.0f);
+        if (!(xl[0] == xl[0]) || !(xl[1] == xl[1]) || !(yl[0] == yl[0]) || !(yl[1] == yl[1]))
+            lo_x[0] = lo_x[1] = lo_y[0] = lo_y[1] = -1.0f;
+        if (!(xh[0] == xh[0]) || !(xh[1] == xh[1]) || !(yh[0] == yh[0]) || !(yh[1] == yh[1])) {
+            hi_x[0] = hi_x[1] = w + 1.0f;
+            hi_y[0] = hi_y[1] = h + 1.0f;
+        }
+    }
+    const float m = BLUR_BOUNDS_MARGIN, s = (float)(1 << shift);
+    for (int e = 0; e < 2; e++) {
+        r->x_lo[e] = (int16_t)floor_int((lo_x[e] - m) * s);
+        r->x_hi[e] = (int16_t)ceil_int((hi_x[e] + m) * s);
+        r->y_lo[e] = (int16_t)floor_int((lo_y[e] - m) * s);
+        r->y_hi[e] = (int16_t)ceil_int((hi_y[e] + m) * s);
+    }
+}
+
+static void rank_empty(fe_rank_bounds *r)
+{
+    for (int e = 0; e < 2; e++) {
+        r->x_lo[e] = r->y_lo[e] = INT16_MAX;
+        r->x_hi[e] = r->y_hi[e] = INT16_MIN;
+    }
+}
+
 /* The bounds of each rank's slice of time (or lens u), for the rasterizer:
- * much smaller than those of the whole shutter (or lens). */
-static void rank_boxes(fe_blur *b, const frame_blur *fb, const fe_viewport *vp)
+ * much smaller than those of the whole shutter (or lens).  While every
+ * vertex stays in front of the near plane at both ends of the shutter (w
+ * and z + w are linear in t), the image of vertex i at (u, t) is
+ * x = (X(t) + u sx (W(t) - F)) / W(t): linear in u, monotone in t, so over
+ * the rank's slice x lies above the chord of the smallest of the six
+ * corners (3 vertices x 2 times) at the two ends of the u range, and below
+ * that of the largest; y likewise in v.  Otherwise the near-plane clipped
+ * hull of fe_blur_bounds gives a box. */
+static void rank_bounds(fe_blur *b, const frame_blur *fb, const fe_viewport *vp)
 {
     b->rank_key = b->kind & FE_BLUR_MOTION ? FE_RANK_T : FE_RANK_U;
-    const int axis = b->rank_key == FE_RANK_T ? 2 : 0;
+    b->rank_shift = rank_shift(vp);
+    bool projective = true;
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 2; k++) {
+            const float W = b->p[i][3] + (float)k * b->dp[i][3], zw = b->p[i][2] + (float)k * b->dp[i][2] + W;
+            projective = projective && W >= BLUR_MIN_W && zw >= 0.0f;
+        }
+    const float w = (float)vp->width, h = (float)vp->height;
     for (int j = 0; j < fb->ranks; j++) {
         float range[3][2] = {{-1.0f, 1.0f}, {-1.0f, 1.0f}, {0.0f, 1.0f}};
+        const int axis = b->rank_key == FE_RANK_T ? 2 : 0;
         range[axis][0] = fb->rank_range[b->rank_key][j][0];
         range[axis][1] = fb->rank_range[b->rank_key][j][1];
-        int32_t box[4];
-        if (!fe_blur_bounds(b, range, vp->width, vp->height, box)) {
-            static const int32_t empty[4] = {1, 0, 0, 0};
-            memcpy(box, empty, sizeof box);
+        float xl[2] = {INFINITY, INFINITY}, xh[2] = {-INFINITY, -INFINITY};
+        float yl[2] = {INFINITY, INFINITY}, yh[2] = {-INFINITY, -INFINITY};
+        if (projective) {
+            for (int i = 0; i < 3; i++)
+                for (int k = 0; k < 2; k++) {
+                    const float t = range[2][k], W = b->p[i][3] + t * b->dp[i][3], iw = 1.0f / W;
+                    const float mx = (b->p[i][0] + t * b->dp[i][0]) * iw, kx = b->sx * (W - b->focus) * iw;
+                    const float my = (b->p[i][1] + t * b->dp[i][1]) * iw, ky = b->sy * (W - b->focus) * iw;
+                    for (int e = 0; e < 2; e++) {
+                        const float x = mx + range[0][e] * kx, y = my + (e ? 1.0f : -1.0f) * ky;
+                        xl[e] = min2(xl[e], x);
+                        xh[e] = max2(xh[e], x);
+                        yl[e] = min2(yl[e], y);
+                        yh[e] = max2(yh[e], y);
+                    }
+                }
+            if (!(max2(xh[0], xh[1]) >= -BLUR_BOUNDS_MARGIN && max2(yh[0], yh[1]) >= -BLUR_BOUNDS_MARGIN &&
+                  min2(xl[0], xl[1]) < w + BLUR_BOUNDS_MARGIN && min2(yl[0], yl[1]) < h + BLUR_BOUNDS_MARGIN)) {
+                rank_empty(&b->rank[j]);  /* off screen at this rank */
+                continue;
+            }
+        } else {
+            int32_t box[4];
+            if (!fe_blur_bounds(b, range, vp->width, vp->height, box)) {
+                rank_empty(&b->rank[j]);
+                continue;
+            }
+            xl[0] = xl[1] = (float)box[0];  /* whole pixels of the clipped hull's bounds */
+            yl[0] = yl[1] = (float)box[1];
+            xh[0] = xh[1] = (float)box[2] + 1.0f;
+            yh[0] = yh[1] = (float)box[3] + 1.0f;
         }
-        for (int k = 0; k < 4; k++) b->rank_box[j][k] = (int16_t)box[k];
+        rank_store(&b->rank[j], xl, xh, yl, yh, b->rank_shift, vp);
     }
 }
 
@@ -191,10 +303,10 @@ fe_tri *fe_tri_move(void *dst, const void *src, size_t bytes)
 {
     memcpy(dst, src, bytes);
     fe_tri *t = dst;
-    if (t->blur) {  /* fe_setup_blurred's layout: the triangle, its fe_blur, the rank boxes */
+    if (t->blur) {  /* fe_setup_blurred's layout: the triangle, its fe_blur, the rank bounds */
         const char *s = src;
         fe_blur *b = (fe_blur *)((char *)dst + ((const char *)t->blur - s));
-        b->rank_box = (int16_t(*)[4])(void *)((char *)dst + ((const char *)b->rank_box - s));
+        b->rank = (fe_rank_bounds *)(void *)((char *)dst + ((const char *)b->rank - s));
         t->blur = b;
     }
     return t;
@@ -202,7 +314,7 @@ fe_tri *fe_tri_move(void *dst, const void *src, size_t bytes)
 
 size_t fe_blurred_bytes(const fe_draw *d, const frame_blur *fb)
 {
-    return fe_tri_bytes(d) + FE_ROUND64(sizeof(fe_blur)) + FE_ROUND64((size_t)fb->ranks * sizeof(int16_t[4]));
+    return fe_tri_bytes(d) + FE_ROUND64(sizeof(fe_blur)) + FE_ROUND64((size_t)fb->ranks * sizeof(fe_rank_bounds));
 }
 
 fe_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3], const float *const var[3],
@@ -273,8 +385,8 @@ fe_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3
 
     fe_tri *t = slot;
     fe_blur *bp = (fe_blur *)((char *)slot + fe_tri_bytes(d));
-    b.rank_box = (int16_t(*)[4])((char *)bp + FE_ROUND64(sizeof(fe_blur)));
-    rank_boxes(&b, fb, vp);
+    b.rank = (fe_rank_bounds *)(void *)((char *)bp + FE_ROUND64(sizeof(fe_blur)));
+    rank_bounds(&b, fb, vp);
     *bp = b;
     memset(t, 0, sizeof *t);
     t->draw = d;

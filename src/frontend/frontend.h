@@ -119,12 +119,12 @@ bool fe_setup_triangle(const fe_post *const post[3], const float *const var[3], 
 bool fe_blur_bounds(const fe_blur *b, const float range[3][2], int width, int height, int32_t out[4]);
 
 /* blur.c: sets up into slot (fe_blurred_bytes, 64-byte aligned: the
- * triangle, its fe_blur and rank boxes) a triangle from clip positions at
+ * triangle, its fe_blur and rank bounds) a triangle from clip positions at
  * t = 0 and t = 1 (NULL for a draw that does not move) under the frame's
  * lens.  NULL when it is culled.  Only for draws that move or see a lens. */
 size_t fe_blurred_bytes(const fe_draw *d, const frame_blur *fb);
 /* Copies a set-up triangle of `bytes` (sharp, or blurred with its fe_blur
- * and rank boxes in the same block) from src to dst (64-byte aligned),
+ * and rank bounds in the same block) from src to dst (64-byte aligned),
  * pointing the copy's pointers into the copy. */
 fe_tri *fe_tri_move(void *dst, const void *src, size_t bytes);
 /* Whether the frame's lens shears anything on a viewport this size (the

@@ -35,7 +35,7 @@ static inline const float *raster_uvt_at(const float *uvt, int spp, int x, int y
 void raster_uvt_fill(int spp, uint32_t seed, float *uvt);
 
 /* The samples of each pattern pixel ranked by time (key FE_RANK_T) and by
- * lens u (FE_RANK_U), as planes the block tester (stoch_block_fn, below) reads sixteen pixels
+ * lens u (FE_RANK_U), as planes the stochastic walk (stoch_walk_fn, below) reads sixteen pixels
  * at a time: pattern pixels in 4x4 blocks (raster_uvt_lane), and for key k
  * and rank j (the sample with the j-th smallest t or u) one plane per field
  * at plane[((k * spp + j) * RASTER_RANKED_FIELDS + field) * 1024]: the
@@ -126,7 +126,9 @@ static inline void raster_view_init(raster_view *v, const float *depth, int widt
 typedef struct raster_counts {
     uint64_t samples;  /* covered samples before depth */
     uint64_t pixels;   /* pixels with a covered sample before depth */
-    uint64_t stoch_tested, stoch_covered;  /* the stochastic tester's sample slots, and the covered ones */
+    /* The stochastic rasterizer's sample slots: inside a rank's box, given
+     * the full test (not ruled out by the rank's bounds), and covered. */
+    uint64_t stoch_candidates, stoch_tested, stoch_covered;
 } raster_counts;
 
 /* Rasterizes t over pixels [x0, x1) x [y0, y1) (x0, y0 even; the caller has
@@ -144,7 +146,7 @@ typedef int (*raster_fn)(const fe_tri *t, const raster_view *v, int x0, int y0, 
  * point edges for a static, sharp triangle (stoch.c); time-continuous edge
  * functions when it moves, aperture-continuous 4D edge functions when it
  * is defocused, warping its vertices to the sample's (u, v, t) when both
- * (stoch_lane.h, in stoch_block_tmp.h).  Fed by backend/decouple.c. */
+ * (stoch_lane.h, in stoch_walk_tmp.h).  Fed by backend/tile.c. */
 /* Lane (y & 3) * 4 + (x & 3) of a block: for each covered lane, the
  * sample's window depth and where it lands in the triangle's shading
  * reference (for a static, sharp triangle: the sample itself). */
@@ -154,13 +156,6 @@ typedef struct stoch_hits {
     _Alignas(64) float rx[STOCH_LANES];
     _Alignas(64) float ry[STOCH_LANES];
 } stoch_hits;
-
-/* The block at (x0, y0) (multiples of 4) against blurred triangle b:
- * `lanes` is one rank's tables at the block (64-byte aligned, see
- * frame_ranked).  Returns the covered lanes among `mask`.  Every ISA
- * decides the same (one body, stoch_block_tmp.h). */
-typedef uint32_t (*stoch_block_fn)(const fe_blur *b, int x0, int y0, const float *lanes, uint32_t mask,
-                                   stoch_hits *out);
 
 /* One block of a stochastic triangle at one rank, as raster_stochastic
  * emits it: lanes (y & 3) * 4 + (x & 3) of the 4x4 pixels at (x0, y0),
@@ -186,34 +181,37 @@ typedef struct stoch_pixels {
 } stoch_pixels;
 
 /* The stochastic rasterizer: tri over pixels [x0, x1) x [y0, y1) of a bin
- * of bin_px pixels, rank by rank (within the rank's box when it is
- * blurred), a 4x4 block at a time (stoch_block_static, or `block` for a
- * blurred triangle); emits each block with a covered sample, in that
- * order, and counts covered samples and pixels. */
-void raster_stochastic(const fe_tri *tri, const raster_view *v, const frame_ranked *ranked, stoch_block_fn block,
-                       int bin_px, int x0, int y0, int x1, int y1, stoch_pixels *px, stoch_emit_fn emit,
-                       void *consumer, raster_counts *counts);
+ * of bin_px pixels, rank by rank (within the rank's bounds when it is
+ * blurred, fe_rank_bounds), a 4x4 block at a time; emits each block with a
+ * covered sample, in that order, and counts covered samples and pixels.
+ * One body (stoch_walk_tmp.h) per ISA: every ISA decides the same. */
+typedef void (*stoch_walk_fn)(const fe_tri *tri, const raster_view *v, const frame_ranked *ranked, int bin_px,
+                              int x0, int y0, int x1, int y1, stoch_pixels *px, stoch_emit_fn emit, void *consumer,
+                              raster_counts *counts);
 
-/* The same for a static, sharp triangle: sample[lane] is each lane's
+/* The block test of a static, sharp triangle: sample[lane] is each lane's
  * sample index, tested against the fixed-point edges of the 2D rasterizer
  * (so that decoupled and MSAA agree without blur). */
 uint32_t stoch_block_static(const fe_tri *t, const frame_samples *sp, int x0, int y0, const uint8_t *sample,
                             uint32_t mask, stoch_hits *out);
 
-/* Every hot loop of this stage has one body (raster_tmp.h, stoch_block_tmp.h)
+/* Every hot loop of this stage has one body (raster_tmp.h, stoch_walk_tmp.h)
  * compiled once per instruction set by one small file per ISA
  * (raster_scalar.c, raster_avx2.c, raster_avx512.c); the back-end's ISA
  * table (backend_isa_select) picks a set. */
 int raster_triangle_scalar(const fe_tri *, const raster_view *, int, int, int, int, raster_quad *, float *,
                            raster_counts *);
-uint32_t stoch_block_scalar(const fe_blur *, int, int, const float *, uint32_t, stoch_hits *);
+void raster_stochastic_scalar(const fe_tri *, const raster_view *, const frame_ranked *, int, int, int, int, int,
+                              stoch_pixels *, stoch_emit_fn, void *, raster_counts *);
 #if defined(UTIL_X86)
 int raster_triangle_avx2(const fe_tri *, const raster_view *, int, int, int, int, raster_quad *, float *,
                          raster_counts *);
 int raster_triangle_avx512(const fe_tri *, const raster_view *, int, int, int, int, raster_quad *, float *,
                            raster_counts *);
-uint32_t stoch_block_avx2(const fe_blur *, int, int, const float *, uint32_t, stoch_hits *);
-uint32_t stoch_block_avx512(const fe_blur *, int, int, const float *, uint32_t, stoch_hits *);
+void raster_stochastic_avx2(const fe_tri *, const raster_view *, const frame_ranked *, int, int, int, int, int,
+                            stoch_pixels *, stoch_emit_fn, void *, raster_counts *);
+void raster_stochastic_avx512(const fe_tri *, const raster_view *, const frame_ranked *, int, int, int, int, int,
+                              stoch_pixels *, stoch_emit_fn, void *, raster_counts *);
 #endif
 
 /* Window depth of sample s of pixel (px, py): the one formula the early

@@ -6,7 +6,7 @@
 #include <immintrin.h>
 
 #include "raster/quad_depth_avx2.h"
-#include "raster/raster.h"
+#include "raster/stoch.h"
 #include "raster/stoch_lane.h"
 
 static inline uint64_t cover_avx2(const int64_t row[3], const int64_t (*off)[4 * RASTER_MAX_SAMPLES + 8], int slots)
@@ -29,6 +29,15 @@ static inline uint64_t cover_avx2(const int64_t row[3], const int64_t (*off)[4 *
 #define RASTER_DEPTH raster_depth_avx2
 #include "raster/raster_tmp.h"
 
-#define STOCH_BLOCK_FN stoch_block_avx2
-#include "raster/stoch_block_tmp.h"
+/* The sign bits of sixteen int lanes (0 or -1) as a mask. */
+static inline uint32_t stoch_mask16_avx2(const int *in)
+{
+    const __m256 lo = _mm256_castsi256_ps(_mm256_load_si256((const __m256i *)(const void *)in));
+    const __m256 hi = _mm256_castsi256_ps(_mm256_load_si256((const __m256i *)(const void *)(in + 8)));
+    return (uint32_t)_mm256_movemask_ps(lo) | (uint32_t)_mm256_movemask_ps(hi) << 8;
+}
+#define STOCH_MASK16 stoch_mask16_avx2
+#define STOCH_WALK_FN raster_stochastic_avx2
+#define STOCH_CHUNK 8
+#include "raster/stoch_walk_tmp.h"
 #endif

@@ -9,7 +9,7 @@
 
 #include "raster/blocks_avx512.h"
 #include "raster/quad_depth_avx2.h"
-#include "raster/raster.h"
+#include "raster/stoch.h"
 #include "raster/stoch_lane.h"
 
 static inline uint64_t cover_avx512(const int64_t row[3], const int64_t (*off)[4 * RASTER_MAX_SAMPLES + 8],
@@ -34,6 +34,13 @@ static inline uint64_t cover_avx512(const int64_t row[3], const int64_t (*off)[4
 #define RASTER_BLOCKS raster_blocks_1spp_avx512
 #include "raster/raster_tmp.h"
 
-#define STOCH_BLOCK_FN stoch_block_avx512
-#include "raster/stoch_block_tmp.h"
+/* The sign bits of sixteen int lanes (0 or -1) as a mask. */
+static inline uint32_t stoch_mask16_avx512(const int *in)
+{
+    return (uint32_t)_mm512_movepi32_mask(_mm512_load_si512((const void *)in));
+}
+#define STOCH_MASK16 stoch_mask16_avx512
+#define STOCH_WALK_FN raster_stochastic_avx512
+#define STOCH_CHUNK 16
+#include "raster/stoch_walk_tmp.h"
 #endif

@@ -1,7 +1,7 @@
 /* raster_scalar.c — the portable raster_triangle (any x86-64 or other CPU).
  * Fed by backend/tile.c through the ISA table (backend_isa_select). */
 #include "raster/quad_depth.h"
-#include "raster/raster.h"
+#include "raster/stoch.h"
 #include "raster/stoch_lane.h"
 
 static inline uint64_t cover_scalar(const int64_t row[3], const int64_t (*off)[4 * RASTER_MAX_SAMPLES + 8], int slots)
@@ -19,5 +19,14 @@ static inline uint64_t cover_scalar(const int64_t row[3], const int64_t (*off)[4
 #define RASTER_DEPTH raster_depth_scalar
 #include "raster/raster_tmp.h"
 
-#define STOCH_BLOCK_FN stoch_block_scalar
-#include "raster/stoch_block_tmp.h"
+/* The lanes of sixteen ints (0 or -1) as bits. */
+static inline uint32_t stoch_mask16_scalar(const int *in)
+{
+    uint32_t m = 0;
+    for (int i = 0; i < 16; i++) m |= (uint32_t)(in[i] & 1) << i;
+    return m;
+}
+#define STOCH_MASK16 stoch_mask16_scalar
+#define STOCH_WALK_FN raster_stochastic_scalar
+#define STOCH_CHUNK 8
+#include "raster/stoch_walk_tmp.h"

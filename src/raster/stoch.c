@@ -1,13 +1,13 @@
-/* stoch.c — the stochastic rasterizer: the walk over ranks and 4x4 blocks
- * with early depth and coverage counts (raster_stochastic), and the block
- * test of a static, sharp triangle: the 2D rasterizer's fixed-point edge
- * functions, one sample per lane.  (Blurred triangles: stoch_block_tmp.h,
- * built per ISA by raster_*.c.)
+/* stoch.c — the stochastic rasterizer's shared steps: the block test of a
+ * static, sharp triangle (the 2D rasterizer's fixed-point edge functions,
+ * one sample per lane) and its walk, and the finish of every block: early
+ * depth, the first covered sample of each pixel, counts, emit.  (Blurred
+ * triangles: stoch_walk_tmp.h, built per ISA by raster_*.c.)
  * Fed by backend/tile.c per triangle; emits blocks to the stochastic
  * back-end (backend/decouple.c). */
 #include <string.h>
 
-#include "raster/raster.h"
+#include "raster/stoch.h"
 
 uint32_t stoch_block_static(const fe_tri *t, const frame_samples *sp, int x0, int y0, const uint8_t *sample,
                             uint32_t mask, stoch_hits *out)
@@ -27,12 +27,13 @@ uint32_t stoch_block_static(const fe_tri *t, const frame_samples *sp, int x0, in
     return hit;
 }
 
-/* Bits of the four columns (or rows) base + 0..3 that lie in [lo, hi). */
-static uint32_t span_bits(int base, int lo, int hi)
+void stoch_pixels_next(stoch_pixels *px)
 {
-    uint32_t m = 0;
-    for (int i = 0; i < 4; i++) m |= (uint32_t)(base + i >= lo && base + i < hi) << i;
-    return m;
+    if (++px->stamp == 0) {
+        memset(px->covered, 0, sizeof px->covered);
+        memset(px->live, 0, sizeof px->live);
+        px->stamp = 1;
+    }
 }
 
 /* Per triangle: the covered lanes of a block that are the first covered
@@ -55,61 +56,50 @@ static void first_of_pixel(stoch_pixels *px, stoch_block *blk, int bin_px)
     }
 }
 
-void raster_stochastic(const fe_tri *tri, const raster_view *v, const frame_ranked *ranked, stoch_block_fn block,
-                       int bin_px, int x0, int y0, int x1, int y1, stoch_pixels *px, stoch_emit_fn emit, void *consumer,
-                       raster_counts *counts)
+void stoch_finish_block(stoch_block *blk, const raster_view *v, bool depth_test, int bin_px, stoch_pixels *px,
+                        stoch_emit_fn emit, void *consumer, raster_counts *counts)
 {
     const int S = v->samples->count;
-    const fe_blur *b = tri->blur;
-    const int key = b ? b->rank_key : FE_RANK_U;  /* static: any order, the box is the bin */
+    blk->live = blk->covered;
+    if (depth_test)
+        for (uint32_t m = blk->covered; m; m &= m - 1) {
+            const int l = __builtin_ctz(m);
+            const size_t idx =
+                ((size_t)(blk->y0 + (l >> 2)) * (size_t)v->width + (size_t)(blk->x0 + (l & 3))) * (size_t)S +
+                blk->sample[l];
+            if (!(blk->hits.z[l] < v->depth[idx])) blk->live &= ~(1u << l);
+        }
+    first_of_pixel(px, blk, bin_px);
+    counts->samples += (uint64_t)__builtin_popcount(blk->covered);
+    counts->pixels += (uint64_t)__builtin_popcount(blk->first_covered);
+    emit(consumer, blk);
+}
+
+void raster_stochastic_static(const fe_tri *tri, const raster_view *v, const frame_ranked *ranked, int bin_px,
+                              int x0, int y0, int x1, int y1, stoch_pixels *px, stoch_emit_fn emit, void *consumer,
+                              raster_counts *counts)
+{
+    const int S = v->samples->count, key = FE_RANK_U;  /* any order */
     const bool depth_test = v->depth && tri->draw->depth_test;
-    if (++px->stamp == 0) {
-        memset(px->covered, 0, sizeof px->covered);
-        memset(px->live, 0, sizeof px->live);
-        px->stamp = 1;
-    }
+    stoch_pixels_next(px);
     stoch_block blk;
     blk.tri = tri;
     for (int j = 0; j < S; j++) {
-        int bx0 = x0, by0 = y0, bx1 = x1, by1 = y1;
-        if (b) {  /* the rank's bounds (empty ones have x0 > x1) */
-            const int16_t *box = b->rank_box[j];
-            bx0 = box[0] > x0 ? box[0] : x0;
-            by0 = box[1] > y0 ? box[1] : y0;
-            bx1 = box[2] + 1 < x1 ? box[2] + 1 : x1;
-            by1 = box[3] + 1 < y1 ? box[3] + 1 : y1;
-        }
-        const float *plane = raster_ranked_plane(ranked, key, j);
         const uint8_t *sample = raster_ranked_sample(ranked, key, j);
-        for (int by = by0 & ~3; by < by1; by += 4) {
-            const uint32_t rows = span_bits(by, by0, by1);
-            for (int bx = bx0 & ~3; bx < bx1; bx += 4) {
-                const uint32_t cols = span_bits(bx, bx0, bx1);
-                uint32_t mask = 0;
-                for (int r = 0; r < 4; r++)
-                    if (rows >> r & 1) mask |= cols << (4 * r);
+        for (int by = y0 & ~3; by < y1; by += 4) {
+            const uint32_t rows = stoch_row_bits(by, y0, y1);
+            for (int bx = x0 & ~3; bx < x1; bx += 4) {
+                const uint32_t mask = stoch_span_bits(bx, x0, x1) * 0x1111u & rows;
                 const int lane0 = raster_uvt_lane(bx, by);
-                blk.covered = b ? block(b, bx, by, plane + lane0, mask, &blk.hits)
-                                : stoch_block_static(tri, v->samples, bx, by, sample + lane0, mask, &blk.hits);
+                blk.covered = stoch_block_static(tri, v->samples, bx, by, sample + lane0, mask, &blk.hits);
+                counts->stoch_candidates += (uint64_t)__builtin_popcount(mask);
                 counts->stoch_tested += (uint64_t)__builtin_popcount(mask);
                 counts->stoch_covered += (uint64_t)__builtin_popcount(blk.covered);
                 if (!blk.covered) continue;
                 blk.x0 = bx;
                 blk.y0 = by;
                 blk.sample = sample + lane0;
-                /* Early depth against what the ROP has written so far. */
-                blk.live = blk.covered;
-                if (depth_test)
-                    for (uint32_t m = blk.covered; m; m &= m - 1) {
-                        const int l = __builtin_ctz(m);
-                        const size_t idx = ((size_t)(by + (l >> 2)) * (size_t)v->width + (size_t)(bx + (l & 3))) * (size_t)S +
-                                           blk.sample[l];
-                        if (!(blk.hits.z[l] < v->depth[idx])) blk.live &= ~(1u << l);
-                    }
-                first_of_pixel(px, &blk, bin_px);
-                counts->samples += (uint64_t)__builtin_popcount(blk.covered);
-                counts->pixels += (uint64_t)__builtin_popcount(blk.first_covered);
-                emit(consumer, &blk);
+                stoch_finish_block(&blk, v, depth_test, bin_px, px, emit, consumer, counts);
             }
         }
     }

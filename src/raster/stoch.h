@@ -1,0 +1,40 @@
+/* stoch.h — the stochastic rasterizer's private parts that its per-ISA
+ * walks (stoch_walk_tmp.h) share with stoch.c: the static triangle's walk,
+ * the finish of a block (early depth, counts, emit) and the block masks. */
+#ifndef MOSAIC_RASTER_STOCH_H
+#define MOSAIC_RASTER_STOCH_H
+
+#include "raster/raster.h"
+
+/* Bits of the four columns (or rows) base + 0..3 that lie in [lo, hi). */
+static inline uint32_t stoch_span_bits(int base, int lo, int hi)
+{
+    int a = lo - base, b = hi - base;  /* [a, b) within [0, 4) */
+    a = a < 0 ? 0 : a > 4 ? 4 : a;
+    b = b < 0 ? 0 : b > 4 ? 4 : b;
+    return (0xfu >> (4 - b)) & ~(0xfu >> (4 - a)) & 0xfu;
+}
+
+/* The lanes of a 4x4 block in the rows by + 0..3 that lie in [lo, hi). */
+static inline uint32_t stoch_row_bits(int by, int lo, int hi)
+{
+    const uint32_t r = stoch_span_bits(by, lo, hi);
+    return (r & 1u) * 0xfu | (r & 2u) * 0x78u | (r & 4u) * 0x3c0u | (r & 8u) * 0x1e00u;
+}
+
+/* A new triangle: fresh stamps in px. */
+void stoch_pixels_next(stoch_pixels *px);
+
+/* blk with its covered lanes and hits: early depth against what the ROP has
+ * written so far, the first covered / live sample of each pixel, the
+ * counts, then emit. */
+void stoch_finish_block(stoch_block *blk, const raster_view *v, bool depth_test, int bin_px, stoch_pixels *px,
+                        stoch_emit_fn emit, void *consumer, raster_counts *counts);
+
+/* The walk of a static, sharp triangle (any rank order; its box is the
+ * rectangle), stoch_block_static per block. */
+void raster_stochastic_static(const fe_tri *tri, const raster_view *v, const frame_ranked *ranked, int bin_px,
+                              int x0, int y0, int x1, int y1, stoch_pixels *px, stoch_emit_fn emit, void *consumer,
+                              raster_counts *counts);
+
+#endif

@@ -1,0 +1,198 @@
+/* stoch_walk_tmp.h — the body of the stochastic rasterizer's walk over one
+ * blurred triangle in one bin, included once per ISA by raster_scalar.c,
+ * raster_avx2.c and raster_avx512.c, which define STOCH_WALK_FN (its name),
+ * STOCH_CHUNK (samples one test runs at a time) and STOCH_MASK16 (the
+ * mask of sixteen int lanes that are 0 or -1, 64-byte aligned).  Rank by rank, the 4x4
+ * blocks of the rank's box: each pixel's sample of that rank is first held
+ * against the rank's dual-space bounds at its own lens position
+ * (fe_rank_bounds: four multiply-adds); those that pass are packed into a
+ * packet and given the full 5D test (stoch_lane.h) STOCH_CHUNK at a time,
+ * and the covered ones go back to their blocks, which leave in walk order
+ * (stoch_finish_block: early depth, counts, emit). */
+
+#ifndef MOSAIC_RASTER_STOCH_PACKET_
+#define MOSAIC_RASTER_STOCH_PACKET_
+#define STOCH_PACKET 32       /* samples: tested once 16 wait; a block adds at most 16 */
+#define STOCH_LANE_SLACK 0.03125f  /* pixels: covers the float error of evaluating a bound */
+typedef struct stoch_packet {
+    _Alignas(64) float x[STOCH_PACKET], y[STOCH_PACKET], u[STOCH_PACKET], v[STOCH_PACKET], t[STOCH_PACKET];
+    _Alignas(64) float z[STOCH_PACKET], w[3][STOCH_PACKET], rx[STOCH_PACKET], ry[STOCH_PACKET];
+    uint8_t block[STOCH_PACKET], lane[STOCH_PACKET];  /* the block (of blk) and lane each came from */
+    int n, blocks;
+    stoch_block blk[STOCH_PACKET];
+} stoch_packet;
+
+/* A bound's line f(u) = a + b u through (u0, f0) and (u1, f1). */
+typedef struct stoch_line {
+    float a, b;
+} stoch_line;
+#endif
+
+#define STOCH_CAT_(a, b) a##b
+#define STOCH_CAT(a, b) STOCH_CAT_(a, b)
+#define STOCH_TEST STOCH_CAT(STOCH_WALK_FN, _test)
+#define STOCH_FLUSH STOCH_CAT(STOCH_WALK_FN, _flush)
+
+/* The full test of the packet's n samples: covered ones as bits, their
+ * depth and shading-reference points in z, rx, ry. */
+static uint32_t STOCH_TEST(const fe_blur *restrict b, stoch_packet *restrict P)
+{
+    const int n = P->n, end = (n + STOCH_CHUNK - 1) / STOCH_CHUNK * STOCH_CHUNK;
+    for (int l = n; l < end; l++) {  /* padding: a copy of the first sample */
+        P->x[l] = P->x[0];
+        P->y[l] = P->y[0];
+        P->u[l] = P->u[0];
+        P->v[l] = P->v[0];
+        P->t[l] = P->t[0];
+    }
+    _Alignas(64) int hit[STOCH_PACKET] = {0};  /* -1: covered */
+    float *restrict z = P->z, *restrict w0 = P->w[0], *restrict w1 = P->w[1], *restrict w2 = P->w[2];
+    const float *restrict x = P->x, *restrict y = P->y, *restrict u = P->u, *restrict v = P->v, *restrict t = P->t;
+    for (int l0 = 0; l0 < end; l0 += STOCH_CHUNK) {
+        switch (b->kind) {
+        case FE_BLUR_MOTION:
+            for (int l = l0; l < l0 + STOCH_CHUNK; l++)
+                hit[l] = -stoch_lane_motion(b, x[l], y[l], t[l], &z[l], &w0[l], &w1[l], &w2[l]);
+            break;
+        case FE_BLUR_DEFOCUS:
+            for (int l = l0; l < l0 + STOCH_CHUNK; l++)
+                hit[l] = -stoch_lane_defocus(b, x[l], y[l], u[l], v[l], &z[l], &w0[l], &w1[l], &w2[l]);
+            break;
+        default:
+            for (int l = l0; l < l0 + STOCH_CHUNK; l++)
+                hit[l] = -stoch_lane_warp(b, x[l], y[l], u[l], v[l], t[l], &z[l], &w0[l], &w1[l], &w2[l]);
+            break;
+        }
+    }
+    const uint32_t m = (STOCH_MASK16(hit) | STOCH_MASK16(hit + 16) << 16) & (uint32_t)((UINT64_C(1) << n) - 1);
+    if (!m) return 0;  /* no divisions for the reference */
+    for (int l0 = 0; l0 < end; l0 += STOCH_CHUNK)
+        for (int l = l0; l < l0 + STOCH_CHUNK; l++) stoch_lane_reference(b, w0[l], w1[l], w2[l], &P->rx[l], &P->ry[l]);
+    return m;
+}
+
+/* Tests the waiting samples, hands each covered one back to its block and
+ * finishes the blocks in the order they were walked. */
+static void STOCH_FLUSH(const fe_tri *tri, stoch_packet *P, const raster_view *v, bool depth_test, int bin_px,
+                        stoch_pixels *px, stoch_emit_fn emit, void *consumer, raster_counts *counts)
+{
+    const uint32_t m = STOCH_TEST(tri->blur, P);
+    counts->stoch_tested += (uint64_t)P->n;
+    counts->stoch_covered += (uint64_t)__builtin_popcount(m);
+    for (uint32_t k = m; k; k &= k - 1) {
+        const int l = __builtin_ctz(k), lane = P->lane[l];
+        stoch_block *blk = &P->blk[P->block[l]];
+        blk->covered |= 1u << lane;
+        blk->hits.z[lane] = P->z[l];
+        blk->hits.rx[lane] = P->rx[l];
+        blk->hits.ry[lane] = P->ry[l];
+    }
+    if (m)
+        for (int i = 0; i < P->blocks; i++)
+            if (P->blk[i].covered) stoch_finish_block(&P->blk[i], v, depth_test, bin_px, px, emit, consumer, counts);
+    P->n = P->blocks = 0;
+}
+
+void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *ranked, int bin_px, int x0, int y0,
+                   int x1, int y1, stoch_pixels *px, stoch_emit_fn emit, void *consumer, raster_counts *counts)
+{
+    const fe_blur *b = tri->blur;
+    if (!b) {
+        raster_stochastic_static(tri, v, ranked, bin_px, x0, y0, x1, y1, px, emit, consumer, counts);
+        return;
+    }
+    stoch_pixels_next(px);
+    const int S = v->samples->count, key = b->rank_key, shift = b->rank_shift;
+    const bool depth_test = v->depth && tri->draw->depth_test;
+    const float unit = 1.0f / (float)(1 << shift), slack = STOCH_LANE_SLACK;
+    stoch_packet P;
+    P.n = P.blocks = 0;
+    for (int j = 0; j < S; j++) {
+        const fe_rank_bounds *r = &b->rank[j];
+        /* The rank's pixel box: columns whose samples may lie in [x_lo, x_hi]. */
+        const int lo_x = (r->x_lo[0] < r->x_lo[1] ? r->x_lo[0] : r->x_lo[1]) >> shift;
+        const int hi_x = (r->x_hi[0] > r->x_hi[1] ? r->x_hi[0] : r->x_hi[1]) >> shift;
+        const int lo_y = (r->y_lo[0] < r->y_lo[1] ? r->y_lo[0] : r->y_lo[1]) >> shift;
+        const int hi_y = (r->y_hi[0] > r->y_hi[1] ? r->y_hi[0] : r->y_hi[1]) >> shift;
+        const int bx0 = lo_x > x0 ? lo_x : x0, by0 = lo_y > y0 ? lo_y : y0;
+        const int bx1 = hi_x + 1 < x1 ? hi_x + 1 : x1, by1 = hi_y + 1 < y1 ? hi_y + 1 : y1;
+        if (bx0 >= bx1 || by0 >= by1) continue;
+        /* The bounds' lines over the rank's u (key U) or the lens's [-1, 1]. */
+        float u0 = -1.0f, u1 = 1.0f;
+        if (key == FE_RANK_U) {
+            u0 = ranked->range[key][j][0];
+            u1 = ranked->range[key][j][1];
+        }
+        const float du = u1 > u0 ? 1.0f / (u1 - u0) : 0.0f;
+        stoch_line l[4];
+        const int16_t *ends[4] = {r->x_lo, r->x_hi, r->y_lo, r->y_hi};
+        for (int k = 0; k < 4; k++) {
+            const float f0 = (float)ends[k][0] * unit, f1 = (float)ends[k][1] * unit;
+            const float e0 = k < 2 ? u0 : -1.0f;
+            const float slope = k < 2 ? (f1 - f0) * du : (f1 - f0) * 0.5f;
+            l[k].b = slope;
+            l[k].a = f0 - slope * e0;
+        }
+        if (du == 0.0f) {  /* one u: the bound's extreme end */
+            l[0].a = (float)(r->x_lo[0] < r->x_lo[1] ? r->x_lo[0] : r->x_lo[1]) * unit;
+            l[1].a = (float)(r->x_hi[0] > r->x_hi[1] ? r->x_hi[0] : r->x_hi[1]) * unit;
+        }
+        /* Samples beyond a line by more than the slack cannot be covered. */
+        const float axl = l[0].a - slack, bxl = l[0].b, axh = l[1].a + slack, bxh = l[1].b;
+        const float ayl = l[2].a - slack, byl = l[2].b, ayh = l[3].a + slack, byh = l[3].b;
+        const float *plane = raster_ranked_plane(ranked, key, j);
+        const uint8_t *sample = raster_ranked_sample(ranked, key, j);
+        for (int by = by0 & ~3; by < by1; by += 4) {
+            const uint32_t rows = stoch_row_bits(by, by0, by1);
+            for (int bx = bx0 & ~3; bx < bx1; bx += 4) {
+                const uint32_t mask = stoch_span_bits(bx, bx0, bx1) * 0x1111u & rows;
+                const int lane0 = raster_uvt_lane(bx, by);
+                const float *restrict lanes = __builtin_assume_aligned(plane + lane0, 64);
+                const float *restrict X = lanes + RASTER_RANKED_X * RASTER_UVT_PIXELS;
+                const float *restrict Y = lanes + RASTER_RANKED_Y * RASTER_UVT_PIXELS;
+                const float *restrict U = lanes + RASTER_RANKED_U * RASTER_UVT_PIXELS;
+                const float *restrict V = lanes + RASTER_RANKED_V * RASTER_UVT_PIXELS;
+                const float *restrict T = lanes + RASTER_RANKED_T * RASTER_UVT_PIXELS;
+                const float fx = (float)bx, fy = (float)by;
+                _Alignas(64) float xs[STOCH_LANES], ys[STOCH_LANES];
+                _Alignas(64) int in[STOCH_LANES];
+                for (int i = 0; i < STOCH_LANES; i++) {
+                    xs[i] = fx + X[i];
+                    ys[i] = fy + Y[i];
+                    in[i] = -((xs[i] >= axl + bxl * U[i]) & (xs[i] <= axh + bxh * U[i]) & (ys[i] >= ayl + byl * V[i]) &
+                              (ys[i] <= ayh + byh * V[i]));
+                }
+                const uint32_t pass = STOCH_MASK16(in) & mask;
+                counts->stoch_candidates += (uint64_t)__builtin_popcount(mask);
+                if (!pass) continue;
+                const int slot = P.blocks++;
+                stoch_block *blk = &P.blk[slot];
+                blk->tri = tri;
+                blk->x0 = bx;
+                blk->y0 = by;
+                blk->sample = sample + lane0;
+                blk->covered = 0;
+                for (uint32_t k = pass; k; k &= k - 1) {
+                    const int i = __builtin_ctz(k), n = P.n++;
+                    P.x[n] = xs[i];
+                    P.y[n] = ys[i];
+                    P.u[n] = U[i];
+                    P.v[n] = V[i];
+                    P.t[n] = T[i];
+                    P.block[n] = (uint8_t)slot;
+                    P.lane[n] = (uint8_t)i;
+                }
+                if (P.n >= STOCH_LANES) STOCH_FLUSH(tri, &P, v, depth_test, bin_px, px, emit, consumer, counts);
+            }
+        }
+    }
+    if (P.n) STOCH_FLUSH(tri, &P, v, depth_test, bin_px, px, emit, consumer, counts);
+}
+
+#undef STOCH_TEST
+#undef STOCH_FLUSH
+#undef STOCH_CAT
+#undef STOCH_CAT_
+#undef STOCH_WALK_FN
+#undef STOCH_CHUNK
+#undef STOCH_MASK16
