@@ -52,8 +52,10 @@ typedef struct ref_lens {
 
 /* Brute force: warp the three vertices to (u, v, t), then test the sample
  * with 2D homogeneous edge functions (Olano and Greer) in double.  Returns 1
- * covered, 0 not, -1 too close to an edge or plane to call. */
-static int ref_cover(const test_tri *tr, const ref_lens *ln, bool fixed_point, const float q[5])
+ * covered, 0 not, -1 too close to an edge or plane to call.  cull_back: a
+ * warped triangle whose det[p0; p1; p2] is negative (facing away) covers
+ * nothing. */
+static int ref_cover(const test_tri *tr, const ref_lens *ln, bool fixed_point, bool cull_back, const float q[5])
 {
     double P[3][3], Z[3];
     for (int i = 0; i < 3; i++) {
@@ -77,6 +79,12 @@ static int ref_cover(const test_tri *tr, const ref_lens *ln, bool fixed_point, c
     double det = (P[1][1] * P[2][2] - P[1][2] * P[2][1]) * P[0][0] +
                  (P[1][2] * P[2][0] - P[1][0] * P[2][2]) * P[0][1] + (P[1][0] * P[2][1] - P[1][1] * P[2][0]) * P[0][2];
     if (det == 0) return -1;
+    if (cull_back) {
+        double mag = 0;  /* the size of det's terms: below 1e-6 of it, too close to call */
+        for (int i = 0; i < 3; i++) mag = fmax(mag, fmax(fabs(P[i][0]), fmax(fabs(P[i][1]), fabs(P[i][2]))));
+        if (fabs(det) <= 1e-6 * mag * mag * mag) return -1;
+        if (det < 0) return 0;
+    }
     double sd = det > 0 ? 1 : -1;
     for (int i = 0; i < 3; i++) {
         /* Near the edge: within float rounding of the homogeneous terms, or
@@ -181,6 +189,9 @@ static void test_coverage_paths(void)
                 fd.blur.focus_w = (float)ln.focus;
             }
             const mos_target rt = targets[n % 6];
+            /* Every other blurred triangle culls back faces: they flip
+             * during the shutter or across the lens too. */
+            const bool cull_back = p != PATH_STATIC && (n & 1);
             fd.target = rt;
             mos_buffer vb;
             CHECK_OK(mos_buffer_create(ctx, &(mos_buffer_desc){.data = tr.v, .size = sizeof tr.v}, &vb));
@@ -189,7 +200,8 @@ static void test_coverage_paths(void)
             bool moving = p == PATH_MOTION || p == PATH_BOTH || p == PATH_NEAR;
             CHECK_OK(mos_draw(ctx, &(mos_draw_desc){.shader = sh, .vertices = vb, .vertex_stride = 11, .vertex_count = 3,
                                                     .uniforms = &which0, .uniform_size = sizeof which0,
-                                                    .uniforms_t1 = moving ? &which1 : NULL, .blend = MOS_BLEND_ADD}));
+                                                    .uniforms_t1 = moving ? &which1 : NULL, .blend = MOS_BLEND_ADD,
+                                                    .cull = cull_back ? MOS_CULL_BACK : MOS_CULL_NONE}));
             mos_frame_stats st;
             CHECK_OK(mos_end_frame(ctx, &st));
             uint8_t *img = tu_read_samples(ctx, rt, W_PX, H_PX, spp);
@@ -197,7 +209,7 @@ static void test_coverage_paths(void)
                 for (int x = 0; x < W_PX; x++)
                     for (int s = 0; s < spp; s++) {
                         const float *q = positions[n % 6] + 5 * (((size_t)y * W_PX + (size_t)x) * (size_t)spp + (size_t)s);
-                        int want = ref_cover(&tr, &ln, p == PATH_STATIC, q);
+                        int want = ref_cover(&tr, &ln, p == PATH_STATIC, cull_back, q);
                         int got = tu_sample(img, W_PX, H_PX, spp, x, y, s, 0);
                         tested++;
                         if (want < 0) {

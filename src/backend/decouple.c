@@ -159,20 +159,20 @@ static int32_t new_entry(decouple_scratch *d, const decouple_ctx *c, const fe_tr
 typedef struct lane_hit {
     int px, py, s;
     float z;
-    float rx, ry;  /* where it lands in the triangle's shading reference */
+    float rx, ry;  /* where it lands in the triangle's shading reference (SUPERSAMPLE) */
 } lane_hit;
 
 /* The entry of shading-grid quad (qx, qy) of tri at grid points per pixel
  * `rate`: a cache hit, or a new entry at the quad's grid points. */
 static int32_t grid_entry(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, int32_t qx, int32_t qy,
-                          float rate, const lane_hit *h)
+                          float rate, int px, int py)
 {
     int32_t e = shading_cache_lookup(&d->cache, tri, qx, qy);
     if (e != CACHE_NONE) {
         c->st->cache_hits++;
         return e;
     }
-    e = new_entry(d, c, tri, qx, qy, true, h->px, h->py);
+    e = new_entry(d, c, tri, qx, qy, true, px, py);
     cache_entry *ce = &d->cache.entries[e];
     for (int l = 0; l < 4; l++) {
         ce->x[l] = ((float)(2 * qx) + lane_ox[l]) / rate;
@@ -202,7 +202,7 @@ static void count_use(decouple_scratch *d, worker_stats *st, int32_t e, int lane
 
 static float grid_clamp(float g)
 {
-    if (!(g > -GRID_LIMIT)) return -GRID_LIMIT;  /* also NaN */
+    g = g > -GRID_LIMIT ? g : -GRID_LIMIT;  /* also NaN */
     return g < GRID_LIMIT ? g : GRID_LIMIT;
 }
 
@@ -215,39 +215,30 @@ static int32_t grid_floor(float g)
 }
 
 
-/* DECOUPLED: map a covered sample to the shading grid and queue its write. */
-static void decouple_sample(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, const lane_hit *h)
+/* DECOUPLED with bilinear reconstruction: the four grid points around the
+ * sample's point (gx, gy) on the grid, nearest first, and its queued write. */
+static void decouple_sample_bilinear(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri,
+                                     const lane_hit *h, float rate, float gx, float gy)
 {
     const rt_target *t = c->f->target;
-    const float rate = tri->blur ? tri->blur->rate : c->f->blur.rate;
     const uint32_t pixel = (uint32_t)h->py * (uint32_t)t->width + (uint32_t)h->px;
     /* Entries first (a stall may drain the queue), then the write. */
-    float gx = grid_clamp(h->rx * rate), gy = grid_clamp(h->ry * rate);
     int32_t entry[4];
     uint8_t lane[4];
-    float weight[4] = {1.0f, 0.0f, 0.0f, 0.0f};
-    int n = 1;
-    if (!c->f->blur.bilinear) {
-        int32_t ix = grid_floor(gx), iy = grid_floor(gy);
-        entry[0] = grid_entry(d, c, tri, ix >> 1, iy >> 1, rate, h);
-        lane[0] = (uint8_t)((ix & 1) | (iy & 1) << 1);
-    } else {
-        /* The four grid points around (gx, gy), nearest first. */
-        int32_t ix = grid_floor(gx - 0.5f), iy = grid_floor(gy - 0.5f);
-        float fx = gx - 0.5f - (float)ix, fy = gy - 0.5f - (float)iy;
-        int first = (fx >= 0.5f) | (fy >= 0.5f) << 1;
-        for (int k = 0; k < 4; k++) {
-            int corner = k ^ first;
-            int32_t cx = ix + (corner & 1), cy = iy + (corner >> 1);
-            entry[k] = grid_entry(d, c, tri, cx >> 1, cy >> 1, rate, h);
-            lane[k] = (uint8_t)((cx & 1) | (cy & 1) << 1);
-            weight[k] = ((corner & 1) ? fx : 1.0f - fx) * ((corner >> 1) ? fy : 1.0f - fy);
-        }
-        n = 4;
+    float weight[4];
+    int32_t ix = grid_floor(gx - 0.5f), iy = grid_floor(gy - 0.5f);
+    float fx = gx - 0.5f - (float)ix, fy = gy - 0.5f - (float)iy;
+    int first = (fx >= 0.5f) | (fy >= 0.5f) << 1;
+    for (int k = 0; k < 4; k++) {
+        int corner = k ^ first;
+        int32_t cx = ix + (corner & 1), cy = iy + (corner >> 1);
+        entry[k] = grid_entry(d, c, tri, cx >> 1, cy >> 1, rate, h->px, h->py);
+        lane[k] = (uint8_t)((cx & 1) | (cy & 1) << 1);
+        weight[k] = ((corner & 1) ? fx : 1.0f - fx) * ((corner >> 1) ? fy : 1.0f - fy);
     }
     rop_src *r = push_ref(d, c, tri, (size_t)pixel * (size_t)t->samples + (size_t)h->s, h->z);
-    r->n = (uint8_t)n;
-    for (int k = 0; k < n; k++) {
+    r->n = 4;
+    for (int k = 0; k < 4; k++) {
         r->entry[k] = entry[k];
         r->lane[k] = lane[k];
         r->weight[k] = weight[k];
@@ -296,6 +287,45 @@ static void supersample_quad(decouple_scratch *d, const decouple_ctx *c, const f
     }
 }
 
+/* DECOUPLED: every live sample of the block mapped to its point on the
+ * shading grid (the reference point times the rate), the entry of the grid
+ * quad that holds the nearest point (or the four around it, bilinear)
+ * looked up or made, and its write queued. */
+static void decouple_block_samples(decouple_scratch *d, const decouple_ctx *c, const stoch_block *blk)
+{
+    const fe_tri *tri = blk->tri;
+    const rt_target *t = c->f->target;
+    const float rate = tri->blur ? tri->blur->rate : c->f->blur.rate;
+    _Alignas(64) float gx[STOCH_LANES], gy[STOCH_LANES];
+    for (int l = 0; l < STOCH_LANES; l++) {
+        gx[l] = grid_clamp(blk->hits.rx[l] * rate);
+        gy[l] = grid_clamp(blk->hits.ry[l] * rate);
+    }
+    if (c->f->blur.bilinear) {
+        for (uint32_t m = blk->live; m; m &= m - 1) {
+            const int l = __builtin_ctz(m);
+            const lane_hit h = {.px = blk->x0 + (l & 3), .py = blk->y0 + (l >> 2), .s = blk->sample[l],
+                                .z = blk->hits.z[l]};
+            decouple_sample_bilinear(d, c, tri, &h, rate, gx[l], gy[l]);
+        }
+        return;
+    }
+    for (uint32_t m = blk->live; m; m &= m - 1) {
+        const int l = __builtin_ctz(m), px = blk->x0 + (l & 3), py = blk->y0 + (l >> 2);
+        const int32_t ix = grid_floor(gx[l]), iy = grid_floor(gy[l]);
+        /* Entry first (a stall may drain the queue), then the write. */
+        const int32_t e = grid_entry(d, c, tri, ix >> 1, iy >> 1, rate, px, py);
+        const uint8_t lane = (uint8_t)((ix & 1) | (iy & 1) << 1);
+        const uint32_t pixel = (uint32_t)py * (uint32_t)t->width + (uint32_t)px;
+        rop_src *r = push_ref(d, c, tri, (size_t)pixel * (size_t)t->samples + blk->sample[l], blk->hits.z[l]);
+        r->n = 1;
+        r->entry[0] = e;
+        r->lane[0] = lane;
+        r->weight[0] = 1.0f;
+        count_use(d, c->st, e, lane, pixel);
+    }
+}
+
 void decouple_block(void *consumer, const stoch_block *blk)
 {
     const decouple_ctx *c = consumer;
@@ -303,6 +333,15 @@ void decouple_block(void *consumer, const stoch_block *blk)
     const rt_target *t = c->f->target;
     const fe_tri *tri = blk->tri;
     float *const overdraw = t->recording && (t->inspect.what & MOS_INSPECT_OVERDRAW) ? t->inspect.overdraw : NULL;
+    if (overdraw)
+        for (uint32_t m = blk->first_live; m; m &= m - 1) {
+            const int l = __builtin_ctz(m);
+            overdraw[(size_t)(blk->y0 + (l >> 2)) * (size_t)t->width + (size_t)(blk->x0 + (l & 3))] += 1.0f;
+        }
+    if (c->f->blur.mode != MOS_SAMPLING_SUPERSAMPLE) {
+        decouple_block_samples(d, c, blk);
+        return;
+    }
     for (int q = 0; q < 4; q++) {
         const int qx = 2 * (q & 1), qy = 2 * (q >> 1);
         if (!(blk->covered & 0x33u << (qy * 4 + qx))) continue;
@@ -319,14 +358,7 @@ void decouple_block(void *consumer, const stoch_block *blk)
             h[l].ry = blk->hits.ry[bl];
             covered[l] = true;
             live[l] = blk->live >> bl & 1;
-            if (overdraw && (blk->first_live >> bl & 1))
-                overdraw[(size_t)h[l].py * (size_t)t->width + (size_t)h[l].px] += 1.0f;
         }
-        if (c->f->blur.mode == MOS_SAMPLING_SUPERSAMPLE) {
-            supersample_quad(d, c, tri, h, covered, live);
-            continue;
-        }
-        for (int l = 0; l < 4; l++)
-            if (live[l]) decouple_sample(d, c, tri, &h[l]);
+        supersample_quad(d, c, tri, h, covered, live);
     }
 }

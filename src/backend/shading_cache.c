@@ -49,7 +49,10 @@ void shading_cache_reset(shading_cache *c)
     }
     c->lru_head = 0;
     c->lru_tail = c->capacity - 1;
+    for (int i = 0; i < CACHE_RECENT; i++) c->recent[i] = CACHE_NONE;
 }
+
+static uint32_t recent_slot(int32_t qx, int32_t qy) { return ((uint32_t)qx & 7u) | ((uint32_t)qy & 7u) << 3; }
 
 static void lru_unlink(shading_cache *c, int32_t i)
 {
@@ -62,10 +65,20 @@ static void lru_unlink(shading_cache *c, int32_t i)
 
 int32_t shading_cache_lookup(shading_cache *c, const fe_tri *tri, int32_t qx, int32_t qy)
 {
-    for (int32_t i = c->buckets[key_hash(tri, qx, qy) & c->bucket_mask]; i != CACHE_NONE; i = c->entries[i].chain) {
+    int32_t *recent = &c->recent[recent_slot(qx, qy)];
+    int32_t i = *recent;
+    if (i != CACHE_NONE) {
+        cache_entry *e = &c->entries[i];
+        if (e->keyed && e->tri == tri && e->qx == qx && e->qy == qy) {
+            if (e->refs++ == 0) lru_unlink(c, i);
+            return i;
+        }
+    }
+    for (i = c->buckets[key_hash(tri, qx, qy) & c->bucket_mask]; i != CACHE_NONE; i = c->entries[i].chain) {
         cache_entry *e = &c->entries[i];
         if (e->tri != tri || e->qx != qx || e->qy != qy) continue;
         if (e->refs++ == 0) lru_unlink(c, i);
+        *recent = i;
         return i;
     }
     return CACHE_NONE;
@@ -97,6 +110,7 @@ int32_t shading_cache_insert(shading_cache *c, const fe_tri *tri, int32_t qx, in
         e->chain = c->buckets[b];
         c->buckets[b] = i;
         e->keyed = true;
+        c->recent[recent_slot(qx, qy)] = i;
     }
     return i;
 }

@@ -21,12 +21,18 @@ typedef struct cache_entry {
     uint32_t last_pixel[4];  /* blur area: last pixel that used each lane */
 } cache_entry;
 
+/* Entries of the grid quads last found or made, direct-mapped by the low
+ * bits of (qx, qy): neighbouring samples mostly use the same few quads, so
+ * most lookups end here, before the hash (a slot is a hint, checked
+ * against the entry's key). */
+#define CACHE_RECENT 64
 typedef struct shading_cache {
     cache_entry *entries;
     int capacity;
     int32_t *buckets;
     uint32_t bucket_mask;
     int32_t lru_head, lru_tail;  /* least recently used first */
+    int32_t recent[CACHE_RECENT];
 } shading_cache;
 
 mos_result shading_cache_init(shading_cache *c, int capacity, const mos_allocator *a);

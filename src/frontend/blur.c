@@ -132,6 +132,91 @@ bool fe_blur_bounds(const fe_blur *b, const float range[3][2], int width, int he
     return x0 <= x1 && y0 <= y1;
 }
 
+/* The orientation of the warped triangle.  While every w > 0 its window
+ * area has the sign of det[p0; p1; p2] (rows X, Y, W), the determinant the
+ * per-sample test takes for back faces (stoch_lane_finish).  The lens
+ * shears every row along x by u and along y by v, so det is bilinear in
+ * (u, v); at a lens corner each row is linear in t, so det is a cubic in
+ * t.  Its largest value over a box of (u, v, t) is at a lens corner, at an
+ * end of the t range or where the cubic's derivative vanishes.  In double,
+ * with a margin far above its rounding, so a triangle or rank it finds
+ * back-facing everywhere is one whose samples the exact test rejects. */
+typedef struct blur_orient {
+    double c[4][4];  /* lens corner (u = c & 1 ? 1 : -1, v = c & 2 ? 1 : -1): det = sum c[k] t^k */
+    double margin;
+} blur_orient;
+
+static double det3(const double a[3], const double b[3], const double c[3])
+{
+    return a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0]);
+}
+
+static void orient_init(blur_orient *o, const fe_blur *b)
+{
+    double big = 0.0;
+    for (int c = 0; c < 4; c++) {
+        const double u = c & 1 ? 1.0 : -1.0, v = c & 2 ? 1.0 : -1.0;
+        double a[3][3], d[3][3];  /* row i at t: a[i] + t d[i] */
+        for (int i = 0; i < 3; i++) {
+            const double W = b->p[i][3], dW = b->dp[i][3];
+            a[i][0] = b->p[i][0] + u * b->sx * (W - b->focus);
+            a[i][1] = b->p[i][1] + v * b->sy * (W - b->focus);
+            a[i][2] = W;
+            d[i][0] = b->dp[i][0] + u * b->sx * dW;
+            d[i][1] = b->dp[i][1] + v * b->sy * dW;
+            d[i][2] = dW;
+            for (int k = 0; k < 3; k++) big = fmax(big, fmax(fabs(a[i][k]), fabs(a[i][k] + d[i][k])));
+        }
+        o->c[c][0] = det3(a[0], a[1], a[2]);
+        o->c[c][1] = det3(d[0], a[1], a[2]) + det3(a[0], d[1], a[2]) + det3(a[0], a[1], d[2]);
+        o->c[c][2] = det3(a[0], d[1], d[2]) + det3(d[0], a[1], d[2]) + det3(d[0], d[1], a[2]);
+        o->c[c][3] = det3(d[0], d[1], d[2]);
+    }
+    o->margin = 1e-9 * big * big * big;
+}
+
+static double cubic_at(const double c[4], double t) { return ((c[3] * t + c[2]) * t + c[1]) * t + c[0]; }
+
+/* The largest value of the cubic c over [t0, t1]. */
+static double cubic_max(const double c[4], double t0, double t1)
+{
+    double m = fmax(cubic_at(c, t0), cubic_at(c, t1));
+    const double A = 3.0 * c[3], B = 2.0 * c[2], C = c[1];  /* derivative A t^2 + B t + C */
+    double roots[2];
+    int n = 0;
+    if (A != 0.0) {
+        const double disc = B * B - 4.0 * A * C;
+        if (disc >= 0.0) {
+            const double r = sqrt(disc);
+            roots[n++] = (-B - r) / (2.0 * A);
+            roots[n++] = (-B + r) / (2.0 * A);
+        }
+    } else if (B != 0.0) {
+        roots[n++] = -C / B;
+    }
+    for (int i = 0; i < n; i++)
+        if (roots[i] > t0 && roots[i] < t1) m = fmax(m, cubic_at(c, roots[i]));
+    return m;
+}
+
+/* Whether the triangle faces away at every (u, v, t) with u in [u0, u1],
+ * v in [-1, 1], t in [t0, t1] (the lens corners' det interpolated in u). */
+static bool orient_back(const blur_orient *o, float u0, float u1, float t0, float t1)
+{
+    double corner[4];
+    for (int c = 0; c < 4; c++) corner[c] = cubic_max(o->c[c], t0, t1);
+    for (int e = 0; e < 2; e++) {
+        const double u = e ? u1 : u0, lo = 0.5 * (1.0 - u), hi = 0.5 * (1.0 + u);
+        for (int v = 0; v < 2; v++) {
+            /* At fixed t det is bilinear: its value at (u, +-1) is the lerp of
+             * the corners'; the max over t of a lerp is at most the lerp of
+             * the maxima (lo, hi >= 0). */
+            if (lo * corner[2 * v] + hi * corner[2 * v + 1] >= -o->margin) return false;
+        }
+    }
+    return true;
+}
+
 /* Rank bounds are stored in 16 bits: quarter pixels while the screen and
  * RANK_SLACK pixels around it fit, else halves or whole pixels. */
 #define RANK_SLACK 256.0f  /* pixels off screen a bound's end may lie and stay a line */
@@ -210,23 +295,23 @@ static void rank_empty(fe_rank_bounds *r)
  * the rank's slice x lies above the chord of the smallest of the six
  * corners (3 vertices x 2 times) at the two ends of the u range, and below
  * that of the largest; y likewise in v.  Otherwise the near-plane clipped
- * hull of fe_blur_bounds gives a box. */
-static void rank_bounds(fe_blur *b, const frame_blur *fb, const fe_viewport *vp)
+ * hull of fe_blur_bounds gives a box.  With back (a back-face culled,
+ * projective triangle) ranks where it faces away are empty. */
+static void rank_bounds(fe_blur *b, const frame_blur *fb, const fe_viewport *vp, bool projective,
+                        const blur_orient *back)
 {
     b->rank_key = b->kind & FE_BLUR_MOTION ? FE_RANK_T : FE_RANK_U;
     b->rank_shift = rank_shift(vp);
-    bool projective = true;
-    for (int i = 0; i < 3; i++)
-        for (int k = 0; k < 2; k++) {
-            const float W = b->p[i][3] + (float)k * b->dp[i][3], zw = b->p[i][2] + (float)k * b->dp[i][2] + W;
-            projective = projective && W >= BLUR_MIN_W && zw >= 0.0f;
-        }
     const float w = (float)vp->width, h = (float)vp->height;
     for (int j = 0; j < fb->ranks; j++) {
         float range[3][2] = {{-1.0f, 1.0f}, {-1.0f, 1.0f}, {0.0f, 1.0f}};
         const int axis = b->rank_key == FE_RANK_T ? 2 : 0;
         range[axis][0] = fb->rank_range[b->rank_key][j][0];
         range[axis][1] = fb->rank_range[b->rank_key][j][1];
+        if (back && orient_back(back, range[0][0], range[0][1], range[2][0], range[2][1])) {
+            rank_empty(&b->rank[j]);  /* facing away all through the rank */
+            continue;
+        }
         float xl[2] = {INFINITY, INFINITY}, xh[2] = {-INFINITY, -INFINITY};
         float yl[2] = {INFINITY, INFINITY}, yh[2] = {-INFINITY, -INFINITY};
         if (projective) {
@@ -366,6 +451,19 @@ fe_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3
     static const float everything[3][2] = {{-1.0f, 1.0f}, {-1.0f, 1.0f}, {0.0f, 1.0f}};
     if (!fe_blur_bounds(&b, everything, vp->width, vp->height, box)) return NULL;
     b.cull_back = d->cull == MOS_CULL_BACK;
+    /* In front of the near plane at both ends of the shutter (w and z + w
+     * are linear in t): projections bound it, and det gives its facing. */
+    bool projective = true;
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 2; k++) {
+            const float W = b.p[i][3] + (float)k * b.dp[i][3], zw = b.p[i][2] + (float)k * b.dp[i][2] + W;
+            projective = projective && W >= BLUR_MIN_W && zw >= 0.0f;
+        }
+    blur_orient orient;
+    if (b.cull_back && projective) {
+        orient_init(&orient, &b);
+        if (orient_back(&orient, -1.0f, 1.0f, 0.0f, 1.0f)) return NULL;  /* a back face at every (u, v, t) */
+    }
     if (b.kind != FE_BLUR_BOTH)
         for (int e = 0; e < 3; e++) edge_coefficients(&b, e);
 
@@ -386,7 +484,7 @@ fe_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3
     fe_tri *t = slot;
     fe_blur *bp = (fe_blur *)((char *)slot + fe_tri_bytes(d));
     b.rank = (fe_rank_bounds *)(void *)((char *)bp + FE_ROUND64(sizeof(fe_blur)));
-    rank_bounds(&b, fb, vp);
+    rank_bounds(&b, fb, vp, projective, b.cull_back && projective ? &orient : NULL);
     *bp = b;
     memset(t, 0, sizeof *t);
     t->draw = d;

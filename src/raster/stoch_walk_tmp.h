@@ -172,6 +172,7 @@ void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *
                 blk->y0 = by;
                 blk->sample = sample + lane0;
                 blk->covered = 0;
+                memset(&blk->hits, 0, sizeof blk->hits);  /* lanes not covered read as zeros */
                 for (uint32_t k = pass; k; k &= k - 1) {
                     const int i = __builtin_ctz(k), n = P.n++;
                     P.x[n] = xs[i];
