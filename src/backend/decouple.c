@@ -296,32 +296,29 @@ static void decouple_block_samples(decouple_scratch *d, const decouple_ctx *c, c
     const fe_tri *tri = blk->tri;
     const rt_target *t = c->f->target;
     const float rate = tri->blur ? tri->blur->rate : c->f->blur.rate;
-    _Alignas(64) float gx[STOCH_LANES], gy[STOCH_LANES];
-    for (int l = 0; l < STOCH_LANES; l++) {
-        gx[l] = grid_clamp(blk->hits.rx[l] * rate);
-        gy[l] = grid_clamp(blk->hits.ry[l] * rate);
-    }
     if (c->f->blur.bilinear) {
         for (uint32_t m = blk->live; m; m &= m - 1) {
             const int l = __builtin_ctz(m);
             const lane_hit h = {.px = blk->x0 + (l & 3), .py = blk->y0 + (l >> 2), .s = blk->sample[l],
                                 .z = blk->hits.z[l]};
-            decouple_sample_bilinear(d, c, tri, &h, rate, gx[l], gy[l]);
+            decouple_sample_bilinear(d, c, tri, &h, rate, grid_clamp(blk->hits.rx[l] * rate),
+                                     grid_clamp(blk->hits.ry[l] * rate));
         }
         return;
     }
+    const uint32_t pixel0 = (uint32_t)blk->y0 * (uint32_t)t->width + (uint32_t)blk->x0;
     for (uint32_t m = blk->live; m; m &= m - 1) {
-        const int l = __builtin_ctz(m), px = blk->x0 + (l & 3), py = blk->y0 + (l >> 2);
-        const int32_t ix = grid_floor(gx[l]), iy = grid_floor(gy[l]);
+        const int l = __builtin_ctz(m);
+        const int32_t ix = grid_floor(grid_clamp(blk->hits.rx[l] * rate));
+        const int32_t iy = grid_floor(grid_clamp(blk->hits.ry[l] * rate));
         /* Entry first (a stall may drain the queue), then the write. */
-        const int32_t e = grid_entry(d, c, tri, ix >> 1, iy >> 1, rate, px, py);
+        const int32_t e = grid_entry(d, c, tri, ix >> 1, iy >> 1, rate, blk->x0 + (l & 3), blk->y0 + (l >> 2));
         const uint8_t lane = (uint8_t)((ix & 1) | (iy & 1) << 1);
-        const uint32_t pixel = (uint32_t)py * (uint32_t)t->width + (uint32_t)px;
+        const uint32_t pixel = pixel0 + (uint32_t)(l >> 2) * (uint32_t)t->width + (uint32_t)(l & 3);
         rop_src *r = push_ref(d, c, tri, (size_t)pixel * (size_t)t->samples + blk->sample[l], blk->hits.z[l]);
         r->n = 1;
         r->entry[0] = e;
         r->lane[0] = lane;
-        r->weight[0] = 1.0f;
         count_use(d, c->st, e, lane, pixel);
     }
 }

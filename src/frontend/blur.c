@@ -143,6 +143,8 @@ bool fe_blur_bounds(const fe_blur *b, const float range[3][2], int width, int he
  * back-facing everywhere is one whose samples the exact test rejects. */
 typedef struct blur_orient {
     double c[4][4];  /* lens corner (u = c & 1 ? 1 : -1, v = c & 2 ? 1 : -1): det = sum c[k] t^k */
+    double crit_t[4][2], crit_det[4][2];  /* where each corner's cubic has a critical point in (0, 1) */
+    int crits[4];
     double margin;
 } blur_orient;
 
@@ -150,6 +152,10 @@ static double det3(const double a[3], const double b[3], const double c[3])
 {
     return a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0]);
 }
+
+static double dmax(double a, double b) { return a > b ? a : b; }
+
+static double cubic_at(const double c[4], double t) { return ((c[3] * t + c[2]) * t + c[1]) * t + c[0]; }
 
 static void orient_init(blur_orient *o, const fe_blur *b)
 {
@@ -165,54 +171,78 @@ static void orient_init(blur_orient *o, const fe_blur *b)
             d[i][0] = b->dp[i][0] + u * b->sx * dW;
             d[i][1] = b->dp[i][1] + v * b->sy * dW;
             d[i][2] = dW;
-            for (int k = 0; k < 3; k++) big = fmax(big, fmax(fabs(a[i][k]), fabs(a[i][k] + d[i][k])));
+            for (int k = 0; k < 3; k++) big = dmax(big, dmax(fabs(a[i][k]), fabs(a[i][k] + d[i][k])));
         }
-        o->c[c][0] = det3(a[0], a[1], a[2]);
-        o->c[c][1] = det3(d[0], a[1], a[2]) + det3(a[0], d[1], a[2]) + det3(a[0], a[1], d[2]);
-        o->c[c][2] = det3(a[0], d[1], d[2]) + det3(d[0], a[1], d[2]) + det3(d[0], d[1], a[2]);
-        o->c[c][3] = det3(d[0], d[1], d[2]);
+        double *k = o->c[c];
+        k[0] = det3(a[0], a[1], a[2]);
+        k[1] = det3(d[0], a[1], a[2]) + det3(a[0], d[1], a[2]) + det3(a[0], a[1], d[2]);
+        k[2] = det3(a[0], d[1], d[2]) + det3(d[0], a[1], d[2]) + det3(d[0], d[1], a[2]);
+        k[3] = det3(d[0], d[1], d[2]);
+        /* Critical points: roots of 3 k3 t^2 + 2 k2 t + k1 inside (0, 1). */
+        const double A = 3.0 * k[3], B = 2.0 * k[2], C = k[1];
+        double roots[2];
+        int n = 0;
+        if (A != 0.0) {
+            const double disc = B * B - 4.0 * A * C;
+            if (disc >= 0.0) {
+                const double r = sqrt(disc);
+                roots[n++] = (-B - r) / (2.0 * A);
+                roots[n++] = (-B + r) / (2.0 * A);
+            }
+        } else if (B != 0.0) {
+            roots[n++] = -C / B;
+        }
+        o->crits[c] = 0;
+        for (int i = 0; i < n; i++)
+            if (roots[i] > 0.0 && roots[i] < 1.0) {
+                o->crit_t[c][o->crits[c]] = roots[i];
+                o->crit_det[c][o->crits[c]++] = cubic_at(k, roots[i]);
+            }
     }
     o->margin = 1e-9 * big * big * big;
 }
 
-static double cubic_at(const double c[4], double t) { return ((c[3] * t + c[2]) * t + c[1]) * t + c[0]; }
-
-/* The largest value of the cubic c over [t0, t1]. */
-static double cubic_max(const double c[4], double t0, double t1)
+/* The largest det at lens corner c over t in [t0, t1], given its values
+ * d0, d1 at the ends. */
+static double orient_corner_max(const blur_orient *o, int c, double t0, double t1, double d0, double d1)
 {
-    double m = fmax(cubic_at(c, t0), cubic_at(c, t1));
-    const double A = 3.0 * c[3], B = 2.0 * c[2], C = c[1];  /* derivative A t^2 + B t + C */
-    double roots[2];
-    int n = 0;
-    if (A != 0.0) {
-        const double disc = B * B - 4.0 * A * C;
-        if (disc >= 0.0) {
-            const double r = sqrt(disc);
-            roots[n++] = (-B - r) / (2.0 * A);
-            roots[n++] = (-B + r) / (2.0 * A);
-        }
-    } else if (B != 0.0) {
-        roots[n++] = -C / B;
-    }
-    for (int i = 0; i < n; i++)
-        if (roots[i] > t0 && roots[i] < t1) m = fmax(m, cubic_at(c, roots[i]));
+    double m = dmax(d0, d1);
+    for (int i = 0; i < o->crits[c]; i++)
+        if (o->crit_t[c][i] > t0 && o->crit_t[c][i] < t1) m = dmax(m, o->crit_det[c][i]);
     return m;
 }
 
-/* Whether the triangle faces away at every (u, v, t) with u in [u0, u1],
- * v in [-1, 1], t in [t0, t1] (the lens corners' det interpolated in u). */
-static bool orient_back(const blur_orient *o, float u0, float u1, float t0, float t1)
+/* Whether the triangle faces away at every (u, v) with u in [u0, u1], v in
+ * [-1, 1], given each lens corner's largest det over the t range: at fixed
+ * t det is bilinear, its value at (u, +-1) the lerp of the corners', and the
+ * max over t of a lerp at most the lerp of the maxima. */
+static bool orient_back(const blur_orient *o, const double corner_max[4], double u0, double u1)
 {
-    double corner[4];
-    for (int c = 0; c < 4; c++) corner[c] = cubic_max(o->c[c], t0, t1);
     for (int e = 0; e < 2; e++) {
         const double u = e ? u1 : u0, lo = 0.5 * (1.0 - u), hi = 0.5 * (1.0 + u);
-        for (int v = 0; v < 2; v++) {
-            /* At fixed t det is bilinear: its value at (u, +-1) is the lerp of
-             * the corners'; the max over t of a lerp is at most the lerp of
-             * the maxima (lo, hi >= 0). */
-            if (lo * corner[2 * v] + hi * corner[2 * v + 1] >= -o->margin) return false;
-        }
+        for (int v = 0; v < 2; v++)
+            if (lo * corner_max[2 * v] + hi * corner_max[2 * v + 1] >= -o->margin) return false;
+    }
+    return true;
+}
+
+/* Whether it faces away at every (u, v, t) of the lens square and shutter. */
+static bool orient_back_always(const blur_orient *o)
+{
+    double m[4];
+    for (int c = 0; c < 4; c++) m[c] = orient_corner_max(o, c, 0.0, 1.0, o->c[c][0], cubic_at(o->c[c], 1.0));
+    return orient_back(o, m, -1.0, 1.0);
+}
+
+/* Whether it faces the eye at every (u, v, t): the smallest det at each
+ * lens corner (as orient_corner_max, the least of ends and critical
+ * points) above the margin; then no rank can face away. */
+static bool orient_front_always(const blur_orient *o)
+{
+    for (int c = 0; c < 4; c++) {
+        double m = o->c[c][0] < cubic_at(o->c[c], 1.0) ? o->c[c][0] : cubic_at(o->c[c], 1.0);
+        for (int i = 0; i < o->crits[c]; i++) m = o->crit_det[c][i] < m ? o->crit_det[c][i] : m;
+        if (!(m > o->margin)) return false;
     }
     return true;
 }
@@ -226,17 +256,12 @@ static int rank_shift(const fe_viewport *vp)
     return span * 4.0f <= 32767.0f ? 2 : span * 2.0f <= 32767.0f ? 1 : 0;
 }
 
-/* floorf and ceilf of values well inside the int range, without the libm
- * calls the baseline ISA makes of them. */
+/* floorf of a value well inside the int range, without the libm call the
+ * baseline ISA makes of it. */
 static int32_t floor_int(float v)
 {
     const int32_t i = (int32_t)v;  /* toward zero */
     return i - (v < (float)i);
-}
-static int32_t ceil_int(float v)
-{
-    const int32_t i = (int32_t)v;
-    return i + (v > (float)i);
 }
 static float min2(float a, float b) { return a < b ? a : b; }
 static float max2(float a, float b) { return a > b ? a : b; }
@@ -249,34 +274,28 @@ static void rank_store(fe_rank_bounds *r, const float xl[2], const float xh[2], 
                        int shift, const fe_viewport *vp)
 {
     const float w = (float)vp->width, h = (float)vp->height;
-    bool lines = true;
-    for (int e = 0; e < 2; e++)
-        lines = lines && xl[e] >= -RANK_SLACK && xh[e] <= w + RANK_SLACK && yl[e] >= -RANK_SLACK &&
-                yh[e] <= h + RANK_SLACK;  /* false for NaN too */
-    float lo_x[2], hi_x[2], lo_y[2], hi_y[2];
-    if (lines) {
-        for (int e = 0; e < 2; e++) {
-            lo_x[e] = xl[e], hi_x[e] = xh[e], lo_y[e] = yl[e], hi_y[e] = yh[e];
-        }
-    } else {
-        lo_x[0] = lo_x[1] = fmaxf(fminf(xl[0], xl[1]), -1.0f);  /* fmaxf/fminf: NaN -> the other */
-        hi_x[0] = hi_x[1] = fminf(fmaxf(xh[0], xh[1]), w + 1.0f);
-        lo_y[0] = lo_y[1] = fmaxf(fminf(yl[0], yl[1]), -1.0f);
-        hi_y[0] = hi_y[1] = fminf(fmaxf(yh[0], yh[1]), h + 1.0f);
-        if (!(xl[0] == xl[0]) || !(xl[1] == xl[1]) || !(yl[0] == yl[0]) || !(yl[1] == yl[1]))
-            lo_x[0] = lo_x[1] = lo_y[0] = lo_y[1] = -1.0f;
+    /* lo ends, then hi ends: x_lo[0], x_lo[1], y_lo[0], y_lo[1], x_hi[0], ... */
+    float v[8] = {xl[0], xl[1], yl[0], yl[1], xh[0], xh[1], yh[0], yh[1]};
+    const float lim_lo = -RANK_SLACK, lim_x = w + RANK_SLACK, lim_y = h + RANK_SLACK;
+    const bool lines = v[0] >= lim_lo && v[1] >= lim_lo && v[2] >= lim_lo && v[3] >= lim_lo && v[4] <= lim_x &&
+                       v[5] <= lim_x && v[6] <= lim_y && v[7] <= lim_y;  /* false for NaN too */
+    if (!lines) {
+        v[0] = v[1] = fmaxf(fminf(xl[0], xl[1]), -1.0f);  /* fmaxf/fminf: NaN -> the other */
+        v[4] = v[5] = fminf(fmaxf(xh[0], xh[1]), w + 1.0f);
+        v[2] = v[3] = fmaxf(fminf(yl[0], yl[1]), -1.0f);
+        v[6] = v[7] = fminf(fmaxf(yh[0], yh[1]), h + 1.0f);
+        if (!(xl[0] == xl[0]) || !(xl[1] == xl[1]) || !(yl[0] == yl[0]) || !(yl[1] == yl[1])) v[0] = v[1] = v[2] = v[3] = -1.0f;
         if (!(xh[0] == xh[0]) || !(xh[1] == xh[1]) || !(yh[0] == yh[0]) || !(yh[1] == yh[1])) {
-            hi_x[0] = hi_x[1] = w + 1.0f;
-            hi_y[0] = hi_y[1] = h + 1.0f;
+            v[4] = v[5] = w + 1.0f;
+            v[6] = v[7] = h + 1.0f;
         }
     }
     const float m = BLUR_BOUNDS_MARGIN, s = (float)(1 << shift);
-    for (int e = 0; e < 2; e++) {
-        r->x_lo[e] = (int16_t)floor_int((lo_x[e] - m) * s);
-        r->x_hi[e] = (int16_t)ceil_int((hi_x[e] + m) * s);
-        r->y_lo[e] = (int16_t)floor_int((lo_y[e] - m) * s);
-        r->y_hi[e] = (int16_t)ceil_int((hi_y[e] + m) * s);
-    }
+    int16_t q[8];
+    for (int k = 0; k < 8; k++)  /* lo: floor((v - m) s); hi: ceil((v + m) s) = -floor(-(v + m) s) */
+        q[k] = (int16_t)(k < 4 ? floor_int((v[k] - m) * s) : -floor_int(-(v[k] + m) * s));
+    r->x_lo[0] = q[0], r->x_lo[1] = q[1], r->y_lo[0] = q[2], r->y_lo[1] = q[3];
+    r->x_hi[0] = q[4], r->x_hi[1] = q[5], r->y_hi[0] = q[6], r->y_hi[1] = q[7];
 }
 
 static void rank_empty(fe_rank_bounds *r)
@@ -294,58 +313,162 @@ static void rank_empty(fe_rank_bounds *r)
  * x = (X(t) + u sx (W(t) - F)) / W(t): linear in u, monotone in t, so over
  * the rank's slice x lies above the chord of the smallest of the six
  * corners (3 vertices x 2 times) at the two ends of the u range, and below
- * that of the largest; y likewise in v.  Otherwise the near-plane clipped
- * hull of fe_blur_bounds gives a box.  With back (a back-face culled,
- * projective triangle) ranks where it faces away are empty. */
-static void rank_bounds(fe_blur *b, const frame_blur *fb, const fe_viewport *vp, bool projective,
-                        const blur_orient *back)
+ * that of the largest; y likewise in v (rank_bounds_projective).  Otherwise
+ * the near-plane clipped hull of fe_blur_bounds gives a box.  With back (a
+ * back-face culled, projective triangle) ranks where it faces away are
+ * empty.  Writes the pixels the ranks cover (x0, y0, x1, y1 inclusive) to
+ * box; false when they cover none. */
+#define RANK_POINTS (2 * FRAME_MAX_POSITIONS)
+typedef struct rank_extent {  /* of the three vertices at one time, at u (v) = -1 and 1 */
+    float x_lo[2], x_hi[2], y_lo[2], y_hi[2];
+} rank_extent;
+
+/* The extent at time t, vertex i at x = mx + u kx, y = my + v ky. */
+static rank_extent extent_at(const fe_blur *b, float t)
+{
+    rank_extent r;
+    for (int i = 0; i < 3; i++) {
+        const float W = b->p[i][3] + t * b->dp[i][3], iw = 1.0f / W;
+        const float mx = (b->p[i][0] + t * b->dp[i][0]) * iw, kx = b->sx * (W - b->focus) * iw;
+        const float my = (b->p[i][1] + t * b->dp[i][1]) * iw, ky = b->sy * (W - b->focus) * iw;
+        for (int e = 0; e < 2; e++) {
+            const float x = e ? mx + kx : mx - kx, y = e ? my + ky : my - ky;
+            r.x_lo[e] = i ? min2(r.x_lo[e], x) : x;
+            r.x_hi[e] = i ? max2(r.x_hi[e], x) : x;
+            r.y_lo[e] = i ? min2(r.y_lo[e], y) : y;
+            r.y_hi[e] = i ? max2(r.y_hi[e], y) : y;
+        }
+    }
+    return r;
+}
+
+static bool rank_on_screen(const float xl[2], const float xh[2], const float yl[2], const float yh[2],
+                           const fe_viewport *vp)
+{
+    return max2(xh[0], xh[1]) >= -BLUR_BOUNDS_MARGIN && max2(yh[0], yh[1]) >= -BLUR_BOUNDS_MARGIN &&
+           min2(xl[0], xl[1]) < (float)vp->width + BLUR_BOUNDS_MARGIN &&
+           min2(yl[0], yl[1]) < (float)vp->height + BLUR_BOUNDS_MARGIN;
+}
+
+static void rank_bounds_projective(fe_blur *b, const frame_blur *fb, const fe_viewport *vp, const blur_orient *back)
+{
+    const int S = fb->ranks;
+    const float (*range)[2] = fb->rank_range[b->rank_key];
+    if (b->rank_key == FE_RANK_U) {  /* defocus only: no motion, one time; ranks slice u */
+        const rank_extent r = extent_at(b, 0.0f);
+        float mx[3], kx[3];
+        for (int i = 0; i < 3; i++) {  /* x at u: the midpoint and half-spread of extent_at's ends */
+            const float iw = 1.0f / b->p[i][3];
+            mx[i] = b->p[i][0] * iw;
+            kx[i] = b->sx * (b->p[i][3] - b->focus) * iw;
+        }
+        double corner[4];
+        if (back)
+            for (int c = 0; c < 4; c++) corner[c] = back->c[c][0];  /* det does not change with t */
+        for (int j = 0; j < S; j++) {
+            if (back && orient_back(back, corner, range[j][0], range[j][1])) {
+                rank_empty(&b->rank[j]);  /* facing away all through the rank */
+                continue;
+            }
+            float xl[2], xh[2];
+            for (int e = 0; e < 2; e++)
+                for (int i = 0; i < 3; i++) {
+                    const float x = mx[i] + range[j][e] * kx[i];
+                    xl[e] = i ? min2(xl[e], x) : x;
+                    xh[e] = i ? max2(xh[e], x) : x;
+                }
+            if (!rank_on_screen(xl, xh, r.y_lo, r.y_hi, vp)) rank_empty(&b->rank[j]);
+            else rank_store(&b->rank[j], xl, xh, r.y_lo, r.y_hi, b->rank_shift, vp);
+        }
+        return;
+    }
+    /* Ranks slice t: the extents at the ends of every rank's slice, shared
+     * between neighbours when the slices do not overlap (stratified t). */
+    bool disjoint = true;
+    for (int j = 1; j < S; j++) disjoint = disjoint && range[j][0] >= range[j - 1][1];
+    float t[RANK_POINTS];
+    int n = 0;
+    if (disjoint) {
+        for (int j = 0; j < S; j++) t[n++] = range[j][0];
+        t[n++] = range[S - 1][1];
+    } else {
+        for (int j = 0; j < S; j++) {
+            t[n++] = range[j][0];
+            t[n++] = range[j][1];
+        }
+    }
+    rank_extent ext[RANK_POINTS];
+    double det[4][RANK_POINTS];
+    for (int k = 0; k < n; k++) {
+        ext[k] = extent_at(b, t[k]);
+        if (back)
+            for (int c = 0; c < 4; c++) det[c][k] = cubic_at(back->c[c], t[k]);
+    }
+    for (int j = 0; j < S; j++) {
+        const int a = disjoint ? j : 2 * j, z = a + 1;
+        if (back) {
+            double corner[4];
+            for (int c = 0; c < 4; c++) corner[c] = orient_corner_max(back, c, t[a], t[z], det[c][a], det[c][z]);
+            if (orient_back(back, corner, -1.0, 1.0)) {
+                rank_empty(&b->rank[j]);  /* facing away all through the rank */
+                continue;
+            }
+        }
+        float xl[2], xh[2], yl[2], yh[2];
+        for (int e = 0; e < 2; e++) {
+            xl[e] = min2(ext[a].x_lo[e], ext[z].x_lo[e]);
+            xh[e] = max2(ext[a].x_hi[e], ext[z].x_hi[e]);
+            yl[e] = min2(ext[a].y_lo[e], ext[z].y_lo[e]);
+            yh[e] = max2(ext[a].y_hi[e], ext[z].y_hi[e]);
+        }
+        if (!rank_on_screen(xl, xh, yl, yh, vp)) rank_empty(&b->rank[j]);
+        else rank_store(&b->rank[j], xl, xh, yl, yh, b->rank_shift, vp);
+    }
+}
+
+static bool rank_bounds(fe_blur *b, const frame_blur *fb, const fe_viewport *vp, bool projective,
+                        const blur_orient *back, int32_t box[4])
 {
     b->rank_key = b->kind & FE_BLUR_MOTION ? FE_RANK_T : FE_RANK_U;
     b->rank_shift = rank_shift(vp);
-    const float w = (float)vp->width, h = (float)vp->height;
-    for (int j = 0; j < fb->ranks; j++) {
-        float range[3][2] = {{-1.0f, 1.0f}, {-1.0f, 1.0f}, {0.0f, 1.0f}};
-        const int axis = b->rank_key == FE_RANK_T ? 2 : 0;
-        range[axis][0] = fb->rank_range[b->rank_key][j][0];
-        range[axis][1] = fb->rank_range[b->rank_key][j][1];
-        if (back && orient_back(back, range[0][0], range[0][1], range[2][0], range[2][1])) {
-            rank_empty(&b->rank[j]);  /* facing away all through the rank */
-            continue;
-        }
-        float xl[2] = {INFINITY, INFINITY}, xh[2] = {-INFINITY, -INFINITY};
-        float yl[2] = {INFINITY, INFINITY}, yh[2] = {-INFINITY, -INFINITY};
-        if (projective) {
-            for (int i = 0; i < 3; i++)
-                for (int k = 0; k < 2; k++) {
-                    const float t = range[2][k], W = b->p[i][3] + t * b->dp[i][3], iw = 1.0f / W;
-                    const float mx = (b->p[i][0] + t * b->dp[i][0]) * iw, kx = b->sx * (W - b->focus) * iw;
-                    const float my = (b->p[i][1] + t * b->dp[i][1]) * iw, ky = b->sy * (W - b->focus) * iw;
-                    for (int e = 0; e < 2; e++) {
-                        const float x = mx + range[0][e] * kx, y = my + (e ? 1.0f : -1.0f) * ky;
-                        xl[e] = min2(xl[e], x);
-                        xh[e] = max2(xh[e], x);
-                        yl[e] = min2(yl[e], y);
-                        yh[e] = max2(yh[e], y);
-                    }
-                }
-            if (!(max2(xh[0], xh[1]) >= -BLUR_BOUNDS_MARGIN && max2(yh[0], yh[1]) >= -BLUR_BOUNDS_MARGIN &&
-                  min2(xl[0], xl[1]) < w + BLUR_BOUNDS_MARGIN && min2(yl[0], yl[1]) < h + BLUR_BOUNDS_MARGIN)) {
-                rank_empty(&b->rank[j]);  /* off screen at this rank */
-                continue;
-            }
-        } else {
-            int32_t box[4];
-            if (!fe_blur_bounds(b, range, vp->width, vp->height, box)) {
+    if (projective) {
+        rank_bounds_projective(b, fb, vp, back);
+    } else {
+        for (int j = 0; j < fb->ranks; j++) {
+            float range[3][2] = {{-1.0f, 1.0f}, {-1.0f, 1.0f}, {0.0f, 1.0f}};
+            const int axis = b->rank_key == FE_RANK_T ? 2 : 0;
+            range[axis][0] = fb->rank_range[b->rank_key][j][0];
+            range[axis][1] = fb->rank_range[b->rank_key][j][1];
+            int32_t r[4];
+            if (!fe_blur_bounds(b, range, vp->width, vp->height, r)) {
                 rank_empty(&b->rank[j]);
                 continue;
             }
-            xl[0] = xl[1] = (float)box[0];  /* whole pixels of the clipped hull's bounds */
-            yl[0] = yl[1] = (float)box[1];
-            xh[0] = xh[1] = (float)box[2] + 1.0f;
-            yh[0] = yh[1] = (float)box[3] + 1.0f;
+            /* whole pixels of the clipped hull's bounds */
+            const float xl[2] = {(float)r[0], (float)r[0]}, yl[2] = {(float)r[1], (float)r[1]};
+            const float xh[2] = {(float)r[2] + 1.0f, (float)r[2] + 1.0f}, yh[2] = {(float)r[3] + 1.0f, (float)r[3] + 1.0f};
+            rank_store(&b->rank[j], xl, xh, yl, yh, b->rank_shift, vp);
         }
-        rank_store(&b->rank[j], xl, xh, yl, yh, b->rank_shift, vp);
     }
+    /* The triangle's pixels: the ranks' boxes together, on screen. */
+    int32_t x0 = INT32_MAX, y0 = INT32_MAX, x1 = INT32_MIN, y1 = INT32_MIN;
+    for (int j = 0; j < fb->ranks; j++) {
+        const fe_rank_bounds *r = &b->rank[j];
+        const int32_t lo_x = (r->x_lo[0] < r->x_lo[1] ? r->x_lo[0] : r->x_lo[1]) >> b->rank_shift;
+        const int32_t hi_x = (r->x_hi[0] > r->x_hi[1] ? r->x_hi[0] : r->x_hi[1]) >> b->rank_shift;
+        const int32_t lo_y = (r->y_lo[0] < r->y_lo[1] ? r->y_lo[0] : r->y_lo[1]) >> b->rank_shift;
+        const int32_t hi_y = (r->y_hi[0] > r->y_hi[1] ? r->y_hi[0] : r->y_hi[1]) >> b->rank_shift;
+        if (lo_x > hi_x || lo_y > hi_y) continue;
+        x0 = lo_x < x0 ? lo_x : x0;
+        y0 = lo_y < y0 ? lo_y : y0;
+        x1 = hi_x > x1 ? hi_x : x1;
+        y1 = hi_y > y1 ? hi_y : y1;
+    }
+    box[0] = x0 > 0 ? x0 : 0;
+    box[1] = y0 > 0 ? y0 : 0;
+    box[2] = x1 < vp->width - 1 ? x1 : vp->width - 1;
+    box[3] = y1 < vp->height - 1 ? y1 : vp->height - 1;
+    return box[0] <= box[2] && box[1] <= box[3];
 }
 
 /* The reference triangle at time t from the lens centre, as window x, y
@@ -447,9 +570,6 @@ fe_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3
         }
     }
     if (behind == 6 || beyond == 6) return NULL;
-    int32_t box[4];
-    static const float everything[3][2] = {{-1.0f, 1.0f}, {-1.0f, 1.0f}, {0.0f, 1.0f}};
-    if (!fe_blur_bounds(&b, everything, vp->width, vp->height, box)) return NULL;
     b.cull_back = d->cull == MOS_CULL_BACK;
     /* In front of the near plane at both ends of the shutter (w and z + w
      * are linear in t): projections bound it, and det gives its facing. */
@@ -462,8 +582,17 @@ fe_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3
     blur_orient orient;
     if (b.cull_back && projective) {
         orient_init(&orient, &b);
-        if (orient_back(&orient, -1.0f, 1.0f, 0.0f, 1.0f)) return NULL;  /* a back face at every (u, v, t) */
+        if (orient_back_always(&orient)) return NULL;  /* a back face at every (u, v, t) */
     }
+    /* Ranks are held against the orientation only when it may turn. */
+    const blur_orient *back = b.cull_back && projective && !orient_front_always(&orient) ? &orient : NULL;
+    /* The rank bounds, and from them the pixels it may cover. */
+    fe_tri *t = slot;
+    fe_blur *bp = (fe_blur *)((char *)slot + fe_tri_bytes(d));
+    b.rank = (fe_rank_bounds *)(void *)((char *)bp + FE_ROUND64(sizeof(fe_blur)));
+    int32_t box[4];
+    if (!rank_bounds(&b, fb, vp, projective, back, box))
+        return NULL;  /* off screen, behind the near plane, or facing away in every rank */
     if (b.kind != FE_BLUR_BOTH)
         for (int e = 0; e < 3; e++) edge_coefficients(&b, e);
 
@@ -481,10 +610,6 @@ fe_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3
     }
     b.rate = triangle_rate(&b, fb);
 
-    fe_tri *t = slot;
-    fe_blur *bp = (fe_blur *)((char *)slot + fe_tri_bytes(d));
-    b.rank = (fe_rank_bounds *)(void *)((char *)bp + FE_ROUND64(sizeof(fe_blur)));
-    rank_bounds(&b, fb, vp, projective, b.cull_back && projective ? &orient : NULL);
     *bp = b;
     memset(t, 0, sizeof *t);
     t->draw = d;

@@ -163,7 +163,8 @@ typedef struct stoch_hits {
  * the triangle covers, `live` those of them past early depth (against
  * what the ROP had written), `first_covered` / `first_live` those that are
  * the triangle's first covered / live sample of their pixel; hits the
- * covered lanes' depth and shading-reference points. */
+ * covered lanes' depth and shading-reference points (other lanes'
+ * entries are undefined). */
 typedef struct stoch_block {
     const fe_tri *tri;
     int x0, y0;

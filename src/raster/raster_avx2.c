@@ -4,7 +4,6 @@
 #if defined(UTIL_X86)
 #pragma GCC target("avx2,fma,bmi,bmi2,popcnt,lzcnt")
 #include <immintrin.h>
-#include <string.h>
 
 #include "raster/quad_depth_avx2.h"
 #include "raster/stoch.h"

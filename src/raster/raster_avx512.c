@@ -6,7 +6,6 @@
 #if defined(UTIL_X86)
 #pragma GCC target("avx512f,avx512dq,avx512bw,avx512vl,avx2,fma,bmi,bmi2,popcnt,lzcnt")
 #include <immintrin.h>
-#include <string.h>
 
 #include "raster/blocks_avx512.h"
 #include "raster/quad_depth_avx2.h"

@@ -1,8 +1,6 @@
 /* raster_scalar.c — the portable raster_triangle (any x86-64 or other CPU).
  * Fed by backend/tile.c through the ISA table (backend_isa_select). */
 #include "raster/quad_depth.h"
-#include <string.h>
-
 #include "raster/stoch.h"
 #include "raster/stoch_lane.h"
 

@@ -27,9 +27,46 @@ void stoch_pixels_next(stoch_pixels *px);
 
 /* blk with its covered lanes and hits: early depth against what the ROP has
  * written so far, the first covered / live sample of each pixel, the
- * counts, then emit. */
-void stoch_finish_block(stoch_block *blk, const raster_view *v, bool depth_test, int bin_px, stoch_pixels *px,
-                        stoch_emit_fn emit, void *consumer, raster_counts *counts);
+ * counts, then emit (inline: each ISA's walk has its own). */
+/* Per triangle: the covered lanes of a block that are the first covered
+ * (and the first live) sample of their pixel. */
+static inline void stoch_first_of_pixel(stoch_pixels *px, stoch_block *blk, int bin_px)
+{
+    blk->first_covered = blk->first_live = 0;
+    for (uint32_t m = blk->covered; m; m &= m - 1) {
+        const int l = __builtin_ctz(m);
+        const size_t i = (size_t)((blk->y0 + (l >> 2)) & (bin_px - 1)) * (size_t)bin_px +
+                         (size_t)((blk->x0 + (l & 3)) & (bin_px - 1));
+        if (px->covered[i] != px->stamp) {
+            px->covered[i] = px->stamp;
+            blk->first_covered |= 1u << l;
+        }
+        if ((blk->live >> l & 1) && px->live[i] != px->stamp) {
+            px->live[i] = px->stamp;
+            blk->first_live |= 1u << l;
+        }
+    }
+}
+
+static inline void stoch_finish_block(stoch_block *blk, const raster_view *v, bool depth_test, int bin_px,
+                                      stoch_pixels *px, stoch_emit_fn emit, void *consumer, raster_counts *counts)
+{
+    const int S = v->samples->count;
+    blk->live = blk->covered;
+    if (depth_test)
+        for (uint32_t m = blk->covered; m; m &= m - 1) {
+            const int l = __builtin_ctz(m);
+            const size_t idx =
+                ((size_t)(blk->y0 + (l >> 2)) * (size_t)v->width + (size_t)(blk->x0 + (l & 3))) * (size_t)S +
+                blk->sample[l];
+            if (!(blk->hits.z[l] < v->depth[idx])) blk->live &= ~(1u << l);
+        }
+    stoch_first_of_pixel(px, blk, bin_px);
+    counts->samples += (uint64_t)__builtin_popcount(blk->covered);
+    counts->pixels += (uint64_t)__builtin_popcount(blk->first_covered);
+    emit(consumer, blk);
+}
+
 
 /* The walk of a static, sharp triangle (any rank order; its box is the
  * rectangle), stoch_block_static per block. */

@@ -45,7 +45,7 @@ static uint32_t STOCH_TEST(const fe_blur *restrict b, stoch_packet *restrict P)
         P->v[l] = P->v[0];
         P->t[l] = P->t[0];
     }
-    _Alignas(64) int hit[STOCH_PACKET] = {0};  /* -1: covered */
+    _Alignas(64) int hit[STOCH_PACKET];  /* -1: covered; set up to end */
     float *restrict z = P->z, *restrict w0 = P->w[0], *restrict w1 = P->w[1], *restrict w2 = P->w[2];
     const float *restrict x = P->x, *restrict y = P->y, *restrict u = P->u, *restrict v = P->v, *restrict t = P->t;
     for (int l0 = 0; l0 < end; l0 += STOCH_CHUNK) {
@@ -64,7 +64,9 @@ static uint32_t STOCH_TEST(const fe_blur *restrict b, stoch_packet *restrict P)
             break;
         }
     }
-    const uint32_t m = (STOCH_MASK16(hit) | STOCH_MASK16(hit + 16) << 16) & (uint32_t)((UINT64_C(1) << n) - 1);
+    for (int l = end; l < STOCH_PACKET; l++) hit[l] = 0;
+    const uint32_t m = (STOCH_MASK16(hit) | STOCH_MASK16(hit + STOCH_LANES) << STOCH_LANES) &
+                       (uint32_t)((UINT64_C(1) << n) - 1);
     if (!m) return 0;  /* no divisions for the reference */
     for (int l0 = 0; l0 < end; l0 += STOCH_CHUNK)
         for (int l = l0; l < l0 + STOCH_CHUNK; l++) stoch_lane_reference(b, w0[l], w1[l], w2[l], &P->rx[l], &P->ry[l]);
@@ -172,7 +174,6 @@ void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *
                 blk->y0 = by;
                 blk->sample = sample + lane0;
                 blk->covered = 0;
-                memset(&blk->hits, 0, sizeof blk->hits);  /* lanes not covered read as zeros */
                 for (uint32_t k = pass; k; k &= k - 1) {
                     const int i = __builtin_ctz(k), n = P.n++;
                     P.x[n] = xs[i];
