@@ -261,6 +261,7 @@ typedef struct scene_run {
     bool motion;
     bool count;  /* additive 1/255 without depth test, cleared to 0: coverage counts */
     int w, h;    /* target size; 0: twice the reference test's */
+    mos_cull cull;
 } scene_run;
 
 /* Renders the random scene and returns its raw samples. */
@@ -286,7 +287,7 @@ static uint8_t *render_scene(const test_tri *tris, int ntri, int spp, const scen
     CHECK_OK(mos_draw(ctx, &(mos_draw_desc){.shader = sh, .vertices = vb, .vertex_stride = 11, .vertex_count = 3 * ntri,
                                             .uniforms = &which0, .uniform_size = sizeof which0,
                                             .uniforms_t1 = r->motion ? &which1 : NULL, .depth_test = !r->count,
-                                            .depth_write = !r->count,
+                                            .depth_write = !r->count, .cull = r->cull,
                                             .blend = r->count ? MOS_BLEND_ADD : MOS_BLEND_OPAQUE}));
     CHECK_OK(mos_end_frame(ctx, st));
     uint8_t *img = tu_read_samples(ctx, rt, w, h, spp);
@@ -556,6 +557,78 @@ static void test_moving_mesh_watertight(void)
     free(tris);
 }
 
+/* A sphere of radius 1 at distance 4 seen through a perspective (near 0.5,
+ * far 10), counter-clockwise from outside, sliding right during the
+ * shutter; colours vary over it. */
+static test_tri *moving_sphere(int slices, int stacks, int *ntri)
+{
+    test_tri *t = malloc((size_t)slices * (size_t)stacks * 2 * sizeof *t);
+    if (!t) abort();
+    int n = 0;
+    const double pi = 3.14159265358979;
+    for (int i = 0; i < stacks; i++)
+        for (int j = 0; j < slices; j++) {
+            double p[4][3];  /* the quad's corners, outward order */
+            for (int c = 0; c < 4; c++) {
+                const int a = i + (c >= 2), b = j + (c == 1 || c == 2);
+                const double th = pi * a / stacks, ph = 2 * pi * b / slices;
+                p[c][0] = sin(th) * cos(ph);
+                p[c][1] = cos(th);
+                p[c][2] = -4.0 - sin(th) * sin(ph);
+            }
+            static const int split[2][3] = {{0, 2, 1}, {0, 3, 2}};  /* counter-clockwise seen from outside */
+            for (int h = 0; h < 2; h++) {
+                if ((i == 0 && h == 0) || (i == stacks - 1 && h == 1)) continue;  /* the poles' degenerate halves */
+                for (int c = 0; c < 3; c++) {
+                    const double *q = p[split[h][c]];
+                    for (int k = 0; k < 2; k++) {
+                        const double x = q[0] + 0.3 * k, w = -q[2];
+                        t[n].v[c][4 * k + 0] = (float)(1.5 * x);
+                        t[n].v[c][4 * k + 1] = (float)(1.5 * 16.0 / 9.0 * q[1]);
+                        t[n].v[c][4 * k + 2] = (float)(w * 10.5 / 9.5 - 10.0 / 9.5);
+                        t[n].v[c][4 * k + 3] = (float)w;
+                    }
+                    t[n].v[c][8] = (float)(0.5 + 0.5 * q[0]);
+                    t[n].v[c][9] = (float)(0.5 + 0.5 * q[1]);
+                    t[n].v[c][10] = 0.5f;
+                }
+                n++;
+            }
+        }
+    *ntri = n;
+    return t;
+}
+
+/* Back faces of a blurred closed mesh are dropped before binning (their
+ * warped determinant is negative at every (u, v, t)), and dropping them
+ * changes nothing a depth-tested render shows. */
+static void test_back_faces_culled(void)
+{
+    int ntri;
+    test_tri *tris = moving_sphere(48, 24, &ntri);
+    const int w = 320, h = 180, spp = 16;
+    for (int lens = 0; lens < 2; lens++) {
+        scene_run r = {.threads = 2, .motion = true, .w = w, .h = h, .blur = {.mode = MOS_SAMPLING_DECOUPLED}};
+        if (lens) r.blur.lens_x = r.blur.lens_y = 0.04f, r.blur.focus_w = 2.5f;
+        mos_frame_stats all, culled;
+        uint8_t *a = render_scene(tris, ntri, spp, &r, &all);
+        r.cull = MOS_CULL_BACK;
+        uint8_t *b = render_scene(tris, ntri, spp, &r, &culled);
+        if (!a || !b) break;
+        size_t differ = 0, samples = (size_t)w * (size_t)h * (size_t)spp;
+        for (size_t i = 0; i < samples; i++) differ += memcmp(a + 4 * i, b + 4 * i, 4) != 0;
+        printf("  %s: %d triangles, %llu binned culling none, %llu culling back; %zu of %zu samples differ\n",
+               lens ? "motion and lens" : "motion", ntri, (unsigned long long)all.triangles_binned,
+               (unsigned long long)culled.triangles_binned, differ, samples);
+        CHECK(all.triangles_binned > (uint64_t)ntri * 9 / 10);  /* most of the sphere is on screen */
+        CHECK(culled.triangles_binned * 10 < all.triangles_binned * 6);  /* about half are back faces */
+        CHECK(differ * 2000 <= samples);  /* silhouette ties only (< 0.05%) */
+        free(a);
+        free(b);
+    }
+    free(tris);
+}
+
 int main(void)
 {
     TEST_RUN(test_coverage_paths);
@@ -564,5 +637,6 @@ int main(void)
     TEST_RUN(test_focus_stays_sharp);
     TEST_RUN(test_streak_length);
     TEST_RUN(test_moving_mesh_watertight);
+    TEST_RUN(test_back_faces_culled);
     return TEST_EXIT();
 }

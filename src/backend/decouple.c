@@ -18,14 +18,19 @@
 
 static const float lane_ox[4] = {0.5f, 1.5f, 0.5f, 1.5f}, lane_oy[4] = {0.5f, 0.5f, 1.5f, 1.5f};
 
-/* Where a queued sample write's colour comes from: up to four grid points
- * (bilinear) and weights.  The write itself is rop[i], its source src[i]. */
+/* Where a queued sample write's colour comes from: the nearest grid point
+ * (lane of an entry), or (n = 4, bilinear) that one and the three in
+ * taps[i] with their weights.  The write itself is rop[i], its source
+ * src[i]. */
 typedef struct rop_src {
-    uint8_t n;
-    uint8_t lane[4];
-    int32_t entry[4];
-    float weight[4];
+    int32_t entry;
+    uint8_t lane, n;
 } rop_src;
+typedef struct rop_taps {
+    int32_t entry[3];
+    uint8_t lane[3];
+    float weight[4];
+} rop_taps;
 
 struct decouple_scratch {
     shading_cache cache;
@@ -33,6 +38,7 @@ struct decouple_scratch {
     int pending_count;
     rop_sample *rop;
     rop_src *src;
+    rop_taps *taps;  /* bilinear frames only */
     int rop_count;
     const fe_tri *tris[DECOUPLE_SHADE_QUADS];
     float x[BACKEND_SHADE_LANES], y[BACKEND_SHADE_LANES];
@@ -46,7 +52,8 @@ decouple_scratch *decouple_scratch_create(int cache_quads, const mos_allocator *
     d->pending = util_alloc(a, (size_t)cache_quads * sizeof *d->pending);
     d->rop = util_alloc(a, DECOUPLE_ROP_CAP * sizeof *d->rop);
     d->src = util_alloc(a, DECOUPLE_ROP_CAP * sizeof *d->src);
-    if (!d->pending || !d->rop || !d->src || shading_cache_init(&d->cache, cache_quads, a) != MOS_OK) {
+    d->taps = util_alloc(a, DECOUPLE_ROP_CAP * sizeof *d->taps);
+    if (!d->pending || !d->rop || !d->src || !d->taps || shading_cache_init(&d->cache, cache_quads, a) != MOS_OK) {
         decouple_scratch_destroy(d, a);
         return NULL;
     }
@@ -60,6 +67,7 @@ void decouple_scratch_destroy(decouple_scratch *d, const mos_allocator *a)
     util_free(a, d->pending);
     util_free(a, d->rop);
     util_free(a, d->src);
+    util_free(a, d->taps);
     util_free(a, d);
 }
 
@@ -95,24 +103,25 @@ static uint32_t unpack_mix(const uint32_t *rgba, const float *w, int n)
     return out;
 }
 
-/* The colour a queued write gets: the nearest point's, or (bilinear) the
- * weighted mix of the points that were not discarded.  false = discarded. */
-static bool ref_color(const decouple_scratch *d, const rop_src *r, uint32_t *color)
+/* The colour of queued write i when bilinear: the weighted mix of its four
+ * points that were not discarded; false when all were. */
+static bool mix_color(const decouple_scratch *d, int i, uint32_t *color)
 {
-    const cache_entry *e0 = &d->cache.entries[r->entry[0]];
-    if (e0->result.discard[r->lane[0]]) return false;
-    if (r->n == 1) {
-        *color = e0->result.rgba[r->lane[0]];
-        return true;
-    }
+    const rop_src *r = &d->src[i];
+    const rop_taps *tp = &d->taps[i];
     uint32_t rgba[4];
     float w[4], sum = 0.0f;
     int n = 0;
-    for (int k = 0; k < r->n; k++) {
-        const cache_entry *e = &d->cache.entries[r->entry[k]];
-        if (e->result.discard[r->lane[k]]) continue;
-        rgba[n] = e->result.rgba[r->lane[k]];
-        w[n] = r->weight[k];
+    for (int k = 0; k < 4; k++) {
+        const int32_t entry = k ? tp->entry[k - 1] : r->entry;
+        const int lane = k ? tp->lane[k - 1] : r->lane;
+        const cache_entry *e = &d->cache.entries[entry];
+        if (e->result.discard[lane]) {
+            if (!k) return false;  /* the nearest one decides */
+            continue;
+        }
+        rgba[n] = e->result.rgba[lane];
+        w[n] = tp->weight[k];
         sum += w[n++];
     }
     for (int k = 0; k < n; k++) w[k] /= sum;
@@ -123,10 +132,19 @@ static bool ref_color(const decouple_scratch *d, const rop_src *r, uint32_t *col
 void decouple_drain(decouple_scratch *d, shade_scratch *ss, rt_target *t, worker_stats *st)
 {
     shade_pending(d, ss, st);
+    shading_cache *c = &d->cache;
     for (int i = 0; i < d->rop_count; i++) {
         const rop_src *r = &d->src[i];
-        if (!ref_color(d, r, &d->rop[i].rgba)) d->rop[i].tri = NULL;  /* discarded */
-        for (int k = 0; k < r->n; k++) shading_cache_unref(&d->cache, r->entry[k]);
+        if (r->n == 1) {  /* the nearest point: a discarded one writes nothing */
+            const cache_entry *e = &c->entries[r->entry];
+            if (e->result.discard[r->lane]) d->rop[i].tri = NULL;
+            else d->rop[i].rgba = e->result.rgba[r->lane];
+            shading_cache_unref(c, r->entry);
+            continue;
+        }
+        if (!mix_color(d, i, &d->rop[i].rgba)) d->rop[i].tri = NULL;  /* discarded */
+        shading_cache_unref(c, r->entry);
+        for (int k = 0; k < 3; k++) shading_cache_unref(c, d->taps[i].entry[k]);
     }
     backend_rop_samples(t, d->rop, d->rop_count);
     d->rop_count = 0;
@@ -186,7 +204,7 @@ static rop_src *push_ref(decouple_scratch *d, const decouple_ctx *c, const fe_tr
     if (d->rop_count == DECOUPLE_ROP_CAP) decouple_drain(d, c->shade, c->f->target, c->st);
     d->rop[d->rop_count] = (rop_sample){.tri = tri, .idx = sample, .z = z};
     rop_src *r = &d->src[d->rop_count++];
-    r->n = 0;
+    r->n = 1;
     return r;
 }
 
@@ -237,11 +255,16 @@ static void decouple_sample_bilinear(decouple_scratch *d, const decouple_ctx *c,
         weight[k] = ((corner & 1) ? fx : 1.0f - fx) * ((corner >> 1) ? fy : 1.0f - fy);
     }
     rop_src *r = push_ref(d, c, tri, (size_t)pixel * (size_t)t->samples + (size_t)h->s, h->z);
+    rop_taps *tp = &d->taps[r - d->src];
     r->n = 4;
+    r->entry = entry[0];
+    r->lane = lane[0];
     for (int k = 0; k < 4; k++) {
-        r->entry[k] = entry[k];
-        r->lane[k] = lane[k];
-        r->weight[k] = weight[k];
+        if (k) {
+            tp->entry[k - 1] = entry[k];
+            tp->lane[k - 1] = lane[k];
+        }
+        tp->weight[k] = weight[k];
     }
     count_use(d, c->st, entry[0], lane[0], pixel);
 }
@@ -279,10 +302,8 @@ static void supersample_quad(decouple_scratch *d, const decouple_ctx *c, const f
         if (referenced) d->cache.entries[e].refs++;
         referenced = true;
         rop_src *r = push_ref(d, c, tri, (size_t)pixel * (size_t)t->samples + (size_t)h[l].s, h[l].z);
-        r->entry[0] = e;
-        r->lane[0] = (uint8_t)l;
-        r->weight[0] = 1.0f;
-        r->n = 1;
+        r->entry = e;
+        r->lane = (uint8_t)l;
         count_use(d, c->st, e, l, pixel);
     }
 }
@@ -316,9 +337,8 @@ static void decouple_block_samples(decouple_scratch *d, const decouple_ctx *c, c
         const uint8_t lane = (uint8_t)((ix & 1) | (iy & 1) << 1);
         const uint32_t pixel = pixel0 + (uint32_t)(l >> 2) * (uint32_t)t->width + (uint32_t)(l & 3);
         rop_src *r = push_ref(d, c, tri, (size_t)pixel * (size_t)t->samples + blk->sample[l], blk->hits.z[l]);
-        r->n = 1;
-        r->entry[0] = e;
-        r->lane[0] = lane;
+        r->entry = e;
+        r->lane = lane;
         count_use(d, c->st, e, lane, pixel);
     }
 }

@@ -158,11 +158,11 @@ typedef struct fe_blur {
     float ref[3][3];  /* vertex i of the reference as (x W, y W, W) in its grid space */
     float rate;       /* shading-grid points per unit of the reference space */
     /* The rasterizer visits the samples rank by rank (raster.h): ranked by
-     * time when the triangle moves, else by lens u; rank[j] bounds where
-     * the triangle can be at rank j (fe_rank_bounds). */
+     * time when the triangle moves, else by lens u; rank holds where the
+     * triangle can be at each rank (below). */
     int rank_key;
-    int rank_shift;   /* fe_rank_bounds are in 2^-rank_shift pixels */
-    struct fe_rank_bounds *rank;
+    int rank_shift;   /* rank bounds are in 2^-rank_shift pixels */
+    int16_t *rank;    /* end e of rank j at rank[e * FE_RANK_STRIDE(ranks) + j] */
 } fe_blur;
 
 /* Where a blurred triangle can be while the lens and shutter stay inside
@@ -170,14 +170,16 @@ typedef struct fe_blur {
  * [-1, 1]; v in [-1, 1]), per sample: at lens position (u, v) its image
  * lies in x_lo(u) <= x <= x_hi(u) and y_lo(v) <= y <= y_hi(v), window
  * pixels, each bound a line through its values at the two ends of the
- * range ([0] at the low end): the dual-space bounds of Laine et al. (a
+ * range (the low end first): the dual-space bounds of Laine et al. (a
  * warped vertex is linear in u at a fixed t and monotone in t, so the
  * chord of the extreme corners bounds them all).  Rounded outward to
  * 2^-rank_shift pixels; the rank's pixel box is their extent (empty:
- * x_lo above x_hi at both ends). */
-typedef struct fe_rank_bounds {
-    int16_t x_lo[2], x_hi[2], y_lo[2], y_hi[2];
-} fe_rank_bounds;
+ * x_lo above x_hi at both ends).  Stored end by end over the ranks (the
+ * rasterizer finds the ranks that meet a bin sixteen at a time), each
+ * row padded to a multiple of 16 ranks with empty ones. */
+enum { FE_RANK_XL0, FE_RANK_XL1, FE_RANK_YL0, FE_RANK_YL1, FE_RANK_XH0, FE_RANK_XH1, FE_RANK_YH0, FE_RANK_YH1,
+       FE_RANK_ENDS };
+#define FE_RANK_STRIDE(ranks) (((ranks) + 15) & ~15)
 
 /* out = a x b (3-vectors): the homogeneous line through two points. */
 static inline void fe_cross3(float out[3], const float a[3], const float b[3])

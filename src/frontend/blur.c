@@ -148,18 +148,33 @@ typedef struct blur_orient {
     double margin;
 } blur_orient;
 
-static double det3(const double a[3], const double b[3], const double c[3])
-{
-    return a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0]);
-}
-
 static double dmax(double a, double b) { return a > b ? a : b; }
 
 static double cubic_at(const double c[4], double t) { return ((c[3] * t + c[2]) * t + c[1]) * t + c[0]; }
 
+static void cross3d(double out[3], const double a[3], const double b[3])
+{
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static double dot3d(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
 static void orient_init(blur_orient *o, const fe_blur *b)
 {
+    /* A bound on every entry of the rows at any (u, v, t) in the box: the
+     * scale of det's terms for the margin. */
     double big = 0.0;
+    for (int i = 0; i < 3; i++)
+        for (int t = 0; t < 2; t++) {  /* each entry is linear in t and in the lens: extreme at the ends */
+            const double W = b->p[i][3] + t * b->dp[i][3], X = b->p[i][0] + t * b->dp[i][0];
+            const double Y = b->p[i][1] + t * b->dp[i][1];
+            big = dmax(big, dmax(fabs(W), dmax(fabs(X) + fabs(b->sx * (W - b->focus)),
+                                               fabs(Y) + fabs(b->sy * (W - b->focus)))));
+        }
+    o->margin = 1e-9 * big * big * big;
+    const bool moving = b->kind & FE_BLUR_MOTION;
     for (int c = 0; c < 4; c++) {
         const double u = c & 1 ? 1.0 : -1.0, v = c & 2 ? 1.0 : -1.0;
         double a[3][3], d[3][3];  /* row i at t: a[i] + t d[i] */
@@ -171,13 +186,25 @@ static void orient_init(blur_orient *o, const fe_blur *b)
             d[i][0] = b->dp[i][0] + u * b->sx * dW;
             d[i][1] = b->dp[i][1] + v * b->sy * dW;
             d[i][2] = dW;
-            for (int k = 0; k < 3; k++) big = dmax(big, dmax(fabs(a[i][k]), fabs(a[i][k] + d[i][k])));
         }
+        /* det[a0 + t d0; a1 + t d1; a2 + t d2] = (a0 + t d0) . ((a1 + t d1) x (a2 + t d2)):
+         * the cross product's terms P + t Q + t^2 R. */
+        double P[3], Q[3], Q2[3], R[3];
         double *k = o->c[c];
-        k[0] = det3(a[0], a[1], a[2]);
-        k[1] = det3(d[0], a[1], a[2]) + det3(a[0], d[1], a[2]) + det3(a[0], a[1], d[2]);
-        k[2] = det3(a[0], d[1], d[2]) + det3(d[0], a[1], d[2]) + det3(d[0], d[1], a[2]);
-        k[3] = det3(d[0], d[1], d[2]);
+        cross3d(P, a[1], a[2]);
+        k[0] = dot3d(a[0], P);
+        if (!moving) {  /* no motion: det does not change with t */
+            k[1] = k[2] = k[3] = 0.0;
+            o->crits[c] = 0;
+            continue;
+        }
+        cross3d(Q, d[1], a[2]);
+        cross3d(Q2, a[1], d[2]);
+        cross3d(R, d[1], d[2]);
+        for (int j = 0; j < 3; j++) Q[j] += Q2[j];
+        k[1] = dot3d(d[0], P) + dot3d(a[0], Q);
+        k[2] = dot3d(a[0], R) + dot3d(d[0], Q);
+        k[3] = dot3d(d[0], R);
         /* Critical points: roots of 3 k3 t^2 + 2 k2 t + k1 inside (0, 1). */
         const double A = 3.0 * k[3], B = 2.0 * k[2], C = k[1];
         double roots[2];
@@ -199,7 +226,6 @@ static void orient_init(blur_orient *o, const fe_blur *b)
                 o->crit_det[c][o->crits[c]++] = cubic_at(k, roots[i]);
             }
     }
-    o->margin = 1e-9 * big * big * big;
 }
 
 /* The largest det at lens corner c over t in [t0, t1], given its values
@@ -266,16 +292,15 @@ static int32_t floor_int(float v)
 static float min2(float a, float b) { return a < b ? a : b; }
 static float max2(float a, float b) { return a > b ? a : b; }
 
-/* Stores the bounds xl/xh (x at the two ends of the rank's u range) and
+/* Stores rank j's bounds xl/xh (x at the two ends of its u range) and
  * yl/yh (y at v = -1, 1), widened by the margin and rounded outward.  Ends
  * that are not finite or lie far off screen make a box instead: the lines'
  * extent clamped to the screen (a bound's line may not be clamped). */
-static void rank_store(fe_rank_bounds *r, const float xl[2], const float xh[2], const float yl[2], const float yh[2],
-                       int shift, const fe_viewport *vp)
+static void rank_store(fe_blur *b, int stride, int j, const float xl[2], const float xh[2], const float yl[2],
+                       const float yh[2], const fe_viewport *vp)
 {
     const float w = (float)vp->width, h = (float)vp->height;
-    /* lo ends, then hi ends: x_lo[0], x_lo[1], y_lo[0], y_lo[1], x_hi[0], ... */
-    float v[8] = {xl[0], xl[1], yl[0], yl[1], xh[0], xh[1], yh[0], yh[1]};
+    float v[FE_RANK_ENDS] = {xl[0], xl[1], yl[0], yl[1], xh[0], xh[1], yh[0], yh[1]};
     const float lim_lo = -RANK_SLACK, lim_x = w + RANK_SLACK, lim_y = h + RANK_SLACK;
     const bool lines = v[0] >= lim_lo && v[1] >= lim_lo && v[2] >= lim_lo && v[3] >= lim_lo && v[4] <= lim_x &&
                        v[5] <= lim_x && v[6] <= lim_y && v[7] <= lim_y;  /* false for NaN too */
@@ -290,20 +315,15 @@ static void rank_store(fe_rank_bounds *r, const float xl[2], const float xh[2], 
             v[6] = v[7] = h + 1.0f;
         }
     }
-    const float m = BLUR_BOUNDS_MARGIN, s = (float)(1 << shift);
-    int16_t q[8];
-    for (int k = 0; k < 8; k++)  /* lo: floor((v - m) s); hi: ceil((v + m) s) = -floor(-(v + m) s) */
-        q[k] = (int16_t)(k < 4 ? floor_int((v[k] - m) * s) : -floor_int(-(v[k] + m) * s));
-    r->x_lo[0] = q[0], r->x_lo[1] = q[1], r->y_lo[0] = q[2], r->y_lo[1] = q[3];
-    r->x_hi[0] = q[4], r->x_hi[1] = q[5], r->y_hi[0] = q[6], r->y_hi[1] = q[7];
+    const float m = BLUR_BOUNDS_MARGIN, s = (float)(1 << b->rank_shift);
+    for (int e = 0; e < FE_RANK_ENDS; e++)  /* lo: floor((v - m) s); hi: ceil((v + m) s) = -floor(-(v + m) s) */
+        b->rank[e * stride + j] =
+            (int16_t)(e < FE_RANK_XH0 ? floor_int((v[e] - m) * s) : -floor_int(-(v[e] + m) * s));
 }
 
-static void rank_empty(fe_rank_bounds *r)
+static void rank_empty(fe_blur *b, int stride, int j)
 {
-    for (int e = 0; e < 2; e++) {
-        r->x_lo[e] = r->y_lo[e] = INT16_MAX;
-        r->x_hi[e] = r->y_hi[e] = INT16_MIN;
-    }
+    for (int e = 0; e < FE_RANK_ENDS; e++) b->rank[e * stride + j] = e < FE_RANK_XH0 ? INT16_MAX : INT16_MIN;
 }
 
 /* The bounds of each rank's slice of time (or lens u), for the rasterizer:
@@ -319,111 +339,176 @@ static void rank_empty(fe_rank_bounds *r)
  * empty.  Writes the pixels the ranks cover (x0, y0, x1, y1 inclusive) to
  * box; false when they cover none. */
 #define RANK_POINTS (2 * FRAME_MAX_POSITIONS)
-typedef struct rank_extent {  /* of the three vertices at one time, at u (v) = -1 and 1 */
-    float x_lo[2], x_hi[2], y_lo[2], y_hi[2];
-} rank_extent;
+/* Every rank's eight ends before rounding, in pixels (FE_RANK_*), and
+ * whether it is empty; padded to FE_RANK_STRIDE ranks.  The loops over
+ * ranks and times below have fixed, padded trip counts and no branches,
+ * so they run four (SSE2) or more lanes at once. */
+#define RANK_PAD(n) FE_RANK_STRIDE(n)
+typedef struct rank_ends {
+    float e[FE_RANK_ENDS][FRAME_MAX_POSITIONS];
+    int empty[FRAME_MAX_POSITIONS];
+} rank_ends;
 
-/* The extent at time t, vertex i at x = mx + u kx, y = my + v ky. */
-static rank_extent extent_at(const fe_blur *b, float t)
+/* The three vertices' extent at times t[0 .. n) (n a multiple of 16):
+ * vertex i lies at x = mx + u kx, y = my + v ky, so at u (v) = -1 and 1
+ * the ends are m -+ k. */
+typedef struct time_extents {
+    float e[FE_RANK_ENDS][RANK_POINTS];
+} time_extents;
+
+static void extents_at(const fe_blur *b, const float *t, int n, time_extents *x)
 {
-    rank_extent r;
-    for (int i = 0; i < 3; i++) {
-        const float W = b->p[i][3] + t * b->dp[i][3], iw = 1.0f / W;
-        const float mx = (b->p[i][0] + t * b->dp[i][0]) * iw, kx = b->sx * (W - b->focus) * iw;
-        const float my = (b->p[i][1] + t * b->dp[i][1]) * iw, ky = b->sy * (W - b->focus) * iw;
-        for (int e = 0; e < 2; e++) {
-            const float x = e ? mx + kx : mx - kx, y = e ? my + ky : my - ky;
-            r.x_lo[e] = i ? min2(r.x_lo[e], x) : x;
-            r.x_hi[e] = i ? max2(r.x_hi[e], x) : x;
-            r.y_lo[e] = i ? min2(r.y_lo[e], y) : y;
-            r.y_hi[e] = i ? max2(r.y_hi[e], y) : y;
+    for (int k = 0; k < n; k++) {
+        float lo[4] = {0}, hi[4] = {0};  /* x at u = -1, 1, y at v = -1, 1 */
+        for (int i = 0; i < 3; i++) {
+            const float W = b->p[i][3] + t[k] * b->dp[i][3], iw = 1.0f / W;
+            const float mx = (b->p[i][0] + t[k] * b->dp[i][0]) * iw, kx = b->sx * (W - b->focus) * iw;
+            const float my = (b->p[i][1] + t[k] * b->dp[i][1]) * iw, ky = b->sy * (W - b->focus) * iw;
+            const float v[4] = {mx - kx, mx + kx, my - ky, my + ky};
+            for (int e = 0; e < 4; e++) {
+                lo[e] = i ? min2(lo[e], v[e]) : v[e];
+                hi[e] = i ? max2(hi[e], v[e]) : v[e];
+            }
+        }
+        for (int e = 0; e < 4; e++) {
+            x->e[FE_RANK_XL0 + e][k] = lo[e];
+            x->e[FE_RANK_XH0 + e][k] = hi[e];
         }
     }
-    return r;
 }
 
-static bool rank_on_screen(const float xl[2], const float xh[2], const float yl[2], const float yh[2],
-                           const fe_viewport *vp)
+/* Rounds every rank's ends outward (rank_store's rule, all ranks at once)
+ * into b->rank; ranks marked empty, or whose ends are not lines, go the
+ * slow way. */
+static void ranks_store(fe_blur *b, rank_ends *restrict r, int S, const fe_viewport *vp)
 {
-    return max2(xh[0], xh[1]) >= -BLUR_BOUNDS_MARGIN && max2(yh[0], yh[1]) >= -BLUR_BOUNDS_MARGIN &&
-           min2(xl[0], xl[1]) < (float)vp->width + BLUR_BOUNDS_MARGIN &&
-           min2(yl[0], yl[1]) < (float)vp->height + BLUR_BOUNDS_MARGIN;
+    const float w = (float)vp->width, h = (float)vp->height, m = BLUR_BOUNDS_MARGIN;
+    const float s = (float)(1 << b->rank_shift);
+    const int stride = FE_RANK_STRIDE(S);
+    int lines[FRAME_MAX_POSITIONS];
+    for (int j = 0; j < stride; j++)
+        lines[j] = !r->empty[j] & (r->e[FE_RANK_XL0][j] >= -RANK_SLACK) & (r->e[FE_RANK_XL1][j] >= -RANK_SLACK) &
+                   (r->e[FE_RANK_YL0][j] >= -RANK_SLACK) & (r->e[FE_RANK_YL1][j] >= -RANK_SLACK) &
+                   (r->e[FE_RANK_XH0][j] <= w + RANK_SLACK) & (r->e[FE_RANK_XH1][j] <= w + RANK_SLACK) &
+                   (r->e[FE_RANK_YH0][j] <= h + RANK_SLACK) & (r->e[FE_RANK_YH1][j] <= h + RANK_SLACK);
+    /* Ranks that are not lines get their ends another way after the pass
+     * below: their ends move aside, zeros in their place keep its
+     * conversions defined (NaN, huge values). */
+    float aside[FRAME_MAX_POSITIONS][FE_RANK_ENDS];
+    for (int j = 0; j < stride; j++)
+        if (!lines[j])
+            for (int e = 0; e < FE_RANK_ENDS; e++) {
+                aside[j][e] = r->e[e][j];
+                r->e[e][j] = 0.0f;
+            }
+    /* lo: floor((v - m) s); hi: ceil((v + m) s) = -floor(-(v + m) s); empty
+     * ranks (the padding too): lo above every column, hi below. */
+    int16_t *restrict out = b->rank;
+    for (int e = 0; e < FE_RANK_XH0; e++)
+        for (int j = 0; j < stride; j++) {
+            const int16_t q = (int16_t)floor_int((r->e[e][j] - m) * s);
+            out[e * stride + j] = r->empty[j] ? INT16_MAX : q;
+        }
+    for (int e = FE_RANK_XH0; e < FE_RANK_ENDS; e++)
+        for (int j = 0; j < stride; j++) {
+            const int16_t q = (int16_t)-floor_int(-(r->e[e][j] + m) * s);
+            out[e * stride + j] = r->empty[j] ? INT16_MIN : q;
+        }
+    for (int j = 0; j < stride; j++) {
+        if (lines[j] || r->empty[j]) continue;
+        const float *v = aside[j];
+        const float xl[2] = {v[FE_RANK_XL0], v[FE_RANK_XL1]}, xh[2] = {v[FE_RANK_XH0], v[FE_RANK_XH1]};
+        const float yl[2] = {v[FE_RANK_YL0], v[FE_RANK_YL1]}, yh[2] = {v[FE_RANK_YH0], v[FE_RANK_YH1]};
+        rank_store(b, stride, j, xl, xh, yl, yh, vp);
+    }
 }
 
 static void rank_bounds_projective(fe_blur *b, const frame_blur *fb, const fe_viewport *vp, const blur_orient *back)
 {
-    const int S = fb->ranks;
+    const int S = fb->ranks, stride = FE_RANK_STRIDE(S);
     const float (*range)[2] = fb->rank_range[b->rank_key];
+    rank_ends r;
+    for (int j = 0; j < stride; j++) r.empty[j] = j >= S;  /* the padding */
     if (b->rank_key == FE_RANK_U) {  /* defocus only: no motion, one time; ranks slice u */
-        const rank_extent r = extent_at(b, 0.0f);
-        float mx[3], kx[3];
-        for (int i = 0; i < 3; i++) {  /* x at u: the midpoint and half-spread of extent_at's ends */
+        float t0[RANK_PAD(1)] = {0};
+        time_extents x;
+        extents_at(b, t0, 1, &x);
+        float u[2][FRAME_MAX_POSITIONS];  /* the ends of each rank's u range */
+        for (int j = 0; j < stride; j++) {
+            u[0][j] = j < S ? range[j][0] : 0.0f;
+            u[1][j] = j < S ? range[j][1] : 0.0f;
+        }
+        for (int i = 0; i < 3; i++) {
             const float iw = 1.0f / b->p[i][3];
-            mx[i] = b->p[i][0] * iw;
-            kx[i] = b->sx * (b->p[i][3] - b->focus) * iw;
-        }
-        double corner[4];
-        if (back)
-            for (int c = 0; c < 4; c++) corner[c] = back->c[c][0];  /* det does not change with t */
-        for (int j = 0; j < S; j++) {
-            if (back && orient_back(back, corner, range[j][0], range[j][1])) {
-                rank_empty(&b->rank[j]);  /* facing away all through the rank */
-                continue;
-            }
-            float xl[2], xh[2];
+            const float mx = b->p[i][0] * iw, kx = b->sx * (b->p[i][3] - b->focus) * iw;
             for (int e = 0; e < 2; e++)
-                for (int i = 0; i < 3; i++) {
-                    const float x = mx[i] + range[j][e] * kx[i];
-                    xl[e] = i ? min2(xl[e], x) : x;
-                    xh[e] = i ? max2(xh[e], x) : x;
+                for (int j = 0; j < stride; j++) {
+                    const float v = mx + u[e][j] * kx;
+                    r.e[FE_RANK_XL0 + e][j] = i ? min2(r.e[FE_RANK_XL0 + e][j], v) : v;
+                    r.e[FE_RANK_XH0 + e][j] = i ? max2(r.e[FE_RANK_XH0 + e][j], v) : v;
                 }
-            if (!rank_on_screen(xl, xh, r.y_lo, r.y_hi, vp)) rank_empty(&b->rank[j]);
-            else rank_store(&b->rank[j], xl, xh, r.y_lo, r.y_hi, b->rank_shift, vp);
         }
-        return;
-    }
-    /* Ranks slice t: the extents at the ends of every rank's slice, shared
-     * between neighbours when the slices do not overlap (stratified t). */
-    bool disjoint = true;
-    for (int j = 1; j < S; j++) disjoint = disjoint && range[j][0] >= range[j - 1][1];
-    float t[RANK_POINTS];
-    int n = 0;
-    if (disjoint) {
-        for (int j = 0; j < S; j++) t[n++] = range[j][0];
-        t[n++] = range[S - 1][1];
-    } else {
-        for (int j = 0; j < S; j++) {
-            t[n++] = range[j][0];
-            t[n++] = range[j][1];
-        }
-    }
-    rank_extent ext[RANK_POINTS];
-    double det[4][RANK_POINTS];
-    for (int k = 0; k < n; k++) {
-        ext[k] = extent_at(b, t[k]);
-        if (back)
-            for (int c = 0; c < 4; c++) det[c][k] = cubic_at(back->c[c], t[k]);
-    }
-    for (int j = 0; j < S; j++) {
-        const int a = disjoint ? j : 2 * j, z = a + 1;
+        for (int e = 0; e < 2; e++)
+            for (int j = 0; j < stride; j++) {
+                r.e[FE_RANK_YL0 + e][j] = x.e[FE_RANK_YL0 + e][0];
+                r.e[FE_RANK_YH0 + e][j] = x.e[FE_RANK_YH0 + e][0];
+            }
         if (back) {
             double corner[4];
-            for (int c = 0; c < 4; c++) corner[c] = orient_corner_max(back, c, t[a], t[z], det[c][a], det[c][z]);
-            if (orient_back(back, corner, -1.0, 1.0)) {
-                rank_empty(&b->rank[j]);  /* facing away all through the rank */
-                continue;
+            for (int c = 0; c < 4; c++) corner[c] = back->c[c][0];  /* det does not change with t */
+            for (int j = 0; j < S; j++) r.empty[j] = orient_back(back, corner, range[j][0], range[j][1]);
+        }
+    } else {
+        /* Ranks slice t: the extents at the ends of every rank's slice, shared
+         * between neighbours when the slices do not overlap (stratified t). */
+        int disjoint = 1;
+        for (int j = 1; j < S; j++) disjoint &= range[j][0] >= range[j - 1][1];
+        float t[RANK_POINTS + 16];
+        int n = 0;
+        if (disjoint) {
+            for (int j = 0; j < S; j++) t[n++] = range[j][0];
+            t[n++] = range[S - 1][1];
+        } else {
+            for (int j = 0; j < S; j++) {
+                t[n++] = range[j][0];
+                t[n++] = range[j][1];
             }
         }
-        float xl[2], xh[2], yl[2], yh[2];
-        for (int e = 0; e < 2; e++) {
-            xl[e] = min2(ext[a].x_lo[e], ext[z].x_lo[e]);
-            xh[e] = max2(ext[a].x_hi[e], ext[z].x_hi[e]);
-            yl[e] = min2(ext[a].y_lo[e], ext[z].y_lo[e]);
-            yh[e] = max2(ext[a].y_hi[e], ext[z].y_hi[e]);
+        const int step = disjoint ? 1 : 2, padded = RANK_PAD(step * stride + 1);
+        while (n < padded) t[n++] = t[0];  /* padding: a time already taken */
+        time_extents x;
+        extents_at(b, t, padded, &x);
+        if (disjoint) {
+            for (int e = 0; e < FE_RANK_XH0; e++)
+                for (int j = 0; j < stride; j++) r.e[e][j] = min2(x.e[e][j], x.e[e][j + 1]);
+            for (int e = FE_RANK_XH0; e < FE_RANK_ENDS; e++)
+                for (int j = 0; j < stride; j++) r.e[e][j] = max2(x.e[e][j], x.e[e][j + 1]);
+        } else {
+            for (int e = 0; e < FE_RANK_ENDS; e++)
+                for (int j = 0; j < stride; j++)
+                    r.e[e][j] = e < FE_RANK_XH0 ? min2(x.e[e][2 * j], x.e[e][2 * j + 1])
+                                                : max2(x.e[e][2 * j], x.e[e][2 * j + 1]);
         }
-        if (!rank_on_screen(xl, xh, yl, yh, vp)) rank_empty(&b->rank[j]);
-        else rank_store(&b->rank[j], xl, xh, yl, yh, b->rank_shift, vp);
+        if (back) {
+            double det[4][RANK_POINTS];
+            const int points = step * S + 2 - step;
+            for (int c = 0; c < 4; c++)
+                for (int k = 0; k < points; k++) det[c][k] = cubic_at(back->c[c], t[k]);
+            for (int j = 0; j < S; j++) {
+                const int a = step * j, z = a + 1;
+                double corner[4];
+                for (int c = 0; c < 4; c++) corner[c] = orient_corner_max(back, c, t[a], t[z], det[c][a], det[c][z]);
+                r.empty[j] = orient_back(back, corner, -1.0, 1.0);  /* facing away all through the rank */
+            }
+        }
     }
+    const float w = (float)vp->width, h = (float)vp->height, m = BLUR_BOUNDS_MARGIN;
+    for (int j = 0; j < stride; j++)  /* off screen at this rank (NaN too) */
+        r.empty[j] |= !((max2(r.e[FE_RANK_XH0][j], r.e[FE_RANK_XH1][j]) >= -m) &
+                        (max2(r.e[FE_RANK_YH0][j], r.e[FE_RANK_YH1][j]) >= -m) &
+                        (min2(r.e[FE_RANK_XL0][j], r.e[FE_RANK_XL1][j]) < w + m) &
+                        (min2(r.e[FE_RANK_YL0][j], r.e[FE_RANK_YL1][j]) < h + m));
+    ranks_store(b, &r, S, vp);
 }
 
 static bool rank_bounds(fe_blur *b, const frame_blur *fb, const fe_viewport *vp, bool projective,
@@ -441,29 +526,31 @@ static bool rank_bounds(fe_blur *b, const frame_blur *fb, const fe_viewport *vp,
             range[axis][1] = fb->rank_range[b->rank_key][j][1];
             int32_t r[4];
             if (!fe_blur_bounds(b, range, vp->width, vp->height, r)) {
-                rank_empty(&b->rank[j]);
+                rank_empty(b, FE_RANK_STRIDE(fb->ranks), j);
                 continue;
             }
             /* whole pixels of the clipped hull's bounds */
             const float xl[2] = {(float)r[0], (float)r[0]}, yl[2] = {(float)r[1], (float)r[1]};
             const float xh[2] = {(float)r[2] + 1.0f, (float)r[2] + 1.0f}, yh[2] = {(float)r[3] + 1.0f, (float)r[3] + 1.0f};
-            rank_store(&b->rank[j], xl, xh, yl, yh, b->rank_shift, vp);
+            rank_store(b, FE_RANK_STRIDE(fb->ranks), j, xl, xh, yl, yh, vp);
         }
     }
-    /* The triangle's pixels: the ranks' boxes together, on screen. */
-    int32_t x0 = INT32_MAX, y0 = INT32_MAX, x1 = INT32_MIN, y1 = INT32_MIN;
-    for (int j = 0; j < fb->ranks; j++) {
-        const fe_rank_bounds *r = &b->rank[j];
-        const int32_t lo_x = (r->x_lo[0] < r->x_lo[1] ? r->x_lo[0] : r->x_lo[1]) >> b->rank_shift;
-        const int32_t hi_x = (r->x_hi[0] > r->x_hi[1] ? r->x_hi[0] : r->x_hi[1]) >> b->rank_shift;
-        const int32_t lo_y = (r->y_lo[0] < r->y_lo[1] ? r->y_lo[0] : r->y_lo[1]) >> b->rank_shift;
-        const int32_t hi_y = (r->y_hi[0] > r->y_hi[1] ? r->y_hi[0] : r->y_hi[1]) >> b->rank_shift;
-        if (lo_x > hi_x || lo_y > hi_y) continue;
-        x0 = lo_x < x0 ? lo_x : x0;
-        y0 = lo_y < y0 ? lo_y : y0;
-        x1 = hi_x > x1 ? hi_x : x1;
-        y1 = hi_y > y1 ? hi_y : y1;
-    }
+    const int stride = FE_RANK_STRIDE(fb->ranks);
+    if (!projective)
+        for (int j = fb->ranks; j < stride; j++) rank_empty(b, stride, j);  /* padding */
+    /* The triangle's pixels: the ranks' boxes together (empty ranks and the
+     * padding have lo = INT16_MAX, hi = INT16_MIN: they add nothing), on
+     * screen. */
+    const int16_t *restrict e = b->rank;
+    int16_t lo[2] = {INT16_MAX, INT16_MAX}, hi[2] = {INT16_MIN, INT16_MIN};  /* x, y */
+    for (int k = 0; k < 2; k++)
+        for (int j = 0; j < 2 * stride; j++) {  /* both ends of x (k = 0) or y */
+            const int16_t l = e[(FE_RANK_XL0 + 2 * k) * stride + j], h = e[(FE_RANK_XH0 + 2 * k) * stride + j];
+            lo[k] = l < lo[k] ? l : lo[k];
+            hi[k] = h > hi[k] ? h : hi[k];
+        }
+    const int32_t x0 = lo[0] >> b->rank_shift, x1 = hi[0] >> b->rank_shift;
+    const int32_t y0 = lo[1] >> b->rank_shift, y1 = hi[1] >> b->rank_shift;
     box[0] = x0 > 0 ? x0 : 0;
     box[1] = y0 > 0 ? y0 : 0;
     box[2] = x1 < vp->width - 1 ? x1 : vp->width - 1;
@@ -514,7 +601,7 @@ fe_tri *fe_tri_move(void *dst, const void *src, size_t bytes)
     if (t->blur) {  /* fe_setup_blurred's layout: the triangle, its fe_blur, the rank bounds */
         const char *s = src;
         fe_blur *b = (fe_blur *)((char *)dst + ((const char *)t->blur - s));
-        b->rank = (fe_rank_bounds *)(void *)((char *)dst + ((const char *)b->rank - s));
+        b->rank = (int16_t *)(void *)((char *)dst + ((const char *)b->rank - s));
         t->blur = b;
     }
     return t;
@@ -522,7 +609,7 @@ fe_tri *fe_tri_move(void *dst, const void *src, size_t bytes)
 
 size_t fe_blurred_bytes(const fe_draw *d, const frame_blur *fb)
 {
-    return fe_tri_bytes(d) + FE_ROUND64(sizeof(fe_blur)) + FE_ROUND64((size_t)fb->ranks * sizeof(fe_rank_bounds));
+    return fe_tri_bytes(d) + FE_ROUND64(sizeof(fe_blur)) + FE_ROUND64((size_t)FE_RANK_ENDS * (size_t)FE_RANK_STRIDE(fb->ranks) * sizeof(int16_t));
 }
 
 fe_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3], const float *const var[3],
@@ -589,7 +676,7 @@ fe_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3
     /* The rank bounds, and from them the pixels it may cover. */
     fe_tri *t = slot;
     fe_blur *bp = (fe_blur *)((char *)slot + fe_tri_bytes(d));
-    b.rank = (fe_rank_bounds *)(void *)((char *)bp + FE_ROUND64(sizeof(fe_blur)));
+    b.rank = (int16_t *)(void *)((char *)bp + FE_ROUND64(sizeof(fe_blur)));
     int32_t box[4];
     if (!rank_bounds(&b, fb, vp, projective, back, box))
         return NULL;  /* off screen, behind the near plane, or facing away in every rank */

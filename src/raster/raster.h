@@ -183,7 +183,7 @@ typedef struct stoch_pixels {
 
 /* The stochastic rasterizer: tri over pixels [x0, x1) x [y0, y1) of a bin
  * of bin_px pixels, rank by rank (within the rank's bounds when it is
- * blurred, fe_rank_bounds), a 4x4 block at a time; emits each block with a
+ * blurred, fe_blur.rank), a 4x4 block at a time; emits each block with a
  * covered sample, in that order, and counts covered samples and pixels.
  * One body (stoch_walk_tmp.h) per ISA: every ISA decides the same. */
 typedef void (*stoch_walk_fn)(const fe_tri *tri, const raster_view *v, const frame_ranked *ranked, int bin_px,

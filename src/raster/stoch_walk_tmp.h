@@ -5,7 +5,7 @@
  * mask of sixteen int lanes that are 0 or -1, 64-byte aligned).  Rank by rank, the 4x4
  * blocks of the rank's box: each pixel's sample of that rank is first held
  * against the rank's dual-space bounds at its own lens position
- * (fe_rank_bounds: four multiply-adds); those that pass are packed into a
+ * (fe_blur.rank: four multiply-adds); those that pass are packed into a
  * packet and given the full 5D test (stoch_lane.h) STOCH_CHUNK at a time,
  * and the covered ones go back to their blocks, which leave in walk order
  * (stoch_finish_block: early depth, counts, emit). */
@@ -109,16 +109,38 @@ void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *
     const float unit = 1.0f / (float)(1 << shift), slack = STOCH_LANE_SLACK;
     stoch_packet P;
     P.n = P.blocks = 0;
-    for (int j = 0; j < S; j++) {
-        const fe_rank_bounds *r = &b->rank[j];
+    /* The ranks whose box meets [x0, x1) x [y0, y1), sixteen at a time: a
+     * box's columns run from floor(min x_lo) to floor(max x_hi) (the
+     * shift; empty ranks have x_lo above every column). */
+    const int stride = FE_RANK_STRIDE(S);
+    const int16_t *restrict R = b->rank;
+    const int32_t qx0 = x0 << shift, qx1 = x1 << shift, qy0 = y0 << shift, qy1 = y1 << shift;
+    _Alignas(64) int meet[FRAME_MAX_POSITIONS];
+    for (int j = 0; j < stride; j++) {
+        const int32_t xl0 = R[FE_RANK_XL0 * stride + j], xl1 = R[FE_RANK_XL1 * stride + j];
+        const int32_t yl0 = R[FE_RANK_YL0 * stride + j], yl1 = R[FE_RANK_YL1 * stride + j];
+        const int32_t xh0 = R[FE_RANK_XH0 * stride + j], xh1 = R[FE_RANK_XH1 * stride + j];
+        const int32_t yh0 = R[FE_RANK_YH0 * stride + j], yh1 = R[FE_RANK_YH1 * stride + j];
+        meet[j] = -(((xl0 < xl1 ? xl0 : xl1) < qx1) & ((xh0 > xh1 ? xh0 : xh1) >= qx0) &
+                    ((yl0 < yl1 ? yl0 : yl1) < qy1) & ((yh0 > yh1 ? yh0 : yh1) >= qy0));
+    }
+    uint64_t ranks = 0;
+    for (int j0 = 0; j0 < stride; j0 += STOCH_LANES) ranks |= (uint64_t)STOCH_MASK16(meet + j0) << j0;
+    for (; ranks; ranks &= ranks - 1) {
+        const int j = __builtin_ctzll(ranks);
+        const int16_t *r = R + j;
+        const int16_t x_lo[2] = {r[FE_RANK_XL0 * stride], r[FE_RANK_XL1 * stride]};
+        const int16_t x_hi[2] = {r[FE_RANK_XH0 * stride], r[FE_RANK_XH1 * stride]};
+        const int16_t y_lo[2] = {r[FE_RANK_YL0 * stride], r[FE_RANK_YL1 * stride]};
+        const int16_t y_hi[2] = {r[FE_RANK_YH0 * stride], r[FE_RANK_YH1 * stride]};
         /* The rank's pixel box: columns whose samples may lie in [x_lo, x_hi]. */
-        const int lo_x = (r->x_lo[0] < r->x_lo[1] ? r->x_lo[0] : r->x_lo[1]) >> shift;
-        const int hi_x = (r->x_hi[0] > r->x_hi[1] ? r->x_hi[0] : r->x_hi[1]) >> shift;
-        const int lo_y = (r->y_lo[0] < r->y_lo[1] ? r->y_lo[0] : r->y_lo[1]) >> shift;
-        const int hi_y = (r->y_hi[0] > r->y_hi[1] ? r->y_hi[0] : r->y_hi[1]) >> shift;
+        const int lo_x = (x_lo[0] < x_lo[1] ? x_lo[0] : x_lo[1]) >> shift;
+        const int hi_x = (x_hi[0] > x_hi[1] ? x_hi[0] : x_hi[1]) >> shift;
+        const int lo_y = (y_lo[0] < y_lo[1] ? y_lo[0] : y_lo[1]) >> shift;
+        const int hi_y = (y_hi[0] > y_hi[1] ? y_hi[0] : y_hi[1]) >> shift;
         const int bx0 = lo_x > x0 ? lo_x : x0, by0 = lo_y > y0 ? lo_y : y0;
         const int bx1 = hi_x + 1 < x1 ? hi_x + 1 : x1, by1 = hi_y + 1 < y1 ? hi_y + 1 : y1;
-        if (bx0 >= bx1 || by0 >= by1) continue;
+        if (bx0 >= bx1 || by0 >= by1) continue;  /* (meet says it is not) */
         /* The bounds' lines over the rank's u (key U) or the lens's [-1, 1]. */
         float u0 = -1.0f, u1 = 1.0f;
         if (key == FE_RANK_U) {
@@ -127,7 +149,7 @@ void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *
         }
         const float du = u1 > u0 ? 1.0f / (u1 - u0) : 0.0f;
         stoch_line l[4];
-        const int16_t *ends[4] = {r->x_lo, r->x_hi, r->y_lo, r->y_hi};
+        const int16_t *ends[4] = {x_lo, x_hi, y_lo, y_hi};
         for (int k = 0; k < 4; k++) {
             const float f0 = (float)ends[k][0] * unit, f1 = (float)ends[k][1] * unit;
             const float e0 = k < 2 ? u0 : -1.0f;
@@ -136,8 +158,8 @@ void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *
             l[k].a = f0 - slope * e0;
         }
         if (du == 0.0f) {  /* one u: the bound's extreme end */
-            l[0].a = (float)(r->x_lo[0] < r->x_lo[1] ? r->x_lo[0] : r->x_lo[1]) * unit;
-            l[1].a = (float)(r->x_hi[0] > r->x_hi[1] ? r->x_hi[0] : r->x_hi[1]) * unit;
+            l[0].a = (float)(x_lo[0] < x_lo[1] ? x_lo[0] : x_lo[1]) * unit;
+            l[1].a = (float)(x_hi[0] > x_hi[1] ? x_hi[0] : x_hi[1]) * unit;
         }
         /* Samples beyond a line by more than the slack cannot be covered. */
         const float axl = l[0].a - slack, bxl = l[0].b, axh = l[1].a + slack, bxh = l[1].b;
