@@ -185,7 +185,7 @@ typedef struct lane_hit {
 static int32_t grid_entry(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, int32_t qx, int32_t qy,
                           float rate, int px, int py)
 {
-    int32_t e = shading_cache_lookup(&d->cache, tri, qx, qy);
+    int32_t e = shading_cache_find(&d->cache, tri, qx, qy);
     if (e != CACHE_NONE) {
         c->st->cache_hits++;
         return e;

@@ -52,7 +52,7 @@ void shading_cache_reset(shading_cache *c)
     for (int i = 0; i < CACHE_RECENT; i++) c->recent[i] = CACHE_NONE;
 }
 
-static uint32_t recent_slot(int32_t qx, int32_t qy) { return ((uint32_t)qx & 7u) | ((uint32_t)qy & 7u) << 3; }
+
 
 static void lru_unlink(shading_cache *c, int32_t i)
 {
@@ -65,7 +65,7 @@ static void lru_unlink(shading_cache *c, int32_t i)
 
 int32_t shading_cache_lookup(shading_cache *c, const fe_tri *tri, int32_t qx, int32_t qy)
 {
-    int32_t *recent = &c->recent[recent_slot(qx, qy)];
+    int32_t *recent = &c->recent[shading_cache_recent_slot(qx, qy)];
     int32_t i = *recent;
     if (i != CACHE_NONE) {
         cache_entry *e = &c->entries[i];
@@ -110,7 +110,7 @@ int32_t shading_cache_insert(shading_cache *c, const fe_tri *tri, int32_t qx, in
         e->chain = c->buckets[b];
         c->buckets[b] = i;
         e->keyed = true;
-        c->recent[recent_slot(qx, qy)] = i;
+        c->recent[shading_cache_recent_slot(qx, qy)] = i;
     }
     return i;
 }

@@ -39,8 +39,25 @@ mos_result shading_cache_init(shading_cache *c, int capacity, const mos_allocato
 void shading_cache_release(shading_cache *c, const mos_allocator *a);
 /* Empties the cache (a new tile): every entry unreferenced and free. */
 void shading_cache_reset(shading_cache *c);
-/* The entry holding (tri, qx, qy), now referenced once more, or CACHE_NONE. */
+/* The entry holding (tri, qx, qy), now referenced once more, or CACHE_NONE
+ * (shading_cache_find: the recent table first, inline; the hash after). */
 int32_t shading_cache_lookup(shading_cache *c, const fe_tri *tri, int32_t qx, int32_t qy);
+static inline uint32_t shading_cache_recent_slot(int32_t qx, int32_t qy)
+{
+    return ((uint32_t)qx & 7u) | ((uint32_t)qy & 7u) << 3;
+}
+static inline int32_t shading_cache_find(shading_cache *c, const fe_tri *tri, int32_t qx, int32_t qy)
+{
+    const int32_t i = c->recent[shading_cache_recent_slot(qx, qy)];
+    if (i != CACHE_NONE) {
+        cache_entry *e = &c->entries[i];
+        if (e->keyed && e->tri == tri && e->qx == qx && e->qy == qy && e->refs) {  /* referenced: off the LRU list */
+            e->refs++;
+            return i;
+        }
+    }
+    return shading_cache_lookup(c, tri, qx, qy);
+}
 /* A new entry for (tri, qx, qy) (keyed) or an anonymous one, referenced
  * once, taken from the least recently used unreferenced entry; CACHE_NONE
  * when every entry is referenced (the caller must drain its ROP work). */
