@@ -1,6 +1,6 @@
 #!/bin/sh
 # test_llvmpipe_accum.sh — the llvmpipe reference's accumulation buffer (mosaic-llvmpipe --accum K) against
-# Mosaic's (mosaic render --mode accum --accum K) on the blur scenes.
+# Mosaic's (mosaic render --mode accum --accum K) on the blur scenes, and `mosaic bench --blur`.
 # Fed by run.sh: BUILD CLI.
 #
 # Both renderers draw sub-frame k at mos_accum_pinhole(k): clip = clip0 + t (clip1 - clip0), then the lens
@@ -18,9 +18,7 @@ failed=0
 size=320x180
 ok()  { echo "PASS $1"; }
 bad() { echo "FAIL $1: $2"; failed=1; }
-psnr() { "$cli" diff "$1" "$2" 2>/dev/null | sed -n 's/.*psnr_db=\([0-9.inf]*\).*/\1/p' | tail -n 1; }
-at_least() { awk -v v="$1" -v m="$2" 'BEGIN { exit !(v == "inf" || (v != "" && v + 0 >= m + 0)) }'; }
-below() { awk -v v="$1" -v m="$2" 'BEGIN { exit !(v != "" && v != "inf" && v + 0 < m + 0) }'; }
+. test/lib_image.sh  # psnr, at_least, below
 field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p" | head -n 1; }
 
 if ! [ -f /usr/include/GL/osmesa.h ]; then
@@ -63,9 +61,56 @@ else
     bad llvmpipe_accum_serve_more "$(tr '\n' '|' < "$tmp/serve.out")"
 fi
 
-# Errors: bad K.
+# Errors: bad K, --blur without the reference, 27 spp without --blur.
 "$ref" scenes/blur.scene --accum 0 > "$tmp/out" 2>&1
 rc=$?
 if [ $rc -eq 2 ] && grep -q -- '--accum: expected an integer in 1..65536' "$tmp/out"; then ok llvmpipe_accum_bad_k
 else bad llvmpipe_accum_bad_k "exit $rc: $(cat "$tmp/out")"; fi
+"$cli" bench --blur decoupled --scene scenes/blur.scene --size 64x36 --out "$tmp/x" > "$tmp/out" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && grep -q -- '--blur needs --vs llvmpipe' "$tmp/out"; then ok bench_blur_needs_reference
+else bad bench_blur_needs_reference "exit $rc: $(cat "$tmp/out")"; fi
+"$cli" bench --vs llvmpipe --scene scenes/blur.scene --spp 27 --out "$tmp/x" > "$tmp/out" 2>&1
+rc=$?
+if [ $rc -eq 2 ] && grep -q -- '27, 32, 64 need --blur' "$tmp/out"; then ok bench_spp27_needs_blur
+else bad bench_spp27_needs_blur "exit $rc: $(cat "$tmp/out")"; fi
+
+# mosaic bench --blur at 160x90: one configuration, twice (the second finds the ground truth cached).
+# llvmpipe's and Mosaic's accumulations of 4 sub-frames agree (>= 55 dB, RGB) and score the same PSNR
+# against the truth (within 0.5 dB); the equal-PSNR search found a K; the tables are written.
+for run in 1 2; do
+    "$cli" bench --vs llvmpipe --llvmpipe "$ref" --blur decoupled --scene scenes/blur.scene --size 160x90 \
+        --threads 2 --spp 4 --frames 1 --warmup 0 --truth 64 --no-plots --out "$tmp/bench" \
+        > "$tmp/bench$run.out" 2> "$tmp/bench$run.err"
+    rc=$?
+    line=$(grep '^blur scene=blur ' "$tmp/bench$run.out")
+    if [ $rc -ne 0 ] || [ -z "$line" ]; then
+        bad "bench_blur_run$run" "exit $rc: $(tail -n 3 "$tmp/bench$run.out" "$tmp/bench$run.err" | tr '\n' '|')"
+        continue
+    fi
+    agree=$(field accum_agree_psnr "$line") lp=$(field llvmpipe_psnr "$line") ma=$(field mosaic_accum_psnr "$line")
+    mp=$(field mosaic_psnr "$line") k=$(field equal_k "$line") truth=$(field truth "$line")
+    if at_least "$agree" 55 && awk -v a="$lp" -v b="$ma" -v m="$mp" -v k="$k" \
+            'BEGIN { d = a - b; exit !(d < 0.5 && d > -0.5 && m > 20 && k > 0) }'; then
+        ok "bench_blur_run$run (accum agree $agree dB, PSNR mosaic $mp llvmpipe $lp mosaic accum $ma, equal K $k, truth $truth)"
+    else
+        bad "bench_blur_run$run" "$line"
+    fi
+    [ $run -eq 1 ] && first=$line
+done
+if [ -n "${first:-}" ] && [ -n "${line:-}" ]; then
+    case $line in *"truth=64x1spp,cached"*) c=1 ;; *) c=0 ;; esac
+    if [ $c -eq 1 ] && [ "$(field mosaic_psnr "$first")" = "$(field mosaic_psnr "$line")" ] &&
+       [ "$(field llvmpipe_psnr "$first")" = "$(field llvmpipe_psnr "$line")" ]; then
+        ok bench_blur_truth_cached
+    else
+        bad bench_blur_truth_cached "first: $first / second: $line"
+    fi
+fi
+if grep -q '^| blur | 160x90 | 2 | 4 | cheap | ' "$tmp/bench/blur.md" 2>/dev/null &&
+   [ "$(sed -n 2p "$tmp/bench/blur.csv" | cut -d, -f1-5)" = "blur,160,90,2,4" ]; then
+    ok bench_blur_tables
+else
+    bad bench_blur_tables "blur.md / blur.csv: $(cat "$tmp/bench/blur.md" "$tmp/bench/blur.csv" 2>&1 | tail -n 4)"
+fi
 exit $failed
