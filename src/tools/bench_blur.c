@@ -36,11 +36,16 @@ static uint32_t file_hash(const char *path)
     return h;
 }
 
-/* Mosaic's accumulation buffer, as `mosaic render --mode accum --accum K`: K MSAA frames at
- * mos_accum_pinhole(k) into RT, their rounded mean into RGBA; *MS = the whole of it (frames,
- * sums and the mean). */
+/* The ground truth's sub-frames start here in the sequence: disjoint from every accumulation
+ * the bench measures (K <= 65536, from sub-frame 0), so the truth shares no sample with them. */
+#define TRUTH_FIRST 65536
+
+/* Mosaic's accumulation buffer, as `mosaic render --mode accum --accum K` (FIRST 0): K MSAA frames
+ * at mos_accum_pinhole(FIRST + k) into RT, their rounded mean into RGBA; *MS = the whole of it
+ * (frames, sums and the mean). */
 static mos_result mosaic_accum(mos_context *ctx, mos_target rt, const scene_gpu *gpu, const scene_draw_opts *dopts,
-                               const mos_frame_desc *base, int k_count, uint8_t *rgba, int width, double *ms)
+                               const mos_frame_desc *base, int first, int k_count, uint8_t *rgba, int width,
+                               double *ms)
 {
     mos_frame_desc fd = *base;
     fd.target = rt;
@@ -48,7 +53,7 @@ static mos_result mosaic_accum(mos_context *ctx, mos_target rt, const scene_gpu 
     mos_result res = MOS_OK;
     const double t0 = bench_now_ms();
     for (int k = 0; k < k_count && res == MOS_OK; k++) {
-        mos_accum_pinhole(k, fd.blur.pinhole);
+        mos_accum_pinhole(first + k, fd.blur.pinhole);
         if ((res = bench_mosaic_frame(ctx, &fd, gpu, dopts, NULL)) == MOS_OK)
             res = mos_target_accumulate(ctx, rt, k == 0);
     }
@@ -59,15 +64,15 @@ static mos_result mosaic_accum(mos_context *ctx, mos_target rt, const scene_gpu 
 }
 
 /* The ground truth of R into TRUTH (width x height RGBA8): Mosaic's accumulation of
- * truth_k sub-frames at truth_spp, read from the cache folder when it is there, else
- * rendered (minutes at 1080p) and written there.  0, or -1 with R->error. */
+ * truth_k sub-frames from TRUTH_FIRST at truth_spp, read from the cache folder when it is
+ * there, else rendered (a minute or more at 1080p) and written there.  0, or -1 with R->error. */
 static int ground_truth(bench_run *br, bench_result *r, mos_context *ctx, const scene_gpu *gpu,
                         const scene_draw_opts *dopts, const mos_frame_desc *base, uint8_t *truth)
 {
     const bench_opts *o = br->o;
     char path[4600], err[1024];
-    snprintf(path, sizeof path, "%s/%s-%dx%d-v%d-accum%d-s%d-%08x.png", o->truth_dir, r->scene_name, r->width,
-             r->height, r->view, o->truth_k, o->truth_spp, (unsigned)file_hash(r->scene));
+    snprintf(path, sizeof path, "%s/%s-%dx%d-v%d-accum%d@%d-s%d-%08x.png", o->truth_dir, r->scene_name, r->width,
+             r->height, r->view, o->truth_k, TRUTH_FIRST, o->truth_spp, (unsigned)file_hash(r->scene));
     r->truth_k = o->truth_k, r->truth_spp = o->truth_spp;
     img_rgba8 img = { 0 };
     if (access(path, R_OK) == 0) {
@@ -80,13 +85,13 @@ static int ground_truth(bench_run *br, bench_result *r, mos_context *ctx, const 
         img_free(&img);
         fprintf(stderr, "mosaic: bench: %s: unreadable or of another size; rendering it again\n", path);
     }
-    fprintf(stderr, "mosaic: bench: ground truth: %d sub-frames of %s at %dx%d, %d spp each (cached in %s)\n",
-            o->truth_k, r->scene_name, r->width, r->height, o->truth_spp, path);
+    fprintf(stderr, "mosaic: bench: ground truth: %d sub-frames (from %d) of %s at %dx%d, %d spp each "
+            "(cached in %s)\n", o->truth_k, TRUTH_FIRST, r->scene_name, r->width, r->height, o->truth_spp, path);
     mos_target rt = { 0 };
     mos_result res = mos_target_create(ctx, &(mos_target_desc){ .width = r->width, .height = r->height,
                                                                  .samples = o->truth_spp }, &rt);
     if (res == MOS_OK)
-        res = mosaic_accum(ctx, rt, gpu, dopts, base, o->truth_k, truth, r->width, &r->truth_ms);
+        res = mosaic_accum(ctx, rt, gpu, dopts, base, TRUTH_FIRST, o->truth_k, truth, r->width, &r->truth_ms);
     if (rt.id)
         mos_target_destroy(ctx, rt);
     if (res != MOS_OK) {
@@ -141,9 +146,7 @@ static int equal_psnr_search(bench_child *c, bench_run *br, bench_result *r, con
     double ms, p = -INFINITY;
     int k = 0;
     while (k < br->o->max_accum && !(p >= r->m_psnr)) {
-        char cmd[64];
-        snprintf(cmd, sizeof cmd, k == 0 ? "accum 1" : "more 1");
-        if (lp_accum_cmd(c, br, cmd, r->width, r->height, &ms, rgba, err, err_size) != 0)
+        if (lp_accum_cmd(c, br, k == 0 ? "accum 1" : "more 1", r->width, r->height, &ms, rgba, err, err_size) != 0)
             return -1;
         k++;
         p = psnr_rgb(rgba, truth, r->width, r->height);
@@ -222,7 +225,7 @@ void bench_blur_one(bench_run *br, bench_result *r)
         bench_note_frame(br, f, bench_now_ms() - t0);
         if (time_eq && lp_accum_cmd(&child, br, eq_cmd, r->width, r->height, &eq_ms[f], NULL, err, sizeof err))
             goto child_failed;
-        if ((res = mosaic_accum(ctx, rt1, gpu, &dopts, &fd, r->spp, ma_rgba, r->width, &ma_ms[f])) != MOS_OK)
+        if ((res = mosaic_accum(ctx, rt1, gpu, &dopts, &fd, 0, r->spp, ma_rgba, r->width, &ma_ms[f])) != MOS_OK)
             goto fail;
         if (lp_accum_cmd(&child, br, "frame", r->width, r->height, &br->l_ms[f], NULL, err, sizeof err))
             goto child_failed;
