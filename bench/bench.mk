@@ -4,6 +4,8 @@
 #   make -f bench/bench.mk frametime     Mosaic-only frame-time table (bench/frametime.sh)
 #   make -f bench/bench.mk early         early-draw on/off comparison
 #   make -f bench/bench.mk micro         the microbenchmarks against llvmpipe (bench/micro.sh)
+#   make -f bench/bench.mk blur          decoupled blur against llvmpipe's accumulation (bench/blur.suite,
+#                                        out/bench-blur; BLUR_SUITE, BLUR_OUT override)
 #   make -f bench/bench.mk shader        the shader VM against native C (bench/shader_vm.c)
 #   SUITE=bench/quick.suite FRAMES=3 ... override the suite or its frame count
 BUILD       ?= build
@@ -11,6 +13,8 @@ CC          ?= cc
 MOSAIC      := $(BUILD)/mosaic
 LLVMPIPE    := $(BUILD)/mosaic-llvmpipe
 SUITE       ?= bench/standard.suite
+BLUR_SUITE  ?= bench/blur.suite
+BLUR_OUT    ?= out/bench-blur
 OUTDIR      ?= out/bench
 BENCH_ARGS  ?=
 SCENES      ?= $(wildcard scenes/*.scene)
@@ -34,7 +38,7 @@ LP_HDRS     := $(wildcard bench/llvmpipe/*.h) include/mosaic.h $(wildcard src/*/
 FRAMETIME   := sh bench/frametime.sh --mosaic $(MOSAIC) --threads "$(THREADS)" \
                --frames $(FRAMES) --size $(SIZE)
 
-.PHONY: bench llvmpipe frametime early micro shader
+.PHONY: bench llvmpipe frametime early micro shader blur
 # The shader VM against native C, and batch size x passes (bench/shader_vm.c).
 SHADER_BENCH := $(BUILD)/bench-shader-vm
 shader: $(SHADER_BENCH)
@@ -47,6 +51,11 @@ bench: llvmpipe
 	$(MOSAIC) bench --vs llvmpipe --llvmpipe $(LLVMPIPE) --suite $(SUITE) --out $(OUTDIR) \
 	  --csv $(OUTDIR)/bench.csv $(BENCH_ARGS)
 	sh bench/micro.sh --mosaic $(MOSAIC) --llvmpipe $(LLVMPIPE) --out $(OUTDIR)/micro
+
+blur: llvmpipe
+	@mkdir -p $(BLUR_OUT)
+	$(MOSAIC) bench --vs llvmpipe --llvmpipe $(LLVMPIPE) --suite $(BLUR_SUITE) --out $(BLUR_OUT) \
+	  $(BENCH_ARGS)
 
 micro: llvmpipe
 	sh bench/micro.sh --mosaic $(MOSAIC) --llvmpipe $(LLVMPIPE) --out $(OUTDIR)/micro

@@ -16,10 +16,7 @@ size=320x180
 ok()   { echo "PASS $1"; }
 bad()  { echo "FAIL $1: $2"; failed=1; }
 
-# psnr A B: the psnr_db field of `mosaic diff`.
-psnr() { "$cli" diff "$1" "$2" 2>/dev/null | sed -n 's/.*psnr_db=\([0-9.inf]*\).*/\1/p' | tail -n 1; }
-# at_least VALUE MIN: awk comparison (inf counts as large).
-at_least() { awk -v v="$1" -v m="$2" 'BEGIN { exit !(v == "inf" || (v + 0 >= m + 0 && v != "")) }'; }
+. test/lib_image.sh  # psnr, at_least
 # json KEY FILE: a number from the stats JSON.
 json() { sed -n "s/.*\"$1\": *\([0-9.e+-]*\).*/\1/p" "$2" | head -n 1; }
 

@@ -24,6 +24,12 @@ static const char lp_usage[] =
     "  --fma N         extra dependent multiply-adds per fragment (default 0; the twins\n"
     "                  of the native built-ins; a GLSL file does what its code says)\n"
     "  --view I        camera index (default 0)\n"
+    "  --accum K       a frame is K sub-frames averaged (1..65536): sub-frame k sees the\n"
+    "                  scene's motion and lens at Mosaic's pinhole mos_accum_pinhole(k)\n"
+    "                  (u, v, t), as 'mosaic render --mode accum --accum K' does, with\n"
+    "                  --spp MSAA samples each; the mean is rounded to 8 bits as\n"
+    "                  mos_target_read_accumulated rounds it.  Without it a frame is\n"
+    "                  the pinhole (0, 0, 0): no lens, positions at shutter open\n"
     "  --glsl-builtins DIR  draw the built-in shaders with the GLSL files in DIR\n"
     "                  (builtin.vert, flat/lambert/textured.frag), as mosaic render's\n"
     "                  option of that name\n"
@@ -36,7 +42,9 @@ static const char lp_usage[] =
     "                  2/255 on every channel, off_edge = differing pixels whose 3x3\n"
     "                  neighbourhood holds one ID (not on a triangle edge)\n"
     "  --serve         after setup print 'ready RENDERER', then answer stdin lines:\n"
-    "                  'frame' -> 'ms T'; 'rgba PATH' / 'ids PATH' -> raw rows top\n"
+    "                  'frame' -> 'ms T'; with --accum also 'accum N' (N sub-frames\n"
+    "                  from the first) and 'more N' (N more) -> 'ms T frames K';\n"
+    "                  'rgba PATH' / 'ids PATH' -> raw rows top\n"
     "                  first, 'ok'; 'png PATH' -> 'ok'; 'quit'.  Errors: 'error MSG'.\n"
     "Exit status: 0 ok, 1 scene/GL/file error, 2 bad arguments.\n";
 
@@ -95,10 +103,21 @@ static int lp_serve(lp_renderer *r, const lp_opts *o)
     char line[4200], err[1024];
     while (fgets(line, sizeof line, stdin)) {
         line[strcspn(line, "\r\n")] = '\0';
+        int count = 0;
+        char extra;
         if (strcmp(line, "frame") == 0) {
             double t0 = lp_now_ms();
             lp_frame(r);
             printf("ms %.6f\n", lp_now_ms() - t0);
+        } else if ((strncmp(line, "accum ", 6) == 0 || strncmp(line, "more ", 5) == 0) &&
+                   sscanf(line + (line[0] == 'a' ? 6 : 5), "%d%c", &count, &extra) == 1) {
+            if (!o->accum || count < 1 || count > 65536 || (line[0] == 'm' && lp_accum_frames(r) > 65536 - count)) {
+                printf("error %s: %s\n", line, !o->accum ? "needs --accum" : "expected 1..65536 sub-frames in all");
+            } else {
+                double t0 = lp_now_ms();
+                lp_accum(r, count, line[0] == 'a');
+                printf("ms %.6f frames %d\n", lp_now_ms() - t0, lp_accum_frames(r));
+            }
         } else if (strncmp(line, "rgba ", 5) == 0 || strncmp(line, "png ", 4) == 0) {
             lp_read_rgba8(r, rgba);
             int png = line[0] == 'p';
@@ -156,6 +175,10 @@ int main(int argc, char **argv)
             i++;
         } else if (strcmp(a, "--view") == 0) {
             if (lp_int(a, v, 0, 1 << 20, &o.view))
+                return 2;
+            i++;
+        } else if (strcmp(a, "--accum") == 0) {
+            if (lp_int(a, v, 1, 65536, &o.accum))
                 return 2;
             i++;
         } else if (strcmp(a, "--frames") == 0) {
@@ -244,8 +267,8 @@ int main(int argc, char **argv)
         ms[f] = lp_now_ms() - t0;
     }
     qsort(ms, (size_t)frames, sizeof *ms, cmp_double);
-    printf("llvmpipe %dx%d spp=%d fma=%d frames=%d median_ms=%.3f min_ms=%.3f max_ms=%.3f\n", o.width,
-           o.height, o.spp, o.fma, frames,
+    printf("llvmpipe %dx%d spp=%d accum=%d fma=%d frames=%d median_ms=%.3f min_ms=%.3f max_ms=%.3f\n", o.width,
+           o.height, o.spp, o.accum, o.fma, frames,
            frames % 2 ? ms[frames / 2] : 0.5 * (ms[frames / 2 - 1] + ms[frames / 2]), ms[0], ms[frames - 1]);
     if (agree_png) {
         if (img_read(agree_png, &ref, err, sizeof err) != MOS_OK) {

@@ -202,23 +202,9 @@ static mos_result draw_one(const scene_walk_draw *w, void *user)
 
 mos_result scene_frame_lens(const scene_gpu *g, const scene_draw_opts *opts, mos_blur_desc *b)
 {
-    if (!g || !opts || !b || opts->view < 0 || opts->view >= g->camera_count)
+    if (!g)
         return MOS_ERR_INVALID_ARGUMENT;
-    const scene_camera *c = &g->cameras[opts->view];
-    const float *eye = opts->pose ? opts->pose->eye : c->eye;
-    const float *target = opts->pose ? opts->pose->target : c->target;
-    const float fov = opts->pose ? opts->pose->fov_y_deg : c->fov_y_deg;
-    float aperture = opts->set_aperture ? opts->aperture : c->aperture;
-    float focus = opts->set_focus ? opts->focus : c->focus_dist;
-    if (focus <= 0.0f) {
-        float d[3] = {target[0] - eye[0], target[1] - eye[1], target[2] - eye[2]};
-        focus = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-    }
-    float aspect = opts->width > 0 && opts->height > 0 ? (float)opts->width / (float)opts->height : 1.0f;
-    b->lens_x = b->lens_y = b->focus_w = 0.0f;
-    if (aperture > 0.0f)
-        mos_blur_lens(b, aperture, focus, fov, aspect);
-    return MOS_OK;
+    return scene_camera_lens(g->cameras, g->camera_count, opts, b);
 }
 
 mos_result scene_draw(const scene_gpu *g, mos_context *ctx, const scene_draw_opts *opts)

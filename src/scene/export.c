@@ -1,5 +1,6 @@
 /* export.c — the one walk over a frame's draws (camera, per-instance matrices, lights, state).
  * Fed by scene_draw (draw.c, libmosaic) and by scene_export_frame's callers (bench/llvmpipe). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,28 @@ static int draw_order(const scene_object *objs, int count, const float eye[3], i
         order[k] = i;
     }
     return n;
+}
+
+mos_result scene_camera_lens(const scene_camera *cameras, int camera_count, const scene_draw_opts *opts,
+                             mos_blur_desc *b)
+{
+    if (!cameras || !opts || !b || opts->view < 0 || opts->view >= camera_count)
+        return MOS_ERR_INVALID_ARGUMENT;
+    const scene_camera *c = &cameras[opts->view];
+    const float *eye = opts->pose ? opts->pose->eye : c->eye;
+    const float *target = opts->pose ? opts->pose->target : c->target;
+    const float fov = opts->pose ? opts->pose->fov_y_deg : c->fov_y_deg;
+    float aperture = opts->set_aperture ? opts->aperture : c->aperture;
+    float focus = opts->set_focus ? opts->focus : c->focus_dist;
+    if (focus <= 0.0f) {
+        float d[3] = {target[0] - eye[0], target[1] - eye[1], target[2] - eye[2]};
+        focus = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    }
+    float aspect = opts->width > 0 && opts->height > 0 ? (float)opts->width / (float)opts->height : 1.0f;
+    b->lens_x = b->lens_y = b->focus_w = 0.0f;
+    if (aperture > 0.0f)
+        mos_blur_lens(b, aperture, focus, fov, aspect);
+    return MOS_OK;
 }
 
 mos_result scene_walk(const scene_walk_src *src, const scene_draw_opts *opts,
@@ -159,6 +182,7 @@ static mos_result export_one(const scene_walk_draw *w, void *user)
         .index_count = m->index_count,
         .texture = o->texture,
         .uniforms = w->uniforms,
+        .uniforms_t1 = w->uniforms_t1,
         .depth_test = w->depth_test,
         .depth_write = w->depth_write,
         .cull = w->cull,
@@ -190,4 +214,11 @@ mos_result scene_export_frame(const scene *s, const scene_draw_opts *opts,
     };
     export_walk ew = { .s = s, .fn = fn, .user = user };
     return scene_walk(&src, opts, export_one, &ew);
+}
+
+mos_result scene_lens(const scene *s, const scene_draw_opts *opts, mos_blur_desc *b)
+{
+    if (!s)
+        return MOS_ERR_INVALID_ARGUMENT;
+    return scene_camera_lens(s->cameras, s->camera_count, opts, b);
 }

@@ -127,6 +127,7 @@ typedef struct scene_export_draw {
     mos_wrap tex_wrap[2];     /* u, v */
     mos_mip_filter tex_mip;
     const shader_builtin_uniforms *uniforms;  /* exactly what mos_draw gets */
+    const shader_builtin_uniforms *uniforms_t1; /* at shutter close (mos_draw's uniforms_t1); NULL = still */
     bool depth_test, depth_write;             /* the test is less-than */
     mos_cull cull;
     mos_blend blend;
@@ -137,5 +138,7 @@ typedef struct scene_export_draw {
  * in D are valid during the call (verts, indices and tex_rgba while S lives). */
 mos_result scene_export_frame(const scene *s, const scene_draw_opts *opts,
                               mos_result (*fn)(const scene_export_draw *d, void *user), void *user);
+/* scene_frame_lens for renderers other than libmosaic: the same lens from S. */
+mos_result scene_lens(const scene *s, const scene_draw_opts *opts, mos_blur_desc *b);
 
 #endif

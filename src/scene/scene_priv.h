@@ -277,6 +277,12 @@ typedef struct scene_walk_draw {
 /* Calls FN for every draw of one frame, in submission order; stops at the
  * first result other than MOS_OK and returns it.  MOS_ERR_INVALID_ARGUMENT
  * for a bad view. */
+/* The lens of view opts->view of CAMERAS (aperture, focus, field of view,
+ * aspect; opts' overrides and pose first) as mos_blur_desc lens_x / lens_y /
+ * focus_w: scene_frame_lens and scene_lens. */
+mos_result scene_camera_lens(const scene_camera *cameras, int camera_count, const scene_draw_opts *opts,
+                             mos_blur_desc *b);
+
 mos_result scene_walk(const scene_walk_src *src, const scene_draw_opts *opts,
                       mos_result (*fn)(const scene_walk_draw *d, void *user), void *user);
 

@@ -1,5 +1,5 @@
 /* bench.h — private interface of `mosaic bench`: configurations, results, the llvmpipe child, outputs.
- * Fed by cli_bench.c (suite and run loop); bench_child.c, bench_agree.c and bench_out.c serve it. */
+ * Fed by cli_bench.c (suite and run loop); bench_blur.c, bench_child.c, bench_agree.c and bench_out.c serve it. */
 #ifndef MOSAIC_TOOLS_BENCH_H
 #define MOSAIC_TOOLS_BENCH_H
 
@@ -8,6 +8,35 @@
 #include <sys/types.h>
 
 #include "mosaic.h"
+#include "scene/scene.h"
+
+#define BENCH_MAX_LIST 16
+#define BENCH_MAX_SCENES 32
+#define BENCH_MAX_EQUAL 64  /* equal-PSNR searches remembered per run */
+
+/* The command line and suite file. */
+typedef struct bench_opts {
+    const char *scenes[BENCH_MAX_SCENES];
+    int scene_count;
+    int width, height, view, frames, warmup;
+    int threads[BENCH_MAX_LIST], n_threads;
+    int spp[BENCH_MAX_LIST], n_spp;
+    int fma[BENCH_MAX_LIST], n_fma;
+    int expensive[2], n_mode;  /* 0 = cheap, 1 = expensive */
+    const char *patterns[BENCH_MAX_LIST];
+    int n_pattern;
+    int bins[BENCH_MAX_LIST], n_bin;
+    int vs_llvmpipe, no_plots, keep_images;
+    double check_pct;  /* < 0: off */
+    const char *llvmpipe, *out_dir, *csv, *json;
+    /* --blur MODE: Mosaic's blur in MODE against accumulation (bench_blur.c) */
+    mos_sampling blur;       /* 0 = off; MOS_SAMPLING_DECOUPLED or _SUPERSAMPLE */
+    int truth_k, truth_spp;  /* ground truth: Mosaic accum of truth_k sub-frames at truth_spp MSAA */
+    int max_accum;           /* equal-PSNR search: at most this many llvmpipe sub-frames */
+    const char *truth_dir;   /* where ground truths are cached (default OUT/truth) */
+    char *owned[256];  /* strings from suite files */
+    int n_owned;
+} bench_opts;
 
 /* One configuration of the suite and what was measured on it. */
 typedef struct bench_result {
@@ -31,8 +60,44 @@ typedef struct bench_result {
     double agree_pct;          /* pixels within 2/255 on every channel */
     uint64_t diff_pixels, diff_off_edge;
     int max_abs;
+    /* --blur: Mosaic's blur frame (m_*) against llvmpipe accumulating K = spp pinhole sub-frames
+     * (l_*, the whole accumulation per frame); PSNR in dB over R, G, B against the ground truth */
+    int blur;
+    double m_psnr, l_psnr;
+    int ma_ok;                 /* Mosaic --mode accum, K = spp */
+    double ma_median, ma_min, ma_max, ma_psnr;
+    double accum_agree_psnr;   /* llvmpipe's accumulation against Mosaic's, same K */
+    int eq_k;                  /* smallest K whose llvmpipe accumulation reaches m_psnr; 0 = not within max */
+    int eq_searched;           /* sub-frames the search went through */
+    double eq_psnr, eq_median, eq_min, eq_max;
+    int truth_k, truth_spp, truth_cached;
+    double truth_ms;
     char error[1100];          /* why something did not run ("" = fine) */
 } bench_result;
+
+/* One equal-PSNR search result, reused by configurations that render the same images
+ * (the FMA shaders add x * 0: the same image as the cheap one). */
+typedef struct bench_equal {
+    const char *scene;
+    int width, height, view, spp, threads;
+    double target_psnr;
+    int eq_k, searched;
+    double eq_psnr;
+} bench_equal;
+
+/* What one run of the suite shares between configurations. */
+typedef struct bench_run {
+    const bench_opts *o;
+    const scene *sc;
+    char tmp_rgba[4200], tmp_ids[4200], img_dir[4200];
+    char renderer[256];  /* GL_RENDERER of the last child */
+    mos_frame_stats *st;
+    double *m_ms, *l_ms, (*stage)[4];
+    uint8_t *m_rgba, *l_rgba;
+    uint32_t *ids;
+    bench_equal equal[BENCH_MAX_EQUAL];
+    int n_equal;
+} bench_run;
 
 /* ---- bench_child.c: the reference renderer as a child process (--serve protocol) */
 typedef struct bench_child {
@@ -74,11 +139,49 @@ int bench_write_json(const char *path, const bench_result *r, int n, const char 
                      const char *machine, char *err, size_t err_size);
 int bench_write_markdown(const char *path, const bench_result *r, int n, const char *renderer,
                          const char *machine, const char *command, char *err, size_t err_size);
+/* --blur: DIR/blur.md (the table) and DIR/blur.csv (header BENCH_BLUR_CSV_HEADER). */
+#define BENCH_BLUR_CSV_HEADER                                                                                  \
+    "scene,width,height,threads,spp,shader,mosaic_mode,mosaic_ms,mosaic_psnr,llvmpipe_accum,llvmpipe_ms,"      \
+    "llvmpipe_psnr,ratio,mosaic_accum_ms,mosaic_accum_psnr,accum_agree_psnr,equal_k,equal_k_psnr,"             \
+    "equal_k_llvmpipe_ms,equal_ratio,truth_subframes,truth_spp"
+int bench_write_blur(const char *md_path, const char *csv_path, const bench_result *r, int n,
+                     const char *mosaic_mode, const char *renderer, const char *machine, const char *command,
+                     char *err, size_t err_size);
 /* Writes DIR/plot.dat and DIR/plots.gp and runs gnuplot on them (ratio.png,
  * frame_ms.png, stages.png).  0, or -1 with ERR (gnuplot missing or failed). */
 int bench_plot(const char *dir, const bench_result *r, int n, int with_llvmpipe, char *err,
                size_t err_size);
 /* "CPU model, N online cores" for the reports. */
 void bench_machine(char *buf, size_t size);
+
+/* ---- cli_bench.c: helpers the configurations share ------------------------------- */
+double bench_now_ms(void);
+/* Median / min / max of V[N] (sorts V). */
+void bench_summarize(double *v, int n, double *med, double *lo, double *hi);
+/* Reads exactly N bytes of PATH into DST: 0, or -1. */
+int bench_read_raw(const char *path, void *dst, size_t n);
+/* libmosaic's logger: the message into ((bench_result *)user_data)->error. */
+void bench_logger(mos_result code, const char *message, void *user_data);
+/* Starts the reference for R (size, fma, view, LP_NUM_THREADS = threads) with EXTRA arguments
+ * (NULL-terminated, at most 14) and --serve; br->renderer from it.  0, or -1 with r->error. */
+int bench_start_llvmpipe(bench_run *br, bench_result *r, const char *const *extra, bench_child *child);
+/* R's context (its threads, pattern and bin; bench_logger into r->error), a target of SAMPLES per
+ * pixel and br->sc uploaded; r->bin and r->pattern_used from the context.  MOS_OK, or the failure;
+ * either way what was made is in *CTX, *RT, *GPU for bench_context_free. */
+mos_result bench_context(bench_run *br, bench_result *r, int samples, mos_context **ctx, mos_target *rt,
+                         scene_gpu **gpu);
+void bench_context_free(mos_context *ctx, mos_target rt, scene_gpu *gpu);
+/* One Mosaic frame of the scene: begin (FD), draw, end (statistics into ST, which may be NULL). */
+mos_result bench_mosaic_frame(mos_context *ctx, const mos_frame_desc *fd, const scene_gpu *gpu,
+                              const scene_draw_opts *dopts, mos_frame_stats *st);
+/* r->error = libmosaic's failure RES (the context's last error), unless it holds a message. */
+void bench_fail(bench_result *r, const mos_context *ctx, mos_result res);
+/* Frame F (>= 0) of Mosaic took MS: its time and per-stage times from br->st. */
+void bench_note_frame(bench_run *br, int f, double ms);
+/* After the frames: R's Mosaic medians, and the last frame's counters from br->st. */
+void bench_note_mosaic(bench_run *br, bench_result *r);
+
+/* ---- bench_blur.c: one --blur configuration --------------------------------------- */
+void bench_blur_one(bench_run *br, bench_result *r);
 
 #endif

@@ -163,6 +163,20 @@ int bench_write_json(const char *path, const bench_result *r, int n, const char 
         }
         fputs(", \"ratio\": ", f);
         json_num(f, ratio_of(b));
+        if (b->blur) {  /* llvmpipe above is its accumulation of spp sub-frames */
+            fputs(",\n     \"blur\": {\"mosaic_psnr\": ", f), json_num(f, b->m_psnr);
+            fprintf(f, ", \"llvmpipe_accum\": %d, \"llvmpipe_psnr\": ", b->spp), json_num(f, b->l_psnr);
+            fputs(", \"mosaic_accum_ms\": ", f), json_num(f, b->ma_ok ? b->ma_median : NAN);
+            fputs(", \"mosaic_accum_psnr\": ", f), json_num(f, b->ma_ok ? b->ma_psnr : NAN);
+            fputs(", \"accum_agree_psnr\": ", f), json_num(f, b->lp_ok ? b->accum_agree_psnr : NAN);
+            fprintf(f, ", \"equal_k\": %d, \"equal_k_searched\": %d, \"equal_k_psnr\": ", b->eq_k, b->eq_searched);
+            json_num(f, b->eq_psnr);
+            fputs(", \"equal_k_llvmpipe_ms\": ", f), json_num(f, b->eq_k ? b->eq_median : NAN);
+            fputs(", \"equal_ratio\": ", f);
+            json_num(f, b->eq_k && b->ok ? b->m_median / b->eq_median : NAN);
+            fprintf(f, ", \"truth_subframes\": %d, \"truth_spp\": %d, \"truth_cached\": %s}", b->truth_k,
+                    b->truth_spp, b->truth_cached ? "true" : "false");
+        }
         fputs(",\n     \"agreement\": ", f);
         if (b->agree_ok) {
             fputs("{\"within_2_pct\": ", f), json_num(f, b->agree_pct);
@@ -222,6 +236,86 @@ int bench_write_markdown(const char *path, const bench_result *r, int n, const c
                 b->covered_pixels ? (double)b->shade_invocations / (double)b->covered_pixels : 0.0);
     }
     return out_commit(f, &buf, path, err, err_size);
+}
+
+/* "%.2f" of V, "-" when it is not a number. */
+static void md_num(FILE *f, const char *fmt, double v, const char *sep)
+{
+    if (isfinite(v))
+        fprintf(f, fmt, v);
+    else
+        fputs(isinf(v) ? "inf" : "-", f);
+    fputs(sep, f);
+}
+
+int bench_write_blur(const char *md_path, const char *csv_path, const bench_result *r, int n,
+                     const char *mosaic_mode, const char *renderer, const char *machine, const char *command,
+                     char *err, size_t err_size)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = out_open(&buf, &len, md_path, err, err_size);
+    if (!f)
+        return -1;
+    int truth_k = 0, truth_spp = 0;
+    for (int i = 0; i < n && !truth_k; i++)
+        truth_k = r[i].truth_k, truth_spp = r[i].truth_spp;
+    fprintf(f, "Command: `%s`  \nMachine: %s  \nReference: %s  \n", command, machine,
+            renderer && *renderer ? renderer : "(none)");
+    fprintf(f, "Ground truth: Mosaic's accumulation of %d pinhole sub-frames (mos_accum_pinhole(65536 + k): none of "
+               "the measured ones), %d spp each; PSNR in dB over R, G, B.  \n"
+               "Mosaic %s at S spp (median frame) against the accumulation buffer of K = S pinhole sub-frames, one "
+               "sample each (median of the whole accumulation), in llvmpipe and in Mosaic; ratio = Mosaic %s / "
+               "llvmpipe (lower is better).  Equal PSNR: the fewest llvmpipe sub-frames (added one at a time) whose "
+               "mean reaches Mosaic's PSNR.\n\n",
+            truth_k, truth_spp, mosaic_mode, mosaic_mode);
+    fprintf(f, "| scene | size | threads | S | shader | mosaic %s ms | PSNR | llvmpipe accum S ms | PSNR | ratio | "
+               "mosaic accum S ms | PSNR | llvmpipe vs mosaic accum PSNR | equal-PSNR K | PSNR | llvmpipe accum K ms "
+               "| ratio at equal PSNR |\n|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+               "---:|\n", mosaic_mode);
+    for (int i = 0; i < n; i++) {
+        const bench_result *b = &r[i];
+        fprintf(f, "| %s | %dx%d | %d | %d | %s | ", b->scene_name, b->width, b->height, b->threads, b->spp, b->mode);
+        if (!b->ok || !b->lp_ok) {
+            fprintf(f, "failed: %s |||||||||||\n", b->error);
+            continue;
+        }
+        md_num(f, "%.1f", b->m_median, " | ");
+        md_num(f, "%.2f", b->m_psnr, " | ");
+        md_num(f, "%.1f", b->l_median, " | ");
+        md_num(f, "%.2f", b->l_psnr, " | ");
+        md_num(f, "%.2f", b->m_median / b->l_median, " | ");
+        md_num(f, "%.1f", b->ma_ok ? b->ma_median : NAN, " | ");
+        md_num(f, "%.2f", b->ma_ok ? b->ma_psnr : NAN, " | ");
+        md_num(f, "%.2f", b->accum_agree_psnr, " | ");
+        if (b->eq_k)
+            fprintf(f, "%d | ", b->eq_k);
+        else
+            fprintf(f, "> %d | ", b->eq_searched);
+        md_num(f, "%.2f", b->eq_psnr, " | ");
+        md_num(f, "%.1f", b->eq_k ? b->eq_median : NAN, " | ");
+        md_num(f, "%.2f", b->eq_k ? b->m_median / b->eq_median : NAN, " |\n");
+    }
+    if (out_commit(f, &buf, md_path, err, err_size) != 0)
+        return -1;
+    if (!(f = out_open(&buf, &len, csv_path, err, err_size)))
+        return -1;
+    fputs(BENCH_BLUR_CSV_HEADER "\n", f);
+    for (int i = 0; i < n; i++) {
+        const bench_result *b = &r[i];
+        if (!b->ok || !b->lp_ok)
+            continue;
+        csv_str(f, b->scene_name);
+        fprintf(f, ",%d,%d,%d,%d,%s,%s,%.3f,%.4f,%d,%.3f,%.4f,%.4f,%.3f,%.4f,%.4f,%d,%.4f,", b->width, b->height,
+                b->threads, b->spp, b->mode, mosaic_mode, b->m_median, b->m_psnr, b->spp, b->l_median, b->l_psnr,
+                b->m_median / b->l_median, b->ma_median, b->ma_psnr, b->accum_agree_psnr, b->eq_k, b->eq_psnr);
+        if (b->eq_k)
+            fprintf(f, "%.3f,%.4f", b->eq_median, b->m_median / b->eq_median);
+        else
+            fputs(",", f);
+        fprintf(f, ",%d,%d\n", b->truth_k, b->truth_spp);
+    }
+    return out_commit(f, &buf, csv_path, err, err_size);
 }
 
 static const char bench_gp[] =

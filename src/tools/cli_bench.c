@@ -34,7 +34,8 @@ static const char bench_usage[] =
     "  --scene S           scene file; repeat for several (default scenes/default.scene)\n"
     "  --size WxH          image size (default 1920x1080)\n"
     "  --threads LIST      worker threads (default: online cores)\n"
-    "  --spp LIST          samples per pixel (default 1)\n"
+    "  --spp LIST          samples per pixel (default 1; 1..16, with --blur 1, 2, 4, 8,\n"
+    "                      16, 27, 32 or 64)\n"
     "  --mode LIST         cheap (built-in shaders as they are) and/or expensive\n"
     "                      (plus N dependent multiply-adds per fragment) (default cheap)\n"
     "  --fma LIST          N for the expensive mode (default 200)\n"
@@ -50,6 +51,23 @@ static const char bench_usage[] =
     "  --llvmpipe PATH     its binary (default: mosaic-llvmpipe next to mosaic)\n"
     "  --check PCT         exit 1 unless every configuration has >= PCT %% of pixels\n"
     "                      within 2/255 and no differing pixel off an edge (for tests)\n"
+    "Blur against the accumulation buffer (with --vs llvmpipe):\n"
+    "  --blur MODE         Mosaic renders the scene's motion and lens at S = spp samples\n"
+    "                      per pixel in MODE (decoupled or supersample); llvmpipe renders\n"
+    "                      K = S pinhole sub-frames at mos_accum_pinhole(0..K-1), one\n"
+    "                      sample each, and averages them (mosaic-llvmpipe --accum K);\n"
+    "                      Mosaic's --mode accum does the same.  Each is timed (the whole\n"
+    "                      accumulation) and compared with a ground truth, Mosaic's\n"
+    "                      accumulation of --truth sub-frames from sub-frame 65536 on\n"
+    "                      (none of the measured ones; PSNR over R, G, B); then\n"
+    "                      llvmpipe adds sub-frames one at a time until its PSNR reaches\n"
+    "                      Mosaic's, and that K is timed too.  Prints 'blur ...' lines;\n"
+    "                      writes DIR/blur.md and DIR/blur.csv\n"
+    "  --truth K           sub-frames of the ground truth (default 1024)\n"
+    "  --truth-spp S       MSAA samples of each ground-truth sub-frame (default 1)\n"
+    "  --truth-dir DIR     ground truths are cached here, by scene (name and file\n"
+    "                      hash), size, view, K and S (default DIR/truth)\n"
+    "  --max-accum K       the equal-PSNR search stops at K sub-frames (default --truth)\n"
     "Output (default directory out/bench):\n"
     "  --out DIR           directory for bench.json, ratios.md, plots, images\n"
     "  --csv FILE          CSV (default DIR/bench.csv), header\n"
@@ -60,29 +78,9 @@ static const char bench_usage[] =
     "  -h, --help          show this help\n"
     "Exit status: 0 ok, 1 a configuration failed (or --check did), 2 bad arguments.\n";
 
-#define BENCH_MAX_LIST 16
-#define BENCH_MAX_SCENES 32
 #define BENCH_TOL 2
 
-typedef struct bench_opts {
-    const char *scenes[BENCH_MAX_SCENES];
-    int scene_count;
-    int width, height, view, frames, warmup;
-    int threads[BENCH_MAX_LIST], n_threads;
-    int spp[BENCH_MAX_LIST], n_spp;
-    int fma[BENCH_MAX_LIST], n_fma;
-    int expensive[2], n_mode;  /* 0 = cheap, 1 = expensive */
-    const char *patterns[BENCH_MAX_LIST];
-    int n_pattern;
-    int bins[BENCH_MAX_LIST], n_bin;
-    int vs_llvmpipe, no_plots, keep_images;
-    double check_pct;  /* < 0: off */
-    const char *llvmpipe, *out_dir, *csv, *json;
-    char *owned[256];  /* strings from suite files */
-    int n_owned;
-} bench_opts;
-
-static double bench_now_ms(void)
+double bench_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -138,7 +136,19 @@ static int bench_option(bench_opts *o, const char *name, const char *v)
     if (strcmp(name, "--threads") == 0)
         return parse_int_list(name, v, 1, MOS_MAX_WORKERS, o->threads, &o->n_threads);
     if (strcmp(name, "--spp") == 0)
-        return parse_int_list(name, v, 1, 16, o->spp, &o->n_spp);
+        return parse_int_list(name, v, 1, 64, o->spp, &o->n_spp);
+    if (strcmp(name, "--blur") == 0) {
+        if (strcmp(v, "decoupled") && strcmp(v, "supersample"))
+            return cli_usage_error("bench", "--blur: expected decoupled or supersample, got '%s'", v);
+        o->blur = v[0] == 'd' ? MOS_SAMPLING_DECOUPLED : MOS_SAMPLING_SUPERSAMPLE;
+        return 0;
+    }
+    if (strcmp(name, "--truth") == 0)
+        return cli_parse_int("bench", name, v, 1, 65536, &o->truth_k) ? CLI_EXIT_USAGE : 0;
+    if (strcmp(name, "--truth-spp") == 0)
+        return cli_parse_int("bench", name, v, 1, 64, &o->truth_spp) ? CLI_EXIT_USAGE : 0;
+    if (strcmp(name, "--max-accum") == 0)
+        return cli_parse_int("bench", name, v, 1, 65536, &o->max_accum) ? CLI_EXIT_USAGE : 0;
     if (strcmp(name, "--fma") == 0)
         return parse_int_list(name, v, 0, 1 << 16, o->fma, &o->n_fma);
     if (strcmp(name, "--bin") == 0)
@@ -187,6 +197,7 @@ static int bench_option(bench_opts *o, const char *name, const char *v)
         return 0;
     }
     const char **dst = strcmp(name, "--llvmpipe") == 0 ? &o->llvmpipe
+                     : strcmp(name, "--truth-dir") == 0 ? &o->truth_dir
                      : strcmp(name, "--out") == 0      ? &o->out_dir
                      : strcmp(name, "--csv") == 0      ? &o->csv
                      : strcmp(name, "--json") == 0     ? &o->json
@@ -224,7 +235,8 @@ static int bench_suite(bench_opts *o, const char *path)
         while (end > val && (end[-1] == ' ' || end[-1] == '\t'))
             *--end = '\0';
         static const char *const known[] = { "--scene", "--size", "--threads", "--spp", "--mode", "--fma",
-                                             "--pattern", "--bin", "--view", "--frames", "--warmup", NULL };
+                                             "--pattern", "--bin", "--view", "--frames", "--warmup", "--blur",
+                                             "--truth", "--truth-spp", "--max-accum", NULL };
         int ok = 0;
         for (int i = 0; known[i]; i++)
             ok |= strcmp(known[i], name) == 0;
@@ -256,7 +268,8 @@ static int bench_parse(int argc, char **argv, bench_opts *o)
     static const char *const with_value[] = { "--scene", "--size", "--threads", "--spp", "--mode", "--fma",
                                               "--pattern", "--bin", "--view", "--frames", "--warmup",
                                               "--suite", "--vs", "--llvmpipe", "--check", "--out", "--csv",
-                                              "--json", NULL };
+                                              "--json", "--blur", "--truth", "--truth-spp", "--max-accum",
+                                              "--truth-dir", NULL };
     for (a.i = 1; a.i < argc; a.i++) {
         const char *arg = argv[a.i], *v;
         int r;
@@ -324,7 +337,7 @@ static void bench_progress(int done, int total, const char *what, double elapsed
     fflush(stderr);
 }
 
-static int read_raw(const char *path, void *dst, size_t n)
+int bench_read_raw(const char *path, void *dst, size_t n)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -340,8 +353,7 @@ static int cmp_d(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Median / min / max of V[N] (sorts V). */
-static void summarize(double *v, int n, double *med, double *lo, double *hi)
+void bench_summarize(double *v, int n, double *med, double *lo, double *hi)
 {
     qsort(v, (size_t)n, sizeof *v, cmp_d);
     *med = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
@@ -349,22 +361,120 @@ static void summarize(double *v, int n, double *med, double *lo, double *hi)
     *hi = v[n - 1];
 }
 
-typedef struct bench_run {
-    const bench_opts *o;
-    const scene *sc;
-    char tmp_rgba[4200], tmp_ids[4200], img_dir[4200];
-    char renderer[256];  /* GL_RENDERER of the last child */
-    mos_frame_stats *st;
-    double *m_ms, *l_ms, (*stage)[4];
-    uint8_t *m_rgba, *l_rgba;
-    uint32_t *ids;
-} bench_run;
-
-static void bench_logger(mos_result code, const char *message, void *user_data)
+void bench_logger(mos_result code, const char *message, void *user_data)
 {
     bench_result *r = user_data;
     snprintf(r->error, sizeof r->error, "libmosaic: %s: %s", mos_result_name(code),
              message && *message ? message : mos_result_message(code));
+}
+
+void bench_note_frame(bench_run *br, int f, double ms)
+{
+    br->m_ms[f] = ms;
+    br->stage[f][0] = br->st->frontend_ms;
+    br->stage[f][1] = br->st->frontend_stall_ms;
+    br->stage[f][2] = br->st->first_work_ms;
+    double busy = 0;
+    for (int w = 0; w < br->st->threads && w < MOS_MAX_WORKERS; w++)
+        busy += br->st->worker_busy_ms[w];
+    br->stage[f][3] = br->st->threads > 0 ? busy / br->st->threads : 0.0;
+}
+
+void bench_note_mosaic(bench_run *br, bench_result *r)
+{
+    const int frames = br->o->frames;
+    r->ok = 1;
+    r->stats_frame_ms = br->st->frame_ms;
+    r->triangles_in = br->st->triangles_in;
+    r->triangles_binned = br->st->triangles_binned;
+    r->covered_pixels = br->st->covered_pixels;
+    r->visibility_samples = br->st->visibility_samples;
+    r->shade_invocations = br->st->shade_invocations;
+    double lo, hi, *col = malloc((size_t)frames * sizeof *col);
+    double *outs[4] = { &r->frontend_ms, &r->frontend_stall_ms, &r->first_work_ms, &r->worker_busy_ms };
+    for (int k = 0; col && k < 4; k++) {
+        for (int f = 0; f < frames; f++)
+            col[f] = br->stage[f][k];
+        bench_summarize(col, frames, outs[k], &lo, &hi);
+    }
+    free(col);
+    bench_summarize(br->m_ms, frames, &r->m_median, &r->m_min, &r->m_max);
+}
+
+int bench_start_llvmpipe(bench_run *br, bench_result *r, const char *const *extra, bench_child *child)
+{
+    char size[32], fma[16], view[16], err[1024];
+    snprintf(size, sizeof size, "%dx%d", r->width, r->height);
+    snprintf(fma, sizeof fma, "%d", r->fma);
+    snprintf(view, sizeof view, "%d", r->view);
+    char *argv[24] = { (char *)br->o->llvmpipe, (char *)r->scene, "--size", size, "--fma", fma, "--view", view };
+    int n = 8;
+    for (; extra && *extra && n < 22; extra++)
+        argv[n++] = (char *)*extra;
+    argv[n++] = "--serve";
+    argv[n] = NULL;
+    if (bench_child_start(child, argv, r->threads, err, sizeof err) != 0) {
+        snprintf(r->error, sizeof r->error, "%s", err);
+        return -1;
+    }
+    snprintf(br->renderer, sizeof br->renderer, "%s", child->renderer);
+    return 0;
+}
+
+mos_result bench_context(bench_run *br, bench_result *r, int samples, mos_context **ctx, mos_target *rt,
+                         scene_gpu **gpu)
+{
+    mos_context_desc cd = {
+        .pipeline = { .threads = r->threads, .pattern = r->pattern, .bin_px = r->bin },
+        .logger = { .func = bench_logger, .user_data = r },
+    };
+    *ctx = NULL, *gpu = NULL;
+    *rt = (mos_target){ 0 };
+    mos_result res = mos_context_create(&cd, ctx);
+    if (res != MOS_OK) {
+        *ctx = NULL;
+        return res;
+    }
+    mos_pipeline_desc used;
+    mos_context_pipeline(*ctx, &used);
+    r->bin = used.bin_px;
+    snprintf(r->pattern_used, sizeof r->pattern_used, "%.63s", used.pattern ? used.pattern : "?");
+    if ((res = mos_target_create(*ctx, &(mos_target_desc){ .width = r->width, .height = r->height,
+                                                            .samples = samples }, rt)) != MOS_OK ||
+        (res = scene_upload(br->sc, *ctx, gpu)) != MOS_OK)
+        *gpu = NULL;
+    return res;
+}
+
+void bench_context_free(mos_context *ctx, mos_target rt, scene_gpu *gpu)
+{
+    if (!ctx)
+        return;
+    if (gpu)
+        scene_gpu_free(gpu, ctx);
+    if (rt.id)
+        mos_target_destroy(ctx, rt);
+    mos_context_destroy(ctx);
+}
+
+mos_result bench_mosaic_frame(mos_context *ctx, const mos_frame_desc *fd, const scene_gpu *gpu,
+                              const scene_draw_opts *dopts, mos_frame_stats *st)
+{
+    mos_result res = mos_begin_frame(ctx, fd);
+    if (res != MOS_OK)
+        return res;
+    if ((res = scene_draw(gpu, ctx, dopts)) != MOS_OK) {
+        mos_end_frame(ctx, NULL);  /* leave the context ready for the next frame */
+        return res;
+    }
+    return mos_end_frame(ctx, st);
+}
+
+void bench_fail(bench_result *r, const mos_context *ctx, mos_result res)
+{
+    if (!r->error[0])
+        snprintf(r->error, sizeof r->error, "libmosaic: %s: %s", mos_result_name(res),
+                 ctx && *mos_last_error(ctx) ? mos_last_error(ctx) : mos_result_message(res));
 }
 
 /* Runs one configuration R (filled in) A/B; fills its measurements. */
@@ -381,40 +491,15 @@ static void bench_one(bench_run *br, bench_result *r)
 
     /* Start the reference first: it loads the scene while we do. */
     if (o->vs_llvmpipe) {
-        char size[32], spp[16], fma[16], view[16];
-        snprintf(size, sizeof size, "%dx%d", r->width, r->height);
+        char spp[16];
         snprintf(spp, sizeof spp, "%d", r->spp);
-        snprintf(fma, sizeof fma, "%d", r->fma);
-        snprintf(view, sizeof view, "%d", r->view);
-        char *const argv[] = { (char *)o->llvmpipe, (char *)r->scene, "--size", size, "--spp", spp, "--fma", fma,
-                               "--view", view, "--serve", NULL };
-        if (bench_child_start(&child, argv, r->threads, err, sizeof err) == 0) {
-            child_up = 1;
-            snprintf(br->renderer, sizeof br->renderer, "%s", child.renderer);
-        } else {
-            snprintf(r->error, sizeof r->error, "%s", err);
-        }
+        const char *const extra[] = { "--spp", spp, NULL };
+        child_up = bench_start_llvmpipe(br, r, extra, &child) == 0;
     }
 
-    mos_context_desc cd = {
-        .pipeline = { .threads = r->threads, .pattern = r->pattern, .bin_px = r->bin },
-        .logger = { .func = bench_logger, .user_data = r },
-    };
-    mos_result res = mos_context_create(&cd, &ctx);
-    if (res != MOS_OK) {
-        ctx = NULL;
+    mos_result res = bench_context(br, r, r->spp, &ctx, &rt, &gpu);
+    if (res != MOS_OK)
         goto fail;
-    }
-    mos_pipeline_desc used;
-    mos_context_pipeline(ctx, &used);
-    r->bin = used.bin_px;
-    snprintf(r->pattern_used, sizeof r->pattern_used, "%.63s", used.pattern ? used.pattern : "?");
-    if ((res = mos_target_create(ctx, &(mos_target_desc){ .width = r->width, .height = r->height,
-                                                           .samples = r->spp }, &rt)) != MOS_OK ||
-        (res = scene_upload(br->sc, ctx, &gpu)) != MOS_OK) {
-        gpu = NULL;
-        goto fail;
-    }
     mos_frame_desc fd = { .target = rt };
     scene_clear_color(br->sc, fd.clear_rgba);
     const scene_draw_opts dopts = { .width = r->width, .height = r->height, .fma = r->fma, .view = r->view };
@@ -422,25 +507,10 @@ static void bench_one(bench_run *br, bench_result *r)
     /* Warm-up, then A/B/A/B: one Mosaic frame, one llvmpipe frame. */
     for (int f = -o->warmup; f < o->frames; f++) {
         double t0 = bench_now_ms();
-        if ((res = mos_begin_frame(ctx, &fd)) != MOS_OK)
+        if ((res = bench_mosaic_frame(ctx, &fd, gpu, &dopts, br->st)) != MOS_OK)
             goto fail;
-        if ((res = scene_draw(gpu, ctx, &dopts)) != MOS_OK) {
-            mos_end_frame(ctx, NULL);
-            goto fail;
-        }
-        if ((res = mos_end_frame(ctx, br->st)) != MOS_OK)
-            goto fail;
-        double t = bench_now_ms() - t0;
-        if (f >= 0) {
-            br->m_ms[f] = t;
-            br->stage[f][0] = br->st->frontend_ms;
-            br->stage[f][1] = br->st->frontend_stall_ms;
-            br->stage[f][2] = br->st->first_work_ms;
-            double busy = 0;
-            for (int w = 0; w < br->st->threads && w < MOS_MAX_WORKERS; w++)
-                busy += br->st->worker_busy_ms[w];
-            br->stage[f][3] = br->st->threads > 0 ? busy / br->st->threads : 0.0;
-        }
+        if (f >= 0)
+            bench_note_frame(br, f, bench_now_ms() - t0);
         if (child_up) {
             if (bench_child_cmd(&child, "frame", reply, sizeof reply, err, sizeof err) != 0 ||
                 strncmp(reply, "ms ", 3) != 0) {
@@ -452,35 +522,20 @@ static void bench_one(bench_run *br, bench_result *r)
             }
         }
     }
-    r->ok = 1;
-    r->stats_frame_ms = br->st->frame_ms;
-    r->triangles_in = br->st->triangles_in;
-    r->triangles_binned = br->st->triangles_binned;
-    r->covered_pixels = br->st->covered_pixels;
-    r->visibility_samples = br->st->visibility_samples;
-    r->shade_invocations = br->st->shade_invocations;
-    double lo, hi, *col = malloc((size_t)o->frames * sizeof *col);
-    double *outs[4] = { &r->frontend_ms, &r->frontend_stall_ms, &r->first_work_ms, &r->worker_busy_ms };
-    for (int k = 0; col && k < 4; k++) {
-        for (int f = 0; f < o->frames; f++)
-            col[f] = br->stage[f][k];
-        summarize(col, o->frames, outs[k], &lo, &hi);
-    }
-    free(col);
-    summarize(br->m_ms, o->frames, &r->m_median, &r->m_min, &r->m_max);
+    bench_note_mosaic(br, r);
     if (child_up) {
         r->lp_ok = 1;
-        summarize(br->l_ms, o->frames, &r->l_median, &r->l_min, &r->l_max);
+        bench_summarize(br->l_ms, o->frames, &r->l_median, &r->l_min, &r->l_max);
         /* Agreement: Mosaic's image, llvmpipe's image, llvmpipe's ID render. */
         char cmd[4300];
         int have_ids = 0;
         snprintf(cmd, sizeof cmd, "rgba %s", br->tmp_rgba);
         if ((res = mos_target_read_rgba8(ctx, rt, br->m_rgba, (size_t)r->width * 4)) == MOS_OK &&
             bench_child_cmd(&child, cmd, reply, sizeof reply, err, sizeof err) == 0 &&
-            read_raw(br->tmp_rgba, br->l_rgba, pixels * 4) == 0) {
+            bench_read_raw(br->tmp_rgba, br->l_rgba, pixels * 4) == 0) {
             snprintf(cmd, sizeof cmd, "ids %s", br->tmp_ids);
             have_ids = bench_child_cmd(&child, cmd, reply, sizeof reply, err, sizeof err) == 0 &&
-                       read_raw(br->tmp_ids, br->ids, pixels * 4) == 0;
+                       bench_read_raw(br->tmp_ids, br->ids, pixels * 4) == 0;
             bench_agreement ag;
             bench_agree(br->m_rgba, br->l_rgba, have_ids ? br->ids : NULL, r->width, r->height, BENCH_TOL, &ag);
             r->agree_ok = 1;
@@ -509,19 +564,11 @@ static void bench_one(bench_run *br, bench_result *r)
     }
     goto done;
 fail:
-    if (!r->error[0])
-        snprintf(r->error, sizeof r->error, "libmosaic: %s: %s", mos_result_name(res),
-                 ctx && *mos_last_error(ctx) ? mos_last_error(ctx) : mos_result_message(res));
+    bench_fail(r, ctx, res);
 done:
     if (child_up)
         bench_child_stop(&child);
-    if (ctx) {
-        if (gpu)
-            scene_gpu_free(gpu, ctx);
-        if (rt.id)
-            mos_target_destroy(ctx, rt);
-        mos_context_destroy(ctx);
-    }
+    bench_context_free(ctx, rt, gpu);
 }
 
 /* Directory of the running executable + "/mosaic-llvmpipe". */
@@ -556,7 +603,8 @@ static int mkdir_p(const char *path)
 
 int cli_bench_main(int argc, char **argv)
 {
-    bench_opts o = { .width = 1920, .height = 1080, .frames = 5, .warmup = 1, .check_pct = -1.0 };
+    bench_opts o = { .width = 1920, .height = 1080, .frames = 5, .warmup = 1, .check_pct = -1.0, .truth_k = 1024,
+                     .truth_spp = 1 };
     int rc = bench_parse(argc, argv, &o);
     bench_result *res = NULL;
     scene **scenes = NULL;
@@ -588,6 +636,27 @@ int cli_bench_main(int argc, char **argv)
             rc = cli_usage_error("bench", "--bin: expected powers of two in 4..256, got %d", o.bins[i]);
             goto out;
         }
+    /* --blur: Mosaic's blur sample counts (llvmpipe accumulates that many 1-sample
+     * sub-frames); else llvmpipe's MSAA draws them, 1..16. */
+    for (int i = 0; i < o.n_spp; i++) {
+        const int s = o.spp[i];
+        const int blur_ok = s == 1 || s == 2 || s == 4 || s == 8 || s == 16 || s == 27 || s == 32 || s == 64;
+        if (o.blur ? !blur_ok : s > 16) {
+            rc = cli_usage_error("bench", "--spp: %d is not one of %s", s,
+                                 o.blur ? "1, 2, 4, 8, 16, 27, 32, 64 (--blur)" : "1..16 (27, 32, 64 need --blur)");
+            goto out;
+        }
+    }
+    if (o.blur && !o.vs_llvmpipe) {
+        rc = cli_usage_error("bench", "--blur needs --vs llvmpipe");
+        goto out;
+    }
+    if (o.blur && o.check_pct >= 0) {
+        rc = cli_usage_error("bench", "--check compares sharp images; it does not go with --blur");
+        goto out;
+    }
+    if (!o.max_accum)
+        o.max_accum = o.truth_k;
     char llvmpipe_buf[PATH_MAX + 32];
     if (!o.llvmpipe) {
         default_llvmpipe(llvmpipe_buf, sizeof llvmpipe_buf);
@@ -621,6 +690,16 @@ int cli_bench_main(int argc, char **argv)
     snprintf(br.img_dir, sizeof br.img_dir, "%s/img", o.out_dir);
     if (o.keep_images && mkdir_p(br.img_dir) != 0) {
         fprintf(stderr, "mosaic: %s: %s\n", br.img_dir, strerror(errno));
+        rc = CLI_EXIT_FAIL;
+        goto out;
+    }
+    char truth_buf[4200], blur_md[4200], blur_csv[4200];
+    snprintf(blur_md, sizeof blur_md, "%s/blur.md", o.out_dir);
+    snprintf(blur_csv, sizeof blur_csv, "%s/blur.csv", o.out_dir);
+    if (!o.truth_dir)
+        snprintf(truth_buf, sizeof truth_buf, "%s/truth", o.out_dir), o.truth_dir = truth_buf;
+    if (o.blur && mkdir_p(o.truth_dir) != 0) {
+        fprintf(stderr, "mosaic: %s: %s\n", o.truth_dir, strerror(errno));
         rc = CLI_EXIT_FAIL;
         goto out;
     }
@@ -703,7 +782,10 @@ int cli_bench_main(int argc, char **argv)
             snprintf(r->error, sizeof r->error, "%s", err);
         else if (scenes[si]) {
             br.sc = scenes[si];
-            bench_one(&br, r);
+            if (o.blur)
+                bench_blur_one(&br, r);
+            else
+                bench_one(&br, r);
         }
         if (isatty(2))
             fputc('\n', stderr);
@@ -720,7 +802,17 @@ int cli_bench_main(int argc, char **argv)
                    sec > 0 ? (double)r->visibility_samples / sec : 0.0, r->frontend_ms, r->frontend_stall_ms,
                    r->first_work_ms, r->worker_busy_ms);
         }
-        if (r->ok && r->lp_ok) {
+        if (r->blur && r->ok && r->lp_ok) {
+            printf("blur scene=%s size=%dx%d threads=%d spp=%d mode=%s mosaic=%s mosaic_ms=%.3f mosaic_psnr=%.3f "
+                   "llvmpipe_accum=%d llvmpipe_ms=%.3f llvmpipe_psnr=%.3f ratio=%.3f mosaic_accum_ms=%.3f "
+                   "mosaic_accum_psnr=%.3f accum_agree_psnr=%.3f equal_k=%d equal_k_psnr=%.3f "
+                   "equal_k_llvmpipe_ms=%.3f equal_ratio=%.3f truth=%dx%dspp%s\n",
+                   r->scene_name, r->width, r->height, r->threads, r->spp, r->mode,
+                   o.blur == MOS_SAMPLING_DECOUPLED ? "decoupled" : "supersample", r->m_median, r->m_psnr, r->spp,
+                   r->l_median, r->l_psnr, r->m_median / r->l_median, r->ma_median, r->ma_psnr, r->accum_agree_psnr,
+                   r->eq_k, r->eq_psnr, r->eq_k ? r->eq_median : NAN, r->eq_k ? r->m_median / r->eq_median : NAN,
+                   r->truth_k, r->truth_spp, r->truth_cached ? ",cached" : "");
+        } else if (r->ok && r->lp_ok) {
             printf("ratio scene=%s size=%dx%d threads=%d spp=%d mode=%s mosaic_ms=%.3f llvmpipe_ms=%.3f "
                    "ratio=%.3f",
                    r->scene_name, r->width, r->height, r->threads, r->spp, r->mode, r->m_median, r->l_median,
@@ -753,6 +845,14 @@ int cli_bench_main(int argc, char **argv)
         snprintf(command + l, sizeof command - l, " %s", argv[i]);
     }
     const char *renderer = o.vs_llvmpipe ? br.renderer : NULL;
+    if (o.blur && bench_write_blur(blur_md, blur_csv, res, total,
+                                   o.blur == MOS_SAMPLING_DECOUPLED ? "decoupled" : "supersample", br.renderer,
+                                   machine, command, err, sizeof err)) {
+        fprintf(stderr, "mosaic: %s\n", err);
+        failed = 1;
+    } else if (o.blur) {
+        printf("wrote %s %s\n", blur_md, blur_csv);
+    }
     if (bench_write_csv(o.csv, res, total, o.vs_llvmpipe, err, sizeof err) ||
         bench_write_json(o.json, res, total, renderer, machine, err, sizeof err) ||
         bench_write_markdown(md_buf, res, total, renderer, machine, command, err, sizeof err)) {
