@@ -20,10 +20,16 @@ static inline int stoch_edge_inside(float e, float gx, float gy)
 
 /* Decides a sample from the three homogeneous edge lines c[e] (triangle
  * order) at window point (x, y), the determinant of the warped vertices and
- * their clip z; writes the window depth and the weights (meaningful only
- * when it returns 1). */
+ * their clip z and w; writes the window depth and the weights (meaningful
+ * only when it returns 1).  Depth is z / w at the sample, both interpolated
+ * with the edge values (sum e_k w_k is det in exact arithmetic): their
+ * rounding errors cancel in the ratio, where over det they do not, and for
+ * a triangle of a few pixels far from the window's origin they are
+ * percents of its edge values, enough to lose depth tests to a surface
+ * behind it. */
 static inline int stoch_lane_finish(int cull_back, const float c[3][3], float x, float y, float det,
-                                    const float z[3], float *depth, float *w0, float *w1, float *w2)
+                                    const float z[3], const float w[3], float *depth, float *w0, float *w1,
+                                    float *w2)
 {
     float e[3];
     for (int k = 0; k < 3; k++) e[k] = c[k][0] * x + c[k][1] * y + c[k][2];
@@ -32,7 +38,7 @@ static inline int stoch_lane_finish(int cull_back, const float c[3][3], float x,
     for (int k = 0; k < 3; k++) ok &= stoch_edge_inside(sd * e[k], sd * c[k][0], sd * c[k][1]);
     /* The hit lies at w = det / (e0 + e1 + e2): in front of the eye. */
     ok &= sd * (e[0] + e[1] + e[2]) > 0.0f;
-    const float zn = (e[0] * z[0] + e[1] * z[1] + e[2] * z[2]) / det;  /* clip z / w */
+    const float zn = (e[0] * z[0] + e[1] * z[1] + e[2] * z[2]) / (e[0] * w[0] + e[1] * w[1] + e[2] * w[2]);
     ok &= (zn >= -1.0f) & (zn <= 1.0f);  /* near and far planes */
     *depth = 0.5f * zn + 0.5f;
     *w0 = e[0];
@@ -45,29 +51,31 @@ static inline int stoch_lane_finish(int cull_back, const float c[3][3], float x,
 static inline int stoch_lane_motion(const fe_blur *b, float x, float y, float t, float *depth, float *w0,
                                     float *w1, float *w2)
 {
-    float c[3][3], z[3];
+    float c[3][3], z[3], w[3];
     for (int e = 0; e < 3; e++) {
         for (int k = 0; k < 3; k++) c[e][k] = b->sign[e] * (b->c0[e][k] + t * (b->c1[e][k] + t * b->c2[e][k]));
         z[e] = b->p[e][2] + t * b->dp[e][2];
+        w[e] = b->p[e][3] + t * b->dp[e][3];
     }
     const float v0[3] = {b->p[0][0] + t * b->dp[0][0], b->p[0][1] + t * b->dp[0][1], b->p[0][3] + t * b->dp[0][3]};
     const float det = c[0][0] * v0[0] + c[0][1] * v0[1] + c[0][2] * v0[2];
-    return stoch_lane_finish(b->cull_back, c, x, y, det, z, depth, w0, w1, w2);
+    return stoch_lane_finish(b->cull_back, c, x, y, det, z, w, depth, w0, w1, w2);
 }
 
 /* Defocus: c(u, v) = c0 + u c1 + v c2; vertex 0 sheared by the lens. */
 static inline int stoch_lane_defocus(const fe_blur *b, float x, float y, float u, float v, float *depth, float *w0,
                                      float *w1, float *w2)
 {
-    float c[3][3], z[3];
+    float c[3][3], z[3], w[3];
     for (int e = 0; e < 3; e++) {
         for (int k = 0; k < 3; k++) c[e][k] = b->sign[e] * (b->c0[e][k] + u * b->c1[e][k] + v * b->c2[e][k]);
         z[e] = b->p[e][2];
+        w[e] = b->p[e][3];
     }
     const float W = b->p[0][3], off = W - b->focus;
     const float v0[3] = {b->p[0][0] + u * b->sx * off, b->p[0][1] + v * b->sy * off, W};
     const float det = c[0][0] * v0[0] + c[0][1] * v0[1] + c[0][2] * v0[2];
-    return stoch_lane_finish(b->cull_back, c, x, y, det, z, depth, w0, w1, w2);
+    return stoch_lane_finish(b->cull_back, c, x, y, det, z, w, depth, w0, w1, w2);
 }
 
 /* Both: warp the vertices to (u, v, t), then the 2D homogeneous edges.
@@ -76,19 +84,20 @@ static inline int stoch_lane_defocus(const fe_blur *b, float x, float y, float u
 static inline int stoch_lane_warp(const fe_blur *b, float x, float y, float u, float v, float t, float *depth,
                                   float *w0, float *w1, float *w2)
 {
-    float p[3][3], z[3], c[3][3];
+    float p[3][3], z[3], w[3], c[3][3];
     for (int i = 0; i < 3; i++) {
         const float W = b->p[i][3] + t * b->dp[i][3], off = W - b->focus;
         p[i][0] = b->p[i][0] + t * b->dp[i][0] + u * b->sx * off;
         p[i][1] = b->p[i][1] + t * b->dp[i][1] + v * b->sy * off;
         p[i][2] = W;
         z[i] = b->p[i][2] + t * b->dp[i][2];
+        w[i] = W;
     }
     fe_cross3(c[0], p[1], p[2]);
     fe_cross3(c[1], p[2], p[0]);
     fe_cross3(c[2], p[0], p[1]);
     const float det = c[0][0] * p[0][0] + c[0][1] * p[0][1] + c[0][2] * p[0][2];
-    return stoch_lane_finish(b->cull_back, c, x, y, det, z, depth, w0, w1, w2);
+    return stoch_lane_finish(b->cull_back, c, x, y, det, z, w, depth, w0, w1, w2);
 }
 
 /* Where a covered sample with weights (w0, w1, w2) lands in the shading
