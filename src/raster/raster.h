@@ -35,11 +35,12 @@ static inline const float *raster_uvt_at(const float *uvt, int spp, int x, int y
 void raster_uvt_fill(int spp, uint32_t seed, float *uvt);
 
 /* The samples of each pattern pixel ranked by time (key FE_RANK_T) and by
- * lens u (FE_RANK_U), as planes the stochastic walk (stoch_walk_fn, below) reads sixteen pixels
+ * lens u (FE_RANK_U), as tables the stochastic walk (stoch_walk_fn, below) reads sixteen pixels
  * at a time: pattern pixels in 4x4 blocks (raster_uvt_lane), and for key k
- * and rank j (the sample with the j-th smallest t or u) one plane per field
- * at plane[((k * spp + j) * RASTER_RANKED_FIELDS + field) * 1024]: the
- * sample's x, y from the lower-left corner of its 4x4 block, then u, v, t.
+ * and rank j (the sample with the j-th smallest t or u) the 64 blocks' fields,
+ * block by block (raster_ranked_block: a block's fields are 320 contiguous
+ * bytes): the sample's x, y from the lower-left corner of its 4x4 block,
+ * then u, v, t, sixteen lanes each.
  * sample[(k * spp + j) * 1024 + lane] is its index, range[k][j] the
  * [min, max] of the key at rank j over all 1024 pixels.  The stochastic
  * rasterizer visits rank j of every pixel together, within the triangle's
@@ -51,10 +52,13 @@ static inline int raster_uvt_lane(int x, int y)
 {
     return ((y & 31) >> 2) * 128 + ((x & 31) >> 2) * 16 + (y & 3) * 4 + (x & 3);
 }
-/* The planes and the sample indices of rank j under key. */
-static inline float *raster_ranked_plane(const frame_ranked *r, int key, int j)
+/* The fields of rank j under key for the 4x4 block whose first lane is
+ * lane0 (a multiple of 16): field f of lane i at [f * 16 + i]; and the
+ * sample indices of rank j. */
+static inline float *raster_ranked_block(const frame_ranked *r, int key, int j, int lane0)
 {
-    return r->plane + ((size_t)key * (size_t)r->spp + (size_t)j) * RASTER_RANKED_FIELDS * RASTER_UVT_PIXELS;
+    return r->plane + ((size_t)key * (size_t)r->spp + (size_t)j) * RASTER_RANKED_FIELDS * RASTER_UVT_PIXELS +
+           (size_t)lane0 * RASTER_RANKED_FIELDS;
 }
 static inline uint8_t *raster_ranked_sample(const frame_ranked *r, int key, int j)
 {

@@ -136,12 +136,12 @@ mos_result raster_ranked_init(frame_ranked *r, int spp, const float *uvt, const 
                 }
                 for (int j = 0; j < spp; j++) {
                     const int s = o[j];
-                    float *f = raster_ranked_plane(r, key, j) + lane;
-                    f[RASTER_RANKED_X * RASTER_UVT_PIXELS] = (float)(x & 3) + pos->fx[s];
-                    f[RASTER_RANKED_Y * RASTER_UVT_PIXELS] = (float)(y & 3) + pos->fy[s];
-                    f[RASTER_RANKED_U * RASTER_UVT_PIXELS] = q[3 * s + 0];
-                    f[RASTER_RANKED_V * RASTER_UVT_PIXELS] = q[3 * s + 1];
-                    f[RASTER_RANKED_T * RASTER_UVT_PIXELS] = q[3 * s + 2];
+                    float *f = raster_ranked_block(r, key, j, lane & ~15) + (lane & 15);
+                    f[RASTER_RANKED_X * 16] = (float)(x & 3) + pos->fx[s];
+                    f[RASTER_RANKED_Y * 16] = (float)(y & 3) + pos->fy[s];
+                    f[RASTER_RANKED_U * 16] = q[3 * s + 0];
+                    f[RASTER_RANKED_V * 16] = q[3 * s + 1];
+                    f[RASTER_RANKED_T * 16] = q[3 * s + 2];
                     raster_ranked_sample(r, key, j)[lane] = (uint8_t)s;
                     r->range[key][j][0] = fminf(r->range[key][j][0], q[3 * s + c]);
                     r->range[key][j][1] = fmaxf(r->range[key][j][1], q[3 * s + c]);

@@ -164,19 +164,18 @@ void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *
         /* Samples beyond a line by more than the slack cannot be covered. */
         const float axl = l[0].a - slack, bxl = l[0].b, axh = l[1].a + slack, bxh = l[1].b;
         const float ayl = l[2].a - slack, byl = l[2].b, ayh = l[3].a + slack, byh = l[3].b;
-        const float *plane = raster_ranked_plane(ranked, key, j);
         const uint8_t *sample = raster_ranked_sample(ranked, key, j);
         for (int by = by0 & ~3; by < by1; by += 4) {
             const uint32_t rows = stoch_row_bits(by, by0, by1);
             for (int bx = bx0 & ~3; bx < bx1; bx += 4) {
                 const uint32_t mask = stoch_span_bits(bx, bx0, bx1) * 0x1111u & rows;
                 const int lane0 = raster_uvt_lane(bx, by);
-                const float *restrict lanes = __builtin_assume_aligned(plane + lane0, 64);
-                const float *restrict X = lanes + RASTER_RANKED_X * RASTER_UVT_PIXELS;
-                const float *restrict Y = lanes + RASTER_RANKED_Y * RASTER_UVT_PIXELS;
-                const float *restrict U = lanes + RASTER_RANKED_U * RASTER_UVT_PIXELS;
-                const float *restrict V = lanes + RASTER_RANKED_V * RASTER_UVT_PIXELS;
-                const float *restrict T = lanes + RASTER_RANKED_T * RASTER_UVT_PIXELS;
+                const float *restrict lanes = __builtin_assume_aligned(raster_ranked_block(ranked, key, j, lane0), 64);
+                const float *restrict X = lanes + RASTER_RANKED_X * STOCH_LANES;
+                const float *restrict Y = lanes + RASTER_RANKED_Y * STOCH_LANES;
+                const float *restrict U = lanes + RASTER_RANKED_U * STOCH_LANES;
+                const float *restrict V = lanes + RASTER_RANKED_V * STOCH_LANES;
+                const float *restrict T = lanes + RASTER_RANKED_T * STOCH_LANES;
                 const float fx = (float)bx, fy = (float)by;
                 _Alignas(64) float xs[STOCH_LANES], ys[STOCH_LANES];
                 _Alignas(64) int in[STOCH_LANES];
