@@ -20,7 +20,7 @@ void fe_setup_planes(fe_tri *t, float x0, float y0, float d1x, float d1y, float 
     t->y0 = y0;
     FE_PLANE(t->z, z[0], z[1], z[2]);
     FE_PLANE(t->inv_w, inv_w[0], inv_w[1], inv_w[2]);
-    t->varying_count = (uint32_t)varying_count;
+    t->varying_count = (uint16_t)varying_count;
     for (int k = 0; k < varying_count; k++)
         FE_PLANE(t->varying[k], var[0][k] * inv_w[0], var[1][k] * inv_w[1], var[2][k] * inv_w[2]);
 #undef FE_PLANE
@@ -61,6 +61,9 @@ bool fe_setup_triangle(const fe_post *const post[3], const float *const var[3], 
     if (px0 > px1 || py0 > py1) return false;  /* off-screen */
 
     t->draw = d;
+    t->flags = max_x - min_x < FE_TRI_SMALL_PX * FRAME_SUBPIXELS && max_y - min_y < FE_TRI_SMALL_PX * FRAME_SUBPIXELS
+                   ? FE_TRI_SMALL
+                   : 0;
     t->min_x = px0;
     t->min_y = py0;
     t->max_x = px1;

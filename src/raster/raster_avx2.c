@@ -7,6 +7,7 @@
 
 #include "raster/quad_depth_avx2.h"
 #include "raster/raster.h"
+#include "raster/small_block_avx2.h"
 #include "raster/stoch_lane.h"
 
 static inline uint64_t cover_avx2(const int64_t row[3], const int64_t (*off)[4 * RASTER_MAX_SAMPLES + 8], int slots)
@@ -25,6 +26,10 @@ static inline uint64_t cover_avx2(const int64_t row[3], const int64_t (*off)[4 *
 }
 
 #define RASTER_FN raster_triangle_avx2
+#define RASTER_QUADS_FN raster_quads_avx2
+#define RASTER_SMALL_FN raster_small_avx2
+#define RASTER_SMALL_COVER raster_small_cover_avx2
+#define RASTER_SMALL_DEPTH raster_small_depth_avx2
 #define RASTER_COVER cover_avx2
 #define RASTER_DEPTH raster_depth_avx2
 #include "raster/raster_tmp.h"

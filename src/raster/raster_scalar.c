@@ -2,6 +2,7 @@
  * Fed by backend/tile.c through the ISA table (backend_isa_select). */
 #include "raster/quad_depth.h"
 #include "raster/raster.h"
+#include "raster/small_block.h"
 #include "raster/stoch_lane.h"
 
 static inline uint64_t cover_scalar(const int64_t row[3], const int64_t (*off)[4 * RASTER_MAX_SAMPLES + 8], int slots)
@@ -15,6 +16,10 @@ static inline uint64_t cover_scalar(const int64_t row[3], const int64_t (*off)[4
 }
 
 #define RASTER_FN raster_triangle_scalar
+#define RASTER_QUADS_FN raster_quads_scalar
+#define RASTER_SMALL_FN raster_small_scalar
+#define RASTER_SMALL_COVER raster_small_cover_scalar
+#define RASTER_SMALL_DEPTH raster_small_depth_scalar
 #define RASTER_COVER cover_scalar
 #define RASTER_DEPTH raster_depth_scalar
 #include "raster/raster_tmp.h"

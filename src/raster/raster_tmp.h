@@ -2,17 +2,76 @@
  * raster_scalar.c, raster_avx2.c and raster_avx512.c, which define
  * RASTER_FN (the function's name), RASTER_COVER (how one quad's 4 * spp
  * samples are tested against the three edges) and RASTER_DEPTH (their
- * depth and the early depth test, quad_depth.h), and may define
+ * depth and the early depth test, quad_depth.h) and RASTER_QUADS_FN (the
+ * quad walk's name), and may define
+ * RASTER_SMALL_FN with RASTER_SMALL_COVER and RASTER_SMALL_DEPTH (one 4x4
+ * block of a small triangle at one sample per pixel, small_block*.h) and
  * RASTER_BLOCKS (a whole-block walk for one sample per pixel).  Fed by backend/tile.c through the ISA table. */
 
-int RASTER_FN(const fe_tri *t, const raster_view *v, int x0, int y0, int x1, int y1, raster_quad *out, float *z,
-              raster_counts *counts)
+#ifdef RASTER_SMALL_FN
+/* One sample per pixel, a small triangle (FE_TRI_SMALL) whose rectangle
+ * fits the 4x4 pixel block at (x0, y0) inside the target: the sixteen
+ * pixels' edge values in 32 bits (RASTER_SMALL_COVER), their depth and the
+ * early test (RASTER_SMALL_DEPTH), then the block's quads in the order the
+ * quad walk below emits them, with the same coverage and depth. */
+static int RASTER_SMALL_FN(const fe_tri *t, const raster_view *v, int x0, int y0, int x1, int y1, raster_quad *out,
+                           float *z, raster_counts *counts)
+{
+    const frame_samples *sp = v->samples;
+    const int64_t sx0 = (int64_t)x0 * FRAME_SUBPIXELS + sp->dx[0], sy0 = (int64_t)y0 * FRAME_SUBPIXELS + sp->dy[0];
+    int32_t e0[3], step_x[3], step_y[3];
+    for (int e = 0; e < 3; e++) {
+        e0[e] = (int32_t)(t->a[e] * sx0 + t->b[e] * sy0 + t->c[e]);  /* exact: FE_TRI_SMALL bounds it */
+        step_x[e] = t->a[e] * FRAME_SUBPIXELS;
+        step_y[e] = t->b[e] * FRAME_SUBPIXELS;
+    }
+    /* Lane l = ly * 4 + lx is pixel (x0 + lx, y0 + ly): only those in the
+     * rectangle and in t's bounds (the quad walk's masks; the rectangle is
+     * not empty and ends inside the bounds). */
+    const int lo_x = t->min_x > x0 ? t->min_x - x0 : 0, lo_y = t->min_y > y0 ? t->min_y - y0 : 0;
+    const uint32_t cols = ((1u << (x1 - x0)) - (1u << lo_x)) * 0x1111u;
+    const uint32_t rows = (1u << 4 * (y1 - y0)) - (1u << 4 * lo_y);
+    uint32_t mask = RASTER_SMALL_COVER(e0, step_x, step_y) & cols & rows;
+    if (!mask) return 0;
+    const uint64_t covered = (uint64_t)__builtin_popcount(mask);
+    counts->samples += covered;
+    counts->pixels += covered;
+    const bool depth_test = v->depth && t->draw->depth_test;
+    const bool want_z = depth_test || t->draw->depth_write;
+    _Alignas(64) float zb[16];
+    if (want_z) {
+        mask = RASTER_SMALL_DEPTH(v, depth_test, t, x0, y0, mask, zb);
+        if (!mask) return 0;
+    }
+    const int z_stride = RASTER_Z_STRIDE(1);
+    int n = 0;
+    for (int q = 0; q < 4; q++) {  /* bottom row first, left to right */
+        const int l0 = (q >> 1) * 8 + (q & 1) * 2;
+        const uint32_t bits = ((mask >> l0) & 3u) | ((mask >> (l0 + 4)) & 3u) << 2;
+        if (!bits) continue;
+        out[n].tri = t;
+        out[n].x = (uint16_t)(x0 + (q & 1) * 2);
+        out[n].y = (uint16_t)(y0 + (q >> 1) * 2);
+        out[n].cover = bits;
+        if (want_z) {
+            float *zq = z + (size_t)n * (size_t)z_stride;
+            zq[0] = zb[l0];
+            zq[1] = zb[l0 + 1];
+            zq[2] = zb[l0 + 4];
+            zq[3] = zb[l0 + 5];
+        }
+        n++;
+    }
+    return n;
+}
+#endif
+
+/* The quad walk: any sample count, any rectangle. */
+static __attribute__((noinline)) int RASTER_QUADS_FN(const fe_tri *t, const raster_view *v, int x0, int y0, int x1,
+                                                     int y1, raster_quad *out, float *z, raster_counts *counts)
 {
     const frame_samples *sp = v->samples;
     const int S = sp->count, slots = 4 * S;
-#ifdef RASTER_BLOCKS
-    if (S == 1) return RASTER_BLOCKS(t, v, x0, y0, x1, y1, out, z, counts);
-#endif
     /* E(quad at qx, qy; slot) = a * 256 * qx + b * 256 * qy + off[slot]: the
      * lane's pixel offset, the sample position and the edge constant fold
      * into one table per edge, padded to a whole vector. */
@@ -67,4 +126,19 @@ int RASTER_FN(const fe_tri *t, const raster_view *v, int x0, int y0, int x1, int
     counts->samples += cov_samples;
     counts->pixels += cov_pixels;
     return n;
+}
+
+int RASTER_FN(const fe_tri *t, const raster_view *v, int x0, int y0, int x1, int y1, raster_quad *out, float *z,
+              raster_counts *counts)
+{
+    const int S = v->samples->count;
+#ifdef RASTER_SMALL_FN
+    if (S == 1 && (t->flags & FE_TRI_SMALL) && x1 - x0 <= 4 && y1 - y0 <= 4 && x0 + 4 <= v->width &&
+        y0 + 4 <= v->height)
+        return RASTER_SMALL_FN(t, v, x0, y0, x1, y1, out, z, counts);
+#endif
+#ifdef RASTER_BLOCKS
+    if (S == 1) return RASTER_BLOCKS(t, v, x0, y0, x1, y1, out, z, counts);
+#endif
+    return RASTER_QUADS_FN(t, v, x0, y0, x1, y1, out, z, counts);
 }
