@@ -118,7 +118,7 @@ void SHADE_QUADS_FN(shade_scratch *ss, const raster_quad *quads, int n, int spp,
         const fe_tri *tris[BACKEND_SHADE_LANES / 4];
         for (int q = i; q < j; q++) tris[q - i] = quads[q].tri;
         quad_lanes(ss, quads + i, j - i, spp);
-        interpolate(ss, tris, j - i);
+        if (d->varying_count) interpolate(ss, tris, j - i);
         run_fragment(ss, d, j - i, out + i);
         i = j;
     }
@@ -136,7 +136,7 @@ void SHADE_POINTS_FN(shade_scratch *ss, const fe_tri *const *tris, const float *
         memcpy(ss->frag_x, x + 4 * i, (size_t)lanes * sizeof(float));
         memcpy(ss->frag_y, y + 4 * i, (size_t)lanes * sizeof(float));
         memset(ss->live, 1, (size_t)lanes);
-        interpolate(ss, tris + i, j - i);
+        if (d->varying_count) interpolate(ss, tris + i, j - i);
         run_fragment(ss, d, j - i, out + i);
         i = j;
     }
