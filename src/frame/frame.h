@@ -134,7 +134,7 @@ typedef struct fe_tri {
 
 /* fe_tri.flags: FE_TRI_SMALL, the vertices lie within FE_TRI_SMALL_PX
  * pixels of each other in x and in y, so the edge values of every sample
- * within 4 pixels of the triangle's bounds fit in 32 bits (|a|, |b| <
+ * within 8 pixels of the triangle's bounds fit in 32 bits (|a|, |b| <
  * 2^12, distances < 2^13 sub-pixels: |E| < 2^26); the rasterizer takes its
  * one-block path on them. */
 #define FE_TRI_SMALL 1u

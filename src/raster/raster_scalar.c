@@ -18,6 +18,7 @@ static inline uint64_t cover_scalar(const int64_t row[3], const int64_t (*off)[4
 #define RASTER_FN raster_triangle_scalar
 #define RASTER_QUADS_FN raster_quads_scalar
 #define RASTER_SMALL_FN raster_small_scalar
+#define RASTER_SMALL_BLOCK_FN raster_small_block_scalar
 #define RASTER_SMALL_COVER raster_small_cover_scalar
 #define RASTER_SMALL_DEPTH raster_small_depth_scalar
 #define RASTER_COVER cover_scalar
