@@ -126,7 +126,7 @@ typedef struct fe_tri {
     int64_t c[3];
     float x0, y0;
     float z[3];      /* window depth: z[0] + z[1] * dx + z[2] * dy */
-    float inv_w[3];  /* 1/w plane */
+    float inv_w[3];  /* 1/w plane (set when there are varyings) */
     uint16_t varying_count;
     uint16_t flags;  /* FE_TRI_* */
     float varying[][3]; /* varying_count planes of v/w */

@@ -22,7 +22,7 @@ static inline void setup_planes(fe_tri *t, float x0, float y0, float d1x, float 
     t->x0 = x0;
     t->y0 = y0;
     FE_PLANE(t->z, z[0], z[1], z[2]);
-    FE_PLANE(t->inv_w, inv_w[0], inv_w[1], inv_w[2]);
+    if (varying_count) FE_PLANE(t->inv_w, inv_w[0], inv_w[1], inv_w[2]);  /* only interpolation reads it */
     t->varying_count = (uint16_t)varying_count;
     for (int k = 0; k < varying_count; k++)
         FE_PLANE(t->varying[k], var[0][k] * inv_w[0], var[1][k] * inv_w[1], var[2][k] * inv_w[2]);
