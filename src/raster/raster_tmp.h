@@ -12,10 +12,11 @@
 #ifdef RASTER_SMALL_FN
 /* One 4x4 block of RASTER_SMALL_FN at (bx, by): lane l = ly * 4 + lx is
  * pixel (bx + lx, by + ly), e[] its lane 0 edge values, `in` the lanes to
- * test; its quads are appended to out[n..] with their depth.  Returns n. */
+ * test, all in the block's first cols x rows pixels (its quads: 2 or 4
+ * each way); its quads are appended to out[n..] with their depth.  Returns n. */
 static inline int RASTER_SMALL_BLOCK_FN(const fe_tri *t, const raster_view *v, const int32_t e[3],
-                                        const int32_t step_x[3], const int32_t step_y[3], int bx, int by, uint32_t in,
-                                        raster_quad *out, float *z, int n, uint64_t *covered)
+                                        const int32_t step_x[3], const int32_t step_y[3], int bx, int by, int cols,
+                                        int rows, uint32_t in, raster_quad *out, float *z, int n, uint64_t *covered)
 {
     uint32_t mask = RASTER_SMALL_COVER(e, step_x, step_y) & in;
     if (!mask) return n;
@@ -23,7 +24,7 @@ static inline int RASTER_SMALL_BLOCK_FN(const fe_tri *t, const raster_view *v, c
     /* The depth of every block, also when the draw neither tests nor
      * writes it (the ROP then ignores it): one path, no branch. */
     _Alignas(32) float zb[16];
-    mask = RASTER_SMALL_DEPTH(v, v->depth && t->draw->depth_test, t, bx, by, mask, zb);
+    mask = RASTER_SMALL_DEPTH(v, v->depth && t->draw->depth_test, t, bx, by, cols, rows, mask, zb);
     if (!mask) return n;
     for (int q = 0; q < 4; q++) {  /* bottom row first, left to right */
         const int l0 = (q >> 1) * 8 + (q & 1) * 2;
@@ -44,8 +45,8 @@ static inline int RASTER_SMALL_BLOCK_FN(const fe_tri *t, const raster_view *v, c
 }
 
 /* One sample per pixel, a small triangle (FE_TRI_SMALL) whose rectangle
- * spans at most 8 x 8 pixels from (x0, y0) and whose 4x4 blocks from there
- * lie inside the target: per block, the sixteen pixels' edge values in 32
+ * spans at most 8 x 8 pixels from (x0, y0) and whose quads lie inside the
+ * target: per 4x4 block from there, the sixteen pixels' edge values in 32
  * bits (RASTER_SMALL_COVER), their depth and the early test
  * (RASTER_SMALL_DEPTH), then the block's quads, row by row, with the quad
  * walk's coverage and depth (only the order of one triangle's quads, which
@@ -69,17 +70,20 @@ static int RASTER_SMALL_FN(const fe_tri *t, const raster_view *v, int x0, int y0
     int n;
     if (w <= 4 && h <= 4) {  /* one block: most small triangles */
         const uint32_t in = ((1u << w) - (1u << lo_x)) * 0x1111u & ((1u << 4 * h) - (1u << 4 * lo_y));
-        n = RASTER_SMALL_BLOCK_FN(t, v, e0, step_x, step_y, x0, y0, in, out, z, 0, &covered);
+        n = RASTER_SMALL_BLOCK_FN(t, v, e0, step_x, step_y, x0, y0, (w + 1) & ~1, (h + 1) & ~1, in, out, z, 0,
+                                  &covered);
     } else {
         n = 0;
         for (int by = 0; by < h; by += 4) {
-            const uint32_t rows = (1u << 4 * (h - by < 4 ? h - by : 4)) - (by ? 1u : 1u << 4 * lo_y);
+            const int bh = h - by < 4 ? h - by : 4;
+            const uint32_t rows = (1u << 4 * bh) - (by ? 1u : 1u << 4 * lo_y);
             for (int bx = 0; bx < w; bx += 4) {
-                const uint32_t cols = ((1u << (w - bx < 4 ? w - bx : 4)) - (bx ? 1u : 1u << lo_x)) * 0x1111u;
+                const int bw = w - bx < 4 ? w - bx : 4;
+                const uint32_t cols = ((1u << bw) - (bx ? 1u : 1u << lo_x)) * 0x1111u;
                 int32_t eb[3];
                 for (int e = 0; e < 3; e++) eb[e] = e0[e] + step_x[e] * bx + step_y[e] * by;
-                n = RASTER_SMALL_BLOCK_FN(t, v, eb, step_x, step_y, x0 + bx, y0 + by, cols & rows, out, z, n,
-                                          &covered);
+                n = RASTER_SMALL_BLOCK_FN(t, v, eb, step_x, step_y, x0 + bx, y0 + by, (bw + 1) & ~1, (bh + 1) & ~1,
+                                          cols & rows, out, z, n, &covered);
             }
         }
     }
@@ -156,8 +160,8 @@ int RASTER_FN(const fe_tri *t, const raster_view *v, int x0, int y0, int x1, int
 {
     const int S = v->samples->count;
 #ifdef RASTER_SMALL_FN
-    if (S == 1 && (t->flags & FE_TRI_SMALL) && x1 - x0 <= 8 && y1 - y0 <= 8 && x0 + ((x1 - x0 + 3) & ~3) <= v->width &&
-        y0 + ((y1 - y0 + 3) & ~3) <= v->height)
+    if (S == 1 && (t->flags & FE_TRI_SMALL) && x1 - x0 <= 8 && y1 - y0 <= 8 && x0 + ((x1 - x0 + 1) & ~1) <= v->width &&
+        y0 + ((y1 - y0 + 1) & ~1) <= v->height)
         return RASTER_SMALL_FN(t, v, x0, y0, x1, y1, out, z, counts);
 #endif
 #ifdef RASTER_BLOCKS

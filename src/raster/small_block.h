@@ -23,11 +23,14 @@ static inline uint32_t raster_small_cover_scalar(const int32_t e0[3], const int3
 }
 
 /* Writes zb[l], the depth of each lane of `mask` (raster_sample_depth's
- * bits), and returns `mask` less the lanes that fail the early test; the
- * block lies inside the target. */
+ * bits), and returns `mask` less the lanes that fail the early test.  The
+ * lanes of mask lie in the block's first `cols` columns and `rows` rows (2
+ * or 4 each: its quads, inside the target and the bin); the target's depth
+ * is read there only. */
 static inline uint32_t raster_small_depth_scalar(const raster_view *v, bool test, const fe_tri *t, int x0, int y0,
-                                                 uint32_t mask, float zb[16])
+                                                 int cols, int rows, uint32_t mask, float zb[16])
 {
+    (void)cols, (void)rows;
     for (uint32_t left = mask; left; left &= left - 1) {
         const int l = __builtin_ctz(left), px = x0 + (l & 3), py = y0 + (l >> 2);
         const float z = raster_sample_depth(t, v->samples, px, py, 0);
