@@ -253,14 +253,12 @@ typedef enum work_kind {
  * chunk's outputs, and done[chunk] is then set (release).  The front-end
  * publishes the job in pipe_frame.job while it is open, claims chunks too
  * and reads the outputs in chunk order once done (frontend.c); a worker
- * runs chunks between its own work items while its queue is empty, and
- * the front-end runs them too while a worker's full FIFO stalls it.
+ * runs chunks between its own work items while its queue is empty.
  * Which thread ran a chunk changes no output.  helper 0 is the front-end,
  * 1 + w worker w (per-helper memory); scratch is the helper's
  * shader scratch (as large as any draw's scratch_bytes, NULL if none). */
 typedef struct frame_job {
     void (*run)(struct frame_job *job, uint32_t chunk, int helper, void *scratch);
-    void *frontend_scratch;  /* the front-end's (helper 0's) scratch, for chunks it runs while a full FIFO stalls it */
     uint32_t count;
     atomic_uint next;
     atomic_uchar *done;

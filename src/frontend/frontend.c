@@ -174,10 +174,9 @@ static void run_setup_chunk(frame_job *j, uint32_t chunk, int helper, void *scra
  * it to the workers (pipe_frame.job) and wakes the idle ones (an offer
  * lands only in an empty queue).  false when out of memory. */
 static bool job_start(frontend *fe, pipe_frame *f, const frame_dispatch *d, frame_job *j, uint32_t count,
-                      void (*run)(frame_job *, uint32_t, int, void *), void *scratch)
+                      void (*run)(frame_job *, uint32_t, int, void *))
 {
     j->run = run;
-    j->frontend_scratch = scratch;
     j->count = count;
     atomic_init(&j->next, 0);
     j->done = arena_alloc(&fe->arena, (count ? count : 1) * sizeof *j->done, 64);
@@ -262,11 +261,11 @@ static bool run_draw(frontend *fe, pipe_frame *f, const fe_draw *d, const frame_
     dj->state = arena_alloc(&fe->arena, prims ? prims : 1, 64);
     if (!dj->tri || !dj->state) return false;
 
-    if (!job_start(fe, f, disp, &dj->vertex, dj->v.chunks, run_vertex_chunk, fc->scratch)) return false;
+    if (!job_start(fe, f, disp, &dj->vertex, dj->v.chunks, run_vertex_chunk)) return false;
     for (uint32_t c = 0; c < dj->v.chunks; c++) job_wait(&dj->vertex, c, fc->scratch);
     job_end(f);
     const uint32_t setup_chunks = (uint32_t)((prims + SETUP_CHUNK - 1) / SETUP_CHUNK);
-    if (!job_start(fe, f, disp, &dj->setup, setup_chunks, run_setup_chunk, fc->scratch)) return false;
+    if (!job_start(fe, f, disp, &dj->setup, setup_chunks, run_setup_chunk)) return false;
     for (uint32_t c = 0; c < setup_chunks; c++) {
         job_wait(&dj->setup, c, fc->scratch);
         if (c + 1 == setup_chunks) job_end(f);

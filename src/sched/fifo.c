@@ -77,14 +77,6 @@ bool fifo_empty(work_fifo *f)
     return empty;
 }
 
-bool fifo_full(work_fifo *f)
-{
-    pthread_mutex_lock(&f->lock);
-    bool full = f->count == f->capacity;
-    pthread_mutex_unlock(&f->lock);
-    return full;
-}
-
 void fifo_pop(work_fifo *f, work_item *out)
 {
     pthread_mutex_lock(&f->lock);

@@ -27,8 +27,6 @@ double fifo_push(work_fifo *f, const work_item *it);
 bool fifo_offer(work_fifo *f, const work_item *it);
 /* Nothing queued: the consumer has nothing of its own to do. */
 bool fifo_empty(work_fifo *f);
-/* No room: a push now would block. */
-bool fifo_full(work_fifo *f);
 /* Pops one item, sleeping while the FIFO is empty. */
 void fifo_pop(work_fifo *f, work_item *out);
 

@@ -72,19 +72,11 @@ static void *worker_main(void *arg)
     }
 }
 
-/* The front-end's way to the workers (frame_dispatch.push).  A full FIFO
- * stalls the front-end; it first runs chunks of its own open job (set-up
- * work the worker would otherwise take once it runs dry, on the time of
- * the worker that bounds the frame), then sleeps. */
+/* The front-end's way to the workers (frame_dispatch.push). */
 static double push_to_worker(void *queues, int worker_id, const work_item *it)
 {
     sched *s = queues;
-    work_fifo *q = &s->workers[worker_id].fifo;
-    frame_job *j;
-    while (s->running && (j = atomic_load_explicit(&s->running->job, memory_order_acquire)) && fifo_full(q) &&
-           frame_job_step(j, 0, j->frontend_scratch)) {
-    }
-    return fifo_push(q, it);
+    return fifo_push(&s->workers[worker_id].fifo, it);
 }
 
 static bool offer_to_worker(void *queues, int worker_id, const work_item *it)
@@ -104,9 +96,7 @@ static void *frontend_main(void *arg)
         s->pending = NULL;
         pthread_mutex_unlock(&s->lock);
         const frame_dispatch dispatch = {.push = push_to_worker, .offer = offer_to_worker, .queues = s, .workers = s->worker_count};
-        s->running = f;
         frontend_run_frame(s->fe, f, &dispatch);
-        s->running = NULL;
         pthread_mutex_lock(&s->lock);
         /* Only now is the frame free of the front-end: the workers may have
          * finished before its last statistics were written. */

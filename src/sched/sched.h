@@ -37,7 +37,6 @@ typedef struct sched {
     pthread_cond_t frame_ready;  /* api -> front-end */
     pthread_cond_t frame_done;   /* workers -> api */
     pipe_frame *pending;         /* frame handed to the front-end */
-    pipe_frame *running;         /* the frame the front-end runs (its thread's own) */
     bool frontend_busy;          /* the front-end still uses the frame */
     int workers_left;            /* workers still running the frame */
     bool quit;
