@@ -142,7 +142,7 @@ void backend_rop(rt_target *t, const raster_quad *quads, const float *z, int n, 
     const size_t z_stride = (size_t)RASTER_Z_STRIDE(S);
     float *const tri_area = t->recording && (t->inspect.what & MOS_INSPECT_TRIANGLE_AREA) ? t->inspect.tri_area : NULL;
 #if defined(__SSE2__)
-    /* The common case four samples per instruction: an opaque draw that
+    /* The common case, four samples per instruction: an opaque draw that
      * tests and writes depth, a quad inside the target, nothing inspected. */
     const uint64_t lane_mask = S == 16 ? 0xffffull : (1ull << S) - 1;
     const fe_draw *opaque = NULL;  /* the last draw seen to take that path (runs of quads share one) */
