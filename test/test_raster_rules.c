@@ -87,11 +87,13 @@ typedef struct rr_env {
     int spp;
 } rr_env;
 
-static int rr_open(rr_env *e, int spp, int threads, int bin)
+static int rr_open_isa(rr_env *e, int spp, int threads, int bin, mos_isa isa)
 {
     e->spp = spp;
-    e->ctx = tu_context(threads, bin);
-    if (!e->ctx) return 0;
+    e->ctx = NULL;
+    mos_result r = mos_context_create(&(mos_context_desc){ .pipeline = { .threads = threads, .bin_px = bin }, .isa = isa },
+                                      &e->ctx);
+    if (!CHECK_OK_B(r)) return 0;
     if (!CHECK_OK_B(mos_target_create(e->ctx, &(mos_target_desc){ .width = RW, .height = RH,
                     .samples = spp }, &e->t))) {
         mos_context_destroy(e->ctx);
@@ -101,6 +103,8 @@ static int rr_open(rr_env *e, int spp, int threads, int bin)
     e->zero = tu_zero_shader(e->ctx);
     return 1;
 }
+
+static int rr_open(rr_env *e, int spp, int threads, int bin) { return rr_open_isa(e, spp, threads, bin, MOS_ISA_AUTO); }
 
 static void tri_to_ndc(const ref_tri *t, float *xy)
 {
@@ -325,10 +329,10 @@ static ref_tri random_tri(test_rng *r, int large)
     return t;
 }
 
-static void random_case(int spp, int small_n, int large_n, int threads, int bin, unsigned seed)
+static void random_case_isa(int spp, int small_n, int large_n, int threads, int bin, unsigned seed, mos_isa isa)
 {
     rr_env e;
-    if (!rr_open(&e, spp, threads, bin)) return;
+    if (!rr_open_isa(&e, spp, threads, bin, isa)) return;
     test_rng r = { 0x853C49E6748FEA9Bull + seed };
     enum { PER_FRAME = 48 };
     ref_tri tris[PER_FRAME];
@@ -345,7 +349,15 @@ static void random_case(int spp, int small_n, int large_n, int threads, int bin,
     mos_context_destroy(e.ctx);
 }
 
+static void random_case(int spp, int small_n, int large_n, int threads, int bin, unsigned seed)
+{
+    random_case_isa(spp, small_n, large_n, threads, bin, seed, MOS_ISA_AUTO);
+}
+
 static void test_random_1spp(void) { random_case(1, TEST_SANITIZED ? 800 : 2500, TEST_SANITIZED ? 150 : 500, 2, 16, 1); }
+/* The portable build's paths too (small triangles take a one-block path at
+ * one sample per pixel in every instruction set). */
+static void test_random_1spp_scalar(void) { random_case_isa(1, TEST_SANITIZED ? 400 : 1500, 50, 2, 16, 6, MOS_ISA_SCALAR); }
 static void test_random_4spp(void) { random_case(4, TEST_SANITIZED ? 800 : 2500, TEST_SANITIZED ? 150 : 500, 3, 8, 2); }
 static void test_random_2_8_16spp(void)
 {
@@ -363,6 +375,7 @@ int main(void)
     TEST_RUN(test_right_edge);
     TEST_RUN(test_rect_all_spp);
     TEST_RUN(test_random_1spp);
+    TEST_RUN(test_random_1spp_scalar);
     TEST_RUN(test_random_4spp);
     TEST_RUN(test_random_2_8_16spp);
     return TEST_EXIT();

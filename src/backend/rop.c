@@ -10,6 +10,8 @@
 #include <emmintrin.h>
 #endif
 
+#include <string.h>
+
 #include "backend/stages.h"
 
 static uint32_t blend_alpha(uint32_t src, uint32_t dst)
@@ -86,9 +88,10 @@ static inline __m128i slot_colors(const uint32_t rgba[4], int S, int log2_s, int
 /* An opaque draw that tests and writes depth, a quad whose four pixels lie
  * in the target: per slot, z < depth among `live` -> write depth and colour.
  * A NaN z fails the test, as in the sample walk. */
-static void rop_quad_opaque(rt_target *t, const raster_quad *q, const float *zq, uint64_t live, const uint32_t rgba[4])
+static inline void rop_quad_opaque(rt_target *t, int S, const raster_quad *q, const float *zq, uint64_t live,
+                                   const uint32_t rgba[4])
 {
-    const int S = t->samples, log2_s = __builtin_ctz((unsigned)S);  /* the 2D path's counts are powers of two */
+    const int log2_s = __builtin_ctz((unsigned)S);  /* the 2D path's counts are powers of two */
     const size_t row = (size_t)t->width * (size_t)S, at = (size_t)q->y * row + (size_t)q->x * (size_t)S;
     uint32_t *c0 = t->color + at, *c1 = c0 + row;
     uint32_t *d0 = (uint32_t *)(t->depth + at), *d1 = d0 + row;  /* depth moves as bits */
@@ -109,40 +112,70 @@ static void rop_quad_opaque(rt_target *t, const raster_quad *q, const float *zq,
 }
 #endif
 
+/* Quad q's covered samples one by one (any draw, any quad). */
+static void rop_quad_samples(rt_target *t, const raster_quad *q, const float *zq, const shade_result *res,
+                             float *tri_area)
+{
+    const int S = t->samples;
+    const uint64_t lane_mask = S == 16 ? 0xffffull : (1ull << S) - 1;
+    const fe_tri *tri = q->tri;
+    const fe_draw *d = tri->draw;
+    for (int lane = 0; lane < 4; lane++) {
+        uint64_t m = (q->cover >> (lane * S)) & lane_mask;
+        if (!m || res->discard[lane]) continue;
+        int px = q->x + (lane & 1), py = q->y + (lane >> 1);
+        size_t base = ((size_t)py * (size_t)t->width + (size_t)px) * (size_t)S;
+        uint32_t src = res->rgba[lane];
+        bool wrote = false;
+        const float *zl = zq + (size_t)(lane * S);
+        for (; m; m &= m - 1) {
+            int s = __builtin_ctzll(m);
+            wrote |= backend_rop_sample(t, d, base + (size_t)s, zl[s], src);
+        }
+        if (wrote && tri_area) tri_area[(size_t)py * (size_t)t->width + (size_t)px] = backend_tri_area_px(tri);
+    }
+}
+
 void backend_rop(rt_target *t, const raster_quad *quads, const float *z, int n, const shade_result *res)
 {
     const int S = t->samples;
     const size_t z_stride = (size_t)RASTER_Z_STRIDE(S);
-    const uint64_t lane_mask = S == 16 ? 0xffffull : (1ull << S) - 1;
     float *const tri_area = t->recording && (t->inspect.what & MOS_INSPECT_TRIANGLE_AREA) ? t->inspect.tri_area : NULL;
-    for (int q = 0; q < n; q++) {
-        const fe_tri *tri = quads[q].tri;
-        const fe_draw *d = tri->draw;
 #if defined(__SSE2__)
-        if (d->blend == MOS_BLEND_OPAQUE && d->depth_test && d->depth_write && !tri_area &&
-            quads[q].x + 1 < t->width && quads[q].y + 1 < t->height) {
-            uint64_t live = quads[q].cover;
-            for (int lane = 0; lane < 4; lane++)
-                if (res[q].discard[lane]) live &= ~(lane_mask << (lane * S));
-            rop_quad_opaque(t, &quads[q], z + (size_t)q * z_stride, live, res[q].rgba);
+    /* The common case, four samples per instruction: an opaque draw that
+     * tests and writes depth, a quad inside the target, nothing inspected. */
+    const uint64_t lane_mask = S == 16 ? 0xffffull : (1ull << S) - 1;
+    const fe_draw *opaque = NULL;  /* the last draw seen to take that path (runs of quads share one) */
+    for (int q = 0; q < n; q++) {
+        const fe_draw *d = quads[q].tri->draw;
+        const float *zq = z + (size_t)q * z_stride;
+        if (d != opaque) {
+            if (d->blend != MOS_BLEND_OPAQUE || !d->depth_test || !d->depth_write || tri_area) {
+                rop_quad_samples(t, &quads[q], zq, &res[q], tri_area);
+                continue;
+            }
+            opaque = d;
+        }
+        if (quads[q].x + 1 >= t->width || quads[q].y + 1 >= t->height) {
+            rop_quad_samples(t, &quads[q], zq, &res[q], tri_area);
             continue;
         }
-#endif
-        for (int lane = 0; lane < 4; lane++) {
-            uint64_t m = (quads[q].cover >> (lane * S)) & lane_mask;
-            if (!m || res[q].discard[lane]) continue;
-            int px = quads[q].x + (lane & 1), py = quads[q].y + (lane >> 1);
-            size_t base = ((size_t)py * (size_t)t->width + (size_t)px) * (size_t)S;
-            uint32_t src = res[q].rgba[lane];
-            bool wrote = false;
-            const float *zl = z + (size_t)q * z_stride + (size_t)(lane * S);
-            for (; m; m &= m - 1) {
-                int s = __builtin_ctzll(m);
-                wrote |= backend_rop_sample(t, d, base + (size_t)s, zl[s], src);
-            }
-            if (wrote && tri_area) tri_area[(size_t)py * (size_t)t->width + (size_t)px] = backend_tri_area_px(tri);
+        uint64_t live = quads[q].cover;
+        if (S == 1) {  /* one sample per pixel: lane i is bit i */
+            uint32_t discard;
+            memcpy(&discard, res[q].discard, sizeof discard);
+            if (discard)
+                for (int lane = 0; lane < 4; lane++) live &= ~((uint64_t)(res[q].discard[lane] != 0) << lane);
+            rop_quad_opaque(t, 1, &quads[q], zq, live, res[q].rgba);
+            continue;
         }
+        for (int lane = 0; lane < 4; lane++)
+            if (res[q].discard[lane]) live &= ~(lane_mask << (lane * S));
+        rop_quad_opaque(t, S, &quads[q], zq, live, res[q].rgba);
     }
+#else
+    for (int q = 0; q < n; q++) rop_quad_samples(t, &quads[q], z + (size_t)q * z_stride, &res[q], tri_area);
+#endif
 }
 
 void backend_rop_samples(rt_target *t, const rop_sample *w, int n)

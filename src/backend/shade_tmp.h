@@ -28,9 +28,16 @@ static void quad_lanes(shade_scratch *ss, const raster_quad *quads, int count, i
         for (int i = 0; i < 4; i++) {
             ss->frag_x[4 * q + i] = (float)quads[q].x + lane_dx[i];
             ss->frag_y[4 * q + i] = (float)quads[q].y + lane_dy[i];
-            ss->live[4 * q + i] = (uint8_t)(((quads[q].cover >> (i * spp)) & lane_mask) != 0);
         }
     }
+    if (spp == 1) {  /* lane i is bit i */
+        for (int q = 0; q < count; q++)
+            for (int i = 0; i < 4; i++) ss->live[4 * q + i] = (uint8_t)((quads[q].cover >> i) & 1u);
+        return;
+    }
+    for (int q = 0; q < count; q++)
+        for (int i = 0; i < 4; i++)
+            ss->live[4 * q + i] = (uint8_t)(((quads[q].cover >> (i * spp)) & lane_mask) != 0);
 }
 
 /* Fills the varyings of lanes [0, 4 * count) at frag_x/frag_y; tris[q]
@@ -115,10 +122,12 @@ void SHADE_QUADS_FN(shade_scratch *ss, const raster_quad *quads, int n, int spp,
         const fe_draw *d = quads[i].tri->draw;
         int j = i + 1;
         while (j < n && j - i < max_quads && quads[j].tri->draw == d) j++;
-        const fe_tri *tris[BACKEND_SHADE_LANES / 4];
-        for (int q = i; q < j; q++) tris[q - i] = quads[q].tri;
         quad_lanes(ss, quads + i, j - i, spp);
-        interpolate(ss, tris, j - i);
+        if (d->varying_count) {
+            const fe_tri *tris[BACKEND_SHADE_LANES / 4];
+            for (int q = i; q < j; q++) tris[q - i] = quads[q].tri;
+            interpolate(ss, tris, j - i);
+        }
         run_fragment(ss, d, j - i, out + i);
         i = j;
     }
@@ -136,7 +145,7 @@ void SHADE_POINTS_FN(shade_scratch *ss, const fe_tri *const *tris, const float *
         memcpy(ss->frag_x, x + 4 * i, (size_t)lanes * sizeof(float));
         memcpy(ss->frag_y, y + 4 * i, (size_t)lanes * sizeof(float));
         memset(ss->live, 1, (size_t)lanes);
-        interpolate(ss, tris + i, j - i);
+        if (d->varying_count) interpolate(ss, tris + i, j - i);
         run_fragment(ss, d, j - i, out + i);
         i = j;
     }

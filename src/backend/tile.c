@@ -155,8 +155,14 @@ static void raster_2d(backend_scratch *s, const pipe_frame *f, const fe_tri *tri
     c.x0 &= ~1;  /* the 2D path walks whole quads (bins start even) */
     c.y0 &= ~1;
     const int row_quads = (c.x1 - c.x0 + 1) / 2, quads = row_quads * ((c.y1 - c.y0 + 1) / 2);
+    if (quads <= TILE_FLUSH_QUADS) {
+        s->pending += raster(tri, &s->view, c.x0, c.y0, c.x1, c.y1, s->quads + s->pending,
+                             s->z + (size_t)s->pending * z_stride, counts);
+        if (s->pending >= TILE_FLUSH_QUADS) flush_writes(s, f, st);
+        return;
+    }
     const int pairs = TILE_FLUSH_QUADS / (2 * row_quads);  /* of quad rows per band, beyond the first */
-    const int band = quads <= TILE_FLUSH_QUADS ? c.y1 - c.y0 + 4 : 4 * (pairs > 1 ? pairs : 1);
+    const int band = 4 * (pairs > 1 ? pairs : 1);
     for (int y = c.y0, yb; y < c.y1; y = yb) {
         yb = (y & ~3) + band < c.y1 ? (y & ~3) + band : c.y1;
         s->pending += raster(tri, &s->view, c.x0, y, c.x1, yb, s->quads + s->pending,

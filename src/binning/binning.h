@@ -48,6 +48,8 @@ typedef struct binner {
     arena *arena;
     const mos_allocator *allocator;
     int width, height, bin_px, coarse_px;
+    int bin_shift;     /* log2(bin_px) */
+    int coarse_shift;  /* log2(coarse_px), or -1 when it is not a power of two */
     int bins_x, bins_y, tiles_x, tiles_y, bins_per_tile;
     uint32_t batch_capacity;
     /* coarse buffer of the current batch */

@@ -31,6 +31,8 @@ bool binner_begin_frame(binner *b, pipe_frame *f, const frame_dispatch *d, uint6
     b->height = f->target->height;
     b->bin_px = f->bin_px;
     b->coarse_px = f->coarse_px;
+    b->bin_shift = __builtin_ctz((unsigned)f->bin_px);  /* a power of two (api) */
+    b->coarse_shift = (f->coarse_px & (f->coarse_px - 1)) ? -1 : __builtin_ctz((unsigned)f->coarse_px);
     b->bins_x = f->pattern->bins_x;
     b->bins_y = f->pattern->bins_y;
     b->bins_per_tile = f->coarse_px / f->bin_px;
@@ -85,9 +87,16 @@ static void replay_early(binner *b)
 
 void binner_add(binner *b, const fe_tri *t)
 {
-    int c = b->coarse_px;
-    coarse_rect r = {(uint16_t)(t->min_x / c), (uint16_t)(t->min_y / c), (uint16_t)(t->max_x / c),
-                     (uint16_t)(t->max_y / c)};
+    coarse_rect r;
+    if (b->coarse_shift >= 0) {  /* bounds are on screen: not negative */
+        const int sh = b->coarse_shift;
+        r = (coarse_rect){(uint16_t)((uint32_t)t->min_x >> sh), (uint16_t)((uint32_t)t->min_y >> sh),
+                          (uint16_t)((uint32_t)t->max_x >> sh), (uint16_t)((uint32_t)t->max_y >> sh)};
+    } else {
+        const int c = b->coarse_px;
+        r = (coarse_rect){(uint16_t)(t->min_x / c), (uint16_t)(t->min_y / c), (uint16_t)(t->max_x / c),
+                          (uint16_t)(t->max_y / c)};
+    }
     /* A batch ends early when its (triangle, coarse tile) pairs would pass
      * the cap, so the decoded coarse buffer stays bounded whatever the
      * triangle count, sizes and tile size (one triangle always fits). */
@@ -119,10 +128,15 @@ void binner_flush(binner *b)
         uint32_t tiles = (uint32_t)(b->tiles_x * b->tiles_y);
         uint32_t *start = b->tile_start;
         memset(start, 0, (tiles + 1) * sizeof *start);
+        const int tiles_x = b->tiles_x;
         for (uint32_t i = 0; i < n; i++) {
             coarse_rect r = b->batch_rects[i];
+            if (r.tx0 == r.tx1 && r.ty0 == r.ty1) {  /* one tile: most triangles */
+                start[r.ty0 * tiles_x + r.tx0 + 1]++;
+                continue;
+            }
             for (int ty = r.ty0; ty <= r.ty1; ty++)
-                for (int tx = r.tx0; tx <= r.tx1; tx++) start[ty * b->tiles_x + tx + 1]++;
+                for (int tx = r.tx0; tx <= r.tx1; tx++) start[ty * tiles_x + tx + 1]++;
         }
         for (uint32_t k = 0; k < tiles; k++) start[k + 1] += start[k];
         /* A triangle over several tiles has an entry in each. */
@@ -132,8 +146,12 @@ void binner_flush(binner *b)
         }
         for (uint32_t i = 0; i < n; i++) {
             coarse_rect r = b->batch_rects[i];
+            if (r.tx0 == r.tx1 && r.ty0 == r.ty1) {
+                b->tile_tris[start[r.ty0 * tiles_x + r.tx0]++] = b->batch_tris[i];
+                continue;
+            }
             for (int ty = r.ty0; ty <= r.ty1; ty++)
-                for (int tx = r.tx0; tx <= r.tx1; tx++) b->tile_tris[start[ty * b->tiles_x + tx]++] = b->batch_tris[i];
+                for (int tx = r.tx0; tx <= r.tx1; tx++) b->tile_tris[start[ty * tiles_x + tx]++] = b->batch_tris[i];
         }
         /* start[k] now holds the end of tile k; walk the tiles in order. */
         uint32_t begin = 0;

@@ -20,27 +20,32 @@ static bool tri_may_cover(const fe_tri *t, int x0, int y0, int x1, int y1)
     return true;
 }
 
-static bool add_pair(binner *b, uint32_t *count, uint32_t bin, const fe_tri *t)
+/* Doubles the room for (bin, triangle) pairs, keeping the first count. */
+static bool grow_pairs(binner *b, uint32_t count)
 {
-    if (*count == b->pair_capacity) {
-        uint32_t cap = b->pair_capacity ? b->pair_capacity * 2 : 4096;
-        uint32_t *nb = util_alloc(b->allocator, (size_t)cap * sizeof *nb);
-        const fe_tri **nt = util_alloc(b->allocator, (size_t)cap * sizeof *nt);
-        if (!nb || !nt) {
-            util_free(b->allocator, nb);
-            util_free(b->allocator, (void *)nt);
-            return false;
-        }
-        if (*count) {
-            memcpy(nb, b->pair_bin, *count * sizeof *nb);
-            memcpy((void *)nt, b->pair_tri, *count * sizeof *nt);
-        }
-        util_free(b->allocator, b->pair_bin);
-        util_free(b->allocator, (void *)b->pair_tri);
-        b->pair_bin = nb;
-        b->pair_tri = nt;
-        b->pair_capacity = cap;
+    uint32_t cap = b->pair_capacity ? b->pair_capacity * 2 : 4096;
+    uint32_t *nb = util_alloc(b->allocator, (size_t)cap * sizeof *nb);
+    const fe_tri **nt = util_alloc(b->allocator, (size_t)cap * sizeof *nt);
+    if (!nb || !nt) {
+        util_free(b->allocator, nb);
+        util_free(b->allocator, (void *)nt);
+        return false;
     }
+    if (count) {
+        memcpy(nb, b->pair_bin, count * sizeof *nb);
+        memcpy((void *)nt, b->pair_tri, count * sizeof *nt);
+    }
+    util_free(b->allocator, b->pair_bin);
+    util_free(b->allocator, (void *)b->pair_tri);
+    b->pair_bin = nb;
+    b->pair_tri = nt;
+    b->pair_capacity = cap;
+    return true;
+}
+
+static inline bool add_pair(binner *b, uint32_t *count, uint32_t bin, const fe_tri *t)
+{
+    if (*count == b->pair_capacity && !grow_pairs(b, *count)) return false;
     b->pair_bin[*count] = bin;
     b->pair_tri[*count] = t;
     (*count)++;
@@ -115,25 +120,35 @@ void binner_fine_tile(binner *b, int tx, int ty, const fe_tri *const *tris, uint
     if (b->out_of_memory) return;
     memset(b->bin_count, 0, (size_t)local_bins * sizeof *b->bin_count);
 
+    const int sh = b->bin_shift;
     for (uint32_t i = 0; i < n; i++) {
         const fe_tri *t = tris[i];
-        int cx0 = t->min_x / bin_px, cx1 = t->max_x / bin_px;
-        int cy0 = t->min_y / bin_px, cy1 = t->max_y / bin_px;
+        /* bounds are on screen: not negative */
+        int cx0 = (int)((uint32_t)t->min_x >> sh), cx1 = (int)((uint32_t)t->max_x >> sh);
+        int cy0 = (int)((uint32_t)t->min_y >> sh), cy1 = (int)((uint32_t)t->max_y >> sh);
         if (cx0 < bx0) cx0 = bx0;
         if (cy0 < by0) cy0 = by0;
         if (cx1 > bx1 - 1) cx1 = bx1 - 1;
         if (cy1 > by1 - 1) cy1 = by1 - 1;
         bool single = cx0 == cx1 && cy0 == cy1;
-        for (int by = cy0; by <= cy1; by++) {
-            for (int bx = cx0; bx <= cx1; bx++) {
-                if (!single && !tri_may_cover(t, bx * bin_px, by * bin_px, (bx + 1) * bin_px, (by + 1) * bin_px))
-                    continue;
-                uint32_t local = (uint32_t)((by - by0) * local_w + (bx - bx0));
-                if (!add_pair(b, &pairs, local, t)) {
-                    b->out_of_memory = true;
-                    return;
+        if (single) {  /* one bin: most small triangles */
+            const uint32_t local = (uint32_t)((cy0 - by0) * local_w + (cx0 - bx0));
+            if (!add_pair(b, &pairs, local, t)) {
+                b->out_of_memory = true;
+                return;
+            }
+            b->bin_count[local]++;
+        } else {
+            for (int by = cy0; by <= cy1; by++) {
+                for (int bx = cx0; bx <= cx1; bx++) {
+                    if (!tri_may_cover(t, bx * bin_px, by * bin_px, (bx + 1) * bin_px, (by + 1) * bin_px)) continue;
+                    uint32_t local = (uint32_t)((by - by0) * local_w + (bx - bx0));
+                    if (!add_pair(b, &pairs, local, t)) {
+                        b->out_of_memory = true;
+                        return;
+                    }
+                    b->bin_count[local]++;
                 }
-                b->bin_count[local]++;
             }
         }
         if (pairs > flush_at) {

@@ -126,10 +126,19 @@ typedef struct fe_tri {
     int64_t c[3];
     float x0, y0;
     float z[3];      /* window depth: z[0] + z[1] * dx + z[2] * dy */
-    float inv_w[3];  /* 1/w plane */
-    uint32_t varying_count;
+    float inv_w[3];  /* 1/w plane (set when there are varyings) */
+    uint16_t varying_count;
+    uint16_t flags;  /* FE_TRI_* */
     float varying[][3]; /* varying_count planes of v/w */
 } fe_tri;
+
+/* fe_tri.flags: FE_TRI_SMALL, the vertices lie within FE_TRI_SMALL_PX
+ * pixels of each other in x and in y, so the edge values of every sample
+ * within 8 pixels of the triangle's bounds fit in 32 bits (|a|, |b| <
+ * 2^12, distances < 2^13 sub-pixels: |E| < 2^26); the rasterizer takes its
+ * one-block path on them. */
+#define FE_TRI_SMALL 1u
+#define FE_TRI_SMALL_PX 16
 
 static inline float fe_plane(const float p[3], float dx, float dy)
 {

@@ -57,14 +57,6 @@ static void broadcast(const frame_dispatch *d, pipe_frame *f, work_kind kind)
 
 enum { PRIM_CULLED, PRIM_SET_UP, PRIM_CLIP, PRIM_OUT_OF_MEMORY };
 
-/* Room for any set-up triangle (sharp or blurred, every varying, every
- * rank) while its setup decides whether it is kept. */
-#define SETUP_SLOT_MAX 4096
-_Static_assert(FE_ROUND64(sizeof(fe_tri) + MOS_MAX_VARYINGS * sizeof(float[3])) + FE_ROUND64(sizeof(fe_blur)) +
-                       FE_ROUND64(FRAME_MAX_POSITIONS * sizeof(int16_t[4])) <=
-                   SETUP_SLOT_MAX,
-               "SETUP_SLOT_MAX holds every set-up triangle");
-
 /* What the helpers of one frame share (arena memory: a worker may pop a
  * job's offer after the draw is done, and then finds nothing to claim). */
 typedef struct frame_ctx {
@@ -95,15 +87,22 @@ static void run_vertex_chunk(frame_job *j, uint32_t chunk, int helper, void *scr
     fe_vertex_chunk(&dj->v, chunk, dj->d, &dj->fc->vp, &dj->fc->f->blur, &dj->fc->temp[helper], scratch);
 }
 
+/* The vertex indices of primitive p. */
+static inline void prim_indices(const fe_draw *d, int p, uint32_t vi[3])
+{
+    for (int k = 0; k < 3; k++)
+        vi[k] = d->indices ? d->indices[d->first_index + 3 * p + k] : (uint32_t)(d->first_index + 3 * p + k);
+}
+
 /* The vertices of primitive p: post, varyings and positions at t = 1. */
 static void assemble(const draw_jobs *dj, int p, const fe_post *pv[3], const float *vv[3], const float *cv[3])
 {
-    const fe_draw *d = dj->d;
+    uint32_t vi[3];
+    prim_indices(dj->d, p, vi);
     for (int k = 0; k < 3; k++) {
-        uint32_t i = d->indices ? d->indices[d->first_index + 3 * p + k] : (uint32_t)(d->first_index + 3 * p + k);
-        pv[k] = &dj->v.post[i];
-        vv[k] = dj->v.var + (size_t)i * (size_t)d->varying_count;
-        cv[k] = dj->v.clip1 ? dj->v.clip1 + 4 * (size_t)i : NULL;
+        pv[k] = &dj->v.post[vi[k]];
+        vv[k] = dj->v.var + (size_t)vi[k] * (size_t)dj->d->varying_count;
+        cv[k] = dj->v.clip1 ? dj->v.clip1 + 4 * (size_t)vi[k] : NULL;
     }
 }
 
@@ -115,35 +114,60 @@ static const fe_tri *keep_triangle(arena *ar, const void *slot, size_t bytes)
     return t ? fe_tri_move(t, slot, bytes) : NULL;
 }
 
-/* Sets up primitive p on the stack, keeping it (in ar) only if it is not
+/* Where a setup chunk sets its triangles up: slots of its draw's size taken
+ * from the helper's arena SETUP_POOL_SLOTS at a time; a kept triangle keeps
+ * its slot, a culled one leaves it to the next. */
+#define SETUP_POOL_SLOTS 32
+typedef struct slot_pool {
+    unsigned char *at, *end;
+    size_t bytes;
+    arena *ar;
+} slot_pool;
+
+static inline void *pool_slot(slot_pool *sp)
+{
+    if (sp->at == sp->end) {
+        sp->at = arena_alloc(sp->ar, SETUP_POOL_SLOTS * sp->bytes, 64);
+        sp->end = sp->at ? sp->at + SETUP_POOL_SLOTS * sp->bytes : NULL;
+    }
+    return sp->at;
+}
+
+/* Sets up primitive p in the pool's next slot, keeping it if it is not
  * culled, or says why not: culled, left to the front-end's clipping, or out
  * of memory. */
-static uint8_t setup_primitive(const draw_jobs *dj, int p, arena *ar)
+static uint8_t setup_primitive(const draw_jobs *dj, int p, slot_pool *pool)
 {
-    const fe_post *pv[3];
-    const float *vv[3], *cv[3];
-    assemble(dj, p, pv, vv, cv);
-    _Alignas(64) unsigned char slot[SETUP_SLOT_MAX];
+    const fe_draw *d = dj->d;
+    uint32_t vi[3];
+    prim_indices(d, p, vi);
+    const fe_post *pv[3] = {&dj->v.post[vi[0]], &dj->v.post[vi[1]], &dj->v.post[vi[2]]};
+    const size_t vc = (size_t)d->varying_count;
+    const float *vv[3] = {dj->v.var + vi[0] * vc, dj->v.var + vi[1] * vc, dj->v.var + vi[2] * vc};
+    if (!dj->blurred && (pv[0]->outcode | pv[1]->outcode | pv[2]->outcode))
+        return pv[0]->outcode & pv[1]->outcode & pv[2]->outcode ? PRIM_CULLED : PRIM_CLIP;  /* outside one plane */
+    void *slot = pool_slot(pool);
+    if (!slot) return PRIM_OUT_OF_MEMORY;
     bool kept;
     if (dj->blurred) {
-        const float *c0[3] = {pv[0]->clip, pv[1]->clip, pv[2]->clip};
-        kept = fe_setup_blurred(c0, dj->v.clip1 ? cv : NULL, vv, dj->d, &dj->fc->f->blur, &dj->fc->vp, slot) != NULL;
-    } else if (!(pv[0]->outcode | pv[1]->outcode | pv[2]->outcode)) {
-        kept = fe_setup_triangle(pv, vv, dj->d, &dj->fc->vp, (fe_tri *)(void *)slot);
+        const float *c0[3] = {pv[0]->clip, pv[1]->clip, pv[2]->clip}, *c1[3];
+        for (int k = 0; k < 3; k++) c1[k] = dj->v.clip1 ? dj->v.clip1 + 4 * (size_t)vi[k] : NULL;
+        kept = fe_setup_blurred(c0, dj->v.clip1 ? c1 : NULL, vv, d, &dj->fc->f->blur, &dj->fc->vp, slot) != NULL;
     } else {
-        return pv[0]->outcode & pv[1]->outcode & pv[2]->outcode ? PRIM_CULLED : PRIM_CLIP;  /* outside one plane */
+        kept = fe_setup_triangle(pv, vv, d, &dj->fc->vp, slot);
     }
     if (!kept) return PRIM_CULLED;
-    dj->tri[p] = keep_triangle(ar, slot, dj->slot_bytes);
-    return dj->tri[p] ? PRIM_SET_UP : PRIM_OUT_OF_MEMORY;
+    dj->tri[p] = slot;
+    pool->at += pool->bytes;
+    return PRIM_SET_UP;
 }
 
 static void run_setup_chunk(frame_job *j, uint32_t chunk, int helper, void *scratch)
 {
     const draw_jobs *dj = DRAW_JOBS_OF(j, setup);
     const int p0 = (int)chunk * SETUP_CHUNK, p1 = p0 + SETUP_CHUNK < dj->d->prim_count ? p0 + SETUP_CHUNK : dj->d->prim_count;
-    arena *ar = dj->fc->arenas[helper];
-    for (int p = p0; p < p1; p++) dj->state[p] = setup_primitive(dj, p, ar);
+    slot_pool pool = {.bytes = dj->slot_bytes, .ar = dj->fc->arenas[helper]};
+    for (int p = p0; p < p1; p++) dj->state[p] = setup_primitive(dj, p, &pool);
 }
 
 /* Starts job j of `count` chunks and, when there is more than one, opens

@@ -6,6 +6,7 @@
 #include <immintrin.h>
 
 #include "raster/quad_depth_avx2.h"
+#include "raster/small_block_avx2.h"
 #include "raster/stoch.h"
 #include "raster/stoch_lane.h"
 
@@ -25,6 +26,11 @@ static inline uint64_t cover_avx2(const int64_t row[3], const int64_t (*off)[4 *
 }
 
 #define RASTER_FN raster_triangle_avx2
+#define RASTER_QUADS_FN raster_quads_avx2
+#define RASTER_SMALL_FN raster_small_avx2
+#define RASTER_SMALL_BLOCK_FN raster_small_block_avx2
+#define RASTER_SMALL_COVER raster_small_cover_avx2
+#define RASTER_SMALL_DEPTH raster_small_depth_avx2
 #define RASTER_COVER cover_avx2
 #define RASTER_DEPTH raster_depth_avx2
 #include "raster/raster_tmp.h"

@@ -9,6 +9,7 @@
 
 #include "raster/blocks_avx512.h"
 #include "raster/quad_depth_avx2.h"
+#include "raster/small_block_avx2.h"
 #include "raster/stoch.h"
 #include "raster/stoch_lane.h"
 
@@ -29,6 +30,11 @@ static inline uint64_t cover_avx512(const int64_t row[3], const int64_t (*off)[4
 }
 
 #define RASTER_FN raster_triangle_avx512
+#define RASTER_QUADS_FN raster_quads_avx512
+#define RASTER_SMALL_FN raster_small_avx512
+#define RASTER_SMALL_BLOCK_FN raster_small_block_avx512
+#define RASTER_SMALL_COVER raster_small_cover_avx2
+#define RASTER_SMALL_DEPTH raster_small_depth_avx2
 #define RASTER_COVER cover_avx512
 #define RASTER_DEPTH raster_depth_avx2
 #define RASTER_BLOCKS raster_blocks_1spp_avx512

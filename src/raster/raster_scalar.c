@@ -1,6 +1,7 @@
 /* raster_scalar.c — the portable raster_triangle (any x86-64 or other CPU).
  * Fed by backend/tile.c through the ISA table (backend_isa_select). */
 #include "raster/quad_depth.h"
+#include "raster/small_block.h"
 #include "raster/stoch.h"
 #include "raster/stoch_lane.h"
 
@@ -15,6 +16,11 @@ static inline uint64_t cover_scalar(const int64_t row[3], const int64_t (*off)[4
 }
 
 #define RASTER_FN raster_triangle_scalar
+#define RASTER_QUADS_FN raster_quads_scalar
+#define RASTER_SMALL_FN raster_small_scalar
+#define RASTER_SMALL_BLOCK_FN raster_small_block_scalar
+#define RASTER_SMALL_COVER raster_small_cover_scalar
+#define RASTER_SMALL_DEPTH raster_small_depth_scalar
 #define RASTER_COVER cover_scalar
 #define RASTER_DEPTH raster_depth_scalar
 #include "raster/raster_tmp.h"

@@ -64,11 +64,12 @@ void shader_builtin_fs_textured(const mos_fs_batch *b) { fs_run(FS_TEXTURED, b);
 
 /* ---- registry (grep ORDER BUILTIN_NAMES) ----------------------------------- */
 
+/* Each passes on the varyings its fragment stage reads, as a linker keeps
+ * them (program.c does the same for GLSL): flat none, lambert the normal,
+ * textured the normal and uv.  Setup and interpolation never see the rest. */
 static const mos_shader_desc builtin_descs[] = {
-    { .vertex = shader_builtin_vs, .fragment = shader_builtin_fs_flat, .varying_count = SHADER_BUILTIN_VARYINGS,
-      .label = "flat" },
-    { .vertex = shader_builtin_vs, .fragment = shader_builtin_fs_lambert, .varying_count = SHADER_BUILTIN_VARYINGS,
-      .label = "lambert" },
+    { .vertex = shader_builtin_vs, .fragment = shader_builtin_fs_flat, .varying_count = 0, .label = "flat" },
+    { .vertex = shader_builtin_vs, .fragment = shader_builtin_fs_lambert, .varying_count = 3, .label = "lambert" },
     { .vertex = shader_builtin_vs, .fragment = shader_builtin_fs_textured, .varying_count = SHADER_BUILTIN_VARYINGS,
       .label = "textured" },
 };

@@ -52,12 +52,14 @@ static int link_varyings(shader_program *p, const char *vs_name, const char *fs_
             if (d->node[n].v.index + 1 > d->input_count)
                 d->input_count = d->node[n].v.index + 1;
         }
-    p->varying_count = vs->varying_floats;
-    if (p->varying_count > MOS_MAX_VARYINGS) {
-        snprintf(err, err_size, "%s: the vertex shader writes %d varying floats; at most %d", vs_name, p->varying_count,
-                 MOS_MAX_VARYINGS);
+    if (vs->varying_floats > MOS_MAX_VARYINGS) {
+        snprintf(err, err_size, "%s: the vertex shader writes %d varying floats; at most %d", vs_name,
+                 vs->varying_floats, MOS_MAX_VARYINGS);
         return -1;
     }
+    /* The pair passes on only the varyings up to the last one the fragment
+     * shader reads: setup and interpolation never see the rest. */
+    p->varying_count = d->input_count < vs->varying_floats ? d->input_count : vs->varying_floats;
     return 0;
 }
 

@@ -24,7 +24,7 @@ typedef struct shader_program {
     spv_shader vs, fs;
     part_plan plan;        /* pass_count 0: the fragment shader runs as one pass */
     vm_program *vs_vm, *fs_vm;
-    int varying_count;     /* floats from vertex to fragment stage */
+    int varying_count;     /* floats from vertex to fragment stage: those the fragment stage reads */
     size_t vs_scratch, fs_scratch;
     int lanes;
 } shader_program;
