@@ -39,6 +39,8 @@ FRAMETIME   := sh bench/frametime.sh --mosaic $(MOSAIC) --threads "$(THREADS)" \
                --frames $(FRAMES) --size $(SIZE)
 
 .PHONY: bench llvmpipe frametime early micro shader blur
+# `make bench` calls this file without a goal: the standard suite, whatever rule comes first.
+.DEFAULT_GOAL := bench
 # The shader VM against native C, and batch size x passes (bench/shader_vm.c).
 SHADER_BENCH := $(BUILD)/bench-shader-vm
 shader: $(SHADER_BENCH)
