@@ -14,6 +14,9 @@
 #endif
 
 #define VM_ALIGN(p) ((float *)__builtin_assume_aligned((p), 64))
+/* The lanes of a batch, n a multiple of 16: blocks of 16 whose inner loop
+ * has a constant trip count (no remainder code, one or two vectors). */
+#define VM_LANES(l) for (int l##0_ = 0; l##0_ < n; l##0_ += 16) for (int l = l##0_; l < l##0_ + 16; l++)
 
 /* One lane of each arithmetic op, as ir_eval defines it; vectorizable forms. */
 #define F_ADD(a, b) ((a) + (b))
@@ -26,8 +29,10 @@
 #define F_LE(a, b) ((a) <= (b) ? 1.0f : 0.0f)
 #define F_EQ(a, b) ((a) == (b) ? 1.0f : 0.0f)
 #define F_NE(a, b) ((a) != (b) ? 1.0f : 0.0f)
-#define F_AND(a, b) ((a) != 0.0f && (b) != 0.0f ? 1.0f : 0.0f)
-#define F_OR(a, b) ((a) != 0.0f || (b) != 0.0f ? 1.0f : 0.0f)
+/* & and |, not && and ||: both operands read unconditionally (a short
+ * circuit becomes masked loads, which gcc 12 gets wrong in 16-lane blocks). */
+#define F_AND(a, b) (((a) != 0.0f) & ((b) != 0.0f) ? 1.0f : 0.0f)
+#define F_OR(a, b) (((a) != 0.0f) | ((b) != 0.0f) ? 1.0f : 0.0f)
 #define F_STEP(a, b) ((b) < (a) ? 0.0f : 1.0f)
 #define F_MOD(a, b) ((a) - (b) * floorf((a) / (b)))
 
@@ -36,17 +41,17 @@
         float *restrict d_ = VM_ALIGN(t[x->dst]);                                     \
         if (x->mode == VM_VV) {                                                       \
             const float *restrict a_ = VM_ALIGN(t[x->a]), *restrict b_ = VM_ALIGN(t[x->b]); \
-            for (int l = 0; l < n; l++)                                               \
+            VM_LANES(l)                                               \
                 d_[l] = F(a_[l], b_[l]);                                              \
         } else if (x->mode == VM_VS) {                                                \
             const float *restrict a_ = VM_ALIGN(t[x->a]);                             \
             const float s_ = sc[x->b];                                                \
-            for (int l = 0; l < n; l++)                                               \
+            VM_LANES(l)                                               \
                 d_[l] = F(a_[l], s_);                                                 \
         } else {                                                                      \
             const float *restrict b_ = VM_ALIGN(t[x->b]);                             \
             const float s_ = sc[x->a];                                                \
-            for (int l = 0; l < n; l++)                                               \
+            VM_LANES(l)                                               \
                 d_[l] = F(s_, b_[l]);                                                 \
         }                                                                             \
     } while (0)
@@ -59,24 +64,24 @@
         switch (x->mode) {                                                            \
         case 0: {                                                                     \
             const float *restrict b_ = VM_ALIGN(t[x->b]), *restrict c_ = VM_ALIGN(t[x->c]); \
-            for (int l = 0; l < n; l++) d_[l] = F(a_[l] * b_[l], c_[l]);               \
+            VM_LANES(l) d_[l] = F(a_[l] * b_[l], c_[l]);               \
             break;                                                                    \
         }                                                                             \
         case 1: {                                                                     \
             const float s_ = sc[x->b];                                                \
             const float *restrict c_ = VM_ALIGN(t[x->c]);                             \
-            for (int l = 0; l < n; l++) d_[l] = F(a_[l] * s_, c_[l]);                  \
+            VM_LANES(l) d_[l] = F(a_[l] * s_, c_[l]);                  \
             break;                                                                    \
         }                                                                             \
         case 2: {                                                                     \
             const float *restrict b_ = VM_ALIGN(t[x->b]);                             \
             const float k_ = sc[x->c];                                                \
-            for (int l = 0; l < n; l++) d_[l] = F(a_[l] * b_[l], k_);                  \
+            VM_LANES(l) d_[l] = F(a_[l] * b_[l], k_);                  \
             break;                                                                    \
         }                                                                             \
         default: {                                                                    \
             const float s_ = sc[x->b], k_ = sc[x->c];                                 \
-            for (int l = 0; l < n; l++) d_[l] = F(a_[l] * s_, k_);                     \
+            VM_LANES(l) d_[l] = F(a_[l] * s_, k_);                     \
             break;                                                                    \
         }                                                                             \
         }                                                                             \
@@ -87,7 +92,7 @@
     do {                                                                              \
         float *restrict d_ = VM_ALIGN(t[x->dst]);                                     \
         const float *restrict a_ = VM_ALIGN(t[x->a]);                                 \
-        for (int l = 0; l < n; l++) {                                                 \
+        VM_LANES(l) {                                                 \
             const float v = a_[l];                                                    \
             d_[l] = (EXPR);                                                           \
         }                                                                             \
@@ -168,7 +173,7 @@ void VM_RUN_FN(const vm_program *p, const vm_io *io)
         case IR_ATAN2: BIN_LOOPS(atan2f); break;
         case IR_IDIV: case IR_IMOD: {
             float *d_ = t[x->dst];
-            for (int l = 0; l < n; l++) {
+            VM_LANES(l) {
                 const float a = x->mode == VM_SV ? sc[x->a] : t[x->a][l];
                 const float b = x->mode == VM_VS ? sc[x->b] : t[x->b][l];
                 d_[l] = ir_eval((ir_op)x->op, a, b, 0.0f);
@@ -221,14 +226,19 @@ void VM_RUN_FN(const vm_program *p, const vm_io *io)
             float *restrict d_ = VM_ALIGN(t[x->dst]);
             const float *restrict c_ = VM_ALIGN(t[x->a]), *restrict a_ = VM_ALIGN(t[x->b]),
                                   *restrict b_ = VM_ALIGN(t[x->c]);
-            for (int l = 0; l < n; l++)
-                d_[l] = c_[l] != 0.0f ? a_[l] : b_[l];
+            /* Both operands loaded unconditionally: a blend, not masked
+             * loads (gcc 12 gave the second vector of a 16-lane block the
+             * first one's load mask). */
+            VM_LANES(l) {
+                const float av = a_[l], bv = b_[l];
+                d_[l] = c_[l] != 0.0f ? av : bv;
+            }
             break;
         }
         case VM_SPLAT: {
             float *restrict d_ = VM_ALIGN(t[x->dst]);
             const float s_ = sc[x->a];
-            for (int l = 0; l < n; l++)
+            VM_LANES(l)
                 d_[l] = s_;
             break;
         }
