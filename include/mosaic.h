@@ -55,9 +55,10 @@ extern "C" {
 
 /* Until 1.0 a minor version may change the layout of public structs (0.2:
  * mos_shader_desc.user, scratch_bytes; mos_vs_batch and mos_fs_batch.user,
- * scratch, isa): rebuild against the header of the library you link. */
+ * scratch, isa; 0.3: mos_shader_desc.batch_quads, mos_vs_batch.isa):
+ * rebuild against the header of the library you link. */
 #define MOS_VERSION_MAJOR 0
-#define MOS_VERSION_MINOR 2
+#define MOS_VERSION_MINOR 3
 
 #define MOS_MAX_WORKERS 256   /* logical rasterizers per context */
 #define MOS_MAX_VARYINGS 16   /* floats a vertex shader may pass on */
@@ -236,6 +237,7 @@ typedef struct mos_vs_batch {
     int varying_count;
     void *user;       /* mos_shader_desc.user */
     void *scratch;    /* mos_shader_desc.scratch_bytes, 64-byte aligned, this thread's (NULL if 0) */
+    mos_isa isa;      /* the instruction set the context runs (never AUTO), as in mos_fs_batch */
 } mos_vs_batch;
 
 /* Fragment stage: quad_count 2x2 quads in SoA layout.  Lane l = 4*q + i with
@@ -269,6 +271,7 @@ typedef void (*mos_fragment_fn)(const mos_fs_batch *b);
  * read-only while frames run, as batches run on several threads at once),
  * and scratch_bytes of per-thread working memory each batch gets. */
 #define MOS_MAX_SCRATCH_BYTES ((size_t)1 << 26)
+#define MOS_MAX_BATCH_QUADS 256  /* the most quads a fragment batch may hold */
 typedef struct mos_shader_desc {
     mos_vertex_fn vertex;
     mos_fragment_fn fragment;
@@ -276,6 +279,12 @@ typedef struct mos_shader_desc {
     const char *label;
     void *user;            /* handed to every batch (mos_vs_batch.user, mos_fs_batch.user) */
     size_t scratch_bytes;  /* 0..MOS_MAX_SCRATCH_BYTES per batch */
+    /* The most quads a fragment batch of this shader holds, 1..MOS_MAX_BATCH_QUADS
+     * (0: 16).  The back-end gathers up to this many quads of a bin before it
+     * shades them, so a shader whose cost per call is high (an interpreter, a
+     * multipass program) runs over a bin's worth at once; the image does not
+     * depend on it. */
+    int batch_quads;
 } mos_shader_desc;
 
 mos_result mos_shader_create(mos_context *ctx, const mos_shader_desc *desc, mos_shader *out);

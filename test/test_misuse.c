@@ -253,6 +253,99 @@ static void test_shader_object(void)
     mos_context_destroy(ctx);
 }
 
+/* mos_shader_desc.batch_quads: the back-end hands a fragment shader at
+ * most that many quads per call and, given room, gathers more than the
+ * default 16 (a 64 x 64 bin of a full-screen quad under a grid of small
+ * triangles); the image is the same whatever the batch, and a value
+ * outside 0..MOS_MAX_BATCH_QUADS is refused.  Vertex batches are told the
+ * context's instruction set. */
+typedef struct batch_state {
+    atomic_int max_quads, calls, vs_isa_bad;
+} batch_state;
+
+static void fs_batch_probe(const mos_fs_batch *b)
+{
+    batch_state *st = b->user;
+    atomic_fetch_add(&st->calls, 1);
+    int m = atomic_load(&st->max_quads);
+    while (b->quad_count > m && !atomic_compare_exchange_weak(&st->max_quads, &m, b->quad_count)) {}
+    for (int l = 0; l < 4 * b->quad_count; l++) {  /* a colour per pixel: lanes must map to their pixels */
+        b->out[0][l] = b->frag_x[l] / (4 * MW);
+        b->out[1][l] = b->frag_y[l] / (4 * MH);
+        b->out[2][l] = b->varying_count ? b->varyings[0][l] : 0.0f;
+        b->out[3][l] = 1.0f;
+    }
+}
+
+static void vs_batch_probe(const mos_vs_batch *b)
+{
+    batch_state *st = b->user;
+    if (b->isa == MOS_ISA_AUTO) atomic_fetch_add(&st->vs_isa_bad, 1);
+    vs_xyuv(b);
+}
+
+static void test_batch_quads(void)
+{
+    mos_context *ctx = NULL;
+    CHECK_OK(mos_context_create(&(mos_context_desc){ .pipeline = { .threads = 2, .bin_px = 64 } }, &ctx));
+    if (!ctx) return;
+    mos_shader bad;
+    CHECK_ERR(ctx, mos_shader_create(ctx, &(mos_shader_desc){ .vertex = vs_xyuv, .fragment = fs_batch_probe,
+                                                              .batch_quads = MOS_MAX_BATCH_QUADS + 1 }, &bad),
+              MOS_ERR_INVALID_ARGUMENT);
+    CHECK_ERR(ctx, mos_shader_create(ctx, &(mos_shader_desc){ .vertex = vs_xyuv, .fragment = fs_batch_probe,
+                                                              .batch_quads = -1 }, &bad),
+              MOS_ERR_INVALID_ARGUMENT);
+    enum { GN = 24, W = 4 * MW, H = 4 * MH };
+    float grid[GN * GN * 4];
+    uint32_t gidx[(GN - 1) * (GN - 1) * 6];
+    for (int y = 0; y < GN; y++)
+        for (int x = 0; x < GN; x++) {
+            float *v = grid + 4 * (y * GN + x);
+            v[0] = -0.8f + 1.6f * (float)x / (GN - 1);
+            v[1] = -0.8f + 1.6f * (float)y / (GN - 1);
+            v[2] = (float)x / (GN - 1);
+            v[3] = (float)y / (GN - 1);
+        }
+    for (int y = 0, k = 0; y < GN - 1; y++)
+        for (int x = 0; x < GN - 1; x++) {
+            const uint32_t a = (uint32_t)(y * GN + x), c = a + GN;
+            const uint32_t q[6] = { a, a + 1, c + 1, a, c + 1, c };
+            for (int i = 0; i < 6; i++) gidx[k++] = q[i];
+        }
+    mos_target rt;
+    mos_buffer vb, ib, gvb, gib;
+    CHECK_OK(mos_target_create(ctx, &(mos_target_desc){ .width = W, .height = H, .samples = 4 }, &rt));
+    CHECK_OK(mos_buffer_create(ctx, &(mos_buffer_desc){ .data = quad_xyuv, .size = sizeof quad_xyuv }, &vb));
+    CHECK_OK(mos_buffer_create(ctx, &(mos_buffer_desc){ .data = quad_idx, .size = sizeof quad_idx }, &ib));
+    CHECK_OK(mos_buffer_create(ctx, &(mos_buffer_desc){ .data = grid, .size = sizeof grid }, &gvb));
+    CHECK_OK(mos_buffer_create(ctx, &(mos_buffer_desc){ .data = gidx, .size = sizeof gidx }, &gib));
+    static uint8_t img[2][W * H * 4];
+    const int batches[2] = { 0, MOS_MAX_BATCH_QUADS };
+    for (int i = 0; i < 2; i++) {
+        batch_state st = { 0 };
+        mos_shader sh;
+        CHECK_OK(mos_shader_create(ctx, &(mos_shader_desc){ .vertex = vs_batch_probe, .fragment = fs_batch_probe,
+                                                            .varying_count = 2, .user = &st,
+                                                            .batch_quads = batches[i] }, &sh));
+        CHECK_OK(mos_begin_frame(ctx, &(mos_frame_desc){ .target = rt, .clear_depth = 1.0f }));
+        CHECK_OK(mos_draw(ctx, &(mos_draw_desc){ .shader = sh, .vertices = vb, .indices = ib, .vertex_stride = 4,
+                                                 .vertex_count = 4, .depth_test = true, .depth_write = true }));
+        CHECK_OK(mos_draw(ctx, &(mos_draw_desc){ .shader = sh, .vertices = gvb, .indices = gib, .vertex_stride = 4,
+                                                 .vertex_count = GN * GN, .index_count = 6 * (GN - 1) * (GN - 1),
+                                                 .blend = MOS_BLEND_ADD }));
+        CHECK_OK(mos_end_frame(ctx, NULL));
+        CHECK_OK(mos_target_read_rgba8(ctx, rt, img[i], W * 4));
+        const int m = atomic_load(&st.max_quads), cap = batches[i] ? batches[i] : 16;
+        CHECK_MSG(m <= cap, "batch_quads %d: a batch of %d quads", batches[i], m);
+        if (batches[i]) CHECK_MSG(m > 16, "batch_quads %d: no batch above 16 quads (largest %d)", batches[i], m);
+        CHECK_MSG(atomic_load(&st.vs_isa_bad) == 0, "vertex batches told MOS_ISA_AUTO");
+        mos_shader_destroy(ctx, sh);
+    }
+    CHECK_MSG(memcmp(img[0], img[1], sizeof img[0]) == 0, "the image depends on batch_quads");
+    mos_context_destroy(ctx);
+}
+
 static void na_free(void *p, void *user);
 
 /* mos_context_create with DESC must fail with CODE, leave *out NULL and log
@@ -1238,6 +1331,7 @@ int main(void)
     TEST_RUN(test_enums);
     TEST_RUN(test_accumulation_buffer);
     TEST_RUN(test_shader_object);
+    TEST_RUN(test_batch_quads);
     TEST_RUN(test_frame_sequences);
     TEST_RUN(test_destroy_in_frame);
     TEST_RUN(test_huge_target);

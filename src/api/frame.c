@@ -187,6 +187,7 @@ mos_result mos_draw(mos_context *ctx, const mos_draw_desc *desc)
     d.varying_count = sh->desc.varying_count;
     d.user = sh->desc.user;
     d.scratch_bytes = sh->desc.scratch_bytes;
+    d.batch_quads = sh->desc.batch_quads ? sh->desc.batch_quads : FE_DEFAULT_BATCH_QUADS;
     d.vertices = vb->data;
     d.vertex_stride = desc->vertex_stride;
     d.vertex_count = desc->vertex_count;
@@ -319,6 +320,7 @@ static mos_result frame_build(mos_context *ctx, rt_target *t, double t0, pipe_fr
         .batch = ctx->pipeline.batch,
         .early = ctx->pipeline.early,
         .hot = ctx->hot,
+        .isa = ctx->hot->isa,
         .blur = blur_settings(ctx, t),
         .t_start_ms = t0,
     };

@@ -277,6 +277,9 @@ mos_result mos_shader_create(mos_context *ctx, const mos_shader_desc *desc, mos_
     if (desc->scratch_bytes > MOS_MAX_SCRATCH_BYTES)
         return ctx_fail(ctx, MOS_ERR_BAD_SIZE, "mos_shader_create: scratch_bytes %zu is more than %zu",
                         desc->scratch_bytes, MOS_MAX_SCRATCH_BYTES);
+    if (desc->batch_quads < 0 || desc->batch_quads > MOS_MAX_BATCH_QUADS)
+        return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_shader_create: batch_quads %d is outside 0..%d",
+                        desc->batch_quads, MOS_MAX_BATCH_QUADS);
     shader_obj *s = util_calloc(&ctx->allocator, 1, sizeof *s);
     if (!s) return ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_shader_create: out of memory");
     s->desc = *desc;

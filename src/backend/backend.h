@@ -26,7 +26,7 @@ mos_result rt_target_inspect_begin(rt_target *t, unsigned what, const uint16_t *
 
 /* What the shade stage hands the ROP, and the per-ISA shade entries of the
  * table below (stages.h says more). */
-#define BACKEND_SHADE_LANES 64  /* one fragment-shader call: 16 quads */
+#define BACKEND_SHADE_LANES (4 * MOS_MAX_BATCH_QUADS)  /* the most one fragment-shader call takes */
 typedef struct shade_result {
     uint32_t rgba[4];   /* per lane, packed RGBA8 */
     uint8_t discard[4];

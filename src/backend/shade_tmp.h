@@ -2,8 +2,9 @@
  * backend_scalar.c, backend_avx2.c and backend_avx512.c, which define
  * SHADE_QUADS_FN and SHADE_POINTS_FN (the entries' names) and set that
  * ISA's target: interpolates perspective-correct varyings at pixel centres
- * (or shading-grid points) for batches of 2x2 quads (SoA, 16 quads per
- * call), runs the draw's fragment shader and packs its colours.  Contraction
+ * (or shading-grid points) for batches of 2x2 quads (SoA, up to the draw's
+ * batch_quads per call), runs the draw's fragment shader and packs its
+ * colours.  Contraction
  * is off, so every ISA computes the same bits.  Fed by tile.c and
  * decouple.c through backend_shade / backend_shade_points. */
 #include <string.h>
@@ -117,11 +118,10 @@ static void run_fragment(shade_scratch *ss, const fe_draw *d, int count, shade_r
 
 void SHADE_QUADS_FN(shade_scratch *ss, const raster_quad *quads, int n, int spp, shade_result *out)
 {
-    const int max_quads = BACKEND_SHADE_LANES / 4;
     for (int i = 0; i < n;) {
         const fe_draw *d = quads[i].tri->draw;
         int j = i + 1;
-        while (j < n && j - i < max_quads && quads[j].tri->draw == d) j++;
+        while (j < n && j - i < d->batch_quads && quads[j].tri->draw == d) j++;
         quad_lanes(ss, quads + i, j - i, spp);
         if (d->varying_count) {
             const fe_tri *tris[BACKEND_SHADE_LANES / 4];
@@ -136,11 +136,10 @@ void SHADE_QUADS_FN(shade_scratch *ss, const raster_quad *quads, int n, int spp,
 void SHADE_POINTS_FN(shade_scratch *ss, const fe_tri *const *tris, const float *x, const float *y, int n,
                      shade_result *out)
 {
-    const int max_quads = BACKEND_SHADE_LANES / 4;
     for (int i = 0; i < n;) {
         const fe_draw *d = tris[i]->draw;
         int j = i + 1;
-        while (j < n && j - i < max_quads && tris[j]->draw == d) j++;
+        while (j < n && j - i < d->batch_quads && tris[j]->draw == d) j++;
         const int lanes = 4 * (j - i);
         memcpy(ss->frag_x, x + 4 * i, (size_t)lanes * sizeof(float));
         memcpy(ss->frag_y, y + 4 * i, (size_t)lanes * sizeof(float));

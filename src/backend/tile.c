@@ -11,10 +11,13 @@
 #include "pattern/pattern.h"
 #include "util/clock.h"
 
+/* The 2D path's quads wait for the shade stage until TILE_FLUSH_QUADS are
+ * pending, or the draw's batch_quads when that is more (a shader that wants
+ * a bin's worth per call), or the bin ends. */
 #define TILE_FLUSH_QUADS 64
-/* pending < TILE_FLUSH_QUADS, plus one band: at most TILE_FLUSH_QUADS quads,
- * or two quad rows of the widest bin (256 pixels) */
-#define TILE_QUAD_CAP (TILE_FLUSH_QUADS + 2 * (256 / 2))
+/* pending < MOS_MAX_BATCH_QUADS, plus one raster call: at most
+ * TILE_FLUSH_QUADS quads, or two quad rows of the widest bin (256 pixels) */
+#define TILE_QUAD_CAP (MOS_MAX_BATCH_QUADS + 2 * (256 / 2))
 
 
 struct backend_scratch {
@@ -144,21 +147,23 @@ static void flush_writes(backend_scratch *s, const pipe_frame *f, worker_stats *
 }
 
 /* The 2D path of one triangle over rectangle c of the bin: quads appended
- * to the pending batch, flushed whenever it holds TILE_FLUSH_QUADS.  Small
- * triangles (most of them) in one raster call; larger ones in bands of rows
- * so the batch stays small, the bands on a grid of 4 rows so the 4x4 block
- * walk of one sample per pixel never splits a block between two bands. */
+ * to the pending batch, flushed whenever it holds the draw's flush count.
+ * Small triangles (most of them) in one raster call; larger ones in bands
+ * of rows so each call adds few quads, the bands on a grid of 4 rows so the
+ * 4x4 block walk of one sample per pixel never splits a block between two
+ * bands. */
 static void raster_2d(backend_scratch *s, const pipe_frame *f, const fe_tri *tri, bin_rect c, raster_fn raster,
                       raster_counts *counts, worker_stats *st)
 {
     const size_t z_stride = (size_t)RASTER_Z_STRIDE(f->target->samples);
+    const int flush_at = tri->draw->batch_quads > TILE_FLUSH_QUADS ? tri->draw->batch_quads : TILE_FLUSH_QUADS;
     c.x0 &= ~1;  /* the 2D path walks whole quads (bins start even) */
     c.y0 &= ~1;
     const int row_quads = (c.x1 - c.x0 + 1) / 2, quads = row_quads * ((c.y1 - c.y0 + 1) / 2);
     if (quads <= TILE_FLUSH_QUADS) {
         s->pending += raster(tri, &s->view, c.x0, c.y0, c.x1, c.y1, s->quads + s->pending,
                              s->z + (size_t)s->pending * z_stride, counts);
-        if (s->pending >= TILE_FLUSH_QUADS) flush_writes(s, f, st);
+        if (s->pending >= flush_at) flush_writes(s, f, st);
         return;
     }
     const int pairs = TILE_FLUSH_QUADS / (2 * row_quads);  /* of quad rows per band, beyond the first */
@@ -167,7 +172,7 @@ static void raster_2d(backend_scratch *s, const pipe_frame *f, const fe_tri *tri
         yb = (y & ~3) + band < c.y1 ? (y & ~3) + band : c.y1;
         s->pending += raster(tri, &s->view, c.x0, y, c.x1, yb, s->quads + s->pending,
                              s->z + (size_t)s->pending * z_stride, counts);
-        if (s->pending >= TILE_FLUSH_QUADS) flush_writes(s, f, st);
+        if (s->pending >= flush_at) flush_writes(s, f, st);
     }
 }
 

@@ -95,12 +95,14 @@ static inline uint32_t rt_target_sample(const rt_target *t, int x, int y, int s)
 }
 
 /* A draw frozen at mos_draw: everything a worker needs to shade and ROP. */
+#define FE_DEFAULT_BATCH_QUADS 16  /* mos_shader_desc.batch_quads 0 */
 typedef struct fe_draw {
     mos_vertex_fn vertex;
     mos_fragment_fn fragment;
     int varying_count;
-    void *user;            /* the shader object's (mos_shader_desc.user, scratch_bytes) */
+    void *user;            /* the shader object's (mos_shader_desc.user, scratch_bytes, batch_quads) */
     size_t scratch_bytes;
+    int batch_quads;       /* 1..MOS_MAX_BATCH_QUADS quads per fragment batch */
     const float *vertices;
     int vertex_stride, vertex_count;
     const uint32_t *indices;  /* NULL = non-indexed */
@@ -228,6 +230,7 @@ typedef struct pipe_frame {
     const struct pattern_table *pattern;
     int bin_px, coarse_px, batch, early;
     const struct backend_isa *hot;  /* the back-end's hot loops for this CPU (backend_isa_select) */
+    mos_isa isa;                    /* hot->isa: the instruction set shader batches are told */
     frame_blur blur;
     double t_start_ms;
     /* front-end statistics */

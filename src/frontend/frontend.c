@@ -84,7 +84,8 @@ typedef struct draw_jobs {
 static void run_vertex_chunk(frame_job *j, uint32_t chunk, int helper, void *scratch)
 {
     const draw_jobs *dj = DRAW_JOBS_OF(j, vertex);
-    fe_vertex_chunk(&dj->v, chunk, dj->d, &dj->fc->vp, &dj->fc->f->blur, &dj->fc->temp[helper], scratch);
+    fe_vertex_chunk(&dj->v, chunk, dj->d, &dj->fc->vp, &dj->fc->f->blur, dj->fc->f->isa, &dj->fc->temp[helper],
+                    scratch);
 }
 
 /* The vertex indices of primitive p. */

@@ -69,9 +69,9 @@ bool fe_vertex_temp_init(fe_vertex_temp *t, int max_varyings, arena *ar);
 /* Allocates the outputs of d's vertex stage; false when out of memory. */
 bool fe_vertex_begin(fe_vertices *v, const fe_draw *d, const frame_blur *fb, arena *ar);
 /* Shades and classifies chunk `chunk` of d's vertices into v; scratch is
- * the vertex shader's (d->scratch_bytes). */
+ * the vertex shader's (d->scratch_bytes), isa the instruction set it is told. */
 void fe_vertex_chunk(const fe_vertices *v, uint32_t chunk, const fe_draw *d, const fe_viewport *vp,
-                     const frame_blur *fb, const fe_vertex_temp *tmp, void *scratch);
+                     const frame_blur *fb, mos_isa isa, const fe_vertex_temp *tmp, void *scratch);
 
 /* A vertex as clipping sees it: clip position plus varyings. */
 typedef struct fe_vertex {

@@ -74,7 +74,7 @@ bool fe_vertex_begin(fe_vertices *v, const fe_draw *d, const frame_blur *fb, are
 }
 
 void fe_vertex_chunk(const fe_vertices *v, uint32_t chunk, const fe_draw *d, const fe_viewport *vp,
-                     const frame_blur *fb, const fe_vertex_temp *tmp, void *scratch)
+                     const frame_blur *fb, mos_isa isa, const fe_vertex_temp *tmp, void *scratch)
 {
     const size_t first = (size_t)chunk * FE_VERTEX_CHUNK, n = (size_t)d->vertex_count;
     const size_t count = n - first < FE_VERTEX_CHUNK ? n - first : FE_VERTEX_CHUNK;
@@ -89,6 +89,7 @@ void fe_vertex_chunk(const fe_vertices *v, uint32_t chunk, const fe_draw *d, con
         .varying_count = d->varying_count,
         .user = d->user,
         .scratch = d->scratch_bytes ? scratch : NULL,
+        .isa = isa,
     };
     d->vertex(&b);
     float *c1 = v->clip1 ? v->clip1 + 4 * first : v->moving ? tmp->clip1 : NULL;

@@ -138,6 +138,8 @@ void program_desc(shader_program *p, mos_shader_desc *desc)
     desc->varying_count = p->varying_count;
     desc->user = p;
     desc->scratch_bytes = p->vs_scratch > p->fs_scratch ? p->vs_scratch : p->fs_scratch;
+    /* the back-end gathers a VM batch of quads per call when it can */
+    desc->batch_quads = p->lanes / 4 < MOS_MAX_BATCH_QUADS ? p->lanes / 4 : MOS_MAX_BATCH_QUADS;
 }
 
 void program_vs(const mos_vs_batch *b)
@@ -167,7 +169,7 @@ void program_vs(const mos_vs_batch *b)
                 dst[l] = src[(size_t)l * (size_t)b->stride];
         }
         const vm_io io = { .lanes = n, .in = in, .uniforms = b->uniforms, .out = outp, .scratch = vm_scratch,
-                           .isa = MOS_ISA_SCALAR };
+                           .isa = b->isa };
         vm_run(p->vs_vm, &io);
         for (int l = 0; l < n; l++) {
             float *clip = b->clip + (size_t)(o + l) * 4;

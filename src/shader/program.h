@@ -11,7 +11,7 @@
 #include "shader/spirv.h"
 #include "shader/vm.h"
 
-#define PROGRAM_LANES 64  /* VM batch: the back-end's fragment batches are 16 quads */
+#define PROGRAM_LANES 1024  /* VM batch: the back-end gathers up to 256 quads per call (mos_shader_desc.batch_quads) */
 
 typedef struct program_options {
     part_limits limits;   /* all 0: one pass */
