@@ -45,9 +45,15 @@ FRAMETIME   := sh bench/frametime.sh --mosaic $(MOSAIC) --threads "$(THREADS)" \
 SHADER_BENCH := $(BUILD)/bench-shader-vm
 shader: $(SHADER_BENCH)
 	$(SHADER_BENCH)
-$(SHADER_BENCH): bench/shader_vm.c $(LP_HDRS) $(BUILD)/libmosaic_tools.a $(BUILD)/libmosaic.a
-	$(CC) -std=c11 -D_GNU_SOURCE -g -O3 -fno-math-errno -fno-trapping-math -ffp-contract=off $(WARN) -pthread \
-	  -Iinclude -Isrc -o $@ $< $(BUILD)/libmosaic_tools.a $(BUILD)/libmosaic.a $(GLSL_LIBS) -lm
+SHADER_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O3 -fno-math-errno -fno-trapping-math -ffp-contract=off $(WARN) -pthread \
+                 -Iinclude -Isrc
+# The native twin of wood.frag, one object per ISA from one file (bench/wood_native.c).
+WOOD_OBJS := $(foreach i,0 1 2,$(BUILD)/bench/wood_native_$(i).o)
+$(BUILD)/bench/wood_native_%.o: bench/wood_native.c bench/wood_native_tmp.h bench/wood_native.h $(LP_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(SHADER_CFLAGS) -DWOOD_ISA=$* -c -o $@ $<
+$(SHADER_BENCH): bench/shader_vm.c bench/wood_native.h $(WOOD_OBJS) $(LP_HDRS) $(BUILD)/libmosaic_tools.a $(BUILD)/libmosaic.a
+	$(CC) $(SHADER_CFLAGS) -o $@ $< $(WOOD_OBJS) $(BUILD)/libmosaic_tools.a $(BUILD)/libmosaic.a $(GLSL_LIBS) -lm
 bench: llvmpipe
 	@mkdir -p $(OUTDIR)
 	$(MOSAIC) bench --vs llvmpipe --llvmpipe $(LLVMPIPE) --suite $(SUITE) --out $(OUTDIR) \

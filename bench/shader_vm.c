@@ -5,9 +5,16 @@
  *
  *   build/bench-shader-vm [--rounds N] [--isa auto|scalar|avx2|avx512] [--quick]
  *
- * Table 1, VM vs native: the same 64-lane fragment batches (16 quads, as the
- * back-end hands them) through mos_fs_batch: the native built-in and the
- * GLSL twin on the VM (program_fs), rounds alternating, median ns per lane.
+ * Table 1, VM vs native: the same fragment batches of 64 .. 4096 lanes
+ * through mos_fs_batch (the back-end hands 16 quads to a native built-in,
+ * mos_shader_desc.batch_quads to a compiled shader: 256 by default): the
+ * native shader (a built-in, or bench/wood_native.c for wood) and its GLSL
+ * twin on the VM (program_fs, compiled for that batch), rounds alternating,
+ * median ns per lane.  The fragments are those of a 512 x 512 image walked
+ * in quads, row by row, each varying an affine function of the pixel (as
+ * the rasterizer interpolates them), so textures are read at the mip
+ * levels a surface would get; the wood row also prints how far the two
+ * implementations' colours are apart.
  * Table 2, batch x passes: wood.frag run by the VM directly over batches of
  * 64 .. 65536 lanes, unpartitioned and split by RDS for a register budget,
  * median ns per lane.  Fed by `make -f bench/bench.mk shader`. */
@@ -18,6 +25,7 @@
 #include <time.h>
 
 #include "glsl/glsl.h"
+#include "wood_native.h"
 #include "shader/shader.h"
 #include "util/cpu.h"
 
@@ -59,13 +67,13 @@ static uint32_t *compile(const char *path, size_t *n)
     return w;
 }
 
-static shader_program *build(const char *frag, const program_options *opt)
+static shader_program *build(const char *vert, const char *frag, const program_options *opt)
 {
     size_t vn, fn;
-    uint32_t *vs = compile("shaders/builtin.vert", &vn), *fs = compile(frag, &fn);
+    uint32_t *vs = compile(vert, &vn), *fs = compile(frag, &fn);
     char err[2048];
     shader_program *p;
-    const int rc = program_build(vs, vn, fs, fn, "shaders/builtin.vert", frag, opt, &p, err, sizeof err);
+    const int rc = program_build(vs, vn, fs, fn, vert, frag, opt, &p, err, sizeof err);
     free(vs);
     free(fs);
     if (rc < 0) {
@@ -75,54 +83,116 @@ static shader_program *build(const char *frag, const program_options *opt)
     return p;
 }
 
-/* ---- table 1: VM against native, 64-lane batches ------------------------------ */
+/* ---- table 1: VM against native ------------------------------------------------ */
 
-enum { BATCH = 64, BATCHES = 4096 };  /* a working set of 1 MiB of varyings, as a bin's worth of quads */
+enum {
+    TOTAL = 1 << 18,  /* lanes per measurement: a 512 x 512 image, 1 MiB per varying */
+    MAX_BATCH = 4096,
+    NVAR = 11,        /* pobj.vert's varyings; builtin.vert's 5 are their prefix */
+};
 
 typedef struct fs_env {
-    float *var[5];
+    float *var[NVAR];
     float *fx, *fy, *out[4];
     uint8_t *live, *discard;
     const mos_sampler *tex[MOS_MAX_TEXTURES];
     shader_builtin_uniforms u;
 } fs_env;
 
-static double run_fs(const fs_env *e, mos_fragment_fn fn, void *user, void *scratch, mos_isa isa)
+static double run_fs(const fs_env *e, int batch, mos_fragment_fn fn, void *user, void *scratch, mos_isa isa)
 {
     const double t0 = now_ns();
-    for (int k = 0; k < BATCHES; k++) {
-        const float *vars[5];
-        for (int i = 0; i < 5; i++)
-            vars[i] = e->var[i] + (size_t)k * BATCH;
+    for (int k = 0; k < TOTAL / batch; k++) {
+        const float *vars[NVAR];
+        for (int i = 0; i < NVAR; i++)
+            vars[i] = e->var[i] + (size_t)k * (size_t)batch;
         float *out[4] = { e->out[0], e->out[1], e->out[2], e->out[3] };
-        const mos_fs_batch b = { .quad_count = BATCH / 4, .varyings = vars, .varying_count = 5, .frag_x = e->fx,
-                                 .frag_y = e->fy, .live = e->live, .uniforms = &e->u, .textures = e->tex, .out = out,
-                                 .discard = e->discard, .isa = isa, .user = user, .scratch = scratch };
+        const mos_fs_batch b = { .quad_count = batch / 4, .varyings = vars, .varying_count = NVAR,
+                                 .frag_x = e->fx + (size_t)k * (size_t)batch,
+                                 .frag_y = e->fy + (size_t)k * (size_t)batch, .live = e->live, .uniforms = &e->u,
+                                 .textures = e->tex, .out = out, .discard = e->discard, .isa = isa, .user = user,
+                                 .scratch = scratch };
         fn(&b);
     }
-    return (now_ns() - t0) / ((double)BATCHES * BATCH);
+    return (now_ns() - t0) / (double)TOTAL;
 }
 
-static void vm_vs_native(const char *name, const char *frag, mos_fragment_fn native, int fma, fs_env *e, int rounds,
-                         mos_isa isa)
+static const int fs_batches[] = { 64, 256, 1024, 4096 };
+enum { FS_BATCHES = sizeof fs_batches / sizeof fs_batches[0] };
+
+/* How far apart two shaders' colours are over the whole image, in 1024-lane
+ * batches: the largest difference of a channel, and the share of lanes
+ * whose four channels are equal bit for bit. */
+static void agreement(fs_env *e, mos_fragment_fn fa, void *ua, void *sa, mos_fragment_fn fb, void *ub, void *sb,
+                      mos_isa isa, double *max_diff, double *equal)
 {
-    shader_program *p = build(frag, NULL);
-    mos_shader_desc d;
-    program_desc(p, &d);
-    void *scratch = aligned_alloc(64, (d.scratch_bytes + 63) / 64 * 64 + 64);
-    e->u.fma = fma;
-    double tn[64], tv[64];
-    for (int r = 0; r < rounds; r++) {
-        tn[r] = run_fs(e, native, NULL, NULL, isa);
-        tv[r] = run_fs(e, program_fs, p, scratch, isa);
+    enum { B = 1024 };
+    static float oa[4][B], ob[4][B];
+    long same = 0;
+    *max_diff = 0;
+    for (int k = 0; k < TOTAL / B; k++) {
+        const float *vars[NVAR];
+        for (int i = 0; i < NVAR; i++)
+            vars[i] = e->var[i] + (size_t)k * B;
+        for (int v = 0; v < 2; v++) {
+            float *out[4] = { v ? ob[0] : oa[0], v ? ob[1] : oa[1], v ? ob[2] : oa[2], v ? ob[3] : oa[3] };
+            const mos_fs_batch b = { .quad_count = B / 4, .varyings = vars, .varying_count = NVAR,
+                                     .frag_x = e->fx + (size_t)k * B, .frag_y = e->fy + (size_t)k * B,
+                                     .live = e->live, .uniforms = &e->u, .textures = e->tex, .out = out,
+                                     .discard = e->discard, .isa = isa, .user = v ? ub : ua,
+                                     .scratch = v ? sb : sa };
+            (v ? fb : fa)(&b);
+        }
+        for (int l = 0; l < B; l++) {
+            int eq = 1;
+            for (int c = 0; c < 4; c++) {
+                const double d = fabs((double)oa[c][l] - (double)ob[c][l]);
+                *max_diff = d > *max_diff || d != d ? d : *max_diff;
+                eq &= memcmp(&oa[c][l], &ob[c][l], sizeof(float)) == 0;
+            }
+            same += eq;
+        }
     }
-    const double mn = median(tn, rounds), mv = median(tv, rounds);
-    vm_stats st;
-    vm_get_stats(p->fs_vm, &st);
-    printf("| %-10s | %5d | %5d | %8.2f | %8.2f | %5.2f |\n", name, st.vector_ins, st.registers, mn, mv, mv / mn);
+    *equal = (double)same / TOTAL;
+}
+
+/* One row: native and VM per lane at each batch size (the VM compiled for
+ * that batch), rounds alternating; with AGREE, how close their colours are. */
+static void vm_vs_native(const char *name, const char *vert, const char *frag, mos_fragment_fn native, int fma,
+                         fs_env *e, int rounds, mos_isa isa, const char *only)
+{
+    if (only && strcmp(only, name))
+        return;
+    e->u.fma = fma;
+    printf("| %-10s |", name);
+    double max_diff = 0, equal = 0;
+    for (int bi = 0; bi < FS_BATCHES; bi++) {
+        const int batch = fs_batches[bi];
+        const program_options opt = { .costs = { 15, 5, 1 }, .lanes = batch };
+        shader_program *p = build(vert, frag, &opt);
+        mos_shader_desc d;
+        program_desc(p, &d);
+        void *scratch = aligned_alloc(64, (d.scratch_bytes + 63) / 64 * 64 + 64);
+        if (bi == 0)
+            agreement(e, native, NULL, NULL, program_fs, p, scratch, isa, &max_diff, &equal);
+        double tn[64], tv[64];
+        for (int r = 0; r < rounds; r++) {
+            tn[r] = run_fs(e, batch, native, NULL, NULL, isa);
+            tv[r] = run_fs(e, batch, program_fs, p, scratch, isa);
+        }
+        const double mn = median(tn, rounds), mv = median(tv, rounds);
+        if (bi == 0) {
+            vm_stats st;
+            vm_get_stats(p->fs_vm, &st);
+            printf(" %5d | %4d |", st.vector_ins, st.registers);
+        }
+        printf(" %6.2f | %6.2f | %5.2f |", mn, mv, mv / mn);
+        fflush(stdout);
+        free(scratch);
+        program_free(p);
+    }
+    printf(" %.1e | %5.1f%% |\n", max_diff, 100 * equal);
     e->u.fma = 0;
-    free(scratch);
-    program_free(p);
 }
 
 /* ---- table 2: batch size x partitions on the VM directly ---------------------- */
@@ -226,6 +296,7 @@ static void batch_table(const char *frag, int rounds, mos_isa isa, const mos_sam
 int main(int argc, char **argv)
 {
     int rounds = 7, quick = 0;
+    const char *only = NULL;  /* one shader's row (or "wood": the batch table only) */
     mos_isa isa = MOS_ISA_SCALAR;
 #if defined(UTIL_X86)
     __builtin_cpu_init();
@@ -246,8 +317,10 @@ int main(int argc, char **argv)
                   : !strcmp(v, "avx512") ? MOS_ISA_AVX512 : isa;
         } else if (!strcmp(argv[i], "--quick")) {
             quick = 1;
+        } else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
+            only = argv[++i];
         } else {
-            fprintf(stderr, "usage: bench-shader-vm [--rounds N] [--isa scalar|avx2|avx512] [--quick]\n");
+            fprintf(stderr, "usage: bench-shader-vm [--rounds N] [--isa scalar|avx2|avx512] [--quick] [--only SHADER]\n");
             return 2;
         }
     }
@@ -260,19 +333,30 @@ int main(int argc, char **argv)
             e.u.light_dir[j][c] = j == c ? 1.0f : 0.0f;
             e.u.light_color[j][c] = 0.5f;
         }
-    for (int i = 0; i < 5; i++) {
-        e.var[i] = aligned_alloc(64, (size_t)BATCHES * BATCH * sizeof(float));
-        for (int l = 0; l < BATCHES * BATCH; l++)
-            e.var[i][l] = rnd(-1, 1);
+    /* Varying k at pixel (x, y) of the 512 x 512 image: base[k] + gx[k] x +
+     * gy[k] y: a normal turning across the image, uv over the texture twice
+     * (about half a texel per pixel), object positions across a plank
+     * (wood's rings), the vector to the eye. */
+    static const float base[NVAR] = { 0.3f, 0.4f, 0.8f, 0.0f, 0.0f, -1.0f, -0.2f, -0.3f, 0.2f, 0.3f, 1.0f };
+    static const float gx[NVAR] = { 1.0f / 512, 0, 0, 2.0f / 512, 0, 2.0f / 512, 0, 0, -0.5f / 512, 0, 0 };
+    static const float gy[NVAR] = { 0, -1.0f / 512, 0, 0, 2.0f / 512, 0, 0.3f / 512, 0.6f / 512, 0, 0.5f / 512, 0 };
+    for (int i = 0; i < NVAR; i++)
+        e.var[i] = aligned_alloc(64, (size_t)TOTAL * sizeof(float));
+    e.fx = aligned_alloc(64, (size_t)TOTAL * sizeof(float));
+    e.fy = aligned_alloc(64, (size_t)TOTAL * sizeof(float));
+    for (int l = 0; l < TOTAL; l++) {
+        const int q = l / 4, x = (q % 256) * 2 + (l & 1), y = (q / 256) * 2 + ((l >> 1) & 1);
+        e.fx[l] = (float)x + 0.5f;
+        e.fy[l] = (float)y + 0.5f;
+        for (int i = 0; i < NVAR; i++)
+            e.var[i][l] = base[i] + gx[i] * e.fx[l] + gy[i] * e.fy[l];
     }
-    e.fx = aligned_alloc(64, BATCH * sizeof(float));
-    e.fy = aligned_alloc(64, BATCH * sizeof(float));
     for (int c = 0; c < 4; c++)
-        e.out[c] = aligned_alloc(64, BATCH * sizeof(float));
-    e.live = malloc(BATCH);
-    e.discard = malloc(BATCH);
-    for (int l = 0; l < BATCH; l++)
-        e.fx[l] = e.fy[l] = 0.5f, e.live[l] = 1, e.discard[l] = 0;
+        e.out[c] = aligned_alloc(64, MAX_BATCH * sizeof(float));
+    e.live = malloc(MAX_BATCH);
+    e.discard = malloc(MAX_BATCH);
+    for (int l = 0; l < MAX_BATCH; l++)
+        e.live[l] = 1, e.discard[l] = 0;
     mos_sampler tex;
     {
         uint8_t *px = malloc(256 * 256 * 4);
@@ -289,15 +373,23 @@ int main(int argc, char **argv)
     memset(e.tex, 0, sizeof e.tex);
     e.tex[0] = &tex;
     const char *isa_name = isa == MOS_ISA_AVX512 ? "avx512" : isa == MOS_ISA_AVX2 ? "avx2" : "scalar";
-    printf("VM against native C, %s, 64-lane batches, ns per shaded lane (median of %d rounds, alternating):\n\n",
-           isa_name, rounds);
-    printf("| shader     | v.ins | regs  | native   | VM       | ratio |\n");
-    printf("|------------|-------|-------|----------|----------|-------|\n");
-    vm_vs_native("flat", "shaders/flat.frag", shader_builtin_fs_flat, 0, &e, rounds, isa);
-    vm_vs_native("lambert", "shaders/lambert.frag", shader_builtin_fs_lambert, 0, &e, rounds, isa);
-    vm_vs_native("textured", "shaders/textured.frag", shader_builtin_fs_textured, 0, &e, rounds, isa);
-    vm_vs_native("fma200", "shaders/fma200.frag", shader_builtin_fs_lambert, 200, &e, rounds, isa);
-    batch_table("shaders/wood.frag", rounds < 5 ? rounds : 5, isa, &tex, quick);
+    printf("VM against native C, %s, ns per shaded lane by fragment batch (lanes; median of %d rounds, "
+           "alternating):\n\n", isa_name, rounds);
+    printf("| shader     | v.ins | regs |");
+    for (int b = 0; b < FS_BATCHES; b++)
+        printf(" native %4d | VM %4d | ratio |", fs_batches[b], fs_batches[b]);
+    printf(" max diff | equal |\n|------------|-------|------|");
+    for (int b = 0; b < FS_BATCHES; b++)
+        printf("-------------|---------|-------|");
+    printf("----------|-------|\n");
+    const char *bv = "shaders/builtin.vert";
+    vm_vs_native("flat", bv, "shaders/flat.frag", shader_builtin_fs_flat, 0, &e, rounds, isa, only);
+    vm_vs_native("lambert", bv, "shaders/lambert.frag", shader_builtin_fs_lambert, 0, &e, rounds, isa, only);
+    vm_vs_native("textured", bv, "shaders/textured.frag", shader_builtin_fs_textured, 0, &e, rounds, isa, only);
+    vm_vs_native("fma200", bv, "shaders/fma200.frag", shader_builtin_fs_lambert, 200, &e, rounds, isa, only);
+    vm_vs_native("wood", "shaders/pobj.vert", "shaders/wood.frag", wood_native_fs, 0, &e, rounds, isa, only);
+    if (!only || !strcmp(only, "wood"))
+        batch_table("shaders/wood.frag", rounds < 5 ? rounds : 5, isa, &tex, quick);
     texture_release(&tex, &(mos_allocator){ 0 });
     return 0;
 }
