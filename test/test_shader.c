@@ -67,7 +67,7 @@ static int run(const spv_shader *sh, const part_plan *plan, mos_isa isa, const m
         for (int k = 0; k < NIN; k++)
             ins[k] = in[k] + o;
         float *outs[5] = { out[0] + o, out[1] + o, out[2] + o, out[3] + o, out[4] + o };
-        const vm_io io = { .lanes = lanes_per_batch, .in = ins, .frag_x = frag_x + o, .frag_y = frag_y + o,
+        const vm_io io = { .lanes = LANES - o < lanes_per_batch ? LANES - o : lanes_per_batch, .in = ins, .frag_x = frag_x + o, .frag_y = frag_y + o,
                            .uniforms = uniforms, .textures = tex, .out = outs, .scratch = scratch, .isa = isa };
         vm_run(vm, &io);
     }
@@ -260,6 +260,90 @@ static void test_uniforms(void)
         vm_free(vm);
     }
     spv_shader_free(&sh);
+}
+
+/* test_chains' shader in C, with GLSL's min and max. */
+static float chain_min(float a, float b) { return b < a ? b : a; }
+static float chain_max(float a, float b) { return a < b ? b : a; }
+static float chain_ref(float v, const float k[4])
+{
+    float x = v * k[0] + k[1];
+    x = x * k[2] - k[3];
+    x = k[1] - x * k[0];
+    x = x + k[2];
+    x = k[3] - x;
+    x = x * k[1];
+    x = k[0] / x;
+    x = x / k[2];
+    x = chain_min(x, k[1]);
+    x = chain_max(k[0], x);
+    x = -x;
+    x = fabsf(x);
+    x = chain_min(k[2], x);
+    x = chain_max(x, k[3]);
+    return x - k[0];
+}
+
+/* A run of operations on one value whose other operands are uniform is one
+ * fused chain on the VM (values kept in vector registers): every kind of
+ * link, on lanes that include NaN, infinities, signed zeros and
+ * subnormals, bit for bit as the per-lane definitions give them, on every
+ * ISA and batch size (the blocks of 8 vectors and the 16-lane tail). */
+static void test_chains(void)
+{
+    const float k[4] = { 1.5f, -0.75f, 3.0f, 0.0625f };
+    memcpy(uniforms, k, 16);
+    float keep[LANES];
+    memcpy(keep, in[0], sizeof keep);
+    const float special[] = { NAN, INFINITY, -INFINITY, 0.0f, -0.0f, 1e-40f, -1e-40f, 3.4e38f };
+    for (size_t i = 0; i < sizeof special / sizeof special[0]; i++)
+        in[0][37 * i % LANES] = special[i];
+    spv_shader sh;
+    if (!compile_run("#version 450\n"
+                     "layout(std140, binding = 0) uniform U { float k0, k1, k2, k3; } u;\n"
+                     "layout(location = 0) in vec4 a;\n"
+                     "layout(location = 0) out vec4 o;\n"
+                     "void main() {\n"
+                     "  float x = a.x * u.k0 + u.k1;\n"
+                     "  x = x * u.k2 - u.k3; x = u.k1 - x * u.k0; x = x + u.k2; x = u.k3 - x;\n"
+                     "  x = x * u.k1; x = u.k0 / x; x = x / u.k2; x = min(x, u.k1); x = max(u.k0, x);\n"
+                     "  x = -x; x = abs(x); x = min(u.k2, x); x = max(x, u.k3); x = x - u.k0;\n"
+                     "  o = vec4(x, a.y, a.z, a.w);\n"
+                     "}\n",
+                     &sh))
+        goto out;
+    CHECK_LANES("chain", 0, chain_ref(A[0], k));
+    vm_program *vm;
+    char err[256];
+    if (CHECK(vm_build(&sh.dag, NULL, 64, &vm, err, sizeof err) == 0)) {
+        vm_stats st;
+        vm_get_stats(vm, &st);
+        CHECK_MSG(st.chain_links >= 15, "%d operations fused into chains, 16 expected", st.chain_links);
+        vm_free(vm);
+    }
+    float ref[LANES];
+    memcpy(ref, out[0], sizeof ref);
+#if defined(UTIL_X86)
+    __builtin_cpu_init();
+    const mos_isa isas[] = { MOS_ISA_SCALAR, MOS_ISA_AVX2, MOS_ISA_AVX512 };
+    const int have[] = { 1, __builtin_cpu_supports("avx2"),
+                         __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                             __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") };
+#else
+    const mos_isa isas[] = { MOS_ISA_SCALAR };
+    const int have[] = { 1 };
+#endif
+    static const int batches[] = { 16, 48, 80, 128, 256 };  /* 80: a block of 64 lanes and a tail (AVX2) */
+    for (size_t i = 0; i < sizeof isas / sizeof isas[0]; i++)
+        for (size_t j = 0; j < sizeof batches / sizeof batches[0] && have[i]; j++) {
+            memset(out, 0xff, sizeof out);
+            if (run(&sh, NULL, isas[i], NULL, batches[j]))
+                CHECK_MSG(memcmp(out[0], ref, sizeof ref) == 0, "ISA %d, batch %d: the chain's results differ",
+                          (int)isas[i], batches[j]);
+        }
+    spv_shader_free(&sh);
+out:
+    memcpy(in[0], keep, sizeof keep);
 }
 
 /* Built-ins expanded into DAG arithmetic: determinant and inverse
@@ -613,6 +697,7 @@ int main(void)
     TEST_RUN(test_discard_and_calls);
     TEST_RUN(test_derivatives);
     TEST_RUN(test_uniforms);
+    TEST_RUN(test_chains);
     TEST_RUN(test_std450);
     TEST_RUN(test_dag_cleanup);
     TEST_RUN(test_errors);

@@ -160,7 +160,7 @@ static int fused_operand(const builder *b, const ir_node *x, int n)
     if (x->op != IR_ADD && x->op != IR_SUB)
         return -1;
     for (int j = 0; j < 2; j++)
-        if (b->fused_into[x->arg[j]] == n)
+        if (b->in_pass[x->arg[j]] == b->in_pass[n] && b->fused_into[x->arg[j]] == n)
             return j;
     return -1;
 }
@@ -385,6 +385,99 @@ static int32_t resolve(const vm_program *p, int32_t l)
     }
 }
 
+/* ---- chains: a run of operations on one value, its links fused ---------------------- */
+
+/* The lane array a chain link reads (a table index), or -1 when X cannot be
+ * a link (vm_link says which can). */
+static int32_t link_operand(const vm_ins *x)
+{
+    switch (x->op) {
+    case VM_MAD: case VM_MSUB: case VM_NMSUB: return x->mode == 3 ? x->a : -1;
+    case IR_ADD: case IR_SUB: case IR_MUL: case IR_DIV: case IR_MIN: case IR_MAX:
+        return x->mode == VM_VS ? x->a : x->mode == VM_SV ? x->b : -1;
+    case IR_NEG: case IR_ABS: return x->a;
+    default: return -1;
+    }
+}
+
+/* Whether X reads lane array T; whether it writes T. */
+static int ins_reads(const vm_ins *x, int32_t t)
+{
+    switch (x->op) {
+    case VM_SPLAT: return 0;
+    case VM_OUT: return x->mode == VM_VV && x->a == t;
+    case VM_TEX: return x->a == t || x->b == t;
+    case VM_COPY: case VM_CHAIN: return x->a == t;
+    case VM_MAD: case VM_MSUB: case VM_NMSUB:
+        return x->a == t || (!(x->mode & 1) && x->b == t) || (!(x->mode & 2) && x->c == t);
+    case IR_SELECT: return x->a == t || x->b == t || x->c == t;
+    default: break;
+    }
+    if (ir_op_arity((ir_op)x->op) == 2)
+        return (x->mode != VM_SV && x->a == t) || (x->mode != VM_VS && x->b == t);
+    return x->a == t;
+}
+
+static int ins_writes(const vm_ins *x, int32_t t)
+{
+    if (x->op == VM_TEX)
+        return x->d[0] == t || x->d[1] == t || x->d[2] == t || x->d[3] == t;
+    return x->op != VM_OUT && x->dst == t;
+}
+
+/* Whether register T is dead from instruction FROM on: written again, or
+ * never read, before it is read. */
+static int dead_from(const vm_program *p, int32_t t, int from)
+{
+    for (int j = from; j < p->ins_count; j++) {
+        if (ins_reads(&p->ins[j], t))
+            return 0;
+        if (ins_writes(&p->ins[j], t))
+            return 1;
+    }
+    return 1;
+}
+
+/* Replaces every run of two or more links, each reading the register the
+ * one before wrote and nothing else reading it, by one VM_CHAIN: its body
+ * keeps the value in vector registers through the run, one load and one
+ * store per lane instead of one per link (a Horner-like chain of uniform
+ * multiply-adds costs what the native loop does).  0, or -1 out of memory. */
+static int fuse_chains(vm_program *p)
+{
+    int out = 0;
+    for (int i = 0; i < p->ins_count;) {
+        int e = i;
+        if (link_operand(&p->ins[i]) >= 0)
+            while (e + 1 < p->ins_count && p->ins[e].dst < p->nreg && link_operand(&p->ins[e + 1]) == p->ins[e].dst &&
+                   dead_from(p, p->ins[e].dst, e + 2))
+                e++;
+        if (e == i) {
+            p->ins[out++] = p->ins[i++];
+            continue;
+        }
+        vm_link *g = realloc(p->links, (size_t)(p->link_count + e - i + 1) * sizeof *g);
+        if (!g)
+            return -1;
+        p->links = g;
+        vm_ins chain = { .op = VM_CHAIN, .a = link_operand(&p->ins[i]), .dst = p->ins[e].dst, .b = p->link_count,
+                         .c = e - i + 1 };
+        for (int k = i; k <= e; k++) {
+            const vm_ins *x = &p->ins[k];
+            vm_link *l = &p->links[p->link_count++];
+            l->op = x->op;
+            l->mode = x->mode;
+            l->s1 = x->op == VM_MAD || x->op == VM_MSUB || x->op == VM_NMSUB || x->mode == VM_VS ? x->b
+                    : x->mode == VM_SV ? x->a : 0;
+            l->s2 = x->op == VM_MAD || x->op == VM_MSUB || x->op == VM_NMSUB ? x->c : 0;
+        }
+        p->ins[out++] = chain;
+        i = e + 1;
+    }
+    p->ins_count = out;
+    return 0;
+}
+
 static int build_scalars(builder *b)
 {
     const ir_dag *d = b->d;
@@ -458,11 +551,13 @@ int vm_build(const ir_dag *d, const part_plan *plan, int max_lanes, vm_program *
     }
     p->stage = d->stage;
     p->max_lanes = max_lanes;
+    p->stride = max_lanes + 16;
     p->ninput = d->input_count;
     p->nout = d->out_count;
     for (size_t i = 0; i < n; i++) {
         b.slot_of[i] = -1;
         b.reg_of[i] = -1;
+        b.fused_into[i] = -1;  /* fused_operand reads it for operands outside the pass too */
     }
     if (build_scalars(&b) < 0 || check_stage(&b) < 0)
         goto done;
@@ -505,7 +600,11 @@ int vm_build(const ir_dag *d, const part_plan *plan, int max_lanes, vm_program *
         for (int c = 0; c < 4; c++)
             x->d[c] = resolve(p, x->d[c]);
     }
-    const size_t lanes = (size_t)max_lanes * sizeof(float);
+    if (fuse_chains(p) < 0) {
+        berr(&b, "out of memory");
+        goto done;
+    }
+    const size_t lanes = (size_t)p->stride * sizeof(float);
     p->scratch_bytes = (size_t)(p->nreg + p->nslot + p->ninput + 2) * lanes +
                        ((size_t)p->nscalar * sizeof(float) + 63) / 64 * 64 +
                        ((size_t)p->table * sizeof(float *) + 63) / 64 * 64;
@@ -534,6 +633,7 @@ void vm_free(vm_program *p)
         return;
     free(p->sins);
     free(p->ins);
+    free(p->links);
     free(p);
 }
 
@@ -546,6 +646,7 @@ void vm_get_stats(const vm_program *p, vm_stats *s)
     s->scalar_ins = p->sins_count;
     s->registers = p->nreg;
     s->slots = p->nslot;
+    s->chain_links = p->link_count;
 }
 
 void vm_run(const vm_program *p, const vm_io *io)

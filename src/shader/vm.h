@@ -45,6 +45,7 @@ typedef struct vm_stats {
     int scalar_ins;      /* scalar-bank instructions (once per batch) */
     int registers;       /* lane registers (the most any pass needs) */
     int slots;           /* saved-value slots */
+    int chain_links;     /* operations fused into chains (each chain one vector instruction) */
 } vm_stats;
 void vm_get_stats(const vm_program *p, vm_stats *s);
 

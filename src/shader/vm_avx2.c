@@ -4,5 +4,6 @@
 #if defined(UTIL_X86)
 #pragma GCC target("avx2,fma,bmi,bmi2,popcnt,lzcnt")
 #define VM_RUN_FN vm_run_avx2
+#define VM_VEC_BYTES 32
 #include "shader/vm_tmp.h"
 #endif

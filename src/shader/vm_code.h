@@ -17,6 +17,7 @@ enum {
     VM_MAD,                /* dst = a * b + c, rounded twice (mode bit 0: b scalar, bit 1: c scalar) */
     VM_MSUB,               /* dst = a * b - c */
     VM_NMSUB,              /* dst = c - a * b */
+    VM_CHAIN,              /* dst = links[b .. b + c) applied in turn to a, the value held in registers */
     VM_OP_COUNT
 };
 
@@ -31,6 +32,16 @@ typedef struct vm_ins {
     int32_t d[4];          /* VM_TEX: the four component registers */
 } vm_ins;
 
+/* One link of a VM_CHAIN: an operation whose one lane-array operand is the
+ * value the link before produced (the chain's source for the first), its
+ * other operands scalar-bank entries: VM_MAD / VM_MSUB / VM_NMSUB (mode 3:
+ * s1 = b, s2 = c), ADD SUB MUL DIV MIN MAX (mode VM_VS: value op s1, VM_SV:
+ * s1 op value), NEG, ABS. */
+typedef struct vm_link {
+    uint8_t op, mode;
+    int32_t s1, s2;
+} vm_link;
+
 typedef struct vm_sins {   /* one scalar-bank entry, in order */
     uint8_t op;            /* CONST, UNIFORM or an arithmetic ir_op */
     uint8_t aux;           /* UNIFORM: ir_utype */
@@ -42,12 +53,17 @@ typedef struct vm_sins {   /* one scalar-bank entry, in order */
 struct vm_program {
     ir_stage stage;
     int max_lanes;
+    int stride;            /* floats from one lane array to the next: max_lanes + 16, so arrays of
+                            * 1024 or 4096 lanes are not 4 KiB apart (a load from one and a store to
+                            * another at the same offset would look dependent: 4K aliasing) */
     int nreg, nslot, ninput, nscalar, nout;
     int table;             /* lane-array table entries: nreg + nslot + ninput + 2 (frag x, y) */
     vm_sins *sins;
     int sins_count;
     vm_ins *ins;
     int ins_count;
+    vm_link *links;        /* of the VM_CHAIN instructions */
+    int link_count;
     int passes;
     size_t scratch_bytes;
 };

@@ -1,7 +1,10 @@
 /* vm_tmp.h — the VM's body, included once per ISA by vm_scalar.c, vm_avx2.c
- * and vm_avx512.c, which define VM_RUN_FN and set that ISA's target.  Each
+ * and vm_avx512.c, which define VM_RUN_FN (the entry's name) and
+ * VM_VEC_BYTES (the ISA's vector width) and set that ISA's target.  Each
  * operation is a loop over the batch's lanes (rounded up to 16) with
- * restrict pointers, which gcc vectorizes; contraction is off, and the
+ * restrict pointers, which gcc vectorizes, but a chain of operations on one
+ * value (VM_CHAIN), which GCC's vector types keep in registers; contraction
+ * is off, and the
  * transcendental functions call the same libm on every ISA, so every build
  * computes the same bits.  Fed by vm.c's vm_run. */
 #include <math.h>
@@ -9,8 +12,8 @@
 
 #include "shader/vm_code.h"
 
-#ifndef VM_RUN_FN
-#error "define VM_RUN_FN before including vm_tmp.h"
+#if !defined(VM_RUN_FN) || !defined(VM_VEC_BYTES)
+#error "define VM_RUN_FN and VM_VEC_BYTES (the ISA's vector width) before including vm_tmp.h"
 #endif
 
 #define VM_ALIGN(p) ((float *)__builtin_assume_aligned((p), 64))
@@ -98,6 +101,82 @@
         }                                                                             \
     } while (0)
 
+/* ---- VM_CHAIN: the value in vector registers through every link ---------------
+ * Twelve vectors of lanes are loaded once into twelve named variables (which
+ * gcc keeps in registers, as it would not an array), each link applied to
+ * all of them (independent vectors, so one link's latency overlaps the
+ * others'), and stored once; the operations are those of the
+ * per-instruction bodies, so the bits are too.  A batch's last lanes that
+ * fill no block of twelve go through a zero-padded copy. */
+typedef float vm_vf __attribute__((vector_size(VM_VEC_BYTES)));
+typedef int32_t vm_vi __attribute__((vector_size(VM_VEC_BYTES)));
+#define VM_VL (VM_VEC_BYTES / 4)   /* lanes per vector */
+#define VM_CHAIN_LANES (12 * VM_VL) /* lanes per block */
+
+static inline vm_vf vm_select(vm_vi m, vm_vf a, vm_vf b) { return (vm_vf)((m & (vm_vi)a) | (~m & (vm_vi)b)); }
+
+#define ON12(F) F(v0) F(v1) F(v2) F(v3) F(v4) F(v5) F(v6) F(v7) F(v8) F(v9) F(v10) F(v11)
+#define C_MAD(v) v = v * S + Q;
+#define C_MSUB(v) v = v * S - Q;
+#define C_NMSUB(v) v = Q - v * S;
+#define C_ADD_VS(v) v = v + S;
+#define C_ADD_SV(v) v = S + v;
+#define C_SUB_VS(v) v = v - S;
+#define C_SUB_SV(v) v = S - v;
+#define C_MUL_VS(v) v = v * S;
+#define C_MUL_SV(v) v = S * v;
+#define C_DIV_VS(v) v = v / S;
+#define C_DIV_SV(v) v = S / v;
+#define C_MIN_VS(v) v = vm_select(S < v, S, v);  /* min(a, b) = b < a ? b : a */
+#define C_MIN_SV(v) v = vm_select(v < S, v, S);
+#define C_MAX_VS(v) v = vm_select(v < S, S, v);  /* max(a, b) = a < b ? b : a */
+#define C_MAX_SV(v) v = vm_select(S < v, v, S);
+#define C_NEG(v) v = -v;
+#define C_ABS(v) v = (vm_vf)((vm_vi)v & 0x7fffffff);
+#define C_LOAD(v) memcpy(&v, src, sizeof v), src += VM_VL;
+#define C_STORE(v) memcpy(dst, &v, sizeof v), dst += VM_VL;
+
+static void chain_block(const vm_link *links, int nl, const float *sc, const float *src, float *dst)
+{
+    vm_vf v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11;
+    ON12(C_LOAD)
+    for (int k = 0; k < nl; k++) {
+        const vm_link *L = &links[k];
+        /* s * 1 is s exactly (-0 and NaNs included): a broadcast */
+        const vm_vf ones = (vm_vf){ 0 } + 1.0f, S = sc[L->s1] * ones, Q = sc[L->s2] * ones;
+        const int sv = L->mode == VM_SV;
+        switch (L->op) {
+        case VM_MAD: ON12(C_MAD) break;
+        case VM_MSUB: ON12(C_MSUB) break;
+        case VM_NMSUB: ON12(C_NMSUB) break;
+        case IR_ADD: if (sv) { ON12(C_ADD_SV) } else { ON12(C_ADD_VS) } break;
+        case IR_SUB: if (sv) { ON12(C_SUB_SV) } else { ON12(C_SUB_VS) } break;
+        case IR_MUL: if (sv) { ON12(C_MUL_SV) } else { ON12(C_MUL_VS) } break;
+        case IR_DIV: if (sv) { ON12(C_DIV_SV) } else { ON12(C_DIV_VS) } break;
+        case IR_MIN: if (sv) { ON12(C_MIN_SV) } else { ON12(C_MIN_VS) } break;
+        case IR_MAX: if (sv) { ON12(C_MAX_SV) } else { ON12(C_MAX_VS) } break;
+        case IR_NEG: ON12(C_NEG) break;
+        case IR_ABS: ON12(C_ABS) break;
+        default: break;
+        }
+    }
+    ON12(C_STORE)
+}
+
+static void run_chain(const vm_link *links, int nl, const float *sc, const float *src, float *dst, int n)
+{
+    int l = 0;
+    for (; l + VM_CHAIN_LANES <= n; l += VM_CHAIN_LANES)
+        chain_block(links, nl, sc, src + l, dst + l);
+    if (l < n) {
+        _Alignas(64) float pad[VM_CHAIN_LANES];
+        memset(pad, 0, sizeof pad);
+        memcpy(pad, src + l, (size_t)(n - l) * sizeof(float));
+        chain_block(links, nl, sc, pad, pad);
+        memcpy(dst + l, pad, (size_t)(n - l) * sizeof(float));
+    }
+}
+
 static void scalar_bank(const vm_program *p, const void *uniforms, float *sc)
 {
     const unsigned char *u = uniforms;
@@ -122,7 +201,7 @@ static void scalar_bank(const vm_program *p, const void *uniforms, float *sc)
 
 void VM_RUN_FN(const vm_program *p, const vm_io *io)
 {
-    const int cap = p->max_lanes;
+    const int cap = p->stride;
     const int n = (io->lanes + 15) & ~15;
     char *mem = io->scratch;
     float *regs = (float *)mem;
@@ -243,6 +322,7 @@ void VM_RUN_FN(const vm_program *p, const vm_io *io)
             break;
         }
         case VM_COPY: memcpy(t[x->dst], t[x->a], (size_t)n * sizeof(float)); break;
+        case VM_CHAIN: run_chain(p->links + x->b, x->c, sc, t[x->a], t[x->dst], n); break;
         case VM_TEX: {
             const mos_sampler *s = io->textures ? io->textures[x->aux] : NULL;
             float *const o[4] = { t[x->d[0]], t[x->d[1]], t[x->d[2]], t[x->d[3]] };
