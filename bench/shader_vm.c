@@ -199,7 +199,7 @@ static void vm_vs_native(const char *name, const char *vert, const char *frag, m
 
 static void batch_table(const char *frag, int rounds, mos_isa isa, const mos_sampler *tex, int quick)
 {
-    static const int regs[] = { 0, 64, 32, 16 };
+    static const int regs[] = { 0, 12, 8, 6 };
     static const int batches[] = { 64, 256, 1024, 4096, 16384, 65536 };
     const int nb = quick ? 4 : 6;
     spv_shader sh;
