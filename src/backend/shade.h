@@ -5,11 +5,15 @@
 
 #include "backend/stages.h"
 
+/* Rows of SHADE_ROW floats: lane arrays of a varying or a colour channel
+ * 64 bytes more than 4 KiB apart (at exactly 4 KiB, a store to one and a
+ * load from the next at the same lane would look dependent). */
+#define SHADE_ROW (BACKEND_SHADE_LANES + 16)
 struct shade_scratch {
-    _Alignas(64) float var[MOS_MAX_VARYINGS][BACKEND_SHADE_LANES];
+    _Alignas(64) float var[MOS_MAX_VARYINGS][SHADE_ROW];
     _Alignas(64) float frag_x[BACKEND_SHADE_LANES];
     _Alignas(64) float frag_y[BACKEND_SHADE_LANES];
-    _Alignas(64) float out[4][BACKEND_SHADE_LANES];
+    _Alignas(64) float out[4][SHADE_ROW];
     _Alignas(64) float dx[BACKEND_SHADE_LANES], dy[BACKEND_SHADE_LANES], w[BACKEND_SHADE_LANES];
     uint8_t live[BACKEND_SHADE_LANES];
     uint8_t discard[BACKEND_SHADE_LANES];

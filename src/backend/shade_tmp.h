@@ -13,7 +13,7 @@
 
 /* Shader output 0..1 floats -> packed RGBA8 per lane (NaN -> 0): one pass
  * over the lanes, which the compiler vectorizes. */
-static void pack_unorm8(const float (*restrict out)[BACKEND_SHADE_LANES], int lanes, uint32_t *restrict rgba)
+static void pack_unorm8(const float (*restrict out)[SHADE_ROW], int lanes, uint32_t *restrict rgba)
 {
     const float *restrict r = out[0], *restrict g = out[1], *restrict b = out[2], *restrict a = out[3];
     for (int l = 0; l < lanes; l++)
