@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "shader/partition.h"
+#include "shader/vm.h"
 
 static const part_costs cost_15_5_1 = { 15, 5, 1 };
 
@@ -353,6 +354,116 @@ static void test_figures(void)
             part_plan_free(&p[a]);
     }
     ir_free(&f.d);
+}
+
+/* ---- the vector view ------------------------------------------------------------- */
+
+/* A DAG made as spirv.c makes one, a group per source instruction:
+ *   g1  n = input vec3 (3 INPUT leaves)
+ *   g2  m = normalize(n): 3 MUL, 2 ADD, RSQRT, 3 MUL (9 scalar operations)
+ *   g3  t = texture(unit 0, m.xy) (4 TEX components)
+ *   g4  r = t.rgb * m.z (3 MUL)
+ *   g5  a = t.a + 1 (1 ADD)
+ * In the vector view: an interpolant, ceil(9/4) = 3 + 1 + 1 operations
+ * and one fetch; in the scalar view 3 interpolants, 13 operations. */
+static void vector_dag(ir_dag *d)
+{
+    ir_init(d, IR_FRAGMENT);
+    d->group_now = 1;
+    const int nx = ir_leaf(d, IR_INPUT, 0, 0), ny = ir_leaf(d, IR_INPUT, 1, 0), nz = ir_leaf(d, IR_INPUT, 2, 0);
+    d->group_now = 2;
+    const int dot = ir_add(d, IR_ADD, ir_add(d, IR_ADD, ir_add(d, IR_MUL, nx, nx, -1), ir_add(d, IR_MUL, ny, ny, -1), -1),
+                           ir_add(d, IR_MUL, nz, nz, -1), -1);
+    const int inv = ir_add(d, IR_RSQRT, dot, -1, -1);
+    const int mx = ir_add(d, IR_MUL, nx, inv, -1), my = ir_add(d, IR_MUL, ny, inv, -1), mz = ir_add(d, IR_MUL, nz, inv, -1);
+    d->group_now = 3;
+    int t[4];
+    for (int c = 0; c < 4; c++)
+        t[c] = ir_tex(d, 0, c, mx, my);
+    d->group_now = 4;
+    int out[4];
+    for (int c = 0; c < 3; c++)
+        out[c] = ir_add(d, IR_MUL, t[c], mz, -1);
+    d->group_now = 5;
+    out[3] = ir_add(d, IR_ADD, t[3], ir_const(d, 1.0f), -1);
+    ir_finish(d, out, 4);
+}
+
+static void test_vector_view(void)
+{
+    ir_dag d;
+    vector_dag(&d);
+    const part_limits none = { 0 };
+    part_plan v, s;
+    char err[200];
+    if (!CHECK_MSG(part_partition_view(&d, PART_VECTOR, PART_RDS, &none, &cost_15_5_1, 10, &v, err, sizeof err) == 0,
+                   "%s", err) ||
+        !CHECK_MSG(part_partition(&d, PART_RDS, &none, &cost_15_5_1, 10, &s, err, sizeof err) == 0, "%s", err))
+        goto out;
+    CHECK(v.view == PART_VECTOR && s.view == PART_SCALAR && v.pass_count == 1 && s.pass_count == 1);
+    const part_usage *vu = &v.pass[0].use, *su = &s.pass[0].use;
+    CHECK_MSG(vu->instrs == 5 && vu->fetches == 1 && vu->ops == 6 && vu->interps == 1 && vu->texs == 1,
+              "vector: %d instructions, %d fetches, %d ops, %d interpolants", vu->instrs, vu->fetches, vu->ops,
+              vu->interps);
+    CHECK_MSG(su->instrs == 13 && su->fetches == 1 && su->interps == 3, "scalar: %d instructions, %d interpolants",
+              su->instrs, su->interps);
+    /* input, normalize, fetch, rgb, alpha, ROOT */
+    CHECK_MSG(v.node_count == 6, "%d vector nodes", v.node_count);
+    int same = 1;
+    for (int i = 0; i < d.count; i++) {
+        const int vi = v.node_of[i];
+        if (d.node[i].op == IR_CONST) {
+            same &= vi == -1;
+            continue;
+        }
+        same &= vi >= 0 && vi < v.node_count;
+        for (int j = 0; j < i; j++)  /* one vector node: one group, one kind */
+            if (v.node_of[j] == vi && vi >= 0)
+                same &= d.node[j].group == d.node[i].group && ir_is_leaf((ir_op)d.node[j].op) == ir_is_leaf((ir_op)d.node[i].op);
+    }
+    CHECK_MSG(same, "node_of does not map each group to one vector node");
+    /* The VM runs scalar plans only. */
+    vm_program *vm;
+    CHECK(vm_build(&d, &v, 64, &vm, err, sizeof err) < 0 && strstr(err, "vector"));
+    part_plan_free(&v);
+    part_plan_free(&s);
+    /* Three operations a pass: normalize alone, then the fetch and the
+     * rest; every algorithm's passes fit, optimal <= RDS <= RDSh. */
+    const part_limits o3 = { .ops = 3 };
+    part_plan p[3];
+    const part_algo algos[3] = { PART_RDSH, PART_RDS, PART_OPTIMAL };
+    for (int a = 0; a < 3; a++) {
+        if (!CHECK_MSG(part_partition_view(&d, PART_VECTOR, algos[a], &o3, &cost_15_5_1, 10, &p[a], err, sizeof err) == 0,
+                       "o3 algo %d: %s", a, err))
+            goto out;
+        int fit = 1, instrs = 0;
+        for (int k = 0; k < p[a].pass_count; k++) {
+            fit &= p[a].pass[k].use.ops <= 3;
+            instrs += p[a].pass[k].use.instrs;
+        }
+        CHECK_MSG(fit && p[a].pass_count >= 2 && instrs >= 5, "o3 algo %d: %d passes, %d instructions", a,
+                  p[a].pass_count, instrs);
+    }
+    CHECK(p[2].complete && p[2].cost <= p[1].cost + 1e-9 && p[1].cost <= p[0].cost + 1e-9);
+    for (int a = 0; a < 3; a++)
+        part_plan_free(&p[a]);
+    /* A group whose nodes were not made together has no vector order: an
+     * error, not a cycle. */
+    ir_free(&d);
+    ir_init(&d, IR_FRAGMENT);
+    d.group_now = 1;
+    const int x = ir_leaf(&d, IR_INPUT, 0, 0), x1 = ir_add(&d, IR_NEG, x, -1, -1);
+    d.group_now = 2;
+    const int y1 = ir_add(&d, IR_ABS, x, -1, -1);
+    d.group_now = 1;
+    const int x2 = ir_add(&d, IR_ADD, y1, x1, -1);
+    ir_finish(&d, &x2, 1);
+    CHECK(part_partition_view(&d, PART_VECTOR, PART_RDS, &none, &cost_15_5_1, 10, &v, err, sizeof err) < 0 &&
+          strstr(err, "vector view"));
+    CHECK(part_partition(&d, PART_RDS, &none, &cost_15_5_1, 10, &s, err, sizeof err) == 0);
+    part_plan_free(&s);
+out:
+    ir_free(&d);
 }
 
 /* ---- counting: registers, fetches, restores, outputs --------------------------------- */
@@ -855,6 +966,7 @@ static void test_large(void)
 int main(void)
 {
     TEST_RUN(test_figures);
+    TEST_RUN(test_vector_view);
     TEST_RUN(test_counting);
     TEST_RUN(test_outputs);
     TEST_RUN(test_callbacks);

@@ -532,6 +532,34 @@ static void test_partitions_exact(void)
             part_plan_free(&plan);
         }
     CHECK_MSG(multi >= 10, "only %d of %d partitions have more than one pass", multi, plans);
+    /* The vector view of the same shader (seed's 4-wide machine): spirv.c's
+     * groups give it an order; every algorithm's passes fit each PC, and the
+     * optimum, where the search finishes, costs no more than RDS. */
+    for (size_t pc = 0; pc < sizeof pcs / sizeof pcs[0]; pc++) {
+        part_plan vp[2];
+        int ok = 1;
+        for (int a = 0; a < 2; a++) {
+            ok &= CHECK_MSG(part_partition_view(&sh.dag, PART_VECTOR, a ? PART_OPTIMAL : PART_RDS, &pcs[pc], &cost,
+                                                0.5, &vp[a], err, sizeof err) == 0,
+                            "vector PC%zu: %s", pc + 1, err);
+            if (!ok)
+                break;
+            CHECK(vp[a].node_count > 0 && vp[a].node_count < sh.dag.count / 2);
+            for (int k = 0; k < vp[a].pass_count; k++) {
+                const part_usage *u = &vp[a].pass[k].use;
+                const part_limits *l = &pcs[pc];
+                CHECK_MSG((!l->ops || u->ops <= l->ops) && (!l->regs || u->regs <= l->regs) &&
+                              (!l->texs || u->texs <= l->texs) && (!l->interps || u->interps <= l->interps),
+                          "vector PC%zu: pass %d does not fit", pc + 1, k);
+            }
+        }
+        if (!ok)
+            continue;
+        if (vp[1].complete)
+            CHECK(vp[1].cost <= vp[0].cost + 1e-9);
+        part_plan_free(&vp[0]);
+        part_plan_free(&vp[1]);
+    }
     /* Batch sizes and ISAs. */
     static const int batches[] = { 16, 128, 256 };
     for (size_t i = 0; i < sizeof batches / sizeof batches[0]; i++) {

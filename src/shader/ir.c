@@ -147,6 +147,7 @@ static int intern(ir_dag *d, const ir_node *n)
         d->cap = cap;
     }
     d->node[d->count] = *n;
+    d->node[d->count].group = d->group_now;
     d->table[s] = (uint32_t)d->count + 1;
     return d->count++;
 oom:

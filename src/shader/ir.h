@@ -61,6 +61,10 @@ typedef struct ir_node {
         float imm;      /* CONST */
         int32_t index;  /* UNIFORM, INPUT, FRAGCOORD, TEX (unit) */
     } v;
+    int32_t group;   /* the source instruction that made the node (ir_dag.group_now when it
+                      * was added; CSE keeps the first): the nodes of one vector operation of
+                      * the source share it (partition.h's vector view).  Not part of the
+                      * node's identity. */
 } ir_node;
 
 /* Fragment outputs: r, g, b, a, then discard (1 = discard) when the shader
@@ -78,6 +82,7 @@ typedef struct ir_dag {
     uint32_t *table; /* CSE hash table: node id + 1, 0 = empty */
     int table_cap;
     int failed;      /* an allocation failed: every later ir_add returns -1 */
+    int32_t group_now; /* the group new nodes get (spirv.c: one per instruction it runs) */
 } ir_dag;
 
 void ir_init(ir_dag *d, ir_stage stage);

@@ -51,8 +51,12 @@ typedef struct pctx {
     part_limits lim;
     part_costs cost;
     /* the DAG */
+    part_view view;
     uint8_t *kind;
     int *astart, *arg;     /* operands as ir_args gives them (repeats kept), CSR */
+    int *w;                /* operations an arithmetic node stands for (1 but in the vector view) */
+    int *tunit;            /* TEX: its texture unit */
+    int *node_of;          /* vector view: scalar node -> node here (-1: a free leaf) */
     int *ustart, *user;    /* distinct users reachable from ROOT, CSR */
     int *texkey, *unitkey; /* TEX: lowest TEX id of the same (unit, u, v) / of the same unit */
     uint8_t *reach, *mr;
@@ -124,7 +128,7 @@ static double pass_cost(const pctx *c, const part_usage *u)
 
 static void ctx_free(pctx *c)
 {
-    void *p[] = { c->kind, c->astart, c->arg, c->ustart, c->user, c->texkey, c->unitkey, c->reach,
+    void *p[] = { c->kind, c->astart, c->arg, c->w, c->tunit, c->node_of, c->ustart, c->user, c->texkey, c->unitkey, c->reach,
                   c->mr, c->idom, c->pstart, c->pchild, c->marked, c->fixed, c->done, c->seen,
                   c->kseen, c->useen, c->lseen, c->first, c->last, c->gdef, c->list, c->rlist,
                   c->stack, c->ev, c->glist, c->kids, c->ft, c->fi };
@@ -190,7 +194,201 @@ static void dominators(pctx *c)
     }
 }
 
-static int ctx_init(pctx *c, const ir_dag *d, const part_limits *limits, const part_costs *costs, char *err,
+/* The scalar view's graph: a node per DAG node. */
+static int scalar_graph(pctx *c, const ir_dag *d)
+{
+    const int n = d->count;
+    c->kind = malloc((size_t)n);
+    c->astart = malloc(((size_t)n + 1) * sizeof(int));
+    c->w = malloc((size_t)n * sizeof(int));
+    c->tunit = malloc((size_t)n * sizeof(int));
+    if (!c->kind || !c->astart || !c->w || !c->tunit)
+        return 1;
+    size_t total = 0;
+    for (int i = 0; i < n; i++) {
+        const ir_op op = (ir_op)d->node[i].op;
+        if (op >= IR_OP_COUNT || (op == IR_ROOT && i != d->root)) {
+            set_err(c, "partition: node %d: bad operation %d", i, (int)op);
+            return -1;
+        }
+        c->kind[i] = (uint8_t)(ir_is_leaf(op) ? (op == IR_INPUT || op == IR_FRAGCOORD ? K_INTERP : K_FREE)
+                               : op == IR_TEX ? K_TEX : op == IR_ROOT ? K_ROOT : K_ARITH);
+        c->w[i] = 1;
+        c->tunit[i] = op == IR_TEX ? d->node[i].v.index : -1;
+        c->astart[i] = (int)total;
+        if (c->kind[i] < K_ARITH)
+            continue;
+        const int *args;
+        const int na = ir_args(d, i, &args);
+        if (na < 0 || (op != IR_ROOT && na != ir_op_arity(op))) {
+            set_err(c, "partition: node %d (%s): %d operands", i, ir_op_name(op), na);
+            return -1;
+        }
+        for (int j = 0; j < na; j++)
+            if (args[j] < 0 || args[j] >= i) {
+                set_err(c, "partition: node %d (%s): operand %d is not an earlier node", i, ir_op_name(op),
+                        args[j]);
+                return -1;
+            }
+        total += (size_t)na;
+        if (total > (size_t)MAX_NODES * 4) {
+            set_err(c, "partition: more than %d operands", MAX_NODES * 4);
+            return -1;
+        }
+    }
+    c->astart[n] = (int)total;
+    c->arg = malloc((total ? total : 1) * sizeof(int));
+    if (!c->arg)
+        return 1;
+    for (int i = 0; i < n; i++)
+        if (c->kind[i] >= K_ARITH) {
+            const int *args;
+            const int na = ir_args(d, i, &args);
+            memcpy(c->arg + c->astart[i], args, (size_t)na * sizeof(int));
+        }
+    c->n = n;
+    c->root = d->root;
+    return 0;
+}
+
+/* A scalar node's key while grouping: (group, kind; for a fetch its unit too). */
+typedef struct vkey { int32_t group; int kind, id; } vkey;
+static int cmp_vkey(const void *a, const void *b)
+{
+    const vkey *x = a, *y = b;
+    if (x->group != y->group) return x->group < y->group ? -1 : 1;
+    if (x->kind != y->kind) return x->kind < y->kind ? -1 : 1;
+    return (x->id > y->id) - (x->id < y->id);
+}
+/* A vector node being numbered: its first scalar node, the run of keys it is. */
+typedef struct vrun { int first, at, len; } vrun;
+static int cmp_vrun(const void *a, const void *b)
+{
+    const vrun *x = a, *y = b;
+    return (x->first > y->first) - (x->first < y->first);
+}
+static int cmp_pair(const void *a, const void *b)
+{
+    const int *x = a, *y = b;
+    if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
+    return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+static int node_kind(ir_op op)
+{
+    return ir_is_leaf(op) ? (op == IR_INPUT || op == IR_FRAGCOORD ? K_INTERP : K_FREE)
+           : op == IR_TEX ? K_TEX : op == IR_ROOT ? K_ROOT : K_ARITH;
+}
+
+/* The vector view's graph (partition.h): the scalar nodes of one group and
+ * kind (a fetch's: of one unit) are one node; nodes are numbered by their
+ * first scalar node, operands are the other nodes their scalar operands lie
+ * in.  Free leaves are no node.  0, 1 out of memory, -1 a malformed DAG. */
+static int vector_graph(pctx *c, const ir_dag *d)
+{
+    const int n = d->count;
+    vkey *k = malloc(((size_t)n + 1) * sizeof *k);
+    vrun *run = malloc(((size_t)n + 1) * sizeof *run);
+    int *pairs = NULL, rc = 1, nk = 0, nv = 0, np = 0;
+    c->node_of = malloc(((size_t)n + 1) * sizeof(int));
+    if (!k || !run || !c->node_of)
+        goto out;
+    for (int i = 0; i < n; i++) {
+        const ir_op op = (ir_op)d->node[i].op;
+        if (op >= IR_OP_COUNT || (op == IR_ROOT && i != d->root)) {
+            set_err(c, "partition: node %d: bad operation %d", i, (int)op);
+            rc = -1;
+            goto out;
+        }
+        c->node_of[i] = -1;
+        const int kind = node_kind(op);
+        if (kind != K_FREE)
+            k[nk++] = (vkey){ op == IR_ROOT ? INT32_MAX : d->node[i].group,
+                              kind == K_TEX ? K_TEX + 8 * (d->node[i].v.index + 1) : kind, i };
+    }
+    qsort(k, (size_t)nk, sizeof *k, cmp_vkey);
+    for (int i = 0; i < nk; i++) {
+        if (i == 0 || k[i].group != k[i - 1].group || k[i].kind != k[i - 1].kind)
+            run[nv++] = (vrun){ k[i].id, i, 0 };
+        run[nv - 1].len++;
+    }
+    qsort(run, (size_t)nv, sizeof *run, cmp_vrun);
+    c->n = nv;
+    c->kind = calloc((size_t)nv + 1, 1);
+    c->w = calloc((size_t)nv + 1, sizeof(int));
+    c->tunit = malloc(((size_t)nv + 1) * sizeof(int));
+    c->astart = calloc((size_t)nv + 2, sizeof(int));
+    if (!c->kind || !c->w || !c->tunit || !c->astart)
+        goto out;
+    size_t total = 0;
+    for (int v = 0; v < nv; v++) {
+        const ir_node *first = &d->node[run[v].first];
+        c->kind[v] = (uint8_t)node_kind((ir_op)first->op);
+        c->tunit[v] = first->op == IR_TEX ? first->v.index : -1;
+        /* a 4-wide machine: up to four scalar operations an instruction */
+        c->w[v] = c->kind[v] == K_ARITH ? (run[v].len + 3) / 4 : 1;
+        for (int j = run[v].at; j < run[v].at + run[v].len; j++) {
+            c->node_of[k[j].id] = v;
+            if (c->kind[v] >= K_ARITH)
+                total += (size_t)(k[j].id == d->root ? d->out_count : d->node[k[j].id].nargs);
+        }
+    }
+    c->root = c->node_of[d->root];
+    pairs = malloc((total + 1) * 2 * sizeof(int));
+    if (!pairs)
+        goto out;
+    for (int x = 0; x < n; x++) {
+        const int vx = c->node_of[x];
+        if (vx < 0 || c->kind[vx] < K_ARITH)
+            continue;
+        const int *args;
+        const int na = ir_args(d, x, &args);
+        for (int j = 0; j < na; j++) {
+            if (args[j] < 0 || args[j] >= x) {
+                set_err(c, "partition: node %d: operand %d is not an earlier node", x, args[j]);
+                rc = -1;
+                goto out;
+            }
+            const int va = c->node_of[args[j]];
+            if (va < 0 || va == vx)
+                continue;
+            if (va > vx) {  /* groups interleaved: no vector order (not made by spirv.c) */
+                set_err(c, "partition: the vector view needs each source instruction's nodes made together "
+                           "(node %d reads node %d of a later group)", x, args[j]);
+                rc = -1;
+                goto out;
+            }
+            pairs[2 * np] = vx;
+            pairs[2 * np + 1] = va;
+            np++;
+        }
+    }
+    qsort(pairs, (size_t)np, 2 * sizeof(int), cmp_pair);
+    int m = 0;
+    for (int i = 0; i < np; i++)
+        if (i == 0 || pairs[2 * i] != pairs[2 * (i - 1)] || pairs[2 * i + 1] != pairs[2 * (i - 1) + 1]) {
+            pairs[2 * m] = pairs[2 * i];
+            pairs[2 * m + 1] = pairs[2 * i + 1];
+            m++;
+        }
+    c->arg = malloc(((size_t)m + 1) * sizeof(int));
+    if (!c->arg)
+        goto out;
+    for (int i = 0; i < m; i++) {
+        c->arg[i] = pairs[2 * i + 1];
+        c->astart[pairs[2 * i] + 1]++;
+    }
+    for (int v = 0; v < nv; v++)
+        c->astart[v + 1] += c->astart[v];
+    rc = 0;
+out:
+    free(k);
+    free(run);
+    free(pairs);
+    return rc;
+}
+
+static int ctx_init(pctx *c, const ir_dag *d, part_view view, const part_limits *limits, const part_costs *costs, char *err,
                     size_t err_size)
 {
     memset(c, 0, sizeof *c);
@@ -216,60 +414,20 @@ static int ctx_init(pctx *c, const ir_dag *d, const part_limits *limits, const p
         return -1;
     }
     c->d = d;
-    c->n = d->count;
-    c->root = d->root;
+    c->view = view;
     if (limits)
         c->lim = *limits;
     if (costs)
         c->cost = *costs;
+    /* Kinds and operands, checked. */
+    const int g = view == PART_VECTOR ? vector_graph(c, d) : scalar_graph(c, d);
+    if (g > 0)
+        goto oom;
+    if (g < 0)
+        return -1;
     const int n = c->n;
     const size_t un = (size_t)n;
-
-    /* Kinds and operands, checked. */
-    c->kind = malloc(un);
-    c->astart = malloc((un + 1) * sizeof(int));
-    if (!c->kind || !c->astart)
-        goto oom;
-    size_t total = 0;
-    for (int i = 0; i < n; i++) {
-        const ir_op op = (ir_op)d->node[i].op;
-        if (op >= IR_OP_COUNT || (op == IR_ROOT && i != c->root)) {
-            set_err(c, "partition: node %d: bad operation %d", i, (int)op);
-            return -1;
-        }
-        c->kind[i] = (uint8_t)(ir_is_leaf(op) ? (op == IR_INPUT || op == IR_FRAGCOORD ? K_INTERP : K_FREE)
-                               : op == IR_TEX ? K_TEX : op == IR_ROOT ? K_ROOT : K_ARITH);
-        c->astart[i] = (int)total;
-        if (c->kind[i] < K_ARITH)
-            continue;
-        const int *args;
-        const int na = ir_args(d, i, &args);
-        if (na < 0 || (op != IR_ROOT && na != ir_op_arity(op))) {
-            set_err(c, "partition: node %d (%s): %d operands", i, ir_op_name(op), na);
-            return -1;
-        }
-        for (int j = 0; j < na; j++)
-            if (args[j] < 0 || args[j] >= i) {
-                set_err(c, "partition: node %d (%s): operand %d is not an earlier node", i, ir_op_name(op),
-                        args[j]);
-                return -1;
-            }
-        total += (size_t)na;
-        if (total > (size_t)MAX_NODES * 4) {
-            set_err(c, "partition: more than %d operands", MAX_NODES * 4);
-            return -1;
-        }
-    }
-    c->astart[n] = (int)total;
-    c->arg = malloc((total ? total : 1) * sizeof(int));
-    if (!c->arg)
-        goto oom;
-    for (int i = 0; i < n; i++)
-        if (c->kind[i] >= K_ARITH) {
-            const int *args;
-            const int na = ir_args(d, i, &args);
-            memcpy(c->arg + c->astart[i], args, (size_t)na * sizeof(int));
-        }
+    const size_t total = (size_t)c->astart[n];
 
     /* Scratch. */
 #define ALLOC(p, count) if (!((p) = calloc((count) + 1, sizeof *(p)))) goto oom
@@ -314,7 +472,8 @@ static int ctx_init(pctx *c, const ir_dag *d, const part_limits *limits, const p
         int t = 0;
         for (int i = 0; i < n; i++)
             if (c->kind[i] == K_TEX)
-                tk[t++] = (tex_key){ d->node[i].v.index, c->arg[c->astart[i]], c->arg[c->astart[i] + 1], i };
+                tk[t++] = (tex_key){ c->tunit[i], c->arg[c->astart[i]],
+                                     c->astart[i + 1] - c->astart[i] > 1 ? c->arg[c->astart[i] + 1] : -1, i };
         qsort(tk, (size_t)ntex, sizeof *tk, cmp_tex_fetch);
         for (int i = 0; i < ntex; i++) {
             const int same = i > 0 && tk[i - 1].unit == tk[i].unit && tk[i - 1].u == tk[i].u &&
@@ -441,7 +600,7 @@ static int sub_eval(pctx *c, int node, part_usage *u)
     for (int i = 0; i < nl; i++) {
         const int x = c->list[i];
         if (c->kind[x] == K_ARITH) {
-            arith++;
+            arith += c->w[x];
         } else if (c->kind[x] == K_TEX) {
             const int k = c->texkey[x], uk = c->unitkey[x];
             if (c->kseen[k] != s) {
@@ -521,7 +680,7 @@ static int sub_eval(pctx *c, int node, part_usage *u)
 int part_valid(const ir_dag *d, const uint8_t *marked, int node, const part_limits *limits, part_usage *use)
 {
     pctx c;
-    if (ctx_init(&c, d, limits, NULL, NULL, 0) < 0) {
+    if (ctx_init(&c, d, PART_SCALAR, limits, NULL, NULL, 0) < 0) {
         ctx_free(&c);
         return -1;
     }
@@ -600,8 +759,12 @@ int part_merge(const part_usage *a, const part_usage *b, const part_limits *limi
 
 static int no_fit(pctx *c, int node)
 {
-    set_err(c, "partition: node %d (%s) fits no pass within %do/%dr/%dt/%dv (0 = unlimited)", node,
-            ir_op_name((ir_op)c->d->node[node].op), c->lim.ops, c->lim.regs, c->lim.texs, c->lim.interps);
+    if (c->view == PART_VECTOR)
+        set_err(c, "partition: vector node %d (%d operations) fits no pass within %do/%dr/%dt/%dv (0 = unlimited)",
+                node, c->w[node], c->lim.ops, c->lim.regs, c->lim.texs, c->lim.interps);
+    else
+        set_err(c, "partition: node %d (%s) fits no pass within %do/%dr/%dt/%dv (0 = unlimited)", node,
+                ir_op_name((ir_op)c->d->node[node].op), c->lim.ops, c->lim.regs, c->lim.texs, c->lim.interps);
     return -1;
 }
 
@@ -824,7 +987,7 @@ static void bnb_cover(pctx *c, bnb *b, int x, const part_usage *u, int sign)
         b->covered[y] += sign;
         if (was == (sign > 0 ? 0 : 1)) { /* first pass to cover it, or last to stop */
             if (c->kind[y] == K_ARITH)
-                b->a_open -= sign;
+                b->a_open -= sign * c->w[y];
             else if (c->kind[y] == K_TEX) {
                 b->kopen[c->texkey[y]] -= sign;
                 if (b->kopen[c->texkey[y]] == (sign > 0 ? 0 : 1))
@@ -872,7 +1035,7 @@ static int optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, doubl
     for (int i = 0; i < m; i++) {
         const int x = D[i];
         if (c->kind[x] == K_ARITH)
-            b.a_open++;
+            b.a_open += c->w[x];
         else if (b.kopen[c->texkey[x]]++ == 0)
             b.k_open++;
     }
@@ -998,6 +1161,16 @@ static int build_plan(pctx *c, const uint8_t *best, part_plan *out, int algo_com
     out->slot_count = slots;
     out->cost = part_cost(out, &c->cost);
     out->complete = algo_complete;
+    out->view = c->view;
+    for (int x = 0; x < n; x++)
+        out->mr_count += c->mr[x] && c->reach[x];
+    if (c->view == PART_VECTOR) {
+        out->node_of = malloc((size_t)c->d->count * sizeof(int));
+        if (!out->node_of)
+            goto oom;
+        memcpy(out->node_of, c->node_of, (size_t)c->d->count * sizeof(int));
+        out->node_count = c->n;
+    }
     return 0;
 oom:
     part_plan_free(out);
@@ -1010,12 +1183,25 @@ oom:
 int part_partition(const ir_dag *d, part_algo algo, const part_limits *limits, const part_costs *costs,
                    double time_limit_s, part_plan *out, char *err, size_t err_size)
 {
+    return part_partition_view(d, PART_SCALAR, algo, limits, costs, time_limit_s, out, err, err_size);
+}
+
+int part_partition_view(const ir_dag *d, part_view view, part_algo algo, const part_limits *limits,
+                        const part_costs *costs, double time_limit_s, part_plan *out, char *err, size_t err_size)
+{
     pctx c;
     uint8_t *best = NULL;
     int rc = -1;
     if (out)
         memset(out, 0, sizeof *out);
-    if (ctx_init(&c, d, limits, costs, err, err_size) < 0)
+    if (view != PART_SCALAR && view != PART_VECTOR) {
+        memset(&c, 0, sizeof c);
+        c.err = err;
+        c.err_size = err_size;
+        set_err(&c, "partition: unknown view");
+        goto done;
+    }
+    if (ctx_init(&c, d, view, limits, costs, err, err_size) < 0)
         goto done;
     if (!out || !costs || !(costs->cp >= 0 && costs->ct >= 0 && costs->ci >= 0) ||
         (algo != PART_RDS && algo != PART_RDSH && algo != PART_OPTIMAL)) {
@@ -1059,6 +1245,7 @@ void part_plan_free(part_plan *p)
         free(p->pass[i].restores);
     }
     free(p->pass);
+    free(p->node_of);
     memset(p, 0, sizeof *p);
 }
 
@@ -1066,7 +1253,7 @@ int part_dominators(const ir_dag *d, int *idom, uint8_t *mr)
 {
     pctx c;
     int rc = -1;
-    if (ctx_init(&c, d, NULL, NULL, NULL, 0) == 0) {
+    if (ctx_init(&c, d, PART_SCALAR, NULL, NULL, NULL, 0) == 0) {
         for (int i = 0; i < c.n; i++) {
             if (idom)
                 idom[i] = c.kind[i] >= K_ARITH && c.reach[i] ? c.idom[i] : -1;

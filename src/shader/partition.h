@@ -24,6 +24,17 @@
  *   interps  distinct INPUT and FRAGCOORD leaves the pass reads
  * A limit of 0 means unlimited.
  *
+ * Views.  The DAG is one of scalar operations (ir.h), the passes the VM runs
+ * (PART_SCALAR).  The seed's machine works on 4-vectors and its DAGs are
+ * after instruction selection for it (RBP: 68 nodes, Wood: 475); the vector
+ * view (PART_VECTOR) partitions that machine's graph: the scalar nodes one
+ * source instruction made (ir_node.group) of one kind are one node (a
+ * fetch: of one unit), whose value is one register and one restore, an
+ * arithmetic node counts ceil(scalar operations / 4) operations (a 4-wide
+ * instruction each), an input's components are one interpolant.  For the
+ * seed's tables and `mosaic shader --view vector`; vm_build runs scalar
+ * plans only.
+ *
  * Cost (section 4): cp * passes + ct * t + ci * i, t = texture fetches and
  * restores summed over passes, i = arithmetic nodes summed over passes
  * (recomputed nodes count once per pass that computes them).
@@ -51,6 +62,7 @@ typedef struct part_costs {
 } part_costs;
 
 typedef enum part_algo { PART_RDS = 0, PART_RDSH, PART_OPTIMAL } part_algo;
+typedef enum part_view { PART_SCALAR = 0, PART_VECTOR } part_view;
 
 typedef struct part_usage {
     int ops, regs, texs, interps;
@@ -76,6 +88,10 @@ typedef struct part_plan {
     int fetches, instrs; /* totals over the passes (t and i of the cost) */
     double cost;
     int complete;        /* PART_OPTIMAL: 1 if the search finished (proved optimal) */
+    part_view view;      /* PART_VECTOR: pass nodes, roots and restores are vector nodes: */
+    int *node_of;        /* the DAG's node id -> its vector node (-1: a constant or uniform) */
+    int node_count;      /* vector nodes */
+    int mr_count;        /* multiply-referenced nodes of the view */
 } part_plan;
 
 /* Partitions D (finished: ir_finish done) for LIMITS (NULL: unlimited)
@@ -88,6 +104,11 @@ typedef struct part_plan {
 int part_partition(const ir_dag *d, part_algo algo, const part_limits *limits,
                    const part_costs *costs, double time_limit_s, part_plan *out,
                    char *err, size_t err_size);
+/* The same in VIEW (part_partition: PART_SCALAR).  The vector view fails on
+ * a DAG whose groups do not follow one another (one spirv.c made does). */
+int part_partition_view(const ir_dag *d, part_view view, part_algo algo, const part_limits *limits,
+                        const part_costs *costs, double time_limit_s, part_plan *out, char *err,
+                        size_t err_size);
 void part_plan_free(part_plan *p);
 
 /* The callbacks, exposed for tests.  part_valid: 1 when the subregion of

@@ -1415,6 +1415,7 @@ static int run_blocks(spv_ctx *c, uint32_t label, uint32_t stop, int *pred)
             return fail(c, "malformed SPIR-V: bad instruction length");
         if (++c->steps > MAX_STEPS)
             return fail(c, "the shader does not finish in %d steps: a loop whose bound is not a constant?", MAX_STEPS);
+        c->dag->group_now++;  /* the nodes this instruction makes are one group (ir_node.group) */
         if (c->failed || c->dag->failed)
             return c->failed ? -1 : oom(c);
         if (c->dag->count > MAX_NODES || c->nvals > (size_t)MAX_NODES * 16)

@@ -531,6 +531,10 @@ int vm_build(const ir_dag *d, const part_plan *plan, int max_lanes, vm_program *
         snprintf(err, err_size, "vm_build: unfinished DAG or bad batch size");
         return -1;
     }
+    if (plan && plan->view != PART_SCALAR) {
+        snprintf(err, err_size, "vm_build: a vector-view partition is for analysis; the VM runs scalar ones");
+        return -1;
+    }
     vm_program *p = calloc(1, sizeof *p);
     const size_t n = (size_t)d->count;
     builder b = { .d = d, .p = p, .err = err, .err_size = err_size };

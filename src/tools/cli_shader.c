@@ -24,6 +24,9 @@ static const char shader_usage[] =
     "  --limits O,R,T,V       per-pass operations, registers, texture units,\n"
     "                         interpolants (0 = unlimited)\n"
     "  --algo rds|rdsh|optimal   partitioner (default rds)\n"
+    "  --view scalar|vector   partition the scalar DAG the VM runs (default), or\n"
+    "                         the seed's 4-wide machine: each source instruction's\n"
+    "                         nodes one node, ceil(n/4) operations (seed Tables 1, 3)\n"
     "  --cost CP,CT,CI        cost = CP*passes + CT*fetches + CI*instructions\n"
     "                         (default 15,5,1)\n"
     "  --time-limit S         give the optimal search S seconds (default 60)\n"
@@ -59,22 +62,24 @@ static void print_limit(int v)
         printf("-");
 }
 
-/* Seed Table 1: the shader's consumption as one pass. */
-static void print_resources(const ir_dag *d)
+/* Seed Table 1: the shader's consumption as one pass, in VIEW. */
+static void print_resources(const ir_dag *d, part_view view)
 {
-    uint8_t *mr = calloc((size_t)d->count, 1);
-    int mr_count = 0;
-    if (mr && part_dominators(d, NULL, mr) == 0)
-        for (int i = 0; i < d->count; i++)
-            mr_count += mr[i];
-    free(mr);
-    part_usage use;
     const part_limits unlimited = { 0, 0, 0, 0 };
-    part_valid(d, NULL, d->root, &unlimited, &use);
-    printf("nodes %d  multiply-referenced %d  outputs %d\n", d->count, mr_count, d->out_count);
+    const part_costs costs = { 15, 5, 1 };
+    part_plan one;
+    char err[256];
+    if (part_partition_view(d, view, PART_RDSH, &unlimited, &costs, 0, &one, err, sizeof err) < 0) {
+        printf("%s\n", err);
+        return;
+    }
+    const part_usage use = one.pass[one.pass_count - 1].use;
+    printf("%s view: nodes %d  multiply-referenced %d  outputs %d\n", view == PART_VECTOR ? "vector" : "scalar",
+           view == PART_VECTOR ? one.node_count : d->count, one.mr_count, d->out_count);
     printf("as one pass: operations %d (non-texture %d, texture fetches %d)  registers %d  texture units %d  "
            "interpolants %d\n",
            use.ops, use.instrs, use.fetches, use.regs, use.texs, use.interps);
+    part_plan_free(&one);
 }
 
 static int print_plan(const ir_dag *d, const part_plan *p, const part_limits *l, const part_costs *c,
@@ -109,6 +114,7 @@ int cli_shader_main(int argc, char **argv)
     part_limits limits = { 0, 0, 0, 0 };
     part_costs costs = { 15, 5, 1 };
     part_algo algo = PART_RDS;
+    part_view view = PART_SCALAR;
     double time_limit = 60;
     int dump = 0, r;
     for (; a.i < argc; a.i++) {
@@ -149,6 +155,11 @@ int cli_shader_main(int argc, char **argv)
             else if (strcmp(v, "rdsh") == 0) algo = PART_RDSH;
             else if (strcmp(v, "optimal") == 0) algo = PART_OPTIMAL;
             else return cli_usage_error("shader", "--algo: expected rds, rdsh or optimal, got '%s'", v);
+        } else if ((r = cli_option(&a, "--view", &v)) != 0) {
+            if (r < 0) return CLI_EXIT_USAGE;
+            if (strcmp(v, "scalar") == 0) view = PART_SCALAR;
+            else if (strcmp(v, "vector") == 0) view = PART_VECTOR;
+            else return cli_usage_error("shader", "--view: expected scalar or vector, got '%s'", v);
         } else if ((r = cli_option(&a, "--time-limit", &v)) != 0) {
             float t;
             if (r < 0 || cli_parse_float("shader", "--time-limit", v, 0.001, 86400, &t) != 0)
@@ -191,12 +202,12 @@ int cli_shader_main(int argc, char **argv)
     }
     const ir_dag *d = &sh.dag;
     printf("%s: %s shader\n", file, stage == GLSL_VERTEX ? "vertex" : "fragment");
-    print_resources(d);
+    print_resources(d, view);
     if (dump)
         ir_print(d, stdout);
     part_plan plan;
     const clock_t t0 = clock();
-    if (part_partition(d, algo, &limits, &costs, time_limit, &plan, err, sizeof err) < 0) {
+    if (part_partition_view(d, view, algo, &limits, &costs, time_limit, &plan, err, sizeof err) < 0) {
         fprintf(stderr, "%s: %s\n", file, err);
         spv_shader_free(&sh);
         return CLI_EXIT_FAIL;
@@ -212,11 +223,17 @@ int cli_shader_main(int argc, char **argv)
             fprintf(stderr, "mosaic: %s: cannot write\n", dot);
             status = CLI_EXIT_FAIL;
         } else {
-            for (int i = 0; i < d->count; i++)
-                pass_of[i] = -1;
-            for (int k = 0; k < plan.pass_count; k++)
+            int *of_node = calloc((size_t)(plan.node_of ? plan.node_count : d->count) + 1, sizeof *of_node);
+            for (int i = 0; of_node && i < (plan.node_of ? plan.node_count : d->count); i++)
+                of_node[i] = -1;
+            for (int k = 0; of_node && k < plan.pass_count; k++)
                 for (int i = 0; i < plan.pass[k].node_count; i++)
-                    pass_of[plan.pass[k].nodes[i]] = k;
+                    of_node[plan.pass[k].nodes[i]] = k;
+            /* the vector view colours each scalar node by its vector node's pass */
+            for (int i = 0; i < d->count; i++)
+                pass_of[i] = !of_node ? -1 : !plan.node_of ? of_node[i]
+                             : plan.node_of[i] >= 0 ? of_node[plan.node_of[i]] : -1;
+            free(of_node);
             if (ir_dot(d, f, pass_of) < 0)
                 status = CLI_EXIT_FAIL;
         }
