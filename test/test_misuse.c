@@ -129,6 +129,26 @@ static void test_accumulation_buffer(void)
     mos_context_destroy(ctx);
 }
 
+/* A grid of n x n vertices (x, y, u, v) over [-half, half]^2 and its
+ * 2 (n - 1)^2 triangles. */
+static void make_grid(int n, float half, float *verts, uint32_t *idx)
+{
+    for (int y = 0; y < n; y++)
+        for (int x = 0; x < n; x++) {
+            float *v = verts + 4 * (y * n + x);
+            v[0] = -half + 2.0f * half * (float)x / (float)(n - 1);
+            v[1] = -half + 2.0f * half * (float)y / (float)(n - 1);
+            v[2] = (float)x / (float)(n - 1);
+            v[3] = (float)y / (float)(n - 1);
+        }
+    for (int y = 0, k = 0; y < n - 1; y++)
+        for (int x = 0; x < n - 1; x++) {
+            const uint32_t a = (uint32_t)(y * n + x), c = a + (uint32_t)n;
+            const uint32_t q[6] = { a, a + 1, c + 1, a, c + 1, c };
+            for (int i = 0; i < 6; i++) idx[k++] = q[i];
+        }
+}
+
 /* The shader object: user and scratch reach both stages of every batch,
  * the scratch is 64-byte aligned, as large as asked, and each thread's own
  * (the stages fill all of it, so sharing would be a race for TSan and an
@@ -205,20 +225,7 @@ static void test_shader_object(void)
     float *grid = malloc(sizeof(float[4]) * GN * GN);
     uint32_t *gidx = malloc(sizeof(uint32_t[6]) * (GN - 1) * (GN - 1));
     if (!grid || !gidx) abort();
-    for (int y = 0; y < GN; y++)
-        for (int x = 0; x < GN; x++) {
-            float *v = grid + 4 * (y * GN + x);
-            v[0] = -1.0f + 2.0f * (float)x / (GN - 1);
-            v[1] = -1.0f + 2.0f * (float)y / (GN - 1);
-            v[2] = (float)x / (GN - 1);
-            v[3] = (float)y / (GN - 1);
-        }
-    for (int y = 0, k = 0; y < GN - 1; y++)
-        for (int x = 0; x < GN - 1; x++) {
-            const uint32_t a = (uint32_t)(y * GN + x), c = a + GN;
-            const uint32_t q[6] = { a, a + 1, c + 1, a, c + 1, c };
-            for (int i = 0; i < 6; i++) gidx[k++] = q[i];
-        }
+    make_grid(GN, 1.0f, grid, gidx);
     mos_buffer gvb, gib;
     CHECK_OK(mos_buffer_create(ctx, &(mos_buffer_desc){ .data = grid, .size = sizeof(float[4]) * GN * GN }, &gvb));
     CHECK_OK(mos_buffer_create(ctx, &(mos_buffer_desc){ .data = gidx, .size = sizeof(uint32_t[6]) * (GN - 1) * (GN - 1) },
@@ -299,20 +306,7 @@ static void test_batch_quads(void)
     enum { GN = 24, W = 4 * MW, H = 4 * MH };
     float grid[GN * GN * 4];
     uint32_t gidx[(GN - 1) * (GN - 1) * 6];
-    for (int y = 0; y < GN; y++)
-        for (int x = 0; x < GN; x++) {
-            float *v = grid + 4 * (y * GN + x);
-            v[0] = -0.8f + 1.6f * (float)x / (GN - 1);
-            v[1] = -0.8f + 1.6f * (float)y / (GN - 1);
-            v[2] = (float)x / (GN - 1);
-            v[3] = (float)y / (GN - 1);
-        }
-    for (int y = 0, k = 0; y < GN - 1; y++)
-        for (int x = 0; x < GN - 1; x++) {
-            const uint32_t a = (uint32_t)(y * GN + x), c = a + GN;
-            const uint32_t q[6] = { a, a + 1, c + 1, a, c + 1, c };
-            for (int i = 0; i < 6; i++) gidx[k++] = q[i];
-        }
+    make_grid(GN, 0.8f, grid, gidx);
     mos_target rt;
     mos_buffer vb, ib, gvb, gib;
     CHECK_OK(mos_target_create(ctx, &(mos_target_desc){ .width = W, .height = H, .samples = 4 }, &rt));

@@ -189,8 +189,9 @@ void program_fs(const mos_fs_batch *b)
     float *discard = b->scratch;
     float *zeros = discard + lanes;
     void *vm_scratch = zeros + lanes;
-    memset(zeros, 0, (size_t)lanes * sizeof(float));
     const int total = 4 * b->quad_count;
+    if (nin > b->varying_count)  /* inputs the batch lacks read as 0 */
+        memset(zeros, 0, (size_t)(total < lanes ? total : lanes) * sizeof(float));
     for (int o = 0; o < total; o += lanes) {
         const int n = total - o < lanes ? total - o : lanes;
         const float *in[MOS_MAX_VARYINGS];
