@@ -34,8 +34,8 @@
 #define F_NE(a, b) ((a) != (b) ? 1.0f : 0.0f)
 /* & and |, not && and ||: both operands read unconditionally (a short
  * circuit becomes masked loads, which gcc 12 gets wrong in 16-lane blocks). */
-#define F_AND(a, b) (((a) != 0.0f) & ((b) != 0.0f) ? 1.0f : 0.0f)
-#define F_OR(a, b) (((a) != 0.0f) | ((b) != 0.0f) ? 1.0f : 0.0f)
+#define F_AND(a, b) ((((a) != 0.0f) & ((b) != 0.0f)) ? 1.0f : 0.0f)
+#define F_OR(a, b) ((((a) != 0.0f) | ((b) != 0.0f)) ? 1.0f : 0.0f)
 #define F_STEP(a, b) ((b) < (a) ? 0.0f : 1.0f)
 #define F_MOD(a, b) ((a) - (b) * floorf((a) / (b)))
 
