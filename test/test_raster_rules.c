@@ -309,17 +309,20 @@ static int64_t quantize(test_rng *r, int64_t v, int mode)
     return (v / q) * q;
 }
 
-static ref_tri random_tri(test_rng *r, int large)
+/* size 0: 1-8 pixels; 1: anywhere over the target and past it; 2: 8-56
+ * pixels (at one sample per pixel the AVX2 block walk's 32-bit edge values
+ * hold them). */
+static ref_tri random_tri(test_rng *r, int size_class)
 {
     ref_tri t;
     int mode = rng_range(r, 0, 2);
-    if (large) {
+    if (size_class == 1) {
         for (int i = 0; i < 3; i++) {
             t.x[i] = quantize(r, rng_range(r, -RW / 4 * 256, RW * 5 / 4 * 256), mode);
             t.y[i] = quantize(r, rng_range(r, -RH / 4 * 256, RH * 5 / 4 * 256), mode);
         }
     } else {
-        int size = rng_range(r, 1, 8) * 256;
+        int size = (size_class == 2 ? rng_range(r, 8, 56) : rng_range(r, 1, 8)) * 256;
         int cx = rng_range(r, -256, RW * 256), cy = rng_range(r, -256, RH * 256);
         for (int i = 0; i < 3; i++) {
             t.x[i] = quantize(r, cx + rng_range(r, 0, size), mode);
@@ -329,17 +332,19 @@ static ref_tri random_tri(test_rng *r, int large)
     return t;
 }
 
-static void random_case_isa(int spp, int small_n, int large_n, int threads, int bin, unsigned seed, mos_isa isa)
+static void random_case_sizes(int spp, int small_n, int medium_n, int large_n, int threads, int bin, unsigned seed,
+                              mos_isa isa)
 {
     rr_env e;
     if (!rr_open_isa(&e, spp, threads, bin, isa)) return;
     test_rng r = { 0x853C49E6748FEA9Bull + seed };
     enum { PER_FRAME = 48 };
     ref_tri tris[PER_FRAME];
-    int total = small_n + large_n, done = 0, frame = 0, failed = 0;
+    int total = small_n + medium_n + large_n, done = 0, frame = 0, failed = 0;
     while (done < total && !failed) {
         int n = total - done < PER_FRAME ? total - done : PER_FRAME;
-        for (int i = 0; i < n; i++) tris[i] = random_tri(&r, done + i >= small_n);
+        for (int i = 0; i < n; i++)
+            tris[i] = random_tri(&r, done + i < small_n ? 0 : done + i < small_n + medium_n ? 2 : 1);
         char what[64];
         snprintf(what, sizeof what, "random frame %d", frame);
         failed = !rr_compare(&e, tris, n, frame % 3 == 2, what);
@@ -347,6 +352,11 @@ static void random_case_isa(int spp, int small_n, int large_n, int threads, int 
         frame++;
     }
     mos_context_destroy(e.ctx);
+}
+
+static void random_case_isa(int spp, int small_n, int large_n, int threads, int bin, unsigned seed, mos_isa isa)
+{
+    random_case_sizes(spp, small_n, 0, large_n, threads, bin, seed, isa);
 }
 
 static void random_case(int spp, int small_n, int large_n, int threads, int bin, unsigned seed)
@@ -358,6 +368,19 @@ static void test_random_1spp(void) { random_case(1, TEST_SANITIZED ? 800 : 2500,
 /* The portable build's paths too (small triangles take a one-block path at
  * one sample per pixel in every instruction set). */
 static void test_random_1spp_scalar(void) { random_case_isa(1, TEST_SANITIZED ? 400 : 1500, 50, 2, 16, 6, MOS_ISA_SCALAR); }
+/* Medium triangles at one sample per pixel in each instruction set the CPU
+ * has: AVX2's 4x4 block walk with 32-bit edge values takes most of them
+ * (and hands the rest to the quad walk), AVX-512's its own. */
+static void test_random_1spp_medium(void)
+{
+    const mos_isa isas[] = { MOS_ISA_SCALAR, MOS_ISA_AVX2, MOS_ISA_AVX512 };
+    for (int i = 0; i < 3; i++) {
+        mos_context *probe = NULL;
+        if (mos_context_create(&(mos_context_desc){ .isa = isas[i] }, &probe) != MOS_OK) continue;  /* not this CPU's */
+        mos_context_destroy(probe);
+        random_case_sizes(1, 100, TEST_SANITIZED ? 300 : 1000, 40, 2, i == 1 ? 32 : 16, 7 + (unsigned)i, isas[i]);
+    }
+}
 static void test_random_4spp(void) { random_case(4, TEST_SANITIZED ? 800 : 2500, TEST_SANITIZED ? 150 : 500, 3, 8, 2); }
 static void test_random_2_8_16spp(void)
 {
@@ -376,6 +399,7 @@ int main(void)
     TEST_RUN(test_rect_all_spp);
     TEST_RUN(test_random_1spp);
     TEST_RUN(test_random_1spp_scalar);
+    TEST_RUN(test_random_1spp_medium);
     TEST_RUN(test_random_4spp);
     TEST_RUN(test_random_2_8_16spp);
     return TEST_EXIT();

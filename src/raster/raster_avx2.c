@@ -1,10 +1,13 @@
 /* raster_avx2.c — raster_triangle with AVX2: four 64-bit edge values per
- * instruction.  Fed by backend/tile.c through the ISA table (backend_isa_select). */
+ * instruction; at one sample per pixel, 4x4 blocks with 32-bit edge values
+ * where they fit (blocks_avx2.h).  Fed by backend/tile.c through the ISA
+ * table (backend_isa_select). */
 #include "util/cpu.h"
 #if defined(UTIL_X86)
 #pragma GCC target("avx2,fma,bmi,bmi2,popcnt,lzcnt")
 #include <immintrin.h>
 
+#include "raster/blocks_avx2.h"
 #include "raster/quad_depth_avx2.h"
 #include "raster/small_block_avx2.h"
 #include "raster/stoch.h"
@@ -33,6 +36,7 @@ static inline uint64_t cover_avx2(const int64_t row[3], const int64_t (*off)[4 *
 #define RASTER_SMALL_DEPTH raster_small_depth_avx2
 #define RASTER_COVER cover_avx2
 #define RASTER_DEPTH raster_depth_avx2
+#define RASTER_BLOCKS raster_blocks_1spp_avx2
 #include "raster/raster_tmp.h"
 
 /* The sign bits of sixteen int lanes (0 or -1) as a mask. */

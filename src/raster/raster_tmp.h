@@ -6,7 +6,8 @@
  * quad walk's name), and may define RASTER_SMALL_FN and RASTER_SMALL_BLOCK_FN
  * with RASTER_SMALL_COVER and RASTER_SMALL_DEPTH (the 4x4 blocks of a small
  * triangle at one sample per pixel, small_block*.h) and RASTER_BLOCKS (a
- * whole-block walk for one sample per pixel).  Fed by backend/tile.c through
+ * whole-block walk for one sample per pixel, blocks_avx*.h; it may decline
+ * a triangle with -1).  Fed by backend/tile.c through
  * the ISA table. */
 
 #ifdef RASTER_SMALL_FN
@@ -165,7 +166,10 @@ int RASTER_FN(const fe_tri *t, const raster_view *v, int x0, int y0, int x1, int
         return RASTER_SMALL_FN(t, v, x0, y0, x1, y1, out, z, counts);
 #endif
 #ifdef RASTER_BLOCKS
-    if (S == 1) return RASTER_BLOCKS(t, v, x0, y0, x1, y1, out, z, counts);
+    if (S == 1) {
+        const int n = RASTER_BLOCKS(t, v, x0, y0, x1, y1, out, z, counts);
+        if (n >= 0) return n;  /* -1: the block walk cannot take it (AVX2: edge values past 32 bits) */
+    }
 #endif
     return RASTER_QUADS_FN(t, v, x0, y0, x1, y1, out, z, counts);
 }
