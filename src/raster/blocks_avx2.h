@@ -16,25 +16,10 @@
 
 #include <immintrin.h>
 
+#include "raster/block_quads.h"
 #include "raster/small_block_avx2.h"
 
 #define BLOCKS_AVX2_LIMIT (INT64_C(1) << 29)
-
-/* Bits of the columns [lo, hi) (block-relative, clamped) in every row; of
- * the rows [lo, hi). */
-static inline uint32_t blocks_avx2_cols(int lo, int hi)
-{
-    lo = lo < 0 ? 0 : lo;
-    hi = hi > 4 ? 4 : hi;
-    return (hi > lo ? ((1u << hi) - 1u) & ~((1u << lo) - 1u) : 0u) * 0x1111u;
-}
-
-static inline uint32_t blocks_avx2_rows(int lo, int hi)
-{
-    lo = lo < 0 ? 0 : lo;
-    hi = hi > 4 ? 4 : hi;
-    return hi > lo ? ((1u << (4 * hi)) - 1u) & ~((1u << (4 * lo)) - 1u) : 0u;
-}
 
 /* Two rows of the target's depth at (bx, by) as one vector, columns past
  * the target (cols of 4) and a row past it not read. */
@@ -74,15 +59,14 @@ static int raster_blocks_1spp_avx2(const fe_tri *t, const raster_view *v, int x0
     const __m256 fx = _mm256_set1_ps(sp->fx[0]), fy = _mm256_set1_ps(sp->fy[0]), two = _mm256_set1_ps(2.0f);
     const __m256 tx0 = _mm256_set1_ps(t->x0), ty0 = _mm256_set1_ps(t->y0);
     const __m256 z0 = _mm256_set1_ps(t->z[0]), zx = _mm256_set1_ps(t->z[1]), zy = _mm256_set1_ps(t->z[2]);
-    const int z_stride = RASTER_Z_STRIDE(1);
     int n = 0;
     uint64_t covered = 0;
     for (int by = by0; by < py1; by += 4) {
-        const uint32_t rows = blocks_avx2_rows(py0 - by, py1 - by);
+        const uint32_t rows = raster_block_rows(py0 - by, py1 - by);
         for (int bx = bx0; bx < px1; bx += 4) {
             int32_t eb[3];
             for (int e = 0; e < 3; e++) eb[e] = base[e] + step_x[e] * (bx - bx0) + step_y[e] * (by - by0);
-            uint32_t mask = raster_small_cover_avx2(eb, step_x, step_y) & rows & blocks_avx2_cols(px0 - bx, px1 - bx);
+            uint32_t mask = raster_small_cover_avx2(eb, step_x, step_y) & rows & raster_block_cols(px0 - bx, px1 - bx);
             if (!mask) continue;
             covered += (uint64_t)__builtin_popcount(mask);
             _Alignas(32) float zb[16];
@@ -108,24 +92,7 @@ static int raster_blocks_1spp_avx2(const fe_tri *t, const raster_view *v, int x0
                     if (!mask) continue;
                 }
             }
-            /* The block's quads, bottom row first, left to right. */
-            for (int q = 0; q < 4; q++) {
-                const int qx = (q & 1) * 2, qy = (q >> 1) * 2, l0 = qy * 4 + qx;
-                const uint32_t bits = ((mask >> l0) & 3u) | ((mask >> (l0 + 4)) & 3u) << 2;
-                if (!bits) continue;
-                out[n].tri = t;
-                out[n].x = (uint16_t)(bx + qx);
-                out[n].y = (uint16_t)(by + qy);
-                out[n].cover = bits;
-                if (want_z) {
-                    float *zq = z + (size_t)n * (size_t)z_stride;
-                    zq[0] = zb[l0];
-                    zq[1] = zb[l0 + 1];
-                    zq[2] = zb[l0 + 4];
-                    zq[3] = zb[l0 + 5];
-                }
-                n++;
-            }
+            n = raster_block_quads(t, bx, by, mask, zb, want_z, out, z, n);
         }
     }
     counts->samples += covered;

@@ -11,7 +11,7 @@
 
 #include <immintrin.h>
 
-#include "raster/raster.h"
+#include "raster/block_quads.h"
 
 /* Lane l = ly * 4 + lx of a block is pixel (bx + lx, by + ly). */
 static inline __m512 blocks_lane_x(void) { return _mm512_setr_ps(0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3); }
@@ -31,22 +31,6 @@ static inline __m512 blocks_load_depth(const raster_view *v, int bx, int by)
     d = _mm512_insertf32x4(d, row[1], 1);
     d = _mm512_insertf32x4(d, row[2], 2);
     return _mm512_insertf32x4(d, row[3], 3);
-}
-
-/* Bits of the columns [lo, hi) (block-relative, clamped) in every row. */
-static inline uint32_t blocks_cols(int lo, int hi)
-{
-    lo = lo < 0 ? 0 : lo;
-    hi = hi > 4 ? 4 : hi;
-    uint32_t row = hi > lo ? ((1u << hi) - 1u) & ~((1u << lo) - 1u) : 0u;
-    return row * 0x1111u;
-}
-
-static inline uint32_t blocks_rows(int lo, int hi)
-{
-    lo = lo < 0 ? 0 : lo;
-    hi = hi > 4 ? 4 : hi;
-    return hi > lo ? ((1u << (4 * hi)) - 1u) & ~((1u << (4 * lo)) - 1u) : 0u;
 }
 
 static int raster_blocks_1spp_avx512(const fe_tri *t, const raster_view *v, int x0, int y0, int x1, int y1,
@@ -79,11 +63,10 @@ static int raster_blocks_1spp_avx512(const fe_tri *t, const raster_view *v, int 
     const __m512 fx = _mm512_set1_ps(sp->fx[0]), fy = _mm512_set1_ps(sp->fy[0]);
     const __m512 tx0 = _mm512_set1_ps(t->x0), ty0 = _mm512_set1_ps(t->y0);
     const __m512 z0 = _mm512_set1_ps(t->z[0]), zx = _mm512_set1_ps(t->z[1]), zy = _mm512_set1_ps(t->z[2]);
-    const int z_stride = RASTER_Z_STRIDE(1);
     int n = 0;
     uint64_t covered = 0;
     for (int by = by0; by < py1; by += 4) {
-        const uint32_t rows = blocks_rows(py0 - by, py1 - by);
+        const uint32_t rows = raster_block_rows(py0 - by, py1 - by);
         int64_t row_e[3];
         for (int e = 0; e < 3; e++) row_e[e] = base[e] + step_y[e] * (by - by0);
         for (int bx = bx0; bx < px1; bx += 4) {
@@ -94,7 +77,7 @@ static int raster_blocks_1spp_avx512(const fe_tri *t, const raster_view *v, int 
                 any_hi = _mm512_or_si512(any_hi, _mm512_add_epi64(at, hi_off[e]));
             }
             uint32_t mask = ~((uint32_t)_mm512_movepi64_mask(any_lo) | (uint32_t)_mm512_movepi64_mask(any_hi) << 8);
-            mask &= rows & blocks_cols(px0 - bx, px1 - bx);
+            mask &= rows & raster_block_cols(px0 - bx, px1 - bx);
             if (!mask) continue;
             covered += (uint64_t)__builtin_popcount(mask);
             _Alignas(64) float zb[16];
@@ -111,24 +94,7 @@ static int raster_blocks_1spp_avx512(const fe_tri *t, const raster_view *v, int 
                     if (!mask) continue;
                 }
             }
-            /* The block's quads, bottom row first, left to right. */
-            for (int q = 0; q < 4; q++) {
-                const int qx = (q & 1) * 2, qy = (q >> 1) * 2, l0 = qy * 4 + qx;
-                const uint32_t bits = ((mask >> l0) & 3u) | ((mask >> (l0 + 4)) & 3u) << 2;
-                if (!bits) continue;
-                out[n].tri = t;
-                out[n].x = (uint16_t)(bx + qx);
-                out[n].y = (uint16_t)(by + qy);
-                out[n].cover = bits;
-                if (want_z) {
-                    float *zq = z + (size_t)n * (size_t)z_stride;
-                    zq[0] = zb[l0];
-                    zq[1] = zb[l0 + 1];
-                    zq[2] = zb[l0 + 4];
-                    zq[3] = zb[l0 + 5];
-                }
-                n++;
-            }
+            n = raster_block_quads(t, bx, by, mask, zb, want_z, out, z, n);
         }
     }
     counts->samples += covered;

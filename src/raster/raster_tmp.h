@@ -11,6 +11,8 @@
  * the ISA table. */
 
 #ifdef RASTER_SMALL_FN
+#include "raster/block_quads.h"
+
 /* One 4x4 block of RASTER_SMALL_FN at (bx, by): lane l = ly * 4 + lx is
  * pixel (bx + lx, by + ly), e[] its lane 0 edge values, `in` the lanes to
  * test, all in the block's first cols x rows pixels (its quads: 2 or 4
@@ -27,22 +29,7 @@ static inline int RASTER_SMALL_BLOCK_FN(const fe_tri *t, const raster_view *v, c
     _Alignas(32) float zb[16];
     mask = RASTER_SMALL_DEPTH(v, v->depth && t->draw->depth_test, t, bx, by, cols, rows, mask, zb);
     if (!mask) return n;
-    for (int q = 0; q < 4; q++) {  /* bottom row first, left to right */
-        const int l0 = (q >> 1) * 8 + (q & 1) * 2;
-        const uint32_t bits = ((mask >> l0) & 3u) | ((mask >> (l0 + 4)) & 3u) << 2;
-        if (!bits) continue;
-        out[n].tri = t;
-        out[n].x = (uint16_t)(bx + (q & 1) * 2);
-        out[n].y = (uint16_t)(by + (q >> 1) * 2);
-        out[n].cover = bits;
-        float *zq = z + (size_t)n * RASTER_Z_STRIDE(1);
-        zq[0] = zb[l0];
-        zq[1] = zb[l0 + 1];
-        zq[2] = zb[l0 + 4];
-        zq[3] = zb[l0 + 5];
-        n++;
-    }
-    return n;
+    return raster_block_quads(t, bx, by, mask, zb, true, out, z, n);
 }
 
 /* One sample per pixel, a small triangle (FE_TRI_SMALL) whose rectangle
