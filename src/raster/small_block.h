@@ -24,9 +24,10 @@ static inline uint32_t raster_small_cover_scalar(const int32_t e0[3], const int3
 
 /* Writes zb[l], the depth of each lane of `mask` (raster_sample_depth's
  * bits), and returns `mask` less the lanes that fail the early test.  The
- * lanes of mask lie in the block's first `cols` columns and `rows` rows (2
- * or 4 each: its quads, inside the target and the bin); the target's depth
- * is read there only. */
+ * lanes of mask lie in the block's first `cols` columns and `rows` rows
+ * (1..4 each, inside the target and the bin: the small-triangle path's
+ * quads, or a block walk's block clipped to the target); the target's
+ * depth is read there only. */
 static inline uint32_t raster_small_depth_scalar(const raster_view *v, bool test, const fe_tri *t, int x0, int y0,
                                                  int cols, int rows, uint32_t mask, float zb[16])
 {

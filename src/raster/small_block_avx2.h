@@ -27,12 +27,14 @@ static inline uint32_t raster_small_cover_avx2(const int32_t e0[3], const int32_
     return ~neg & 0xffffu;
 }
 
-/* Columns [0, cols) of a row of depth, cols 2 or 4 (a load never reaches
- * past the block's quads: they end in the bin, which another worker's may
- * follow). */
+/* Columns [0, cols) of a row of depth, cols 1..4 (a load never reaches
+ * past them: the block's quads end in the bin, which another worker's may
+ * follow, and the target's last row ends the buffer). */
 static inline __m128 small_depth_row(const float *row, int cols)
 {
-    return cols == 4 ? _mm_loadu_ps(row) : _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)row));  /* may-alias load */
+    if (cols == 4) return _mm_loadu_ps(row);
+    if (cols == 2) return _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)row));  /* may-alias load */
+    return _mm_maskload_ps(row, _mm_cmpgt_epi32(_mm_set1_epi32(cols), _mm_setr_epi32(0, 1, 2, 3)));
 }
 
 static inline uint32_t raster_small_depth_avx2(const raster_view *v, bool test, const fe_tri *t, int x0, int y0, int cols,
@@ -54,12 +56,14 @@ static inline uint32_t raster_small_depth_avx2(const raster_view *v, bool test, 
     _mm256_store_ps(zb, z01);
     _mm256_store_ps(zb + 8, z23);
     if (!test) return mask;
-    /* Only the rows and columns of the block's quads (the lanes past them
-     * are not in mask). */
+    /* Only the block's first rows x cols pixels (the lanes past them are
+     * not in mask). */
     const size_t w = (size_t)v->width;
     const float *row = v->depth + (size_t)y0 * w + (size_t)x0;
-    const __m256 d01 = _mm256_set_m128(small_depth_row(row + w, cols), small_depth_row(row, cols));
-    const __m256 d23 = rows > 2 ? _mm256_set_m128(small_depth_row(row + 3 * w, cols), small_depth_row(row + 2 * w, cols))
+    const __m128 none = _mm_setzero_ps();
+    const __m256 d01 = _mm256_set_m128(rows > 1 ? small_depth_row(row + w, cols) : none, small_depth_row(row, cols));
+    const __m256 d23 = rows > 2 ? _mm256_set_m128(rows > 3 ? small_depth_row(row + 3 * w, cols) : none,
+                                                  small_depth_row(row + 2 * w, cols))
                                 : _mm256_setzero_ps();
     const uint32_t pass = (uint32_t)_mm256_movemask_ps(_mm256_cmp_ps(z01, d01, _CMP_LT_OQ)) |
                           (uint32_t)_mm256_movemask_ps(_mm256_cmp_ps(z23, d23, _CMP_LT_OQ)) << 8;
