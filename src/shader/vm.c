@@ -154,7 +154,9 @@ static int assign_result(builder *b, int idx, int n, int to_slot, int outputs, u
     return 0;
 }
 
-/* Which operand of ADD/SUB node X (id n) is a MUL fused into it, or -1. */
+/* Which operand of ADD/SUB node X (id n) is a MUL fused into it, or -1
+ * (an operand's mark counts only when it is of this pass: build_pass sets
+ * the marks of a pass's nodes, the others' are stale or unset). */
 static int fused_operand(const builder *b, const ir_node *x, int n)
 {
     if (x->op != IR_ADD && x->op != IR_SUB)
@@ -387,14 +389,27 @@ static int32_t resolve(const vm_program *p, int32_t l)
 
 /* ---- chains: a run of operations on one value, its links fused ---------------------- */
 
-/* The lane array a chain link reads (a table index), or -1 when X cannot be
- * a link (vm_link says which can). */
-static int32_t link_operand(const vm_ins *x)
+/* X as a chain link (vm_link says which instructions can be one): fills
+ * *L and returns the lane array it reads (a table index), or -1. */
+static int32_t as_link(const vm_ins *x, vm_link *L)
 {
+    *L = (vm_link){ .op = x->op, .mode = x->mode };
     switch (x->op) {
-    case VM_MAD: case VM_MSUB: case VM_NMSUB: return x->mode == 3 ? x->a : -1;
+    case VM_MAD: case VM_MSUB: case VM_NMSUB:
+        if (x->mode != 3) return -1;
+        L->s1 = x->b;
+        L->s2 = x->c;
+        return x->a;
     case IR_ADD: case IR_SUB: case IR_MUL: case IR_DIV: case IR_MIN: case IR_MAX:
-        return x->mode == VM_VS ? x->a : x->mode == VM_SV ? x->b : -1;
+        if (x->mode == VM_VS) {
+            L->s1 = x->b;
+            return x->a;
+        }
+        if (x->mode == VM_SV) {
+            L->s1 = x->a;
+            return x->b;
+        }
+        return -1;
     case IR_NEG: case IR_ABS: return x->a;
     default: return -1;
     }
@@ -446,10 +461,12 @@ static int dead_from(const vm_program *p, int32_t t, int from)
 static int fuse_chains(vm_program *p)
 {
     int out = 0;
+    vm_link l;
     for (int i = 0; i < p->ins_count;) {
+        const int32_t src = as_link(&p->ins[i], &l);
         int e = i;
-        if (link_operand(&p->ins[i]) >= 0)
-            while (e + 1 < p->ins_count && p->ins[e].dst < p->nreg && link_operand(&p->ins[e + 1]) == p->ins[e].dst &&
+        if (src >= 0)
+            while (e + 1 < p->ins_count && p->ins[e].dst < p->nreg && as_link(&p->ins[e + 1], &l) == p->ins[e].dst &&
                    dead_from(p, p->ins[e].dst, e + 2))
                 e++;
         if (e == i) {
@@ -460,17 +477,9 @@ static int fuse_chains(vm_program *p)
         if (!g)
             return -1;
         p->links = g;
-        vm_ins chain = { .op = VM_CHAIN, .a = link_operand(&p->ins[i]), .dst = p->ins[e].dst, .b = p->link_count,
-                         .c = e - i + 1 };
-        for (int k = i; k <= e; k++) {
-            const vm_ins *x = &p->ins[k];
-            vm_link *l = &p->links[p->link_count++];
-            l->op = x->op;
-            l->mode = x->mode;
-            l->s1 = x->op == VM_MAD || x->op == VM_MSUB || x->op == VM_NMSUB || x->mode == VM_VS ? x->b
-                    : x->mode == VM_SV ? x->a : 0;
-            l->s2 = x->op == VM_MAD || x->op == VM_MSUB || x->op == VM_NMSUB ? x->c : 0;
-        }
+        const vm_ins chain = { .op = VM_CHAIN, .a = src, .dst = p->ins[e].dst, .b = p->link_count, .c = e - i + 1 };
+        for (int k = i; k <= e; k++)
+            as_link(&p->ins[k], &p->links[p->link_count++]);
         p->ins[out++] = chain;
         i = e + 1;
     }
@@ -561,7 +570,6 @@ int vm_build(const ir_dag *d, const part_plan *plan, int max_lanes, vm_program *
     for (size_t i = 0; i < n; i++) {
         b.slot_of[i] = -1;
         b.reg_of[i] = -1;
-        b.fused_into[i] = -1;  /* fused_operand reads it for operands outside the pass too */
     }
     if (build_scalars(&b) < 0 || check_stage(&b) < 0)
         goto done;

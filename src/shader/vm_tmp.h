@@ -4,9 +4,8 @@
  * operation is a loop over the batch's lanes (rounded up to 16) with
  * restrict pointers, which gcc vectorizes, but a chain of operations on one
  * value (VM_CHAIN), which GCC's vector types keep in registers; contraction
- * is off, and the
- * transcendental functions call the same libm on every ISA, so every build
- * computes the same bits.  Fed by vm.c's vm_run. */
+ * is off, and the transcendental functions call the same libm on every
+ * ISA, so every build computes the same bits.  Fed by vm.c's vm_run. */
 #include <math.h>
 #include <string.h>
 
@@ -44,17 +43,17 @@
         float *restrict d_ = VM_ALIGN(t[x->dst]);                                     \
         if (x->mode == VM_VV) {                                                       \
             const float *restrict a_ = VM_ALIGN(t[x->a]), *restrict b_ = VM_ALIGN(t[x->b]); \
-            VM_LANES(l)                                               \
+            VM_LANES(l)                                                               \
                 d_[l] = F(a_[l], b_[l]);                                              \
         } else if (x->mode == VM_VS) {                                                \
             const float *restrict a_ = VM_ALIGN(t[x->a]);                             \
             const float s_ = sc[x->b];                                                \
-            VM_LANES(l)                                               \
+            VM_LANES(l)                                                               \
                 d_[l] = F(a_[l], s_);                                                 \
         } else {                                                                      \
             const float *restrict b_ = VM_ALIGN(t[x->b]);                             \
             const float s_ = sc[x->a];                                                \
-            VM_LANES(l)                                               \
+            VM_LANES(l)                                                               \
                 d_[l] = F(s_, b_[l]);                                                 \
         }                                                                             \
     } while (0)
@@ -67,24 +66,24 @@
         switch (x->mode) {                                                            \
         case 0: {                                                                     \
             const float *restrict b_ = VM_ALIGN(t[x->b]), *restrict c_ = VM_ALIGN(t[x->c]); \
-            VM_LANES(l) d_[l] = F(a_[l] * b_[l], c_[l]);               \
+            VM_LANES(l) d_[l] = F(a_[l] * b_[l], c_[l]);                              \
             break;                                                                    \
         }                                                                             \
         case 1: {                                                                     \
             const float s_ = sc[x->b];                                                \
             const float *restrict c_ = VM_ALIGN(t[x->c]);                             \
-            VM_LANES(l) d_[l] = F(a_[l] * s_, c_[l]);                  \
+            VM_LANES(l) d_[l] = F(a_[l] * s_, c_[l]);                                 \
             break;                                                                    \
         }                                                                             \
         case 2: {                                                                     \
             const float *restrict b_ = VM_ALIGN(t[x->b]);                             \
             const float k_ = sc[x->c];                                                \
-            VM_LANES(l) d_[l] = F(a_[l] * b_[l], k_);                  \
+            VM_LANES(l) d_[l] = F(a_[l] * b_[l], k_);                                 \
             break;                                                                    \
         }                                                                             \
         default: {                                                                    \
             const float s_ = sc[x->b], k_ = sc[x->c];                                 \
-            VM_LANES(l) d_[l] = F(a_[l] * s_, k_);                     \
+            VM_LANES(l) d_[l] = F(a_[l] * s_, k_);                                    \
             break;                                                                    \
         }                                                                             \
         }                                                                             \
@@ -95,7 +94,7 @@
     do {                                                                              \
         float *restrict d_ = VM_ALIGN(t[x->dst]);                                     \
         const float *restrict a_ = VM_ALIGN(t[x->a]);                                 \
-        VM_LANES(l) {                                                 \
+        VM_LANES(l) {                                                                 \
             const float v = a_[l];                                                    \
             d_[l] = (EXPR);                                                           \
         }                                                                             \
