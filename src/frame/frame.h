@@ -230,7 +230,8 @@ typedef struct pipe_frame {
     const struct pattern_table *pattern;
     int bin_px, coarse_px, batch, early;
     const struct backend_isa *hot;  /* the back-end's hot loops for this CPU (backend_isa_select) */
-    mos_isa isa;                    /* hot->isa: the instruction set shader batches are told */
+    mos_isa isa;                    /* hot->isa, for the stages that may not see backend_isa (the
+                                     * front-end's vertex batches): what shader batches are told */
     frame_blur blur;
     double t_start_ms;
     /* front-end statistics */

@@ -128,8 +128,8 @@ static double pass_cost(const pctx *c, const part_usage *u)
 
 static void ctx_free(pctx *c)
 {
-    void *p[] = { c->kind, c->astart, c->arg, c->w, c->tunit, c->node_of, c->ustart, c->user, c->texkey, c->unitkey, c->reach,
-                  c->mr, c->idom, c->pstart, c->pchild, c->marked, c->fixed, c->done, c->seen,
+    void *p[] = { c->kind, c->astart, c->arg, c->w, c->tunit, c->node_of, c->ustart, c->user, c->texkey,
+                  c->unitkey, c->reach, c->mr, c->idom, c->pstart, c->pchild, c->marked, c->fixed, c->done, c->seen,
                   c->kseen, c->useen, c->lseen, c->first, c->last, c->gdef, c->list, c->rlist,
                   c->stack, c->ev, c->glist, c->kids, c->ft, c->fi };
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
@@ -194,7 +194,15 @@ static void dominators(pctx *c)
     }
 }
 
-/* The scalar view's graph: a node per DAG node. */
+/* What a node of D is to a pass (the DAG's operations checked by ctx_init). */
+static int node_kind(ir_op op)
+{
+    return ir_is_leaf(op) ? (op == IR_INPUT || op == IR_FRAGCOORD ? K_INTERP : K_FREE)
+           : op == IR_TEX ? K_TEX : op == IR_ROOT ? K_ROOT : K_ARITH;
+}
+
+/* The scalar view's graph: a node per DAG node.  0, 1 out of memory, -1 a
+ * malformed DAG. */
 static int scalar_graph(pctx *c, const ir_dag *d)
 {
     const int n = d->count;
@@ -207,12 +215,7 @@ static int scalar_graph(pctx *c, const ir_dag *d)
     size_t total = 0;
     for (int i = 0; i < n; i++) {
         const ir_op op = (ir_op)d->node[i].op;
-        if (op >= IR_OP_COUNT || (op == IR_ROOT && i != d->root)) {
-            set_err(c, "partition: node %d: bad operation %d", i, (int)op);
-            return -1;
-        }
-        c->kind[i] = (uint8_t)(ir_is_leaf(op) ? (op == IR_INPUT || op == IR_FRAGCOORD ? K_INTERP : K_FREE)
-                               : op == IR_TEX ? K_TEX : op == IR_ROOT ? K_ROOT : K_ARITH);
+        c->kind[i] = (uint8_t)node_kind(op);
         c->w[i] = 1;
         c->tunit[i] = op == IR_TEX ? d->node[i].v.index : -1;
         c->astart[i] = (int)total;
@@ -274,12 +277,6 @@ static int cmp_pair(const void *a, const void *b)
     return (x[1] > y[1]) - (x[1] < y[1]);
 }
 
-static int node_kind(ir_op op)
-{
-    return ir_is_leaf(op) ? (op == IR_INPUT || op == IR_FRAGCOORD ? K_INTERP : K_FREE)
-           : op == IR_TEX ? K_TEX : op == IR_ROOT ? K_ROOT : K_ARITH;
-}
-
 /* The vector view's graph (partition.h): the scalar nodes of one group and
  * kind (a fetch's: of one unit) are one node; nodes are numbered by their
  * first scalar node, operands are the other nodes their scalar operands lie
@@ -295,11 +292,6 @@ static int vector_graph(pctx *c, const ir_dag *d)
         goto out;
     for (int i = 0; i < n; i++) {
         const ir_op op = (ir_op)d->node[i].op;
-        if (op >= IR_OP_COUNT || (op == IR_ROOT && i != d->root)) {
-            set_err(c, "partition: node %d: bad operation %d", i, (int)op);
-            rc = -1;
-            goto out;
-        }
         c->node_of[i] = -1;
         const int kind = node_kind(op);
         if (kind != K_FREE)
@@ -388,8 +380,8 @@ out:
     return rc;
 }
 
-static int ctx_init(pctx *c, const ir_dag *d, part_view view, const part_limits *limits, const part_costs *costs, char *err,
-                    size_t err_size)
+static int ctx_init(pctx *c, const ir_dag *d, part_view view, const part_limits *limits, const part_costs *costs,
+                    char *err, size_t err_size)
 {
     memset(c, 0, sizeof *c);
     c->err = err;
@@ -413,6 +405,15 @@ static int ctx_init(pctx *c, const ir_dag *d, part_view view, const part_limits 
         set_err(c, "partition: negative limit");
         return -1;
     }
+    if (view != PART_SCALAR && view != PART_VECTOR) {
+        set_err(c, "partition: unknown view");
+        return -1;
+    }
+    for (int i = 0; i < d->count; i++)
+        if (d->node[i].op >= IR_OP_COUNT || (d->node[i].op == IR_ROOT && i != d->root)) {
+            set_err(c, "partition: node %d: bad operation %d", i, (int)d->node[i].op);
+            return -1;
+        }
     c->d = d;
     c->view = view;
     if (limits)
@@ -1194,13 +1195,6 @@ int part_partition_view(const ir_dag *d, part_view view, part_algo algo, const p
     int rc = -1;
     if (out)
         memset(out, 0, sizeof *out);
-    if (view != PART_SCALAR && view != PART_VECTOR) {
-        memset(&c, 0, sizeof c);
-        c.err = err;
-        c.err_size = err_size;
-        set_err(&c, "partition: unknown view");
-        goto done;
-    }
     if (ctx_init(&c, d, view, limits, costs, err, err_size) < 0)
         goto done;
     if (!out || !costs || !(costs->cp >= 0 && costs->ct >= 0 && costs->ci >= 0) ||
