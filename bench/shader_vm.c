@@ -3,7 +3,7 @@
  * to a large shader as the batch grows (seed 003 on a CPU: a pass's working
  * set is its live registers times the batch).
  *
- *   build/bench-shader-vm [--rounds N] [--isa auto|scalar|avx2|avx512] [--quick]
+ *   build/bench-shader-vm [--rounds N] [--isa scalar|avx2|avx512] [--quick] [--only SHADER]
  *
  * Table 1, VM vs native: the same fragment batches of 64 .. 4096 lanes
  * through mos_fs_batch (the back-end hands 16 quads to a native built-in,
@@ -99,21 +99,27 @@ typedef struct fs_env {
     shader_builtin_uniforms u;
 } fs_env;
 
+/* Runs FN over the image's lanes [first, first + lanes) into OUT. */
+static void run_batch(const fs_env *e, size_t first, int lanes, float *const out[4], mos_fragment_fn fn, void *user,
+                      void *scratch, mos_isa isa)
+{
+    const float *vars[NVAR];
+    for (int i = 0; i < NVAR; i++)
+        vars[i] = e->var[i] + first;
+    const mos_fs_batch b = { .quad_count = lanes / 4, .varyings = vars, .varying_count = NVAR,
+                             .frag_x = e->fx + first, .frag_y = e->fy + first, .live = e->live, .uniforms = &e->u,
+                             .textures = e->tex, .out = out, .discard = e->discard, .isa = isa, .user = user,
+                             .scratch = scratch };
+    fn(&b);
+}
+
+/* ns per lane of FN over the whole image in batches of BATCH lanes. */
 static double run_fs(const fs_env *e, int batch, mos_fragment_fn fn, void *user, void *scratch, mos_isa isa)
 {
+    float *out[4] = { e->out[0], e->out[1], e->out[2], e->out[3] };
     const double t0 = now_ns();
-    for (int k = 0; k < TOTAL / batch; k++) {
-        const float *vars[NVAR];
-        for (int i = 0; i < NVAR; i++)
-            vars[i] = e->var[i] + (size_t)k * (size_t)batch;
-        float *out[4] = { e->out[0], e->out[1], e->out[2], e->out[3] };
-        const mos_fs_batch b = { .quad_count = batch / 4, .varyings = vars, .varying_count = NVAR,
-                                 .frag_x = e->fx + (size_t)k * (size_t)batch,
-                                 .frag_y = e->fy + (size_t)k * (size_t)batch, .live = e->live, .uniforms = &e->u,
-                                 .textures = e->tex, .out = out, .discard = e->discard, .isa = isa, .user = user,
-                                 .scratch = scratch };
-        fn(&b);
-    }
+    for (int k = 0; k < TOTAL / batch; k++)
+        run_batch(e, (size_t)k * (size_t)batch, batch, out, fn, user, scratch, isa);
     return (now_ns() - t0) / (double)TOTAL;
 }
 
@@ -130,19 +136,10 @@ static void agreement(fs_env *e, mos_fragment_fn fa, void *ua, void *sa, mos_fra
     static float oa[4][B], ob[4][B];
     long same = 0;
     *max_diff = 0;
+    float *const outa[4] = { oa[0], oa[1], oa[2], oa[3] }, *const outb[4] = { ob[0], ob[1], ob[2], ob[3] };
     for (int k = 0; k < TOTAL / B; k++) {
-        const float *vars[NVAR];
-        for (int i = 0; i < NVAR; i++)
-            vars[i] = e->var[i] + (size_t)k * B;
-        for (int v = 0; v < 2; v++) {
-            float *out[4] = { v ? ob[0] : oa[0], v ? ob[1] : oa[1], v ? ob[2] : oa[2], v ? ob[3] : oa[3] };
-            const mos_fs_batch b = { .quad_count = B / 4, .varyings = vars, .varying_count = NVAR,
-                                     .frag_x = e->fx + (size_t)k * B, .frag_y = e->fy + (size_t)k * B,
-                                     .live = e->live, .uniforms = &e->u, .textures = e->tex, .out = out,
-                                     .discard = e->discard, .isa = isa, .user = v ? ub : ua,
-                                     .scratch = v ? sb : sa };
-            (v ? fb : fa)(&b);
-        }
+        run_batch(e, (size_t)k * B, B, outa, fa, ua, sa, isa);
+        run_batch(e, (size_t)k * B, B, outb, fb, ub, sb, isa);
         for (int l = 0; l < B; l++) {
             int eq = 1;
             for (int c = 0; c < 4; c++) {
@@ -157,7 +154,7 @@ static void agreement(fs_env *e, mos_fragment_fn fa, void *ua, void *sa, mos_fra
 }
 
 /* One row: native and VM per lane at each batch size (the VM compiled for
- * that batch), rounds alternating; with AGREE, how close their colours are. */
+ * that batch), rounds alternating, and how close their colours are. */
 static void vm_vs_native(const char *name, const char *vert, const char *frag, mos_fragment_fn native, int fma,
                          fs_env *e, int rounds, mos_isa isa, const char *only)
 {
