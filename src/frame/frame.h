@@ -174,6 +174,9 @@ typedef struct fe_blur {
     int rank_key;
     int rank_shift;   /* rank bounds are in 2^-rank_shift pixels */
     int16_t *rank;    /* end e of rank j at rank[e * FE_RANK_STRIDE(ranks) + j] */
+    /* Edge bounds (below): direction k's unit normal and the origin its
+     * ends count from, in pixels. */
+    float edge_n[3][2], edge_o[3];
 } fe_blur;
 
 /* Where a blurred triangle can be while the lens and shutter stay inside
@@ -190,7 +193,27 @@ typedef struct fe_blur {
  * row padded to a multiple of 16 ranks with empty ones. */
 enum { FE_RANK_XL0, FE_RANK_XL1, FE_RANK_YL0, FE_RANK_YL1, FE_RANK_XH0, FE_RANK_XH1, FE_RANK_YH0, FE_RANK_YH1,
        FE_RANK_ENDS };
+/* The same bounds along three more directions n_k, the outward normals of
+ * the triangle's edges at mid-shutter through the lens centre: at lens
+ * position (u, v) the image lies in n_k . (x, y) <= h_k(s), s = n_kx sx u +
+ * n_ky sy v, h_k the chord through its values at the two ends of the rank's
+ * s range (low end first), stored as edge_o[k] + end * 2^-rank_shift after
+ * the box's ends (row FE_RANK_ENDS + 2k + end); INT16_MAX: no bound.  Box
+ * and edges are Laine et al.'s dual-space bounds along seven directions, so a
+ * rank tests a sample against the triangle's swept outline, not its box. */
+#define FE_RANK_EDGE_ROWS 6
+#define FE_RANK_ROWS (FE_RANK_ENDS + FE_RANK_EDGE_ROWS)
 #define FE_RANK_STRIDE(ranks) (((ranks) + 15) & ~15)
+
+/* The s range of edge bound k over lens u in [u0, u1], v in [-1, 1]: the
+ * front-end's chord ends and the rasterizer's line take it from here. */
+static inline void fe_edge_s_range(const fe_blur *b, int k, float u0, float u1, float *s_lo, float *s_hi)
+{
+    const float a = b->edge_n[k][0] * b->sx * u0, c = b->edge_n[k][0] * b->sx * u1;
+    const float vy = b->edge_n[k][1] * b->sy, v = vy < 0.0f ? -vy : vy;
+    *s_lo = (a < c ? a : c) - v;
+    *s_hi = (a > c ? a : c) + v;
+}
 
 /* out = a x b (3-vectors): the homogeneous line through two points. */
 static inline void fe_cross3(float out[3], const float a[3], const float b[3])

@@ -423,6 +423,137 @@ static void ranks_store(fe_blur *b, rank_ends *restrict r, int S, const fe_viewp
     }
 }
 
+/* The sample test (stoch_lane.h) decides in float from homogeneous edge
+ * lines whose values carry rounding of about eps R^2 (W_max / W_min)^2 / L
+ * pixels (R the largest window coordinate, L the edge's length): near an
+ * edge, and for a sliver far beyond its tip, it may take samples outside
+ * the exact triangle.  Edges pushed out by delta move a vertex of angle
+ * theta by delta / sin(theta / 2), so the triangle it takes lies within
+ * that much of the exact one along every direction.  Returns that slack
+ * (EDGE_ROUNDING times the estimate) over the triangle's shapes at the
+ * ends of the shutter, lens centre and corners; INFINITY when a shape is
+ * degenerate, turns over, or needs more than EDGE_MAX_SLACK. */
+#define EDGE_ROUNDING 4.0f    /* times the estimate above: 8x what the tests need */
+#define EDGE_MAX_SLACK 1.0f   /* pixels: beyond this the box's bounds alone */
+#define EDGE_MAX_COORD 1e6f   /* pixels (and lens factors): beyond this, likewise */
+static float edge_slack(const fe_blur *b, bool by_u)
+{
+    float R = 1.0f, L = INFINITY, half_sin = 1.0f, w_lo = INFINITY, w_hi = 0.0f, area_sign = 0.0f;
+    for (int k = 0; k < (by_u ? 1 : 2); k++)
+        for (int lens = 0; lens < 5; lens++) {
+            const float t = (float)k, u = lens ? (lens & 1 ? 1.0f : -1.0f) : 0.0f,
+                        v = lens ? (lens & 2 ? 1.0f : -1.0f) : 0.0f;
+            float x[3], y[3];
+            for (int i = 0; i < 3; i++) {
+                const float W = b->p[i][3] + t * b->dp[i][3];
+                x[i] = (b->p[i][0] + t * b->dp[i][0] + u * b->sx * (W - b->focus)) / W;
+                y[i] = (b->p[i][1] + t * b->dp[i][1] + v * b->sy * (W - b->focus)) / W;
+                R = max2(R, max2(fabsf(x[i]), fabsf(y[i])) + 1.0f);
+                w_lo = min2(w_lo, W);
+                w_hi = max2(w_hi, W);
+            }
+            const float area = (x[1] - x[0]) * (y[2] - y[0]) - (x[2] - x[0]) * (y[1] - y[0]);
+            if (!(fabsf(area) > 0.0f) || area * area_sign < 0.0f) return INFINITY;
+            area_sign = area;
+            float len[3];  /* edge i: from vertex i to i + 1 */
+            for (int i = 0; i < 3; i++) {
+                const int a = (i + 1) % 3;
+                len[i] = sqrtf((x[a] - x[i]) * (x[a] - x[i]) + (y[a] - y[i]) * (y[a] - y[i]));
+                L = min2(L, len[i]);
+            }
+            for (int i = 0; i < 3; i++) {  /* the angle at vertex i: sin^2(theta / 2) = (1 - cos theta) / 2 */
+                const int a = (i + 1) % 3, c = (i + 2) % 3;
+                const float dot = (x[a] - x[i]) * (x[c] - x[i]) + (y[a] - y[i]) * (y[c] - y[i]);
+                half_sin = min2(half_sin, sqrtf(max2(0.5f - 0.5f * dot / (len[i] * len[c]), 0.0f)));
+            }
+        }
+    const float ratio = w_hi / w_lo, eps = 0x1p-24f;
+    const float slack = EDGE_ROUNDING * eps * R * R * ratio * ratio / (L * half_sin);
+    return slack <= EDGE_MAX_SLACK ? slack : INFINITY;  /* NaN too */
+}
+
+static void rank_edges(fe_blur *b, const frame_blur *fb)
+{
+    const int S = fb->ranks, stride = FE_RANK_STRIDE(S);
+    const bool by_u = b->rank_key == FE_RANK_U;
+    int16_t *restrict out = b->rank + FE_RANK_ENDS * stride;
+    for (int e = 0; e < FE_RANK_EDGE_ROWS * stride; e++) out[e] = INT16_MAX;
+    const float slack = edge_slack(b, by_u);
+    if (!(slack < INFINITY)) return;  /* the box's bounds alone */
+    /* The directions: the triangle's outward edge normals at mid-shutter
+     * (at t = 0 when ranks slice u: it does not move), lens centre. */
+    const float tm = by_u ? 0.0f : 0.5f;
+    float x[3], y[3];
+    for (int i = 0; i < 3; i++) {
+        const float W = b->p[i][3] + tm * b->dp[i][3];
+        x[i] = (b->p[i][0] + tm * b->dp[i][0]) / W;
+        y[i] = (b->p[i][1] + tm * b->dp[i][1]) / W;
+    }
+    for (int k = 0; k < 3; k++) {
+        const int a = (k + 1) % 3, c = (k + 2) % 3;  /* edge k: vertices a, c; k opposite */
+        float nx = y[c] - y[a], ny = x[a] - x[c];
+        if (nx * (x[k] - x[a]) + ny * (y[k] - y[a]) > 0.0f) nx = -nx, ny = -ny;
+        const float len = sqrtf(nx * nx + ny * ny);
+        if (!(len > 0.0f) || !isfinite(len)) return;  /* degenerate: the box alone */
+        b->edge_n[k][0] = nx / len;
+        b->edge_n[k][1] = ny / len;
+        /* Ends count from the centroid's projection (a lower end clamps up:
+         * a looser bound, still a bound). */
+        b->edge_o[k] = b->edge_n[k][0] * (x[0] + x[1] + x[2]) / 3.0f + b->edge_n[k][1] * (y[0] + y[1] + y[2]) / 3.0f;
+    }
+    /* Each rank's slice: its u range and the two ends of its time; the
+     * loops over ranks below have fixed, padded trip counts (they
+     * vectorize, as the box's). */
+    const float (*range)[2] = fb->rank_range[b->rank_key];
+    float u[2][FRAME_MAX_POSITIONS], t[2][FRAME_MAX_POSITIONS];
+    for (int j = 0; j < stride; j++)
+        for (int e = 0; e < 2; e++) {
+            const float r = j < S ? range[j][e] : 0.0f;
+            u[e][j] = by_u ? r : (e ? 1.0f : -1.0f);
+            t[e][j] = by_u ? 0.0f : r;
+        }
+    /* Vertex i's pinhole image and lens factor at both ends of every
+     * slice; all of them (and the lens) within EDGE_MAX_COORD, so the
+     * values below are finite. */
+    float mx[3][2][FRAME_MAX_POSITIONS], my[3][2][FRAME_MAX_POSITIONS], kappa[3][2][FRAME_MAX_POSITIONS];
+    int huge = !(fabsf(b->sx) + fabsf(b->sy) <= EDGE_MAX_COORD);
+    for (int i = 0; i < 3; i++)
+        for (int e = 0; e < 2; e++)
+            for (int j = 0; j < stride; j++) {
+                const float W = b->p[i][3] + t[e][j] * b->dp[i][3], iw = 1.0f / W;
+                mx[i][e][j] = (b->p[i][0] + t[e][j] * b->dp[i][0]) * iw;
+                my[i][e][j] = (b->p[i][1] + t[e][j] * b->dp[i][1]) * iw;
+                kappa[i][e][j] = (W - b->focus) * iw;
+                huge |= !(fabsf(mx[i][e][j]) <= EDGE_MAX_COORD) | !(fabsf(my[i][e][j]) <= EDGE_MAX_COORD) |
+                        !(fabsf(kappa[i][e][j]) <= EDGE_MAX_COORD);
+            }
+    if (huge) return;
+    const float scale = (float)(1 << b->rank_shift), margin = BLUR_BOUNDS_MARGIN;
+    for (int k = 0; k < 3; k++) {
+        const float nx = b->edge_n[k][0], ny = b->edge_n[k][1];
+        float h[2][FRAME_MAX_POSITIONS];  /* at the low and high end of s */
+        for (int j = 0; j < stride; j++) {
+            float s[2];
+            fe_edge_s_range(b, k, u[0][j], u[1][j], &s[0], &s[1]);
+            h[0][j] = h[1][j] = -INFINITY;
+            for (int i = 0; i < 3; i++)
+                for (int z = 0; z < 2; z++) {
+                    const float a = nx * mx[i][z][j] + ny * my[i][z][j];
+                    h[0][j] = max2(h[0][j], a + kappa[i][z][j] * s[0]);
+                    h[1][j] = max2(h[1][j], a + kappa[i][z][j] * s[1]);
+                }
+        }
+        /* Rounded up; ends too far above the origin stay INT16_MAX (no
+         * bound), those far below it clamp up. */
+        const float o = b->edge_o[k];
+        for (int e = 0; e < 2; e++)
+            for (int j = 0; j < S; j++) {
+                const float q = max2((h[e][j] - o + slack + margin) * scale, -32767.0f);
+                out[(2 * k + e) * stride + j] = q <= 32766.0f ? (int16_t)-floor_int(-q) : INT16_MAX;
+            }
+    }
+}
+
 static void rank_bounds_projective(fe_blur *b, const frame_blur *fb, const fe_viewport *vp, const blur_orient *back)
 {
     const int S = fb->ranks, stride = FE_RANK_STRIDE(S);
@@ -509,6 +640,7 @@ static void rank_bounds_projective(fe_blur *b, const frame_blur *fb, const fe_vi
                         (min2(r.e[FE_RANK_XL0][j], r.e[FE_RANK_XL1][j]) < w + m) &
                         (min2(r.e[FE_RANK_YL0][j], r.e[FE_RANK_YL1][j]) < h + m));
     ranks_store(b, &r, S, vp);
+    rank_edges(b, fb);
 }
 
 static bool rank_bounds(fe_blur *b, const frame_blur *fb, const fe_viewport *vp, bool projective,
@@ -536,8 +668,10 @@ static bool rank_bounds(fe_blur *b, const frame_blur *fb, const fe_viewport *vp,
         }
     }
     const int stride = FE_RANK_STRIDE(fb->ranks);
-    if (!projective)
+    if (!projective) {
         for (int j = fb->ranks; j < stride; j++) rank_empty(b, stride, j);  /* padding */
+        for (int e = 0; e < FE_RANK_EDGE_ROWS * stride; e++) b->rank[FE_RANK_ENDS * stride + e] = INT16_MAX;
+    }
     /* The triangle's pixels: the ranks' boxes together (empty ranks and the
      * padding have lo = INT16_MAX, hi = INT16_MIN: they add nothing), on
      * screen. */
@@ -609,7 +743,7 @@ fe_tri *fe_tri_move(void *dst, const void *src, size_t bytes)
 
 size_t fe_blurred_bytes(const fe_draw *d, const frame_blur *fb)
 {
-    return fe_tri_bytes(d) + FE_ROUND64(sizeof(fe_blur)) + FE_ROUND64((size_t)FE_RANK_ENDS * (size_t)FE_RANK_STRIDE(fb->ranks) * sizeof(int16_t));
+    return fe_tri_bytes(d) + FE_ROUND64(sizeof(fe_blur)) + FE_ROUND64((size_t)FE_RANK_ROWS * (size_t)FE_RANK_STRIDE(fb->ranks) * sizeof(int16_t));
 }
 
 fe_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3], const float *const var[3],

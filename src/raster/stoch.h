@@ -22,6 +22,18 @@ static inline uint32_t stoch_row_bits(int by, int lo, int hi)
     return (r & 1u) * 0xfu | (r & 2u) * 0x78u | (r & 4u) * 0x3c0u | (r & 8u) * 0x1e00u;
 }
 
+#define STOCH_LANE_SLACK 0.03125f  /* pixels: covers the float error of evaluating a bound */
+
+/* A rank's edge bounds (frame.h) as planes over a sample: it may be
+ * covered only if x[k] X + y[k] Y + u[k] U + v[k] V <= c[k] for k = 0..2
+ * (no bound: zeros and c = INFINITY). */
+typedef struct stoch_edges {
+    float x[3], y[3], u[3], v[3], c[3];
+} stoch_edges;
+
+/* Rank j's edge bounds over lens u in [u0, u1], each widened by slack. */
+void stoch_edges_of_rank(const fe_blur *b, int stride, int j, float u0, float u1, float slack, stoch_edges *out);
+
 /* A new triangle: fresh stamps in px. */
 void stoch_pixels_next(stoch_pixels *px);
 

@@ -13,7 +13,6 @@
 #ifndef MOSAIC_RASTER_STOCH_PACKET_
 #define MOSAIC_RASTER_STOCH_PACKET_
 #define STOCH_PACKET 32       /* samples: tested once 16 wait; a block adds at most 16 */
-#define STOCH_LANE_SLACK 0.03125f  /* pixels: covers the float error of evaluating a bound */
 typedef struct stoch_packet {
     _Alignas(64) float x[STOCH_PACKET], y[STOCH_PACKET], u[STOCH_PACKET], v[STOCH_PACKET], t[STOCH_PACKET];
     _Alignas(64) float z[STOCH_PACKET], w[3][STOCH_PACKET], rx[STOCH_PACKET], ry[STOCH_PACKET];
@@ -164,6 +163,8 @@ void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *
         /* Samples beyond a line by more than the slack cannot be covered. */
         const float axl = l[0].a - slack, bxl = l[0].b, axh = l[1].a + slack, bxh = l[1].b;
         const float ayl = l[2].a - slack, byl = l[2].b, ayh = l[3].a + slack, byh = l[3].b;
+        stoch_edges E;
+        stoch_edges_of_rank(b, stride, j, u0, u1, slack, &E);
         const uint8_t *sample = raster_ranked_sample(ranked, key, j);
         for (int by = by0 & ~3; by < by1; by += 4) {
             const uint32_t rows = stoch_row_bits(by, by0, by1);
@@ -182,8 +183,11 @@ void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *
                 for (int i = 0; i < STOCH_LANES; i++) {
                     xs[i] = fx + X[i];
                     ys[i] = fy + Y[i];
+                    int edges = 1;
+                    for (int k = 0; k < 3; k++)
+                        edges &= E.x[k] * xs[i] + E.y[k] * ys[i] + E.u[k] * U[i] + E.v[k] * V[i] <= E.c[k];
                     in[i] = -((xs[i] >= axl + bxl * U[i]) & (xs[i] <= axh + bxh * U[i]) & (ys[i] >= ayl + byl * V[i]) &
-                              (ys[i] <= ayh + byh * V[i]));
+                              (ys[i] <= ayh + byh * V[i]) & edges);
                 }
                 const uint32_t pass = STOCH_MASK16(in) & mask;
                 counts->stoch_candidates += (uint64_t)__builtin_popcount(mask);

@@ -1,0 +1,177 @@
+/* test_stoch_bounds.c — the stochastic rasterizer's per-rank bounds never
+ * drop a sample its 5D test takes.  Random blurred triangles (motion,
+ * defocus, both; slivers, far off the window's origin, near the eye) are
+ * set up by the front-end (fe_setup_blurred); samples drawn in a rank's
+ * slice of (u, v, t), at and around the warped triangle, go through the
+ * float sample test the walk runs (stoch_lane.h); every one it covers
+ * must pass the rank's edge bounds (stoch_edges_of_rank, with the walk's
+ * slack).  The reference here is the float test itself, not exact
+ * geometry: the bounds must keep what it takes, rounding included.  Fed
+ * by make test. */
+#include "check.h"
+
+#include <math.h>
+
+#include "frontend/frontend.h"
+#include "raster/stoch.h"
+#include "raster/stoch_lane.h"
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static double frand(double lo, double hi)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return lo + (hi - lo) * (double)(rng >> 11) * 0x1p-53;
+}
+
+enum { KIND_MOTION, KIND_DEFOCUS, KIND_BOTH, KINDS };
+static const char *const kind_names[KINDS] = {"motion", "defocus", "both"};
+
+/* A clip-space vertex at window-relative position (x, y) in [-1, 1] and w. */
+static void clip_at(float out[4], double x, double y, double w)
+{
+    out[0] = (float)(x * w);
+    out[1] = (float)(y * w);
+    out[2] = (float)(0.2 * w);
+    out[3] = (float)w;
+}
+
+/* Triangle n of a kind: mostly small, every fourth a sliver, every third
+ * in a corner of the window; moves and turns when the kind moves. */
+static void random_triangle(int n, int kind, float c0[3][4], float c1[3][4])
+{
+    const bool corner = n % 3 == 0, sliver = n % 4 == 1;
+    const double cx = corner ? frand(0.85, 1.0) * (n & 8 ? 1 : -1) : frand(-0.9, 0.9);
+    const double cy = corner ? frand(0.85, 1.0) * (n & 16 ? 1 : -1) : frand(-0.9, 0.9);
+    const double size = exp(frand(log(0.002), log(0.08))), w = exp(frand(log(0.3), log(30.0)));
+    double x[3], y[3];
+    for (int i = 0; i < 3; i++) {
+        x[i] = cx + frand(-size, size);
+        y[i] = cy + frand(-size, size);
+    }
+    if (sliver) {  /* vertex 2 almost on the line through 0 and 1 */
+        const double a = frand(-0.5, 1.5), off = frand(-1e-3, 1e-3) * size;
+        x[2] = x[0] + a * (x[1] - x[0]) - off * (y[1] - y[0]);
+        y[2] = y[0] + a * (y[1] - y[0]) + off * (x[1] - x[0]);
+    }
+    const double dx = frand(-0.05, 0.05), dy = frand(-0.05, 0.05), turn = frand(-0.3, 0.3);
+    for (int i = 0; i < 3; i++) {
+        const double wi = w * frand(0.9, 1.1);
+        clip_at(c0[i], x[i], y[i], wi);
+        const double rx = x[i] - cx, ry = y[i] - cy;
+        const double mx = cx + dx + cos(turn) * rx - sin(turn) * ry, my = cy + dy + sin(turn) * rx + cos(turn) * ry;
+        clip_at(c1[i], kind == KIND_DEFOCUS ? x[i] : mx, kind == KIND_DEFOCUS ? y[i] : my,
+                kind == KIND_DEFOCUS ? wi : wi * frand(0.8, 1.25));
+    }
+}
+
+/* The float sample test the walk runs for b's kind. */
+static int sample_test(const fe_blur *b, float x, float y, float u, float v, float t)
+{
+    float z, w0, w1, w2;
+    switch (b->kind) {
+    case FE_BLUR_MOTION: return stoch_lane_motion(b, x, y, t, &z, &w0, &w1, &w2);
+    case FE_BLUR_DEFOCUS: return stoch_lane_defocus(b, x, y, u, v, &z, &w0, &w1, &w2);
+    default: return stoch_lane_warp(b, x, y, u, v, t, &z, &w0, &w1, &w2);
+    }
+}
+
+static void test_edge_bounds_keep_samples(void)
+{
+    const int per_kind = TEST_SANITIZED ? 300 : 3000, per_tri = 400;
+    const fe_viewport vp = {1920, 1080, 0.0f, 0.0f};
+    for (int kind = 0; kind < KINDS; kind++) {
+        uint64_t covered = 0, lost = 0, outside = 0, rejected = 0;
+        int set_up = 0, bounded = 0;
+        for (int n = 0; n < per_kind; n++) {
+            const int S = (int[]){8, 27, 64}[n % 3];
+            const bool by_u = kind == KIND_DEFOCUS;
+            float range[FRAME_MAX_POSITIONS][2];
+            for (int j = 0; j < S; j++) {
+                range[j][0] = by_u ? -1.0f + 2.0f * (float)j / (float)S : (float)j / (float)S;
+                range[j][1] = by_u ? -1.0f + 2.0f * (float)(j + 1) / (float)S : (float)(j + 1) / (float)S;
+            }
+            frame_blur fb = {.stochastic = true, .motion = kind != KIND_DEFOCUS, .ranks = S};
+            fb.rank_range[by_u ? FE_RANK_U : FE_RANK_T] = (const float(*)[2])range;
+            fb.rank_range[by_u ? FE_RANK_T : FE_RANK_U] = (const float(*)[2])range;
+            if (kind != KIND_MOTION) {
+                fb.lens_x = (float)frand(0.002, 0.03);
+                fb.lens_y = fb.lens_x * (float)frand(0.8, 1.8);
+                fb.focus_w = (float)exp(frand(log(0.3), log(30.0)));
+            }
+            fe_draw d = {.cull = n & 1 ? MOS_CULL_BACK : MOS_CULL_NONE};
+            float c0[3][4], c1[3][4];
+            random_triangle(n, kind, c0, c1);
+            const float *p0[3] = {c0[0], c0[1], c0[2]}, *p1[3] = {c1[0], c1[1], c1[2]}, *var[3] = {NULL, NULL, NULL};
+            const size_t bytes = (fe_blurred_bytes(&d, &fb) + 63) & ~(size_t)63;
+            void *slot = aligned_alloc(64, bytes);
+            if (!slot) abort();
+            const fe_tri *tri = fe_setup_blurred(p0, kind == KIND_DEFOCUS ? NULL : p1, var, &d, &fb, &vp, slot);
+            if (!tri) {
+                free(slot);
+                continue;
+            }
+            set_up++;
+            const fe_blur *b = tri->blur;
+            const int stride = FE_RANK_STRIDE(S);
+            bool any = false;
+            for (int k = 0; k < per_tri; k++) {
+                const int j = (int)frand(0, S);
+                const float u = by_u ? (float)frand(range[j][0], range[j][1]) : (float)frand(-1, 1);
+                const float v = (float)frand(-1, 1), t = by_u ? 0.0f : (float)frand(range[j][0], range[j][1]);
+                /* A point of the warped triangle (weights a little past its
+                 * edges), then up to a pixel off it. */
+                double a0 = frand(-0.1, 1.1), a1 = frand(-0.1, 1.1) * (1 - a0), px = 0, py = 0;
+                const double a[3] = {a0, a1, 1 - a0 - a1};
+                for (int i = 0; i < 3; i++) {
+                    const double W = b->p[i][3] + t * b->dp[i][3], off = W - b->focus;
+                    px += a[i] * (b->p[i][0] + t * b->dp[i][0] + u * b->sx * off) / W;
+                    py += a[i] * (b->p[i][1] + t * b->dp[i][1] + v * b->sy * off) / W;
+                }
+                float x = (float)(px + frand(-1, 1) * (k & 1)), y = (float)(py + frand(-1, 1) * (k & 1));
+                if (k % 4 == 3) {  /* anywhere in the box of the rank's bounds */
+                    const int16_t *r = b->rank + j;
+                    const float q = 1.0f / (float)(1 << b->rank_shift);
+                    x = (float)frand(fminf(r[FE_RANK_XL0 * stride], r[FE_RANK_XL1 * stride]) * q,
+                                     fmaxf(r[FE_RANK_XH0 * stride], r[FE_RANK_XH1 * stride]) * q);
+                    y = (float)frand(fminf(r[FE_RANK_YL0 * stride], r[FE_RANK_YL1 * stride]) * q,
+                                     fmaxf(r[FE_RANK_YH0 * stride], r[FE_RANK_YH1 * stride]) * q);
+                }
+                stoch_edges E;
+                stoch_edges_of_rank(b, stride, j, by_u ? range[j][0] : -1.0f, by_u ? range[j][1] : 1.0f,
+                                    STOCH_LANE_SLACK, &E);
+                int pass = 1;
+                for (int e = 0; e < 3; e++) {
+                    pass &= E.x[e] * x + E.y[e] * y + E.u[e] * u + E.v[e] * v <= E.c[e];
+                    any |= E.c[e] < INFINITY;
+                }
+                if (sample_test(b, x, y, u, v, t)) {
+                    covered++;
+                    if (!pass && lost++ < 5)
+                        FAIL_MSG("%s triangle %d rank %d of %d: the sample test covers (%.4f, %.4f) at u %.4f v %.4f "
+                                 "t %.4f, the edge bounds drop it", kind_names[kind], n, j, S, x, y, u, v, t);
+                } else {
+                    outside++;
+                    rejected += !pass;
+                }
+            }
+            bounded += any;
+            free(slot);
+        }
+        printf("  %-8s %d triangles set up, %d with edge bounds: %llu covered samples, %llu dropped; "
+               "%.0f%% of %llu uncovered ones rejected\n",
+               kind_names[kind], set_up, bounded, (unsigned long long)covered, (unsigned long long)lost,
+               100.0 * (double)rejected / (double)(outside ? outside : 1), (unsigned long long)outside);
+        CHECK(lost == 0);
+        CHECK(covered > (uint64_t)set_up * 50);  /* not vacuous: many covered samples */
+        CHECK(bounded * 5 > set_up);              /* many triangles get edge bounds (1/4-1/3 here) */
+        CHECK(rejected * 20 > outside);           /* which reject some of the rest (8-14%) */
+    }
+}
+
+int main(void)
+{
+    TEST_RUN(test_edge_bounds_keep_samples);
+    return TEST_EXIT();
+}
