@@ -436,6 +436,9 @@ static void ranks_store(fe_blur *b, rank_ends *restrict r, int S, const fe_viewp
 #define EDGE_ROUNDING 4.0f    /* times the estimate above: 8x what the tests need */
 #define EDGE_MAX_SLACK 1.0f   /* pixels: beyond this the box's bounds alone */
 #define EDGE_MAX_COORD 1e6f   /* pixels (and lens factors): beyond this, likewise */
+/* Samples a triangle's rank boxes hold below which its edge bounds are not
+ * set up: they cost about as many instructions as 600 sample tests. */
+#define EDGE_MIN_HELD 2048.0f
 static float edge_slack(const fe_blur *b, bool by_u)
 {
     float R = 1.0f, L = INFINITY, half_sin = 1.0f, w_lo = INFINITY, w_hi = 0.0f, area_sign = 0.0f;
@@ -472,12 +475,13 @@ static float edge_slack(const fe_blur *b, bool by_u)
     return slack <= EDGE_MAX_SLACK ? slack : INFINITY;  /* NaN too */
 }
 
-static void rank_edges(fe_blur *b, const frame_blur *fb)
+static void rank_edges(fe_blur *b, const frame_blur *fb, bool worth_it)
 {
     const int S = fb->ranks, stride = FE_RANK_STRIDE(S);
     const bool by_u = b->rank_key == FE_RANK_U;
     int16_t *restrict out = b->rank + FE_RANK_ENDS * stride;
     for (int e = 0; e < FE_RANK_EDGE_ROWS * stride; e++) out[e] = INT16_MAX;
+    if (!worth_it) return;
     const float slack = edge_slack(b, by_u);
     if (!(slack < INFINITY)) return;  /* the box's bounds alone */
     /* The directions: the triangle's outward edge normals at mid-shutter
@@ -639,8 +643,18 @@ static void rank_bounds_projective(fe_blur *b, const frame_blur *fb, const fe_vi
                         (max2(r.e[FE_RANK_YH0][j], r.e[FE_RANK_YH1][j]) >= -m) &
                         (min2(r.e[FE_RANK_XL0][j], r.e[FE_RANK_XL1][j]) < w + m) &
                         (min2(r.e[FE_RANK_YL0][j], r.e[FE_RANK_YL1][j]) < h + m));
+    /* The samples the ranks' boxes hold (one a pixel per rank, on screen):
+     * edge bounds pay for their setup only where they spare many tests. */
+    float held = 0.0f;
+    for (int j = 0; j < stride; j++) {
+        const float x0 = max2(min2(r.e[FE_RANK_XL0][j], r.e[FE_RANK_XL1][j]), 0.0f);
+        const float x1 = min2(max2(r.e[FE_RANK_XH0][j], r.e[FE_RANK_XH1][j]), w);
+        const float y0 = max2(min2(r.e[FE_RANK_YL0][j], r.e[FE_RANK_YL1][j]), 0.0f);
+        const float y1 = min2(max2(r.e[FE_RANK_YH0][j], r.e[FE_RANK_YH1][j]), h);
+        held += r.empty[j] ? 0.0f : max2(x1 - x0, 0.0f) * max2(y1 - y0, 0.0f);
+    }
     ranks_store(b, &r, S, vp);
-    rank_edges(b, fb);
+    rank_edges(b, fb, held >= EDGE_MIN_HELD);
 }
 
 static bool rank_bounds(fe_blur *b, const frame_blur *fb, const fe_viewport *vp, bool projective,
