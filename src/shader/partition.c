@@ -43,6 +43,7 @@ enum {
     MERGE_EXHAUSTIVE = 5, /* kids up to this many: every subset (3.2); more (ROOT): one at a time */
     MAX_NODES = 1 << 26,  /* positions 4 * id must fit an int */
     CLOCK_EVERY = 256,    /* branch-and-bound steps between reads of the clock */
+    EV_BIAS = 4,          /* sub_eval's event values start at -1 (a restore before node 0) */
 };
 
 typedef struct pctx {
@@ -74,7 +75,7 @@ typedef struct pctx {
     int *first, *last, *gdef;
     int *list, nlist;      /* computed nodes of the last subregion, id order */
     int *rlist, nrlist;    /* its restores, id order */
-    int *stack, *ev;
+    int *stack, *ev, *evn;  /* events; evn: per event value + EV_BIAS, kept zero */
     /* buffers of the algorithms */
     int *glist, *kids, *ft, *fi;
     char *err;
@@ -131,7 +132,7 @@ static void ctx_free(pctx *c)
     void *p[] = { c->kind, c->astart, c->arg, c->w, c->tunit, c->node_of, c->ustart, c->user, c->texkey,
                   c->unitkey, c->reach, c->mr, c->idom, c->pstart, c->pchild, c->marked, c->fixed, c->done, c->seen,
                   c->kseen, c->useen, c->lseen, c->first, c->last, c->gdef, c->list, c->rlist,
-                  c->stack, c->ev, c->glist, c->kids, c->ft, c->fi };
+                  c->stack, c->ev, c->evn, c->glist, c->kids, c->ft, c->fi };
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
         free(p[i]);
 }
@@ -455,6 +456,7 @@ static int ctx_init(pctx *c, const ir_dag *d, part_view view, const part_limits 
     ALLOC(c->rlist, un);
     ALLOC(c->stack, un);
     ALLOC(c->ev, 4 * un);
+    ALLOC(c->evn, 4 * un + 2 * EV_BIAS);
     ALLOC(c->glist, un);
     ALLOC(c->kids, un);
     ALLOC(c->ft, un);
@@ -586,7 +588,7 @@ static int sub_eval(pctx *c, int node, part_usage *u)
             }
         }
     }
-    if (nl > 24 && 4 * nl > node - lo) {
+    if (node - lo <= 8 * nl) {
         /* Dense: a sweep over the id range sorts in linear time. */
         nl = 0;
         for (int x = lo; x <= node; x++)
@@ -606,7 +608,7 @@ static int sub_eval(pctx *c, int node, part_usage *u)
             const int k = c->texkey[x], uk = c->unitkey[x];
             if (c->kseen[k] != s) {
                 c->kseen[k] = s;
-                c->gdef[k] = 2 * x;
+                c->gdef[k] = 2 * i;
                 groups++;
             }
             if (c->useen[uk] != s) {
@@ -625,22 +627,23 @@ static int sub_eval(pctx *c, int node, part_usage *u)
                 continue;
             if (c->lseen[a] != s) {
                 c->lseen[a] = s;
-                c->first[a] = x;
+                c->first[a] = i;
                 c->last[a] = -1;
             }
             if (!is_root)
-                c->last[a] = x;
+                c->last[a] = i;
         }
     }
-    /* Registers: values live over [def, end) at positions 2 * id (a node),
-     * 2 * id - 1 (a restore read just before node id); the most at once.
+    /* Registers: values live over [def, end) at positions 2 i (the pass's
+     * node i, in id order), 2 i - 1 (a restore read just before it); the
+     * most at once.
      * Events sort as 2 * position (+1 for a start): ends first at a tie. */
     int ne = 0;
     for (int i = 0; i < nl; i++) {
         const int x = c->list[i];
         if (c->kind[x] == K_ROOT)
             continue;
-        const int def = c->kind[x] == K_TEX ? c->gdef[c->texkey[x]] : 2 * x;
+        const int def = c->kind[x] == K_TEX ? c->gdef[c->texkey[x]] : 2 * i;
         const int end = c->lseen[x] == s && c->last[x] >= 0 ? 2 * c->last[x] : def + 1;
         c->ev[ne++] = 2 * def + 1;
         c->ev[ne++] = 2 * end;
@@ -657,13 +660,19 @@ static int sub_eval(pctx *c, int node, part_usage *u)
         c->ev[ne++] = 2 * (2 * c->last[r]);
     }
     if (copied) {
-        c->ev[ne++] = 2 * (2 * node - 1) + 1;
-        c->ev[ne++] = 2 * (2 * node);
+        c->ev[ne++] = 2 * (2 * (nl - 1) - 1) + 1; /* NODE, last in id order */
+        c->ev[ne++] = 2 * (2 * (nl - 1));
     }
-    sort_ints(c->ev, ne);
+    /* Events of one value are all starts (odd) or all ends: counted per
+     * value, swept in order (positions count the pass's nodes, so the
+     * values span 4 nl; the branch and bound calls this millions of times
+     * and a sort dominated it). */
+    for (int i = 0; i < ne; i++)
+        c->evn[c->ev[i] + EV_BIAS] += (c->ev[i] & 1) ? 1 : -1;
     int live = 0, regs = 0;
-    for (int i = 0; i < ne; i++) {
-        live += (c->ev[i] & 1) ? 1 : -1;
+    for (int v = -1; v <= 4 * nl; v++) {
+        live += c->evn[v + EV_BIAS];
+        c->evn[v + EV_BIAS] = 0;
         if (live > regs)
             regs = live;
     }
@@ -977,13 +986,20 @@ typedef struct bnb {
     int *covered, *restored, *kopen; /* passes computing / restoring a node; open members of a fetch */
     int a_open, k_open, r_open;      /* arithmetic nodes, fetches, marked nodes no decided pass covers */
     int marks, fetches, instrs;      /* over the decided passes */
+    /* The decided passes' node and restore lists, a stack (fetches,
+     * instrs, nodes, restores, the lists), so a pass is taken back without
+     * evaluating its subregion again. */
+    int *saved;
+    size_t nsaved, cap;
 } bnb;
 
-/* Adds (SIGN 1) or removes (-1) the pass of X, just evaluated into c->list. */
-static void bnb_cover(pctx *c, bnb *b, int x, const part_usage *u, int sign)
+/* Adds (SIGN 1) or removes (-1) a pass: its nodes and restores, its
+ * fetches and instructions. */
+static void bnb_cover(pctx *c, bnb *b, const int *list, int nlist, const int *rlist, int nrlist, int fetches,
+                      int instrs, int sign)
 {
-    for (int i = 0; i < c->nlist; i++) {
-        const int y = c->list[i];
+    for (int i = 0; i < nlist; i++) {
+        const int y = list[i];
         const int was = b->covered[y];
         b->covered[y] += sign;
         if (was == (sign > 0 ? 0 : 1)) { /* first pass to cover it, or last to stop */
@@ -996,17 +1012,47 @@ static void bnb_cover(pctx *c, bnb *b, int x, const part_usage *u, int sign)
             }
         }
     }
-    for (int i = 0; i < c->nrlist; i++) {
-        const int r = c->rlist[i];
+    for (int i = 0; i < nrlist; i++) {
+        const int r = rlist[i];
         const int was = b->restored[r];
         b->restored[r] += sign;
         if (was == (sign > 0 ? 0 : 1))
             b->r_open -= sign;
     }
-    b->r_open += sign; /* X itself: restored by a pass above */
+    b->r_open += sign; /* the pass's root itself: restored by a pass above */
     b->marks += sign;
-    b->fetches += sign * u->fetches;
-    b->instrs += sign * u->instrs;
+    b->fetches += sign * fetches;
+    b->instrs += sign * instrs;
+}
+
+/* Adds the pass of X, just evaluated into c->list and u, and saves its
+ * lists; -1 when out of memory. */
+static int bnb_push(pctx *c, bnb *b, const part_usage *u)
+{
+    const size_t need = b->nsaved + 4 + (size_t)c->nlist + (size_t)c->nrlist;
+    if (need > b->cap) {
+        const size_t cap = need * 2;
+        int *p = realloc(b->saved, cap * sizeof *p);
+        if (!p)
+            return -1;
+        b->saved = p;
+        b->cap = cap;
+    }
+    int *q = b->saved + b->nsaved;
+    q[0] = u->fetches, q[1] = u->instrs, q[2] = c->nlist, q[3] = c->nrlist;
+    memcpy(q + 4, c->list, (size_t)c->nlist * sizeof *q);
+    memcpy(q + 4 + c->nlist, c->rlist, (size_t)c->nrlist * sizeof *q);
+    b->nsaved = need;
+    bnb_cover(c, b, q + 4, q[2], q + 4 + q[2], q[3], q[0], q[1], 1);
+    return 0;
+}
+
+/* Takes back the last pass bnb_push added, which began at AT. */
+static void bnb_pop(pctx *c, bnb *b, size_t at)
+{
+    const int *q = b->saved + at;
+    bnb_cover(c, b, q + 4, q[2], q + 4 + q[2], q[3], q[0], q[1], -1);
+    b->nsaved = at;
 }
 
 /* Decides the marks of the non-leaf nodes bottom up (id order), unmarked
@@ -1028,11 +1074,13 @@ static int optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, doubl
     b.restored = calloc((size_t)n, sizeof(int));
     b.kopen = calloc((size_t)n, sizeof(int));
     int8_t *opt = calloc((size_t)m + 1, 1);
-    if (!b.covered || !b.restored || !b.kopen || !opt) {
-        free(b.covered), free(b.restored), free(b.kopen), free(opt);
+    size_t *at = calloc((size_t)m + 1, sizeof *at); /* where depth i's pass was saved */
+    if (!b.covered || !b.restored || !b.kopen || !opt || !at) {
+        free(b.covered), free(b.restored), free(b.kopen), free(opt), free(at);
         set_err(c, "partition: out of memory");
         return -1;
     }
+    int rc = 0;
     for (int i = 0; i < m; i++) {
         const int x = D[i];
         if (c->kind[x] == K_ARITH)
@@ -1068,8 +1116,7 @@ static int optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, doubl
         const int x = D[i];
         if (opt[i] & 4) {
             opt[i] &= 3;
-            sub_eval(c, x, &u);
-            bnb_cover(c, &b, x, &u, -1);
+            bnb_pop(c, &b, at[i]);
         }
         c->marked[x] = 0;
         if (opt[i] >= 2) {
@@ -1079,10 +1126,16 @@ static int optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, doubl
         }
         const int mark = opt[i]++;
         c->marked[x] = (uint8_t)mark;
-        if (!sub_eval(c, x, &u))
+        if (!sub_eval(c, x, &u)) {
+            opt[i] = 2; /* X's subregion does not depend on X's own mark: both fail */
             continue;
-        if (mark)
-            bnb_cover(c, &b, x, &u, 1);
+        }
+        at[i] = b.nsaved;
+        if (mark && bnb_push(c, &b, &u) < 0) {
+            set_err(c, "partition: out of memory");
+            rc = -1;
+            break;
+        }
         /* F passes to come (ROOT's and F - 1 restored ones) do these
          * operations and F - 1 restores, at most ops each. */
         const int open = b.a_open + b.k_open + b.r_open, L = c->lim.ops;
@@ -1091,15 +1144,15 @@ static int optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, doubl
                              k->ci * (b.instrs + b.a_open);
         if (*best_cost >= 0 && bound >= *best_cost) {
             if (mark)
-                bnb_cover(c, &b, x, &u, -1);
+                bnb_pop(c, &b, at[i]);
             continue;
         }
         if (mark)
             opt[i] |= 4;
         i++;
     }
-    free(b.covered), free(b.restored), free(b.kopen), free(opt);
-    return 0;
+    free(b.covered), free(b.restored), free(b.kopen), free(opt), free(at), free(b.saved);
+    return rc;
 }
 
 /* ---- the plan ------------------------------------------------------------------------ */
