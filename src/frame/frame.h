@@ -174,8 +174,10 @@ typedef struct fe_blur {
     int rank_key;
     int rank_shift;   /* rank bounds are in 2^-rank_shift pixels */
     int16_t *rank;    /* end e of rank j at rank[e * FE_RANK_STRIDE(ranks) + j] */
-    /* Edge bounds (below): direction k's unit normal and the origin its
-     * ends count from, in pixels. */
+    /* Edge bounds (below), when `edges` (else their rows are not written):
+     * direction k's unit normal and the origin its ends count from, in
+     * pixels. */
+    bool edges;
     float edge_n[3][2], edge_o[3];
 } fe_blur;
 
@@ -198,7 +200,8 @@ enum { FE_RANK_XL0, FE_RANK_XL1, FE_RANK_YL0, FE_RANK_YL1, FE_RANK_XH0, FE_RANK_
  * position (u, v) the image lies in n_k . (x, y) <= h_k(s), s = n_kx sx u +
  * n_ky sy v, h_k the chord through its values at the two ends of the rank's
  * s range (low end first), stored as edge_o[k] + end * 2^-rank_shift after
- * the box's ends (row FE_RANK_ENDS + 2k + end); INT16_MAX: no bound.  Box
+ * the box's ends (row FE_RANK_ENDS + 2k + end); INT16_MAX: no bound (and
+ * none at all unless fe_blur.edges).  Box
  * and edges are Laine et al.'s dual-space bounds along seven directions, so a
  * rank tests a sample against the triangle's swept outline, not its box. */
 #define FE_RANK_EDGE_ROWS 6

@@ -480,10 +480,10 @@ static void rank_edges(fe_blur *b, const frame_blur *fb, bool worth_it)
     const int S = fb->ranks, stride = FE_RANK_STRIDE(S);
     const bool by_u = b->rank_key == FE_RANK_U;
     int16_t *restrict out = b->rank + FE_RANK_ENDS * stride;
-    for (int e = 0; e < FE_RANK_EDGE_ROWS * stride; e++) out[e] = INT16_MAX;
+    b->edges = false;  /* the box's bounds alone, until the rows are written */
     if (!worth_it) return;
     const float slack = edge_slack(b, by_u);
-    if (!(slack < INFINITY)) return;  /* the box's bounds alone */
+    if (!(slack < INFINITY)) return;
     /* The directions: the triangle's outward edge normals at mid-shutter
      * (at t = 0 when ranks slice u: it does not move), lens centre. */
     const float tm = by_u ? 0.0f : 0.5f;
@@ -498,7 +498,7 @@ static void rank_edges(fe_blur *b, const frame_blur *fb, bool worth_it)
         float nx = y[c] - y[a], ny = x[a] - x[c];
         if (nx * (x[k] - x[a]) + ny * (y[k] - y[a]) > 0.0f) nx = -nx, ny = -ny;
         const float len = sqrtf(nx * nx + ny * ny);
-        if (!(len > 0.0f) || !isfinite(len)) return;  /* degenerate: the box alone */
+        if (!(len > 0.0f) || !isfinite(len)) return;  /* degenerate */
         b->edge_n[k][0] = nx / len;
         b->edge_n[k][1] = ny / len;
         /* Ends count from the centroid's projection (a lower end clamps up:
@@ -532,6 +532,8 @@ static void rank_edges(fe_blur *b, const frame_blur *fb, bool worth_it)
                         !(fabsf(kappa[i][e][j]) <= EDGE_MAX_COORD);
             }
     if (huge) return;
+    b->edges = true;
+    for (int e = 0; e < FE_RANK_EDGE_ROWS * stride; e++) out[e] = INT16_MAX;  /* ranks past S */
     const float scale = (float)(1 << b->rank_shift), margin = BLUR_BOUNDS_MARGIN;
     for (int k = 0; k < 3; k++) {
         const float nx = b->edge_n[k][0], ny = b->edge_n[k][1];
@@ -682,10 +684,8 @@ static bool rank_bounds(fe_blur *b, const frame_blur *fb, const fe_viewport *vp,
         }
     }
     const int stride = FE_RANK_STRIDE(fb->ranks);
-    if (!projective) {
+    if (!projective)
         for (int j = fb->ranks; j < stride; j++) rank_empty(b, stride, j);  /* padding */
-        for (int e = 0; e < FE_RANK_EDGE_ROWS * stride; e++) b->rank[FE_RANK_ENDS * stride + e] = INT16_MAX;
-    }
     /* The triangle's pixels: the ranks' boxes together (empty ranks and the
      * padding have lo = INT16_MAX, hi = INT16_MIN: they add nothing), on
      * screen. */
