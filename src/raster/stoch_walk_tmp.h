@@ -164,7 +164,7 @@ void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *
         const float axl = l[0].a - slack, bxl = l[0].b, axh = l[1].a + slack, bxh = l[1].b;
         const float ayl = l[2].a - slack, byl = l[2].b, ayh = l[3].a + slack, byh = l[3].b;
         stoch_edges E;
-        stoch_edges_of_rank(b, stride, j, u0, u1, slack, &E);
+        if (b->edges) stoch_edges_of_rank(b, stride, j, u0, u1, slack, &E);
         const uint8_t *sample = raster_ranked_sample(ranked, key, j);
         for (int by = by0 & ~3; by < by1; by += 4) {
             const uint32_t rows = stoch_row_bits(by, by0, by1);
@@ -183,14 +183,20 @@ void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *
                 for (int i = 0; i < STOCH_LANES; i++) {
                     xs[i] = fx + X[i];
                     ys[i] = fy + Y[i];
-                    int edges = 1;
-                    for (int k = 0; k < 3; k++)
-                        edges &= E.x[k] * xs[i] + E.y[k] * ys[i] + E.u[k] * U[i] + E.v[k] * V[i] <= E.c[k];
                     in[i] = -((xs[i] >= axl + bxl * U[i]) & (xs[i] <= axh + bxh * U[i]) & (ys[i] >= ayl + byl * V[i]) &
-                              (ys[i] <= ayh + byh * V[i]) & edges);
+                              (ys[i] <= ayh + byh * V[i]));
                 }
-                const uint32_t pass = STOCH_MASK16(in) & mask;
+                uint32_t pass = STOCH_MASK16(in) & mask;
                 counts->stoch_candidates += (uint64_t)__builtin_popcount(mask);
+                if (pass && b->edges) {  /* then the edge bounds */
+                    for (int i = 0; i < STOCH_LANES; i++) {
+                        int edges = 1;
+                        for (int k = 0; k < 3; k++)
+                            edges &= E.x[k] * xs[i] + E.y[k] * ys[i] + E.u[k] * U[i] + E.v[k] * V[i] <= E.c[k];
+                        in[i] = -edges;
+                    }
+                    pass &= STOCH_MASK16(in);
+                }
                 if (!pass) continue;
                 const int slot = P.blocks++;
                 stoch_block *blk = &P.blk[slot];
