@@ -428,12 +428,18 @@ static void ranks_store(fe_blur *b, rank_ends *restrict r, int S, const fe_viewp
  * pixels (R the largest window coordinate, L the edge's length): near an
  * edge, and for a sliver far beyond its tip, it may take samples outside
  * the exact triangle.  Edges pushed out by delta move a vertex of angle
- * theta by delta / sin(theta / 2), so the triangle it takes lies within
- * that much of the exact one along every direction.  Returns that slack
- * (EDGE_ROUNDING times the estimate) over the triangle's shapes at the
- * ends of the shutter, lens centre and corners; INFINITY when a shape is
- * degenerate, turns over, or needs more than EDGE_MAX_SLACK. */
-#define EDGE_ROUNDING 4.0f    /* times the estimate above: 8x what the tests need */
+ * theta by delta / sin(theta / 2) <= 2 delta L_a L_b / A (A twice the area,
+ * L_a, L_b its edges), and L >= A / L_max, so the triangle the test takes
+ * lies within 2 eps R^2 (W_max / W_min)^2 L_max^3 / A^2 of the exact one
+ * along every direction.  A's least value over the lens square and the
+ * shutter comes from det of the homogeneous vertices (blur_orient: at each
+ * lens corner a cubic in t, at fixed t bilinear in the lens), over
+ * W_max^3: a triangle that nearly collapses mid-shutter (a half turn) is
+ * caught even though both ends look fine.  L_max and R are taken at the
+ * ends of the shutter, lens centre and corners.  Returns EDGE_ROUNDING
+ * times that slack; INFINITY when the triangle may turn over or needs
+ * more than EDGE_MAX_SLACK. */
+#define EDGE_ROUNDING 4.0f    /* times the estimate above */
 #define EDGE_MAX_SLACK 1.0f   /* pixels: beyond this the box's bounds alone */
 #define EDGE_MAX_COORD 1e6f   /* pixels (and lens factors): beyond this, likewise */
 /* Samples a triangle's rank boxes hold below which its edge bounds are not
@@ -441,7 +447,20 @@ static void ranks_store(fe_blur *b, rank_ends *restrict r, int S, const fe_viewp
 #define EDGE_MIN_HELD 2048.0f
 static float edge_slack(const fe_blur *b, bool by_u)
 {
-    float R = 1.0f, L = INFINITY, half_sin = 1.0f, w_lo = INFINITY, w_hi = 0.0f, area_sign = 0.0f;
+    blur_orient o;
+    orient_init(&o, b);
+    double det_min = INFINITY, sign = 0.0;
+    for (int c = 0; c < 4; c++) {
+        double v[4] = {o.c[c][0], cubic_at(o.c[c], 1.0), 0.0, 0.0};
+        int n = 2;
+        for (int i = 0; i < o.crits[c]; i++) v[n++] = o.crit_det[c][i];
+        for (int i = 0; i < n; i++) {
+            if (!(fabs(v[i]) > o.margin) || v[i] * sign < 0.0) return INFINITY;  /* may turn over (NaN too) */
+            sign = v[i];
+            det_min = fabs(v[i]) < det_min ? fabs(v[i]) : det_min;
+        }
+    }
+    float R = 1.0f, L = 0.0f, w_lo = INFINITY, w_hi = 0.0f;
     for (int k = 0; k < (by_u ? 1 : 2); k++)
         for (int lens = 0; lens < 5; lens++) {
             const float t = (float)k, u = lens ? (lens & 1 ? 1.0f : -1.0f) : 0.0f,
@@ -455,24 +474,14 @@ static float edge_slack(const fe_blur *b, bool by_u)
                 w_lo = min2(w_lo, W);
                 w_hi = max2(w_hi, W);
             }
-            const float area = (x[1] - x[0]) * (y[2] - y[0]) - (x[2] - x[0]) * (y[1] - y[0]);
-            if (!(fabsf(area) > 0.0f) || area * area_sign < 0.0f) return INFINITY;
-            area_sign = area;
-            float len[3];  /* edge i: from vertex i to i + 1 */
             for (int i = 0; i < 3; i++) {
                 const int a = (i + 1) % 3;
-                len[i] = sqrtf((x[a] - x[i]) * (x[a] - x[i]) + (y[a] - y[i]) * (y[a] - y[i]));
-                L = min2(L, len[i]);
-            }
-            for (int i = 0; i < 3; i++) {  /* the angle at vertex i: sin^2(theta / 2) = (1 - cos theta) / 2 */
-                const int a = (i + 1) % 3, c = (i + 2) % 3;
-                const float dot = (x[a] - x[i]) * (x[c] - x[i]) + (y[a] - y[i]) * (y[c] - y[i]);
-                half_sin = min2(half_sin, sqrtf(max2(0.5f - 0.5f * dot / (len[i] * len[c]), 0.0f)));
+                L = max2(L, sqrtf((x[a] - x[i]) * (x[a] - x[i]) + (y[a] - y[i]) * (y[a] - y[i])));
             }
         }
-    const float ratio = w_hi / w_lo, eps = 0x1p-24f;
-    const float slack = EDGE_ROUNDING * eps * R * R * ratio * ratio / (L * half_sin);
-    return slack <= EDGE_MAX_SLACK ? slack : INFINITY;  /* NaN too */
+    const double area = det_min / ((double)w_hi * w_hi * w_hi), ratio = (double)w_hi / w_lo;
+    const double slack = EDGE_ROUNDING * 0x1p-24 * (double)R * R * ratio * ratio * 2.0 * (double)L * L * L / (area * area);
+    return slack <= EDGE_MAX_SLACK ? (float)slack : INFINITY;  /* NaN too */
 }
 
 static void rank_edges(fe_blur *b, const frame_blur *fb, bool worth_it)
