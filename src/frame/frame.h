@@ -201,9 +201,9 @@ enum { FE_RANK_XL0, FE_RANK_XL1, FE_RANK_YL0, FE_RANK_YL1, FE_RANK_XH0, FE_RANK_
  * n_ky sy v, h_k the chord through its values at the two ends of the rank's
  * s range (low end first), stored as edge_o[k] + end * 2^-rank_shift after
  * the box's ends (row FE_RANK_ENDS + 2k + end); INT16_MAX: no bound (and
- * none at all unless fe_blur.edges).  Box
- * and edges are Laine et al.'s dual-space bounds along seven directions, so a
- * rank tests a sample against the triangle's swept outline, not its box. */
+ * none at all unless fe_blur.edges).  Box and edges are Laine et al.'s
+ * dual-space bounds along seven directions, so a rank tests a sample
+ * against the triangle's swept outline, not its box. */
 #define FE_RANK_EDGE_ROWS 6
 #define FE_RANK_ROWS (FE_RANK_ENDS + FE_RANK_EDGE_ROWS)
 #define FE_RANK_STRIDE(ranks) (((ranks) + 15) & ~15)
@@ -212,10 +212,10 @@ enum { FE_RANK_XL0, FE_RANK_XL1, FE_RANK_YL0, FE_RANK_YL1, FE_RANK_XH0, FE_RANK_
  * front-end's chord ends and the rasterizer's line take it from here. */
 static inline void fe_edge_s_range(const fe_blur *b, int k, float u0, float u1, float *s_lo, float *s_hi)
 {
-    const float a = b->edge_n[k][0] * b->sx * u0, c = b->edge_n[k][0] * b->sx * u1;
-    const float vy = b->edge_n[k][1] * b->sy, v = vy < 0.0f ? -vy : vy;
-    *s_lo = (a < c ? a : c) - v;
-    *s_hi = (a > c ? a : c) + v;
+    const float s_u0 = b->edge_n[k][0] * b->sx * u0, s_u1 = b->edge_n[k][0] * b->sx * u1;
+    const float s_v = b->edge_n[k][1] * b->sy, half_v = s_v < 0.0f ? -s_v : s_v;  /* v in [-1, 1] */
+    *s_lo = (s_u0 < s_u1 ? s_u0 : s_u1) - half_v;
+    *s_hi = (s_u0 > s_u1 ? s_u0 : s_u1) + half_v;
 }
 
 /* out = a x b (3-vectors): the homogeneous line through two points. */

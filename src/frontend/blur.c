@@ -529,7 +529,7 @@ static void rank_edges(fe_blur *b, const frame_blur *fb, bool worth_it)
      * slice; all of them (and the lens) within EDGE_MAX_COORD, so the
      * values below are finite. */
     float mx[3][2][FRAME_MAX_POSITIONS], my[3][2][FRAME_MAX_POSITIONS], kappa[3][2][FRAME_MAX_POSITIONS];
-    int huge = !(fabsf(b->sx) + fabsf(b->sy) <= EDGE_MAX_COORD);
+    bool huge = !(fabsf(b->sx) + fabsf(b->sy) <= EDGE_MAX_COORD);
     for (int i = 0; i < 3; i++)
         for (int e = 0; e < 2; e++)
             for (int j = 0; j < stride; j++) {
@@ -563,8 +563,8 @@ static void rank_edges(fe_blur *b, const frame_blur *fb, bool worth_it)
         const float o = b->edge_o[k];
         for (int e = 0; e < 2; e++)
             for (int j = 0; j < S; j++) {
-                const float q = max2((h[e][j] - o + slack + margin) * scale, -32767.0f);
-                out[(2 * k + e) * stride + j] = q <= 32766.0f ? (int16_t)-floor_int(-q) : INT16_MAX;
+                const float q = (h[e][j] - o + slack + margin) * scale;
+                out[(2 * k + e) * stride + j] = q <= 32766.0f ? (int16_t)-floor_int(-max2(q, -32767.0f)) : INT16_MAX;
             }
     }
 }

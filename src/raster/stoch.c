@@ -42,13 +42,17 @@ void stoch_edges_of_rank(const fe_blur *b, int stride, int j, float u0, float u1
         float s_lo, s_hi;
         fe_edge_s_range(b, k, u0, u1, &s_lo, &s_hi);
         const float h0 = b->edge_o[k] + (float)q0 * unit, h1 = b->edge_o[k] + (float)q1 * unit;
-        const float slope = s_hi > s_lo ? (h1 - h0) / (s_hi - s_lo) : 0.0f;
+        /* A line where its slope is well conditioned (its rounding times |s|
+         * stays far below the slack); else the larger end, which bounds the
+         * chord over [s_lo, s_hi] too. */
+        const bool line = s_hi > s_lo && fabsf(h1 - h0) * (fabsf(s_lo) + fabsf(s_hi)) <= 16384.0f * (s_hi - s_lo);
+        const float slope = line ? (h1 - h0) / (s_hi - s_lo) : 0.0f;
         const float nx = b->edge_n[k][0], ny = b->edge_n[k][1];
         out->x[k] = nx;
         out->y[k] = ny;
         out->u[k] = -slope * nx * b->sx;
         out->v[k] = -slope * ny * b->sy;
-        out->c[k] = (s_hi > s_lo ? h0 - slope * s_lo : (h0 > h1 ? h0 : h1)) + slack;
+        out->c[k] = (line ? h0 - slope * s_lo : (h0 > h1 ? h0 : h1)) + slack;
     }
 }
 

@@ -163,7 +163,7 @@ void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *
         /* Samples beyond a line by more than the slack cannot be covered. */
         const float axl = l[0].a - slack, bxl = l[0].b, axh = l[1].a + slack, bxh = l[1].b;
         const float ayl = l[2].a - slack, byl = l[2].b, ayh = l[3].a + slack, byh = l[3].b;
-        stoch_edges E;
+        stoch_edges E = {0};
         if (b->edges) stoch_edges_of_rank(b, stride, j, u0, u1, slack, &E);
         const uint8_t *sample = raster_ranked_sample(ranked, key, j);
         for (int by = by0 & ~3; by < by1; by += 4) {
@@ -190,10 +190,10 @@ void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *
                 counts->stoch_candidates += (uint64_t)__builtin_popcount(mask);
                 if (pass && b->edges) {  /* then the edge bounds */
                     for (int i = 0; i < STOCH_LANES; i++) {
-                        int edges = 1;
+                        int inside = 1;
                         for (int k = 0; k < 3; k++)
-                            edges &= E.x[k] * xs[i] + E.y[k] * ys[i] + E.u[k] * U[i] + E.v[k] * V[i] <= E.c[k];
-                        in[i] = -edges;
+                            inside &= E.x[k] * xs[i] + E.y[k] * ys[i] + E.u[k] * U[i] + E.v[k] * V[i] <= E.c[k];
+                        in[i] = -inside;
                     }
                     pass &= STOCH_MASK16(in);
                 }

@@ -41,9 +41,9 @@ enum { K_FREE = 0, K_INTERP, K_ARITH, K_TEX, K_ROOT };
 
 enum {
     MERGE_EXHAUSTIVE = 5, /* kids up to this many: every subset (3.2); more (ROOT): one at a time */
-    MAX_NODES = 1 << 26,  /* positions 4 * id must fit an int */
+    MAX_NODES = 1 << 26,  /* event values 4 * index must fit an int */
     CLOCK_EVERY = 256,    /* branch-and-bound steps between reads of the clock */
-    EV_BIAS = 4,          /* sub_eval's event values start at -1 (a restore before node 0) */
+    EV_BIAS = 4,          /* sub_eval's event values start at -1 (a restore read before node 0) */
 };
 
 typedef struct pctx {
@@ -637,7 +637,7 @@ static int sub_eval(pctx *c, int node, part_usage *u)
     /* Registers: values live over [def, end) at positions 2 i (the pass's
      * node i, in id order), 2 i - 1 (a restore read just before it); the
      * most at once.
-     * Events sort as 2 * position (+1 for a start): ends first at a tie. */
+     * An event's value is 2 * position (+1 for a start): ends first at a tie. */
     int ne = 0;
     for (int i = 0; i < nl; i++) {
         const int x = c->list[i];
