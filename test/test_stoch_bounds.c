@@ -16,14 +16,8 @@
 #include "raster/stoch.h"
 #include "raster/stoch_lane.h"
 
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-static double frand(double lo, double hi)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return lo + (hi - lo) * (double)(rng >> 11) * 0x1p-53;
-}
+static test_rng rng = {0x9e3779b97f4a7c15ull};
+static double frand(double lo, double hi) { return lo + (hi - lo) * rng_unit(&rng); }
 
 enum { KIND_MOTION, KIND_DEFOCUS, KIND_BOTH, KINDS };
 static const char *const kind_names[KINDS] = {"motion", "defocus", "both"};

@@ -439,6 +439,18 @@ static void ranks_store(fe_blur *b, rank_ends *restrict r, int S, const fe_viewp
  * ends of the shutter, lens centre and corners.  Returns EDGE_ROUNDING
  * times that slack; INFINITY when the triangle may turn over or needs
  * more than EDGE_MAX_SLACK. */
+/* Vertex i at time t: its pinhole image (x, y) and lens factor kappa =
+ * (W - F) / W (at lens (u, v) it lies at (x + kappa sx u, y + kappa sy v));
+ * returns W. */
+static inline float vertex_image(const fe_blur *b, int i, float t, float *x, float *y, float *kappa)
+{
+    const float W = b->p[i][3] + t * b->dp[i][3], iw = 1.0f / W;
+    *x = (b->p[i][0] + t * b->dp[i][0]) * iw;
+    *y = (b->p[i][1] + t * b->dp[i][1]) * iw;
+    *kappa = (W - b->focus) * iw;
+    return W;
+}
+
 #define EDGE_ROUNDING 4.0f    /* times the estimate above */
 #define EDGE_MAX_SLACK 1.0f   /* pixels: beyond this the box's bounds alone */
 #define EDGE_MAX_COORD 1e6f   /* pixels (and lens factors): beyond this, likewise */
@@ -467,9 +479,10 @@ static float edge_slack(const fe_blur *b, bool by_u)
                         v = lens ? (lens & 2 ? 1.0f : -1.0f) : 0.0f;
             float x[3], y[3];
             for (int i = 0; i < 3; i++) {
-                const float W = b->p[i][3] + t * b->dp[i][3];
-                x[i] = (b->p[i][0] + t * b->dp[i][0] + u * b->sx * (W - b->focus)) / W;
-                y[i] = (b->p[i][1] + t * b->dp[i][1] + v * b->sy * (W - b->focus)) / W;
+                float kappa;
+                const float W = vertex_image(b, i, t, &x[i], &y[i], &kappa);
+                x[i] += kappa * b->sx * u;
+                y[i] += kappa * b->sy * v;
                 R = max2(R, max2(fabsf(x[i]), fabsf(y[i])) + 1.0f);
                 w_lo = min2(w_lo, W);
                 w_hi = max2(w_hi, W);
@@ -495,13 +508,8 @@ static void rank_edges(fe_blur *b, const frame_blur *fb, bool worth_it)
     if (!(slack < INFINITY)) return;
     /* The directions: the triangle's outward edge normals at mid-shutter
      * (at t = 0 when ranks slice u: it does not move), lens centre. */
-    const float tm = by_u ? 0.0f : 0.5f;
-    float x[3], y[3];
-    for (int i = 0; i < 3; i++) {
-        const float W = b->p[i][3] + tm * b->dp[i][3];
-        x[i] = (b->p[i][0] + tm * b->dp[i][0]) / W;
-        y[i] = (b->p[i][1] + tm * b->dp[i][1]) / W;
-    }
+    float x[3], y[3], kappa_mid;
+    for (int i = 0; i < 3; i++) vertex_image(b, i, by_u ? 0.0f : 0.5f, &x[i], &y[i], &kappa_mid);
     for (int k = 0; k < 3; k++) {
         const int a = (k + 1) % 3, c = (k + 2) % 3;  /* edge k: vertices a, c; k opposite */
         float nx = y[c] - y[a], ny = x[a] - x[c];
@@ -529,16 +537,16 @@ static void rank_edges(fe_blur *b, const frame_blur *fb, bool worth_it)
      * slice; all of them (and the lens) within EDGE_MAX_COORD, so the
      * values below are finite. */
     float mx[3][2][FRAME_MAX_POSITIONS], my[3][2][FRAME_MAX_POSITIONS], kappa[3][2][FRAME_MAX_POSITIONS];
-    bool huge = !(fabsf(b->sx) + fabsf(b->sy) <= EDGE_MAX_COORD);
+    int huge = !(fabsf(b->sx) + fabsf(b->sy) <= EDGE_MAX_COORD);  /* int, not bool: the loop vectorizes */
     for (int i = 0; i < 3; i++)
         for (int e = 0; e < 2; e++)
             for (int j = 0; j < stride; j++) {
-                const float W = b->p[i][3] + t[e][j] * b->dp[i][3], iw = 1.0f / W;
-                mx[i][e][j] = (b->p[i][0] + t[e][j] * b->dp[i][0]) * iw;
-                my[i][e][j] = (b->p[i][1] + t[e][j] * b->dp[i][1]) * iw;
-                kappa[i][e][j] = (W - b->focus) * iw;
-                huge |= !(fabsf(mx[i][e][j]) <= EDGE_MAX_COORD) | !(fabsf(my[i][e][j]) <= EDGE_MAX_COORD) |
-                        !(fabsf(kappa[i][e][j]) <= EDGE_MAX_COORD);
+                float ix, iy, ik;
+                vertex_image(b, i, t[e][j], &ix, &iy, &ik);
+                mx[i][e][j] = ix;
+                my[i][e][j] = iy;
+                kappa[i][e][j] = ik;
+                huge |= !(fabsf(ix) <= EDGE_MAX_COORD) | !(fabsf(iy) <= EDGE_MAX_COORD) | !(fabsf(ik) <= EDGE_MAX_COORD);
             }
     if (huge) return;
     b->edges = true;

@@ -6,6 +6,18 @@
 
 #include "raster/raster.h"
 
+/* The pixels [px0, px1) x [py0, py1) of the rectangle [x0, x1) x [y0, y1)
+ * that t's bounds may cover; false when none. */
+static inline bool raster_block_span(const fe_tri *t, int x0, int y0, int x1, int y1, int *px0, int *py0, int *px1,
+                                     int *py1)
+{
+    *px0 = x0 > t->min_x ? x0 : t->min_x;
+    *px1 = x1 < t->max_x + 1 ? x1 : t->max_x + 1;
+    *py0 = y0 > t->min_y ? y0 : t->min_y;
+    *py1 = y1 < t->max_y + 1 ? y1 : t->max_y + 1;
+    return *px0 < *px1 && *py0 < *py1;
+}
+
 /* Bits of a block's columns [lo, hi) (block-relative, clamped to 0..4) in
  * every row; of its rows [lo, hi). */
 static inline uint32_t raster_block_cols(int lo, int hi)

@@ -37,10 +37,8 @@ static int raster_blocks_1spp_avx512(const fe_tri *t, const raster_view *v, int 
                                      raster_quad *out, float *z, raster_counts *counts)
 {
     const frame_samples *sp = v->samples;
-    /* The pixels that may be covered: the rectangle and t's bounds. */
-    const int px0 = x0 > t->min_x ? x0 : t->min_x, px1 = x1 < t->max_x + 1 ? x1 : t->max_x + 1;
-    const int py0 = y0 > t->min_y ? y0 : t->min_y, py1 = y1 < t->max_y + 1 ? y1 : t->max_y + 1;
-    if (px0 >= px1 || py0 >= py1) return 0;
+    int px0, py0, px1, py1;
+    if (!raster_block_span(t, x0, y0, x1, y1, &px0, &py0, &px1, &py1)) return 0;
     const int bx0 = px0 & ~3, by0 = py0 & ~3;
     /* E_e(pixel) = a * 256 * px + b * 256 * py + (a * dx + b * dy + c), in
      * int64 as the quad walk has it; per-lane offsets in two vectors. */

@@ -34,7 +34,9 @@ void stoch_edges_of_rank(const fe_blur *b, int stride, int j, float u0, float u1
     for (int k = 0; k < 3; k++) {
         out->x[k] = out->y[k] = out->u[k] = out->v[k] = 0.0f;
         out->c[k] = INFINITY;
-        if (!b->edges) continue;
+    }
+    if (!b->edges) return;
+    for (int k = 0; k < 3; k++) {
         const int16_t q0 = b->rank[(FE_RANK_ENDS + 2 * k) * stride + j];
         const int16_t q1 = b->rank[(FE_RANK_ENDS + 2 * k + 1) * stride + j];
         if (q0 == INT16_MAX || q1 == INT16_MAX) continue;
