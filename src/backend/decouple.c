@@ -14,7 +14,6 @@
 
 #define DECOUPLE_ROP_CAP 4096                    /* queued sample writes */
 #define DECOUPLE_SHADE_QUADS (BACKEND_SHADE_LANES / 4)
-#define GRID_LIMIT 1073741824.0f                 /* |grid coordinate| kept below 2^30 */
 
 static const float lane_ox[4] = {0.5f, 1.5f, 0.5f, 1.5f}, lane_oy[4] = {0.5f, 0.5f, 1.5f, 1.5f};
 
@@ -218,21 +217,6 @@ static void count_use(decouple_scratch *d, worker_stats *st, int32_t e, int lane
     ce->last_pixel[lane] = pixel;
 }
 
-static float grid_clamp(float g)
-{
-    g = g > -GRID_LIMIT ? g : -GRID_LIMIT;  /* also NaN */
-    return g < GRID_LIMIT ? g : GRID_LIMIT;
-}
-
-/* floorf of a clamped grid coordinate, without the libm call the baseline
- * ISA makes of it. */
-static int32_t grid_floor(float g)
-{
-    int32_t i = (int32_t)g;  /* toward zero */
-    return i - (g < (float)i);
-}
-
-
 /* DECOUPLED with bilinear reconstruction: the four grid points around the
  * sample's point (gx, gy) on the grid, nearest first, and its queued write. */
 static void decouple_sample_bilinear(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri,
@@ -244,7 +228,7 @@ static void decouple_sample_bilinear(decouple_scratch *d, const decouple_ctx *c,
     int32_t entry[4];
     uint8_t lane[4];
     float weight[4];
-    int32_t ix = grid_floor(gx - 0.5f), iy = grid_floor(gy - 0.5f);
+    int32_t ix = raster_grid_floor(gx - 0.5f), iy = raster_grid_floor(gy - 0.5f);
     float fx = gx - 0.5f - (float)ix, fy = gy - 0.5f - (float)iy;
     int first = (fx >= 0.5f) | (fy >= 0.5f) << 1;
     for (int k = 0; k < 4; k++) {
@@ -309,9 +293,10 @@ static void supersample_quad(decouple_scratch *d, const decouple_ctx *c, const f
 }
 
 /* DECOUPLED: every live sample of the block mapped to its point on the
- * shading grid (the reference point times the rate), the entry of the grid
- * quad that holds the nearest point (or the four around it, bilinear)
- * looked up or made, and its write queued. */
+ * shading grid (the reference point times the rate; the rasterizer gives
+ * the grid point at or below it), the entry of the grid quad that holds the
+ * nearest point (or the four around it, bilinear) looked up or made, and
+ * its write queued. */
 static void decouple_block_samples(decouple_scratch *d, const decouple_ctx *c, const stoch_block *blk)
 {
     const fe_tri *tri = blk->tri;
@@ -322,16 +307,15 @@ static void decouple_block_samples(decouple_scratch *d, const decouple_ctx *c, c
             const int l = __builtin_ctz(m);
             const lane_hit h = {.px = blk->x0 + (l & 3), .py = blk->y0 + (l >> 2), .s = blk->sample[l],
                                 .z = blk->hits.z[l]};
-            decouple_sample_bilinear(d, c, tri, &h, rate, grid_clamp(blk->hits.rx[l] * rate),
-                                     grid_clamp(blk->hits.ry[l] * rate));
+            decouple_sample_bilinear(d, c, tri, &h, rate, raster_grid_clamp(blk->hits.rx[l] * rate),
+                                     raster_grid_clamp(blk->hits.ry[l] * rate));
         }
         return;
     }
     const uint32_t pixel0 = (uint32_t)blk->y0 * (uint32_t)t->width + (uint32_t)blk->x0;
     for (uint32_t m = blk->live; m; m &= m - 1) {
         const int l = __builtin_ctz(m);
-        const int32_t ix = grid_floor(grid_clamp(blk->hits.rx[l] * rate));
-        const int32_t iy = grid_floor(grid_clamp(blk->hits.ry[l] * rate));
+        const int32_t ix = blk->hits.gx[l], iy = blk->hits.gy[l];
         /* Entry first (a stall may drain the queue), then the write. */
         const int32_t e = grid_entry(d, c, tri, ix >> 1, iy >> 1, rate, blk->x0 + (l & 3), blk->y0 + (l >> 2));
         const uint8_t lane = (uint8_t)((ix & 1) | (iy & 1) << 1);

@@ -189,7 +189,7 @@ void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, cons
         t->bin_stamp[bin] = f->serial;
     }
     if (s->view_serial != f->serial) {  /* the first bin of a frame on this worker */
-        raster_view_init(&s->view, t->depth, t->width, t->height, &t->positions);
+        raster_view_init(&s->view, t->depth, t->width, t->height, &t->positions, f->blur.rate);
         backend_shade_isa(s->shade, f->hot);
         s->view_serial = f->serial;
     }

@@ -7,6 +7,7 @@
 #ifndef MOSAIC_RASTER_H
 #define MOSAIC_RASTER_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -97,16 +98,18 @@ typedef struct raster_view {
     const float *depth;  /* [y][x][s] of the target */
     int width, height;
     const frame_samples *samples;
+    float rate;  /* the stochastic path's shading grid for static triangles: points per pixel edge */
     raster_zslots zs;
 } raster_view;
 
 static inline void raster_view_init(raster_view *v, const float *depth, int width, int height,
-                                    const frame_samples *sp)
+                                    const frame_samples *sp, float rate)
 {
     v->depth = depth;
     v->width = width;
     v->height = height;
     v->samples = sp;
+    v->rate = rate;
     raster_zslots *zs = &v->zs;
     const int S = sp->count;
     zs->spp = S;
@@ -151,14 +154,40 @@ typedef int (*raster_fn)(const fe_tri *t, const raster_view *v, int x0, int y0, 
  * functions when it moves, aperture-continuous 4D edge functions when it
  * is defocused, warping its vertices to the sample's (u, v, t) when both
  * (stoch_lane.h, in stoch_walk_tmp.h).  Fed by backend/tile.c. */
+/* A point's coordinate on the shading grid (reference coordinate times
+ * the grid's points per unit), kept within +-2^30 (NaN at the lower end),
+ * and its floor (exact either way: the rounding instruction where the ISA
+ * has one, which vector loops keep, else without the libm call the
+ * baseline ISA makes of floorf). */
+#define RASTER_GRID_LIMIT 1073741824.0f
+static inline float raster_grid_clamp(float g)
+{
+    g = g > -RASTER_GRID_LIMIT ? g : -RASTER_GRID_LIMIT;
+    return g < RASTER_GRID_LIMIT ? g : RASTER_GRID_LIMIT;
+}
+static inline int32_t raster_grid_floor(float g)
+{
+#if defined(__SSE4_1__)
+    return (int32_t)floorf(g);  /* one rounding instruction, which vector loops keep */
+#else
+    const int32_t i = (int32_t)g;  /* toward zero */
+    return i - (g < (float)i);
+#endif
+}
+
 /* Lane (y & 3) * 4 + (x & 3) of a block: for each covered lane, the
- * sample's window depth and where it lands in the triangle's shading
- * reference (for a static, sharp triangle: the sample itself). */
+ * sample's window depth, where it lands in the triangle's shading
+ * reference (for a static, sharp triangle: the sample itself), and the
+ * grid point at or below that on the triangle's shading grid (floor of the
+ * point times the grid's rate: the nearest point's quad is (gx >> 1,
+ * gy >> 1)). */
 #define STOCH_LANES 16
 typedef struct stoch_hits {
     _Alignas(64) float z[STOCH_LANES];
     _Alignas(64) float rx[STOCH_LANES];
     _Alignas(64) float ry[STOCH_LANES];
+    _Alignas(64) int32_t gx[STOCH_LANES];
+    _Alignas(64) int32_t gy[STOCH_LANES];
 } stoch_hits;
 
 /* One block of a stochastic triangle at one rank, as raster_stochastic
@@ -196,9 +225,10 @@ typedef void (*stoch_walk_fn)(const fe_tri *tri, const raster_view *v, const fra
 
 /* The block test of a static, sharp triangle: sample[lane] is each lane's
  * sample index, tested against the fixed-point edges of the 2D rasterizer
- * (so that decoupled and MSAA agree without blur). */
-uint32_t stoch_block_static(const fe_tri *t, const frame_samples *sp, int x0, int y0, const uint8_t *sample,
-                            uint32_t mask, stoch_hits *out);
+ * (so that decoupled and MSAA agree without blur); grid points at `rate`
+ * per pixel edge. */
+uint32_t stoch_block_static(const fe_tri *t, const frame_samples *sp, float rate, int x0, int y0,
+                            const uint8_t *sample, uint32_t mask, stoch_hits *out);
 
 /* Every hot loop of this stage has one body (raster_tmp.h, stoch_walk_tmp.h)
  * compiled once per instruction set by one small file per ISA

@@ -10,8 +10,8 @@
 
 #include "raster/stoch.h"
 
-uint32_t stoch_block_static(const fe_tri *t, const frame_samples *sp, int x0, int y0, const uint8_t *sample,
-                            uint32_t mask, stoch_hits *out)
+uint32_t stoch_block_static(const fe_tri *t, const frame_samples *sp, float rate, int x0, int y0,
+                            const uint8_t *sample, uint32_t mask, stoch_hits *out)
 {
     uint32_t hit = 0;
     for (uint32_t m = mask; m; m &= m - 1) {
@@ -24,6 +24,8 @@ uint32_t stoch_block_static(const fe_tri *t, const frame_samples *sp, int x0, in
         out->z[l] = raster_sample_depth(t, sp, px, py, s);
         out->rx[l] = (float)px + sp->fx[s];
         out->ry[l] = (float)py + sp->fy[s];
+        out->gx[l] = raster_grid_floor(raster_grid_clamp(out->rx[l] * rate));
+        out->gy[l] = raster_grid_floor(raster_grid_clamp(out->ry[l] * rate));
     }
     return hit;
 }
@@ -83,7 +85,7 @@ void raster_stochastic_static(const fe_tri *tri, const raster_view *v, const fra
             for (int bx = x0 & ~3; bx < x1; bx += 4) {
                 const uint32_t mask = stoch_span_bits(bx, x0, x1) * 0x1111u & rows;
                 const int lane0 = raster_uvt_lane(bx, by);
-                blk.covered = stoch_block_static(tri, v->samples, bx, by, sample + lane0, mask, &blk.hits);
+                blk.covered = stoch_block_static(tri, v->samples, v->rate, bx, by, sample + lane0, mask, &blk.hits);
                 counts->stoch_candidates += (uint64_t)__builtin_popcount(mask);
                 counts->stoch_tested += (uint64_t)__builtin_popcount(mask);
                 counts->stoch_covered += (uint64_t)__builtin_popcount(blk.covered);

@@ -16,6 +16,7 @@
 typedef struct stoch_packet {
     _Alignas(64) float x[STOCH_PACKET], y[STOCH_PACKET], u[STOCH_PACKET], v[STOCH_PACKET], t[STOCH_PACKET];
     _Alignas(64) float z[STOCH_PACKET], w[3][STOCH_PACKET], rx[STOCH_PACKET], ry[STOCH_PACKET];
+    _Alignas(64) int32_t gx[STOCH_PACKET], gy[STOCH_PACKET];
     uint8_t block[STOCH_PACKET], lane[STOCH_PACKET];  /* the block (of blk) and lane each came from */
     int n, blocks;
     stoch_block blk[STOCH_PACKET];
@@ -33,7 +34,7 @@ typedef struct stoch_line {
 #define STOCH_FLUSH STOCH_CAT(STOCH_WALK_FN, _flush)
 
 /* The full test of the packet's n samples: covered ones as bits, their
- * depth and shading-reference points in z, rx, ry. */
+ * depth, shading-reference points and grid points in z, rx, ry, gx, gy. */
 static uint32_t STOCH_TEST(const fe_blur *restrict b, stoch_packet *restrict P)
 {
     const int n = P->n, end = (n + STOCH_CHUNK - 1) / STOCH_CHUNK * STOCH_CHUNK;
@@ -67,8 +68,14 @@ static uint32_t STOCH_TEST(const fe_blur *restrict b, stoch_packet *restrict P)
     const uint32_t m = (STOCH_MASK16(hit) | STOCH_MASK16(hit + STOCH_LANES) << STOCH_LANES) &
                        (uint32_t)((UINT64_C(1) << n) - 1);
     if (!m) return 0;  /* no divisions for the reference */
-    for (int l0 = 0; l0 < end; l0 += STOCH_CHUNK)
-        for (int l = l0; l < l0 + STOCH_CHUNK; l++) stoch_lane_reference(b, w0[l], w1[l], w2[l], &P->rx[l], &P->ry[l]);
+    float *restrict rx = P->rx, *restrict ry = P->ry;
+    int32_t *restrict gx = P->gx, *restrict gy = P->gy;
+    const float rate = b->rate;
+    for (int l = 0; l < end; l++) {
+        stoch_lane_reference(b, w0[l], w1[l], w2[l], &rx[l], &ry[l]);
+        gx[l] = raster_grid_floor(raster_grid_clamp(rx[l] * rate));
+        gy[l] = raster_grid_floor(raster_grid_clamp(ry[l] * rate));
+    }
     return m;
 }
 
@@ -87,6 +94,8 @@ static void STOCH_FLUSH(const fe_tri *tri, stoch_packet *P, const raster_view *v
         blk->hits.z[lane] = P->z[l];
         blk->hits.rx[lane] = P->rx[l];
         blk->hits.ry[lane] = P->ry[l];
+        blk->hits.gx[lane] = P->gx[l];
+        blk->hits.gy[lane] = P->gy[l];
     }
     if (m)
         for (int i = 0; i < P->blocks; i++)
