@@ -45,7 +45,15 @@ static inline uint32_t stoch_mask16_avx512(const int *in)
 {
     return (uint32_t)_mm512_movepi32_mask(_mm512_load_si512((const void *)in));
 }
+/* Appends the 32-bit lanes of src[0..16) that mask selects to dst, in lane
+ * order; writes 16 lanes of dst (the packet has the room). */
+static inline void stoch_compress16_avx512(void *dst, const void *src, uint32_t mask)
+{
+    const __m512i v = _mm512_loadu_si512(src);
+    _mm512_storeu_si512(dst, _mm512_maskz_compress_epi32((__mmask16)mask, v));
+}
 #define STOCH_MASK16 stoch_mask16_avx512
+#define STOCH_COMPRESS16 stoch_compress16_avx512
 #define STOCH_WALK_FN raster_stochastic_avx512
 #define STOCH_CHUNK 16
 #include "raster/stoch_walk_tmp.h"

@@ -1,5 +1,7 @@
 /* raster_scalar.c — the portable raster_triangle (any x86-64 or other CPU).
  * Fed by backend/tile.c through the ISA table (backend_isa_select). */
+#include <string.h>
+
 #include "raster/quad_depth.h"
 #include "raster/small_block.h"
 #include "raster/stoch.h"
@@ -32,7 +34,15 @@ static inline uint32_t stoch_mask16_scalar(const int *in)
     for (int i = 0; i < 16; i++) m |= (uint32_t)(in[i] & 1) << i;
     return m;
 }
+/* Appends the 32-bit lanes of src[0..16) that mask selects to dst, in lane
+ * order. */
+static inline void stoch_compress16_scalar(void *dst, const void *src, uint32_t mask)
+{
+    unsigned char *d = dst;
+    for (; mask; mask &= mask - 1, d += 4) memcpy(d, (const unsigned char *)src + 4 * __builtin_ctz(mask), 4);
+}
 #define STOCH_MASK16 stoch_mask16_scalar
+#define STOCH_COMPRESS16 stoch_compress16_scalar
 #define STOCH_WALK_FN raster_stochastic_scalar
 #define STOCH_CHUNK 8
 #include "raster/stoch_walk_tmp.h"

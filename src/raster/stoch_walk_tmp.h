@@ -1,8 +1,9 @@
 /* stoch_walk_tmp.h — the body of the stochastic rasterizer's walk over one
  * blurred triangle in one bin, included once per ISA by raster_scalar.c,
  * raster_avx2.c and raster_avx512.c, which define STOCH_WALK_FN (its name),
- * STOCH_CHUNK (samples one test runs at a time) and STOCH_MASK16 (the
- * mask of sixteen int lanes that are 0 or -1, 64-byte aligned).  Rank by rank, the 4x4
+ * STOCH_CHUNK (samples one test runs at a time), STOCH_MASK16 (the
+ * mask of sixteen int lanes that are 0 or -1, 64-byte aligned) and
+ * STOCH_COMPRESS16 (append the 32-bit lanes a mask selects).  Rank by rank, the 4x4
  * blocks of the rank's box: each pixel's sample of that rank is first held
  * against the rank's dual-space bounds at its own lens position
  * (fe_blur.rank: four multiply-adds); those that pass are packed into a
@@ -13,11 +14,12 @@
 #ifndef MOSAIC_RASTER_STOCH_PACKET_
 #define MOSAIC_RASTER_STOCH_PACKET_
 #define STOCH_PACKET 32       /* samples: tested once 16 wait; a block adds at most 16 */
+#define STOCH_ROOM (STOCH_PACKET + STOCH_LANES)  /* a block's append writes 16 lanes */
 typedef struct stoch_packet {
-    _Alignas(64) float x[STOCH_PACKET], y[STOCH_PACKET], u[STOCH_PACKET], v[STOCH_PACKET], t[STOCH_PACKET];
+    _Alignas(64) float x[STOCH_ROOM], y[STOCH_ROOM], u[STOCH_ROOM], v[STOCH_ROOM], t[STOCH_ROOM];
+    _Alignas(64) int32_t from[STOCH_ROOM];  /* block (of blk) * STOCH_LANES + lane each came from */
     _Alignas(64) float z[STOCH_PACKET], w[3][STOCH_PACKET], rx[STOCH_PACKET], ry[STOCH_PACKET];
     _Alignas(64) int32_t gx[STOCH_PACKET], gy[STOCH_PACKET];
-    uint8_t block[STOCH_PACKET], lane[STOCH_PACKET];  /* the block (of blk) and lane each came from */
     int n, blocks;
     stoch_block blk[STOCH_PACKET];
 } stoch_packet;
@@ -88,8 +90,8 @@ static void STOCH_FLUSH(const fe_tri *tri, stoch_packet *P, const raster_view *v
     counts->stoch_tested += (uint64_t)P->n;
     counts->stoch_covered += (uint64_t)__builtin_popcount(m);
     for (uint32_t k = m; k; k &= k - 1) {
-        const int l = __builtin_ctz(k), lane = P->lane[l];
-        stoch_block *blk = &P->blk[P->block[l]];
+        const int l = __builtin_ctz(k), lane = P->from[l] % STOCH_LANES;
+        stoch_block *blk = &P->blk[P->from[l] / STOCH_LANES];
         blk->covered |= 1u << lane;
         blk->hits.z[lane] = P->z[l];
         blk->hits.rx[lane] = P->rx[l];
@@ -214,16 +216,15 @@ void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *
                 blk->y0 = by;
                 blk->sample = sample + lane0;
                 blk->covered = 0;
-                for (uint32_t k = pass; k; k &= k - 1) {
-                    const int i = __builtin_ctz(k), n = P.n++;
-                    P.x[n] = xs[i];
-                    P.y[n] = ys[i];
-                    P.u[n] = U[i];
-                    P.v[n] = V[i];
-                    P.t[n] = T[i];
-                    P.block[n] = (uint8_t)slot;
-                    P.lane[n] = (uint8_t)i;
-                }
+                _Alignas(64) int32_t from[STOCH_LANES];
+                for (int i = 0; i < STOCH_LANES; i++) from[i] = slot * STOCH_LANES + i;
+                STOCH_COMPRESS16(P.x + P.n, xs, pass);
+                STOCH_COMPRESS16(P.y + P.n, ys, pass);
+                STOCH_COMPRESS16(P.u + P.n, U, pass);
+                STOCH_COMPRESS16(P.v + P.n, V, pass);
+                STOCH_COMPRESS16(P.t + P.n, T, pass);
+                STOCH_COMPRESS16(P.from + P.n, from, pass);
+                P.n += __builtin_popcount(pass);
                 if (P.n >= STOCH_LANES) STOCH_FLUSH(tri, &P, v, depth_test, bin_px, px, emit, consumer, counts);
             }
         }
@@ -238,3 +239,4 @@ void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *
 #undef STOCH_WALK_FN
 #undef STOCH_CHUNK
 #undef STOCH_MASK16
+#undef STOCH_COMPRESS16
