@@ -99,6 +99,7 @@ typedef struct raster_view {
     int width, height;
     const frame_samples *samples;
     float rate;  /* the stochastic path's shading grid for static triangles: points per pixel edge */
+    int32_t lane_depth[16];  /* a 4x4 block's lane l: its pixel's first depth from the block's first */
     raster_zslots zs;
 } raster_view;
 
@@ -110,8 +111,9 @@ static inline void raster_view_init(raster_view *v, const float *depth, int widt
     v->height = height;
     v->samples = sp;
     v->rate = rate;
-    raster_zslots *zs = &v->zs;
     const int S = sp->count;
+    for (int l = 0; l < 16; l++) v->lane_depth[l] = ((l >> 2) * width + (l & 3)) * S;
+    raster_zslots *zs = &v->zs;
     zs->spp = S;
     zs->slots = 4 * S;
     if (S > RASTER_MAX_SAMPLES) return;  /* only the stochastic rasterizer takes these */
@@ -208,10 +210,13 @@ typedef struct stoch_block {
 typedef void (*stoch_emit_fn)(void *consumer, const stoch_block *blk);
 
 /* Which pixels of a bin (up to 256 x 256) the current triangle has
- * covered, and covered past early depth: stamped with `stamp`. */
+ * covered, and covered past early depth: a bit per pixel, 64 pixels of a
+ * row to a word; a word not stamped with `stamp` holds none. */
+#define STOCH_ROW_WORDS 4  /* 256 / 64 */
 typedef struct stoch_pixels {
     uint32_t stamp;
-    uint32_t covered[256 * 256], live[256 * 256];
+    uint32_t word_stamp[256 * STOCH_ROW_WORDS];
+    uint64_t covered[256 * STOCH_ROW_WORDS], live[256 * STOCH_ROW_WORDS];
 } stoch_pixels;
 
 /* The stochastic rasterizer: tri over pixels [x0, x1) x [y0, y1) of a bin

@@ -63,8 +63,7 @@ void stoch_edges_of_rank(const fe_blur *b, int stride, int j, float u0, float u1
 void stoch_pixels_next(stoch_pixels *px)
 {
     if (++px->stamp == 0) {
-        memset(px->covered, 0, sizeof px->covered);
-        memset(px->live, 0, sizeof px->live);
+        memset(px->word_stamp, 0, sizeof px->word_stamp);
         px->stamp = 1;
     }
 }

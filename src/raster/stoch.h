@@ -41,38 +41,38 @@ void stoch_pixels_next(stoch_pixels *px);
  * written so far, the first covered / live sample of each pixel, the
  * counts, then emit (inline: each ISA's walk has its own). */
 /* Per triangle: the covered lanes of a block that are the first covered
- * (and the first live) sample of their pixel. */
+ * (and the first live) sample of their pixel.  A block's row is four bits
+ * of its bin row's word (x0 is a multiple of 4). */
 static inline void stoch_first_of_pixel(stoch_pixels *px, stoch_block *blk, int bin_px)
 {
+    const int bx = blk->x0 & (bin_px - 1), word = bx >> 6, shift = bx & 63;
     blk->first_covered = blk->first_live = 0;
-    for (uint32_t m = blk->covered; m; m &= m - 1) {
-        const int l = __builtin_ctz(m);
-        const size_t i = (size_t)((blk->y0 + (l >> 2)) & (bin_px - 1)) * (size_t)bin_px +
-                         (size_t)((blk->x0 + (l & 3)) & (bin_px - 1));
-        if (px->covered[i] != px->stamp) {
-            px->covered[i] = px->stamp;
-            blk->first_covered |= 1u << l;
+    for (int r = 0; r < 4; r++) {
+        const uint64_t covered = blk->covered >> (4 * r) & 0xfu, live = blk->live >> (4 * r) & 0xfu;
+        if (!covered) continue;
+        const int w = ((blk->y0 + r) & (bin_px - 1)) * STOCH_ROW_WORDS + word;
+        if (px->word_stamp[w] != px->stamp) {
+            px->word_stamp[w] = px->stamp;
+            px->covered[w] = px->live[w] = 0;
         }
-        if ((blk->live >> l & 1) && px->live[i] != px->stamp) {
-            px->live[i] = px->stamp;
-            blk->first_live |= 1u << l;
-        }
+        blk->first_covered |= (uint32_t)(covered & ~(px->covered[w] >> shift)) << (4 * r);
+        blk->first_live |= (uint32_t)(live & ~(px->live[w] >> shift)) << (4 * r);
+        px->covered[w] |= covered << shift;
+        px->live[w] |= live << shift;
     }
 }
 
 static inline void stoch_finish_block(stoch_block *blk, const raster_view *v, bool depth_test, int bin_px,
                                       stoch_pixels *px, stoch_emit_fn emit, void *consumer, raster_counts *counts)
 {
-    const int S = v->samples->count;
     blk->live = blk->covered;
-    if (depth_test)
+    if (depth_test) {
+        const float *depth = v->depth + ((size_t)blk->y0 * (size_t)v->width + (size_t)blk->x0) * (size_t)v->samples->count;
         for (uint32_t m = blk->covered; m; m &= m - 1) {
             const int l = __builtin_ctz(m);
-            const size_t idx =
-                ((size_t)(blk->y0 + (l >> 2)) * (size_t)v->width + (size_t)(blk->x0 + (l & 3))) * (size_t)S +
-                blk->sample[l];
-            if (!(blk->hits.z[l] < v->depth[idx])) blk->live &= ~(1u << l);
+            blk->live &= ~((uint32_t)!(blk->hits.z[l] < depth[v->lane_depth[l] + blk->sample[l]]) << l);
         }
+    }
     stoch_first_of_pixel(px, blk, bin_px);
     counts->samples += (uint64_t)__builtin_popcount(blk->covered);
     counts->pixels += (uint64_t)__builtin_popcount(blk->first_covered);

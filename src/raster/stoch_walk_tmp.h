@@ -11,13 +11,16 @@
  * and the covered ones go back to their blocks, which leave in walk order
  * (stoch_finish_block: early depth, counts, emit). */
 
+#include <string.h>
+
 #ifndef MOSAIC_RASTER_STOCH_PACKET_
 #define MOSAIC_RASTER_STOCH_PACKET_
 #define STOCH_PACKET 32       /* samples: tested once 16 wait; a block adds at most 16 */
 #define STOCH_ROOM (STOCH_PACKET + STOCH_LANES)  /* a block's append writes 16 lanes */
 typedef struct stoch_packet {
     _Alignas(64) float x[STOCH_ROOM], y[STOCH_ROOM], u[STOCH_ROOM], v[STOCH_ROOM], t[STOCH_ROOM];
-    _Alignas(64) int32_t from[STOCH_ROOM];  /* block (of blk) * STOCH_LANES + lane each came from */
+    _Alignas(64) int32_t lane[STOCH_ROOM];  /* the lane of its block each came from */
+    uint8_t block[STOCH_ROOM];              /* and the block (of blk) */
     _Alignas(64) float z[STOCH_PACKET], w[3][STOCH_PACKET], rx[STOCH_PACKET], ry[STOCH_PACKET];
     _Alignas(64) int32_t gx[STOCH_PACKET], gy[STOCH_PACKET];
     int n, blocks;
@@ -28,6 +31,8 @@ typedef struct stoch_packet {
 typedef struct stoch_line {
     float a, b;
 } stoch_line;
+
+static const int32_t stoch_lane_index[STOCH_LANES] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 #endif
 
 #define STOCH_CAT_(a, b) a##b
@@ -90,8 +95,8 @@ static void STOCH_FLUSH(const fe_tri *tri, stoch_packet *P, const raster_view *v
     counts->stoch_tested += (uint64_t)P->n;
     counts->stoch_covered += (uint64_t)__builtin_popcount(m);
     for (uint32_t k = m; k; k &= k - 1) {
-        const int l = __builtin_ctz(k), lane = P->from[l] % STOCH_LANES;
-        stoch_block *blk = &P->blk[P->from[l] / STOCH_LANES];
+        const int l = __builtin_ctz(k), lane = P->lane[l];
+        stoch_block *blk = &P->blk[P->block[l]];
         blk->covered |= 1u << lane;
         blk->hits.z[lane] = P->z[l];
         blk->hits.rx[lane] = P->rx[l];
@@ -177,10 +182,15 @@ void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *
         stoch_edges E = {0};
         if (b->edges) stoch_edges_of_rank(b, stride, j, u0, u1, slack, &E);
         const uint8_t *sample = raster_ranked_sample(ranked, key, j);
+        /* Columns of the box in its first and last block column (the same
+         * block when the box is one column of blocks wide); all four between. */
+        const int bx_first = bx0 & ~3, bx_last = (bx1 - 1) & ~3;
+        const uint32_t cols_first = stoch_span_bits(bx_first, bx0, bx1) * 0x1111u;
+        const uint32_t cols_last = stoch_span_bits(bx_last, bx0, bx1) * 0x1111u;
         for (int by = by0 & ~3; by < by1; by += 4) {
             const uint32_t rows = stoch_row_bits(by, by0, by1);
-            for (int bx = bx0 & ~3; bx < bx1; bx += 4) {
-                const uint32_t mask = stoch_span_bits(bx, bx0, bx1) * 0x1111u & rows;
+            for (int bx = bx_first; bx < bx1; bx += 4) {
+                const uint32_t mask = (bx == bx_first ? cols_first : bx == bx_last ? cols_last : 0xffffu) & rows;
                 const int lane0 = raster_uvt_lane(bx, by);
                 const float *restrict lanes = __builtin_assume_aligned(raster_ranked_block(ranked, key, j, lane0), 64);
                 const float *restrict X = lanes + RASTER_RANKED_X * STOCH_LANES;
@@ -216,14 +226,13 @@ void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *
                 blk->y0 = by;
                 blk->sample = sample + lane0;
                 blk->covered = 0;
-                _Alignas(64) int32_t from[STOCH_LANES];
-                for (int i = 0; i < STOCH_LANES; i++) from[i] = slot * STOCH_LANES + i;
                 STOCH_COMPRESS16(P.x + P.n, xs, pass);
                 STOCH_COMPRESS16(P.y + P.n, ys, pass);
                 STOCH_COMPRESS16(P.u + P.n, U, pass);
                 STOCH_COMPRESS16(P.v + P.n, V, pass);
                 STOCH_COMPRESS16(P.t + P.n, T, pass);
-                STOCH_COMPRESS16(P.from + P.n, from, pass);
+                STOCH_COMPRESS16(P.lane + P.n, stoch_lane_index, pass);
+                memset(P.block + P.n, slot, STOCH_LANES);
                 P.n += __builtin_popcount(pass);
                 if (P.n >= STOCH_LANES) STOCH_FLUSH(tri, &P, v, depth_test, bin_px, px, emit, consumer, counts);
             }
