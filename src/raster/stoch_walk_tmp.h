@@ -58,14 +58,17 @@ static uint32_t STOCH_TEST(const fe_blur *restrict b, stoch_packet *restrict P)
     for (int l0 = 0; l0 < end; l0 += STOCH_CHUNK) {
         switch (b->kind) {
         case FE_BLUR_MOTION:
+#pragma GCC ivdep /* the packet's arrays are distinct */
             for (int l = l0; l < l0 + STOCH_CHUNK; l++)
                 hit[l] = -stoch_lane_motion(b, x[l], y[l], t[l], &z[l], &w0[l], &w1[l], &w2[l]);
             break;
         case FE_BLUR_DEFOCUS:
+#pragma GCC ivdep /* the packet's arrays are distinct */
             for (int l = l0; l < l0 + STOCH_CHUNK; l++)
                 hit[l] = -stoch_lane_defocus(b, x[l], y[l], u[l], v[l], &z[l], &w0[l], &w1[l], &w2[l]);
             break;
         default:
+#pragma GCC ivdep /* the packet's arrays are distinct */
             for (int l = l0; l < l0 + STOCH_CHUNK; l++)
                 hit[l] = -stoch_lane_warp(b, x[l], y[l], u[l], v[l], t[l], &z[l], &w0[l], &w1[l], &w2[l]);
             break;
@@ -78,6 +81,7 @@ static uint32_t STOCH_TEST(const fe_blur *restrict b, stoch_packet *restrict P)
     float *restrict rx = P->rx, *restrict ry = P->ry;
     int32_t *restrict gx = P->gx, *restrict gy = P->gy;
     const float rate = b->rate;
+#pragma GCC ivdep
     for (int l = 0; l < end; l++) {
         stoch_lane_reference(b, w0[l], w1[l], w2[l], &rx[l], &ry[l]);
         gx[l] = raster_grid_floor(raster_grid_clamp(rx[l] * rate));
@@ -201,6 +205,7 @@ void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *
                 const float fx = (float)bx, fy = (float)by;
                 _Alignas(64) float xs[STOCH_LANES], ys[STOCH_LANES];
                 _Alignas(64) int in[STOCH_LANES];
+#pragma GCC ivdep /* the block's lanes are read only; xs, ys, in are this loop's own */
                 for (int i = 0; i < STOCH_LANES; i++) {
                     xs[i] = fx + X[i];
                     ys[i] = fy + Y[i];
