@@ -312,19 +312,35 @@ static void decouple_block_samples(decouple_scratch *d, const decouple_ctx *c, c
         }
         return;
     }
+    /* Room for the block's writes first (a stall in new_entry may drain
+     * the queue too, which only makes more). */
+    if (d->rop_count > DECOUPLE_ROP_CAP - STOCH_LANES) decouple_drain(d, c->shade, c->f->target, c->st);
     const uint32_t pixel0 = (uint32_t)blk->y0 * (uint32_t)t->width + (uint32_t)blk->x0;
+    int32_t e = CACHE_NONE, qx_last = INT32_MIN, qy_last = INT32_MIN;  /* grid quads are within +-2^29 */
+    uint64_t repeats = 0;
     for (uint32_t m = blk->live; m; m &= m - 1) {
         const int l = __builtin_ctz(m);
         const int32_t ix = blk->hits.gx[l], iy = blk->hits.gy[l];
-        /* Entry first (a stall may drain the queue), then the write. */
-        const int32_t e = grid_entry(d, c, tri, ix >> 1, iy >> 1, rate, blk->x0 + (l & 3), blk->y0 + (l >> 2));
+        /* Entry first (a stall may drain the queue), then the write.  The
+         * previous sample's quad again: its entry, referenced by that
+         * sample's write (no drain since), once more. */
+        if ((ix >> 1) == qx_last && (iy >> 1) == qy_last) {
+            d->cache.entries[e].refs++;
+            repeats++;
+        } else {
+            qx_last = ix >> 1;
+            qy_last = iy >> 1;
+            e = grid_entry(d, c, tri, qx_last, qy_last, rate, blk->x0 + (l & 3), blk->y0 + (l >> 2));
+        }
         const uint8_t lane = (uint8_t)((ix & 1) | (iy & 1) << 1);
         const uint32_t pixel = pixel0 + (uint32_t)(l >> 2) * (uint32_t)t->width + (uint32_t)(l & 3);
-        rop_src *r = push_ref(d, c, tri, (size_t)pixel * (size_t)t->samples + blk->sample[l], blk->hits.z[l]);
-        r->entry = e;
-        r->lane = lane;
+        const int i = d->rop_count++;
+        d->rop[i] = (rop_sample){.tri = tri, .idx = (size_t)pixel * (size_t)t->samples + blk->sample[l],
+                                 .z = blk->hits.z[l]};
+        d->src[i] = (rop_src){.entry = e, .lane = lane, .n = 1};
         count_use(d, c->st, e, lane, pixel);
     }
+    c->st->cache_hits += repeats;
 }
 
 void decouple_block(void *consumer, const stoch_block *blk)

@@ -56,7 +56,7 @@ static inline bool backend_rop_sample(rt_target *t, const fe_draw *d, size_t idx
 {
     if (d->depth_test && !(z < t->depth[idx])) return false;
     if (d->depth_write) t->depth[idx] = z;
-    t->color[idx] = backend_blend(d->blend, src, t->color[idx]);
+    t->color[idx] = d->blend == MOS_BLEND_OPAQUE ? src : backend_blend(d->blend, src, t->color[idx]);
     return true;
 }
 /* The ROP, one stage with two entries, each in API order: shaded quads of
