@@ -23,6 +23,17 @@
  *   - RDS returns the cheapest partition among those its search evaluated,
  *     starting with RDSh's (all decisions by RECOMPUTE), so it never costs
  *     more than RDSh; the seed's Search keeps the last one.
+ *   - After the seed's one sweep of Search, RDS sweeps the MR nodes again
+ *     (same order, at most RDS_SWEEPS sweeps in all), flipping a fixed
+ *     decision where that alone is strictly cheaper, until a sweep flips
+ *     none.  The seed's sweep decides each MR node with the MR nodes after
+ *     it left to RECOMPUTE, so the interdependence 3.5 describes is searched
+ *     one way only: on bmbp PC2 (vector view) recomputing MR node 31 lost
+ *     to saving it (181 to 156) because RECOMPUTE then saved MR node 34,
+ *     which reads 31 and which its own turn, with 31 saved, recomputes;
+ *     both recomputed give 136 in 3 passes, the optimum, which one more
+ *     sweep finds.  The first sweep is the seed's and the cheapest
+ *     partition is kept, so the sweeps never make RDS cost more.
  *   - Save/recompute decisions (RECOMPUTE's or RDS's fixed ones) say what
  *     Subdivide marks; greedy merging still marks a node to be recomputed
  *     when no merge of it fits its user's pass.
@@ -44,6 +55,7 @@ enum {
     MAX_NODES = 1 << 26,  /* event values 4 * index must fit an int */
     CLOCK_EVERY = 256,    /* branch-and-bound steps between reads of the clock */
     EV_BIAS = 4,          /* sub_eval's event values start at -1 (a restore read before node 0) */
+    RDS_SWEEPS = 8,       /* RDS: the seed's sweep over the MR nodes and at most 7 more */
 };
 
 typedef struct pctx {
@@ -940,9 +952,28 @@ static double marks_cost(pctx *c)
     return total;
 }
 
+/* Subdivide with M fixed to SIDE (+1 saved, -1 recomputed): the partition's
+ * cost, -1 when none fits; the cheapest partition seen goes to BEST. */
+static double try_side(pctx *c, int M, int side, uint8_t *best, double *best_cost)
+{
+    c->fixed[M] = (int8_t)side;
+    if (subdivide(c) < 0)
+        return -1;
+    const double cost = marks_cost(c);
+    if (*best_cost < 0 || cost < *best_cost) {
+        *best_cost = cost;
+        memcpy(best, c->marked, (size_t)c->n);
+    }
+    return cost;
+}
+
 /* RDSh: one Subdivide with RECOMPUTE deciding.  RDS: Search (3.5) over the MR
- * nodes in id order, each fixed to the cheaper of save and recompute.  The
- * cheapest partition seen goes to BEST; 0, or -1 when none fits. */
+ * nodes in id order, each fixed to the cheaper of save and recompute (a tie:
+ * recompute, line 13), the MR nodes after it left to RECOMPUTE; then further
+ * sweeps over the MR nodes in the same order, each flipping a decision only
+ * where the flip is strictly cheaper with every other MR node fixed as now,
+ * until a sweep flips none (at most RDS_SWEEPS in all).  The cheapest
+ * partition seen goes to BEST; 0, or -1 when none fits. */
 static int rds(pctx *c, int search, uint8_t *best, double *best_cost)
 {
     *best_cost = -1;
@@ -953,22 +984,32 @@ static int rds(pctx *c, int search, uint8_t *best, double *best_cost)
     }
     if (!search)
         return *best_cost < 0 ? -1 : 0;
+    double now = -1; /* the cost of the partition the decisions fixed so far give (-1: none fits) */
     for (int m = 0; m < c->n; m++) {
         if (!c->mr[m])
             continue;
-        double cs = -1, cr = -1;
-        for (int side = 1; side >= -1; side -= 2) {
-            c->fixed[m] = (int8_t)side;
-            if (subdivide(c) < 0)
+        const double cs = try_side(c, m, 1, best, best_cost);
+        const double cr = try_side(c, m, -1, best, best_cost);
+        const int save = cs >= 0 && (cr < 0 || cs < cr);
+        c->fixed[m] = (int8_t)(save ? 1 : -1);
+        now = save ? cs : cr;
+    }
+    for (int sweep = 1; sweep < RDS_SWEEPS; sweep++) {
+        int flips = 0;
+        for (int m = 0; m < c->n; m++) {
+            if (!c->mr[m])
                 continue;
-            const double cost = marks_cost(c);
-            if (*best_cost < 0 || cost < *best_cost) {
-                *best_cost = cost;
-                memcpy(best, c->marked, (size_t)c->n);
+            const int8_t keep = c->fixed[m];
+            const double flip = try_side(c, m, -keep, best, best_cost);
+            if (flip >= 0 && (now < 0 || flip < now)) {
+                now = flip;
+                flips++;
+            } else {
+                c->fixed[m] = keep;
             }
-            *(side > 0 ? &cs : &cr) = cost;
         }
-        c->fixed[m] = (int8_t)(cs >= 0 && (cr < 0 || cs < cr) ? 1 : -1);
+        if (!flips)
+            break;
     }
     return *best_cost < 0 ? -1 : 0;
 }
