@@ -74,15 +74,17 @@ void raster_stochastic_static(const fe_tri *tri, const raster_view *v, const fra
 {
     const int S = v->samples->count, key = FE_RANK_U;  /* any order */
     const bool depth_test = v->depth && tri->draw->depth_test;
+    if (x0 >= x1 || y0 >= y1) return;
     stoch_pixels_next(px);
     stoch_block blk;
     blk.tri = tri;
+    stoch_box box;
+    stoch_box_init(&box, x0, y0, x1, y1);
     for (int j = 0; j < S; j++) {
         const uint8_t *sample = raster_ranked_sample(ranked, key, j);
-        for (int by = y0 & ~3; by < y1; by += 4) {
-            const uint32_t rows = stoch_row_bits(by, y0, y1);
-            for (int bx = x0 & ~3; bx < x1; bx += 4) {
-                const uint32_t mask = stoch_span_bits(bx, x0, x1) * 0x1111u & rows;
+        for (int by = box.by_first; by < y1; by += 4) {
+            for (int bx = box.bx_first; bx < x1; bx += 4) {
+                const uint32_t mask = stoch_box_lanes(&box, bx, by);
                 const int lane0 = raster_uvt_lane(bx, by);
                 blk.covered = stoch_block_static(tri, v->samples, v->rate, bx, by, sample + lane0, mask, &blk.hits);
                 counts->stoch_candidates += (uint64_t)__builtin_popcount(mask);

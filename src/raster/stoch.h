@@ -6,20 +6,41 @@
 
 #include "raster/raster.h"
 
-/* Bits of the four columns (or rows) base + 0..3 that lie in [lo, hi). */
-static inline uint32_t stoch_span_bits(int base, int lo, int hi)
+/* A box [x0, x1) x [y0, y1) of pixels (not empty) in 4x4 blocks: the
+ * lanes of its first and last block column and row (one block column or
+ * row when the box's ends fall in the same one); every lane between. */
+typedef struct stoch_box {
+    int bx_first, bx_last, by_first, by_last;
+    uint32_t col_first, col_last, row_first, row_last;
+} stoch_box;
+
+/* Of the four pixels of the block holding lo (or hi - 1), those in [lo, hi). */
+static inline void stoch_span_ends(int lo, int hi, uint32_t *first, uint32_t *last)
 {
-    int a = lo - base, b = hi - base;  /* [a, b) within [0, 4) */
-    a = a < 0 ? 0 : a > 4 ? 4 : a;
-    b = b < 0 ? 0 : b > 4 ? 4 : b;
-    return (0xfu >> (4 - b)) & ~(0xfu >> (4 - a)) & 0xfu;
+    const uint32_t lead = 0xfu << (lo & 3) & 0xfu, tail = 0xfu >> ((4 - (hi & 3)) & 3);
+    const bool one = (lo & ~3) == ((hi - 1) & ~3);
+    *first = one ? lead & tail : lead;
+    *last = one ? lead & tail : tail;
 }
 
-/* The lanes of a 4x4 block in the rows by + 0..3 that lie in [lo, hi). */
-static inline uint32_t stoch_row_bits(int by, int lo, int hi)
+static inline void stoch_box_init(stoch_box *b, int x0, int y0, int x1, int y1)
 {
-    const uint32_t r = stoch_span_bits(by, lo, hi);
-    return (r & 1u) * 0xfu | (r & 2u) * 0x78u | (r & 4u) * 0x3c0u | (r & 8u) * 0x1e00u;
+    uint32_t c0, c1, r0, r1;
+    stoch_span_ends(x0, x1, &c0, &c1);
+    stoch_span_ends(y0, y1, &r0, &r1);
+    b->bx_first = x0 & ~3, b->bx_last = (x1 - 1) & ~3;
+    b->by_first = y0 & ~3, b->by_last = (y1 - 1) & ~3;
+    b->col_first = c0 * 0x1111u, b->col_last = c1 * 0x1111u;  /* a column bit in every row */
+    b->row_first = (r0 & 1u) * 0xfu | (r0 & 2u) * 0x78u | (r0 & 4u) * 0x3c0u | (r0 & 8u) * 0x1e00u;
+    b->row_last = (r1 & 1u) * 0xfu | (r1 & 2u) * 0x78u | (r1 & 4u) * 0x3c0u | (r1 & 8u) * 0x1e00u;
+}
+
+/* The box's lanes of the block at (bx, by). */
+static inline uint32_t stoch_box_lanes(const stoch_box *b, int bx, int by)
+{
+    const uint32_t cols = bx == b->bx_first ? b->col_first : bx == b->bx_last ? b->col_last : 0xffffu;
+    const uint32_t rows = by == b->by_first ? b->row_first : by == b->by_last ? b->row_last : 0xffffu;
+    return cols & rows;
 }
 
 #define STOCH_LANE_SLACK 0.03125f  /* pixels: covers the float error of evaluating a bound */

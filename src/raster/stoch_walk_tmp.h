@@ -186,15 +186,11 @@ void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *
         stoch_edges E = {0};
         if (b->edges) stoch_edges_of_rank(b, stride, j, u0, u1, slack, &E);
         const uint8_t *sample = raster_ranked_sample(ranked, key, j);
-        /* Columns of the box in its first and last block column (the same
-         * block when the box is one column of blocks wide); all four between. */
-        const int bx_first = bx0 & ~3, bx_last = (bx1 - 1) & ~3;
-        const uint32_t cols_first = stoch_span_bits(bx_first, bx0, bx1) * 0x1111u;
-        const uint32_t cols_last = stoch_span_bits(bx_last, bx0, bx1) * 0x1111u;
-        for (int by = by0 & ~3; by < by1; by += 4) {
-            const uint32_t rows = stoch_row_bits(by, by0, by1);
-            for (int bx = bx_first; bx < bx1; bx += 4) {
-                const uint32_t mask = (bx == bx_first ? cols_first : bx == bx_last ? cols_last : 0xffffu) & rows;
+        stoch_box box;
+        stoch_box_init(&box, bx0, by0, bx1, by1);
+        for (int by = box.by_first; by < by1; by += 4) {
+            for (int bx = box.bx_first; bx < bx1; bx += 4) {
+                const uint32_t mask = stoch_box_lanes(&box, bx, by);
                 const int lane0 = raster_uvt_lane(bx, by);
                 const float *restrict lanes = __builtin_assume_aligned(raster_ranked_block(ranked, key, j, lane0), 64);
                 const float *restrict X = lanes + RASTER_RANKED_X * STOCH_LANES;
