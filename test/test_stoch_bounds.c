@@ -6,8 +6,9 @@
  * float sample test the walk runs (stoch_lane.h); every one it covers
  * must pass the rank's edge bounds (stoch_edges_of_rank, with the walk's
  * slack).  The reference here is the float test itself, not exact
- * geometry: the bounds must keep what it takes, rounding included.  Fed
- * by make test. */
+ * geometry: the bounds must keep what it takes, rounding included.  And
+ * the walks' block masks of a box against its pixels counted one by one.
+ * Fed by make test. */
 #include "check.h"
 
 #include <math.h>
@@ -169,8 +170,41 @@ static void test_edge_bounds_keep_samples(void)
     }
 }
 
+/* The walks' block masks (stoch_box) against the lanes counted one by one:
+ * every box of pixels [x0, x1) x [y0, y1) within 0..20, every block the
+ * walk visits, its lanes exactly the box's pixels in it. */
+static void test_box_lanes(void)
+{
+    int boxes = 0, wrong = 0;
+    for (int x0 = 0; x0 < 20; x0++)
+        for (int x1 = x0 + 1; x1 <= 20; x1++)
+            for (int y0 = 0; y0 < 20; y0++)
+                for (int y1 = y0 + 1; y1 <= 20; y1++) {
+                    stoch_box box;
+                    stoch_box_init(&box, x0, y0, x1, y1);
+                    int seen = 0;
+                    for (int by = box.by_first; by < y1; by += 4)
+                        for (int bx = box.bx_first; bx < x1; bx += 4) {
+                            uint32_t want = 0;
+                            for (int l = 0; l < 16; l++) {
+                                const int x = bx + (l & 3), y = by + (l >> 2);
+                                want |= (uint32_t)(x >= x0 && x < x1 && y >= y0 && y < y1) << l;
+                            }
+                            const uint32_t got = stoch_box_lanes(&box, bx, by);
+                            wrong += got != want;
+                            seen += __builtin_popcount(got);
+                        }
+                    wrong += seen != (x1 - x0) * (y1 - y0);  /* and the walk visits all of the box */
+                    boxes++;
+                }
+    printf("  %d boxes, %d wrong masks\n", boxes, wrong);
+    CHECK(boxes == 210 * 210);
+    CHECK(wrong == 0);
+}
+
 int main(void)
 {
+    TEST_RUN(test_box_lanes);
     TEST_RUN(test_edge_bounds_keep_samples);
     return TEST_EXIT();
 }
