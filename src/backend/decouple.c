@@ -1,6 +1,7 @@
 /* decouple.c — the stochastic back-end (seed 001, 3 and 4.4): the blocks
  * the stochastic rasterizer emits (raster_stochastic) -> each live sample
- * mapped to the shading grid of its triangle's reference -> shading-cache
+ * on the shading grid of its triangle's reference (the rasterizer gives its
+ * grid point, stoch_hits.gx/gy, at the rate chosen here) -> shading-cache
  * lookup -> misses shaded in 2x2 quads, 16 at a time (SHADE) -> the
  * samples' writes queued in order and handed to the ROP (rop.c) once their
  * quads are shaded.  SUPERSAMPLE shades every sample in quads of the same
@@ -301,6 +302,7 @@ static void decouple_block_samples(decouple_scratch *d, const decouple_ctx *c, c
 {
     const fe_tri *tri = blk->tri;
     const rt_target *t = c->f->target;
+    /* The rasterizer's grid points are at this rate too (stoch_hits). */
     const float rate = tri->blur ? tri->blur->rate : c->f->blur.rate;
     if (c->f->blur.bilinear) {
         for (uint32_t m = blk->live; m; m &= m - 1) {

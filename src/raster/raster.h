@@ -99,7 +99,7 @@ typedef struct raster_view {
     int width, height;
     const frame_samples *samples;
     float rate;  /* the stochastic path's shading grid for static triangles: points per pixel edge */
-    int32_t lane_depth[16];  /* a 4x4 block's lane l: its pixel's first depth from the block's first */
+    int32_t lane_depth[16];  /* floats from depth[y0][x0][0] to depth[y0 + l / 4][x0 + l % 4][0], lane l */
     raster_zslots zs;
 } raster_view;
 
@@ -149,18 +149,12 @@ typedef struct raster_counts {
 typedef int (*raster_fn)(const fe_tri *t, const raster_view *v, int x0, int y0, int x1, int y1, raster_quad *out,
                          float *z, raster_counts *counts);
 
-/* Stochastic coverage of 5D visibility samples (x, y, u, v, t), a 4x4
- * block of pixels at a time, each pixel at one sample of one rank
- * (frame_ranked).  Four paths (seed 001, 5.1): the 2D rasterizer's fixed-
- * point edges for a static, sharp triangle (stoch.c); time-continuous edge
- * functions when it moves, aperture-continuous 4D edge functions when it
- * is defocused, warping its vertices to the sample's (u, v, t) when both
- * (stoch_lane.h, in stoch_walk_tmp.h).  Fed by backend/tile.c. */
 /* A point's coordinate on the shading grid (reference coordinate times
  * the grid's points per unit), kept within +-2^30 (NaN at the lower end),
- * and its floor (exact either way: the rounding instruction where the ISA
- * has one, which vector loops keep, else without the libm call the
- * baseline ISA makes of floorf). */
+ * and its floor, for a coordinate so kept (raster_grid_clamp: beyond
+ * +-2^31 or NaN the conversion is undefined); exact either way: the
+ * rounding instruction where the ISA has one, which vector loops keep, else
+ * without the libm call the baseline ISA makes of floorf. */
 #define RASTER_GRID_LIMIT 1073741824.0f
 static inline float raster_grid_clamp(float g)
 {
@@ -177,12 +171,20 @@ static inline int32_t raster_grid_floor(float g)
 #endif
 }
 
+/* Stochastic coverage of 5D visibility samples (x, y, u, v, t), a 4x4
+ * block of pixels at a time, each pixel at one sample of one rank
+ * (frame_ranked).  Four paths (seed 001, 5.1): the 2D rasterizer's fixed-
+ * point edges for a static, sharp triangle (stoch.c); time-continuous edge
+ * functions when it moves, aperture-continuous 4D edge functions when it
+ * is defocused, warping its vertices to the sample's (u, v, t) when both
+ * (stoch_lane.h, in stoch_walk_tmp.h).  Fed by backend/tile.c. */
 /* Lane (y & 3) * 4 + (x & 3) of a block: for each covered lane, the
  * sample's window depth, where it lands in the triangle's shading
  * reference (for a static, sharp triangle: the sample itself), and the
  * grid point at or below that on the triangle's shading grid (floor of the
  * point times the grid's rate: the nearest point's quad is (gx >> 1,
- * gy >> 1)). */
+ * gy >> 1)).  The rate is the triangle's (fe_blur.rate) or, static, the
+ * frame's (raster_view.rate): the one decouple.c shades the grid at. */
 #define STOCH_LANES 16
 typedef struct stoch_hits {
     _Alignas(64) float z[STOCH_LANES];
@@ -198,8 +200,8 @@ typedef struct stoch_hits {
  * the triangle covers, `live` those of them past early depth (against
  * what the ROP had written), `first_covered` / `first_live` those that are
  * the triangle's first covered / live sample of their pixel; hits the
- * covered lanes' depth and shading-reference points (other lanes'
- * entries are undefined). */
+ * covered lanes' depth, shading-reference points and grid points (other
+ * lanes' entries are undefined). */
 typedef struct stoch_block {
     const fe_tri *tri;
     int x0, y0;

@@ -3,7 +3,8 @@
  * raster_avx2.c and raster_avx512.c, which define STOCH_WALK_FN (its name),
  * STOCH_CHUNK (samples one test runs at a time), STOCH_MASK16 (the
  * mask of sixteen int lanes that are 0 or -1, 64-byte aligned) and
- * STOCH_COMPRESS16 (append the 32-bit lanes a mask selects).  Rank by rank, the 4x4
+ * STOCH_COMPRESS16 (append the 32-bit lanes a mask selects, in lane order;
+ * it may write all 16 lanes at dst).  Rank by rank, the 4x4
  * blocks of the rank's box: each pixel's sample of that rank is first held
  * against the rank's dual-space bounds at its own lens position
  * (fe_blur.rank: four multiply-adds); those that pass are packed into a
@@ -15,12 +16,14 @@
 
 #ifndef MOSAIC_RASTER_STOCH_PACKET_
 #define MOSAIC_RASTER_STOCH_PACKET_
-#define STOCH_PACKET 32       /* samples: tested once 16 wait; a block adds at most 16 */
-#define STOCH_ROOM (STOCH_PACKET + STOCH_LANES)  /* a block's append writes 16 lanes */
+/* Samples: tested once 16 wait, so an append finds n <= 15, and its
+ * 16-lane writes (STOCH_COMPRESS16, the memset of `block`) end by n + 15. */
+#define STOCH_PACKET 32
+_Static_assert(2 * STOCH_LANES - 1 <= STOCH_PACKET, "a block's append must fit the packet");
 typedef struct stoch_packet {
-    _Alignas(64) float x[STOCH_ROOM], y[STOCH_ROOM], u[STOCH_ROOM], v[STOCH_ROOM], t[STOCH_ROOM];
-    _Alignas(64) int32_t lane[STOCH_ROOM];  /* the lane of its block each came from */
-    uint8_t block[STOCH_ROOM];              /* and the block (of blk) */
+    _Alignas(64) float x[STOCH_PACKET], y[STOCH_PACKET], u[STOCH_PACKET], v[STOCH_PACKET], t[STOCH_PACKET];
+    _Alignas(64) int32_t lane[STOCH_PACKET];  /* the lane of its block each came from */
+    uint8_t block[STOCH_PACKET];              /* and the block (of blk) */
     _Alignas(64) float z[STOCH_PACKET], w[3][STOCH_PACKET], rx[STOCH_PACKET], ry[STOCH_PACKET];
     _Alignas(64) int32_t gx[STOCH_PACKET], gy[STOCH_PACKET];
     int n, blocks;
@@ -81,7 +84,7 @@ static uint32_t STOCH_TEST(const fe_blur *restrict b, stoch_packet *restrict P)
     float *restrict rx = P->rx, *restrict ry = P->ry;
     int32_t *restrict gx = P->gx, *restrict gy = P->gy;
     const float rate = b->rate;
-#pragma GCC ivdep
+#pragma GCC ivdep /* the packet's arrays are distinct */
     for (int l = 0; l < end; l++) {
         stoch_lane_reference(b, w0[l], w1[l], w2[l], &rx[l], &ry[l]);
         gx[l] = raster_grid_floor(raster_grid_clamp(rx[l] * rate));
