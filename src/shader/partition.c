@@ -967,30 +967,26 @@ static double try_side(pctx *c, int M, int side, uint8_t *best, double *best_cos
     return cost;
 }
 
-/* RDSh: one Subdivide with RECOMPUTE deciding.  RDS: Search (3.5) over the MR
- * nodes in id order, each fixed to the cheaper of save and recompute (a tie:
- * recompute, line 13), the MR nodes after it left to RECOMPUTE; then further
+/* Search (3.5) over the MR nodes in id order, each fixed to the cheaper of
+ * save and recompute with the MR nodes after it left to RECOMPUTE (a tie:
+ * recompute, the seed's line 13, or save with SAVE_TIES); then further
  * sweeps over the MR nodes in the same order, each flipping a decision only
  * where the flip is strictly cheaper with every other MR node fixed as now,
  * until a sweep flips none (at most RDS_SWEEPS in all).  The cheapest
- * partition seen goes to BEST; 0, or -1 when none fits. */
-static int rds(pctx *c, int search, uint8_t *best, double *best_cost)
+ * partition seen goes to BEST; returns the ties the first sweep met. */
+static int search(pctx *c, int save_ties, uint8_t *best, double *best_cost)
 {
-    *best_cost = -1;
     memset(c->fixed, 0, (size_t)c->n);
-    if (subdivide(c) == 0) {
-        *best_cost = marks_cost(c);
-        memcpy(best, c->marked, (size_t)c->n);
-    }
-    if (!search)
-        return *best_cost < 0 ? -1 : 0;
     double now = -1; /* the cost of the partition the decisions fixed so far give (-1: none fits) */
+    int ties = 0;
     for (int m = 0; m < c->n; m++) {
         if (!c->mr[m])
             continue;
         const double cs = try_side(c, m, 1, best, best_cost);
         const double cr = try_side(c, m, -1, best, best_cost);
-        const int save = cs >= 0 && (cr < 0 || cs < cr);
+        const int tie = cs >= 0 && cs == cr;
+        const int save = cs >= 0 && (cr < 0 || cs < cr || (save_ties && tie));
+        ties += tie;
         c->fixed[m] = (int8_t)(save ? 1 : -1);
         now = save ? cs : cr;
     }
@@ -1011,6 +1007,24 @@ static int rds(pctx *c, int search, uint8_t *best, double *best_cost)
         if (!flips)
             break;
     }
+    return ties;
+}
+
+/* RDSh: one Subdivide with RECOMPUTE deciding.  RDS: search() with the
+ * seed's ties, and again with ties saved when the first met any.  The
+ * cheapest partition seen goes to BEST; 0, or -1 when none fits. */
+static int rds(pctx *c, int search_on, uint8_t *best, double *best_cost)
+{
+    *best_cost = -1;
+    memset(c->fixed, 0, (size_t)c->n);
+    if (subdivide(c) == 0) {
+        *best_cost = marks_cost(c);
+        memcpy(best, c->marked, (size_t)c->n);
+    }
+    if (!search_on)
+        return *best_cost < 0 ? -1 : 0;
+    if (search(c, 0, best, best_cost))
+        search(c, 1, best, best_cost);
     return *best_cost < 0 ? -1 : 0;
 }
 
