@@ -91,6 +91,24 @@ else
     ok diff_size_mismatch
 fi
 
+# ---- shader: seed 003's Table 3 in form on bmbp ----------------------------
+# RDS within 5% of the exhaustive optimum, which finishes, for PC1..PC7 (vector
+# view, 15p+5t+i): the seed's claim, on the shipped shader whose search is
+# quick (bmbp PC2 and PC6 missed it with the seed's single Search).
+for pc in 1 2 3 4 5 6 7; do
+    rds=$("$cli" shader shaders/bmbp.frag --view vector --pc PC$pc --algo rds 2>&1 |
+          awk '$1 == "rds:" { sub(",", "", $5); print $5 }')
+    opt=$("$cli" shader shaders/bmbp.frag --view vector --pc PC$pc --algo optimal --time-limit 30 2>&1 |
+          awk '$1 == "optimal:" && /proved optimal/ { sub(",", "", $5); print $5 }')
+    if [ -z "$rds" ] || [ -z "$opt" ]; then
+        bad "shader_rds_bmbp_pc$pc" "no cost (rds '$rds', optimal '$opt')"
+    elif awk -v r="$rds" -v o="$opt" 'BEGIN { exit !(r <= 1.05 * o && r >= o) }'; then
+        ok "shader_rds_bmbp_pc$pc"
+    else
+        bad "shader_rds_bmbp_pc$pc" "RDS $rds against the optimum $opt"
+    fi
+done
+
 # ---- usage errors: exit 2 and a message on stderr -------------------------
 usage_case() {
     name=$1; shift
