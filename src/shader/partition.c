@@ -572,7 +572,7 @@ oom:
 /* The subregion of NODE under the marks c->mk: NODE and, recursively, its
  * unmarked non-leaf operands.  Leaves c->list (computed nodes, id order,
  * NODE last) and c->rlist (restores), fills *u; 1 when it fits the limits. */
-static int sub_eval(pctx *c, int node, part_usage *u)
+static int sub_eval_(pctx *c, int node, part_usage *u, int quick)
 {
     const uint32_t s = next_stamp(c);
     int nl = 0, nr = 0, sp = 0, interps = 0, lo = node;
@@ -629,6 +629,8 @@ static int sub_eval(pctx *c, int node, part_usage *u)
             }
         }
     }
+    if (quick && ((c->lim.ops && arith + groups + nr > c->lim.ops) || (c->lim.interps && interps > c->lim.interps)))
+        return 0; /* fails on operations or interpolants: registers need not be counted */
     /* First and last uses in the pass; ROOT's reading of an output is no use. */
     for (int i = 0; i < nl; i++) {
         const int x = c->list[i];
@@ -696,6 +698,11 @@ static int sub_eval(pctx *c, int node, part_usage *u)
                        .fetches = groups + nr, .instrs = arith };
     return fits(&c->lim, u);
 }
+
+static int sub_eval(pctx *c, int node, part_usage *u) { return sub_eval_(c, node, u, 0); }
+
+/* sub_eval's answer, but U and the lists are complete only when it fits. */
+static int sub_fits(pctx *c, int node, part_usage *u) { return sub_eval_(c, node, u, 1); }
 
 /* ---- the callbacks ------------------------------------------------------------------ */
 
@@ -1181,7 +1188,7 @@ static int optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, doubl
         }
         const int mark = opt[i]++;
         c->marked[x] = (uint8_t)mark;
-        if (!sub_eval(c, x, &u)) {
+        if (!sub_fits(c, x, &u)) {
             opt[i] = 2; /* X's subregion does not depend on X's own mark: both fail */
             continue;
         }
