@@ -199,13 +199,22 @@ static int32_t grid_entry(decouple_scratch *d, const decouple_ctx *c, const fe_t
     return e;
 }
 
-static rop_src *push_ref(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, size_t sample, float z)
+/* The next queued write (the queue has room): its colour from lane LANE of
+ * ENTRY (the nearest point; bilinear adds its taps). */
+static rop_src *queue_write(decouple_scratch *d, const fe_tri *tri, size_t sample, float z, int32_t entry, int lane)
 {
-    if (d->rop_count == DECOUPLE_ROP_CAP) decouple_drain(d, c->shade, c->f->target, c->st);
     d->rop[d->rop_count] = (rop_sample){.tri = tri, .idx = sample, .z = z};
     rop_src *r = &d->src[d->rop_count++];
-    r->n = 1;
+    *r = (rop_src){.entry = entry, .lane = (uint8_t)lane, .n = 1};
     return r;
+}
+
+/* queue_write, making room first. */
+static rop_src *push_ref(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, size_t sample, float z,
+                         int32_t entry, int lane)
+{
+    if (d->rop_count == DECOUPLE_ROP_CAP) decouple_drain(d, c->shade, c->f->target, c->st);
+    return queue_write(d, tri, sample, z, entry, lane);
 }
 
 /* Blur area: a grid point used from a pixel it was not last used from. */
@@ -229,7 +238,7 @@ static void decouple_sample_bilinear(decouple_scratch *d, const decouple_ctx *c,
     int32_t entry[4];
     uint8_t lane[4];
     float weight[4];
-    int32_t ix = raster_grid_floor(gx - 0.5f), iy = raster_grid_floor(gy - 0.5f);
+    int32_t ix = util_floor_i32(gx - 0.5f), iy = util_floor_i32(gy - 0.5f);
     float fx = gx - 0.5f - (float)ix, fy = gy - 0.5f - (float)iy;
     int first = (fx >= 0.5f) | (fy >= 0.5f) << 1;
     for (int k = 0; k < 4; k++) {
@@ -239,11 +248,9 @@ static void decouple_sample_bilinear(decouple_scratch *d, const decouple_ctx *c,
         lane[k] = (uint8_t)((cx & 1) | (cy & 1) << 1);
         weight[k] = ((corner & 1) ? fx : 1.0f - fx) * ((corner >> 1) ? fy : 1.0f - fy);
     }
-    rop_src *r = push_ref(d, c, tri, (size_t)pixel * (size_t)t->samples + (size_t)h->s, h->z);
+    rop_src *r = push_ref(d, c, tri, (size_t)pixel * (size_t)t->samples + (size_t)h->s, h->z, entry[0], lane[0]);
     rop_taps *tp = &d->taps[r - d->src];
     r->n = 4;
-    r->entry = entry[0];
-    r->lane = lane[0];
     for (int k = 0; k < 4; k++) {
         if (k) {
             tp->entry[k - 1] = entry[k];
@@ -286,9 +293,7 @@ static void supersample_quad(decouple_scratch *d, const decouple_ctx *c, const f
         uint32_t pixel = (uint32_t)h[l].py * (uint32_t)t->width + (uint32_t)h[l].px;
         if (referenced) d->cache.entries[e].refs++;
         referenced = true;
-        rop_src *r = push_ref(d, c, tri, (size_t)pixel * (size_t)t->samples + (size_t)h[l].s, h[l].z);
-        r->entry = e;
-        r->lane = (uint8_t)l;
+        push_ref(d, c, tri, (size_t)pixel * (size_t)t->samples + (size_t)h[l].s, h[l].z, e, l);
         count_use(d, c->st, e, l, pixel);
     }
 }
@@ -327,7 +332,7 @@ static void decouple_block_samples(decouple_scratch *d, const decouple_ctx *c, c
          * previous sample's quad again: its entry, referenced by that
          * sample's write (no drain since), once more. */
         if ((ix >> 1) == qx_last && (iy >> 1) == qy_last) {
-            d->cache.entries[e].refs++;
+            shading_cache_ref(&d->cache, e);
             repeats++;
         } else {
             qx_last = ix >> 1;
@@ -336,10 +341,7 @@ static void decouple_block_samples(decouple_scratch *d, const decouple_ctx *c, c
         }
         const uint8_t lane = (uint8_t)((ix & 1) | (iy & 1) << 1);
         const uint32_t pixel = pixel0 + (uint32_t)(l >> 2) * (uint32_t)t->width + (uint32_t)(l & 3);
-        const int i = d->rop_count++;
-        d->rop[i] = (rop_sample){.tri = tri, .idx = (size_t)pixel * (size_t)t->samples + blk->sample[l],
-                                 .z = blk->hits.z[l]};
-        d->src[i] = (rop_src){.entry = e, .lane = lane, .n = 1};
+        queue_write(d, tri, (size_t)pixel * (size_t)t->samples + blk->sample[l], blk->hits.z[l], e, lane);
         count_use(d, c->st, e, lane, pixel);
     }
     c->st->cache_hits += repeats;

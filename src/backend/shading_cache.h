@@ -58,6 +58,9 @@ static inline int32_t shading_cache_find(shading_cache *c, const fe_tri *tri, in
     }
     return shading_cache_lookup(c, tri, qx, qy);
 }
+/* One more reference to entry e, which holds one already (so it is off
+ * the LRU list). */
+static inline void shading_cache_ref(shading_cache *c, int32_t e) { c->entries[e].refs++; }
 /* A new entry for (tri, qx, qy) (keyed) or an anonymous one, referenced
  * once, taken from the least recently used unreferenced entry; CACHE_NONE
  * when every entry is referenced (the caller must drain its ROP work). */

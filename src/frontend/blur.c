@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "frontend/frontend.h"
+#include "util/floor.h"
 
 #define BLUR_MIN_W 1e-5f       /* a vertex this close to the eye plane has no finite image */
 #define BLUR_MIN_AREA 1e-6f    /* window area (pixels^2) below which a reference is degenerate */
@@ -282,13 +283,6 @@ static int rank_shift(const fe_viewport *vp)
     return span * 4.0f <= 32767.0f ? 2 : span * 2.0f <= 32767.0f ? 1 : 0;
 }
 
-/* floorf of a value well inside the int range, without the libm call the
- * baseline ISA makes of it. */
-static int32_t floor_int(float v)
-{
-    const int32_t i = (int32_t)v;  /* toward zero */
-    return i - (v < (float)i);
-}
 static float min2(float a, float b) { return a < b ? a : b; }
 static float max2(float a, float b) { return a > b ? a : b; }
 
@@ -318,7 +312,7 @@ static void rank_store(fe_blur *b, int stride, int j, const float xl[2], const f
     const float m = BLUR_BOUNDS_MARGIN, s = (float)(1 << b->rank_shift);
     for (int e = 0; e < FE_RANK_ENDS; e++)  /* lo: floor((v - m) s); hi: ceil((v + m) s) = -floor(-(v + m) s) */
         b->rank[e * stride + j] =
-            (int16_t)(e < FE_RANK_XH0 ? floor_int((v[e] - m) * s) : -floor_int(-(v[e] + m) * s));
+            (int16_t)(e < FE_RANK_XH0 ? util_floor_i32((v[e] - m) * s) : -util_floor_i32(-(v[e] + m) * s));
 }
 
 static void rank_empty(fe_blur *b, int stride, int j)
@@ -406,12 +400,12 @@ static void ranks_store(fe_blur *b, rank_ends *restrict r, int S, const fe_viewp
     int16_t *restrict out = b->rank;
     for (int e = 0; e < FE_RANK_XH0; e++)
         for (int j = 0; j < stride; j++) {
-            const int16_t q = (int16_t)floor_int((r->e[e][j] - m) * s);
+            const int16_t q = (int16_t)util_floor_i32((r->e[e][j] - m) * s);
             out[e * stride + j] = r->empty[j] ? INT16_MAX : q;
         }
     for (int e = FE_RANK_XH0; e < FE_RANK_ENDS; e++)
         for (int j = 0; j < stride; j++) {
-            const int16_t q = (int16_t)-floor_int(-(r->e[e][j] + m) * s);
+            const int16_t q = (int16_t)-util_floor_i32(-(r->e[e][j] + m) * s);
             out[e * stride + j] = r->empty[j] ? INT16_MIN : q;
         }
     for (int j = 0; j < stride; j++) {
@@ -572,7 +566,7 @@ static void rank_edges(fe_blur *b, const frame_blur *fb, bool worth_it)
         for (int e = 0; e < 2; e++)
             for (int j = 0; j < S; j++) {
                 const float q = (h[e][j] - o + slack + margin) * scale;
-                out[(2 * k + e) * stride + j] = q <= 32766.0f ? (int16_t)-floor_int(-max2(q, -32767.0f)) : INT16_MAX;
+                out[(2 * k + e) * stride + j] = q <= 32766.0f ? (int16_t)-util_floor_i32(-max2(q, -32767.0f)) : INT16_MAX;
             }
     }
 }

@@ -7,12 +7,12 @@
 #ifndef MOSAIC_RASTER_H
 #define MOSAIC_RASTER_H
 
-#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "frame/frame.h"
 #include "util/cpu.h"
+#include "util/floor.h"
 
 #define RASTER_MAX_SAMPLES 16    /* the 2D quad rasterizer's coverage masks */
 
@@ -151,24 +151,12 @@ typedef int (*raster_fn)(const fe_tri *t, const raster_view *v, int x0, int y0, 
 
 /* A point's coordinate on the shading grid (reference coordinate times
  * the grid's points per unit), kept within +-2^30 (NaN at the lower end),
- * and its floor, for a coordinate so kept (raster_grid_clamp: beyond
- * +-2^31 or NaN the conversion is undefined); exact either way: the
- * rounding instruction where the ISA has one, which vector loops keep, else
- * without the libm call the baseline ISA makes of floorf. */
+ * so that util_floor_i32 takes its floor. */
 #define RASTER_GRID_LIMIT 1073741824.0f
 static inline float raster_grid_clamp(float g)
 {
     g = g > -RASTER_GRID_LIMIT ? g : -RASTER_GRID_LIMIT;
     return g < RASTER_GRID_LIMIT ? g : RASTER_GRID_LIMIT;
-}
-static inline int32_t raster_grid_floor(float g)
-{
-#if defined(__SSE4_1__)
-    return (int32_t)floorf(g);  /* one rounding instruction, which vector loops keep */
-#else
-    const int32_t i = (int32_t)g;  /* toward zero */
-    return i - (g < (float)i);
-#endif
 }
 
 /* Stochastic coverage of 5D visibility samples (x, y, u, v, t), a 4x4

@@ -24,8 +24,8 @@ uint32_t stoch_block_static(const fe_tri *t, const frame_samples *sp, float rate
         out->z[l] = raster_sample_depth(t, sp, px, py, s);
         out->rx[l] = (float)px + sp->fx[s];
         out->ry[l] = (float)py + sp->fy[s];
-        out->gx[l] = raster_grid_floor(raster_grid_clamp(out->rx[l] * rate));
-        out->gy[l] = raster_grid_floor(raster_grid_clamp(out->ry[l] * rate));
+        out->gx[l] = util_floor_i32(raster_grid_clamp(out->rx[l] * rate));
+        out->gy[l] = util_floor_i32(raster_grid_clamp(out->ry[l] * rate));
     }
     return hit;
 }

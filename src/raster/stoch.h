@@ -4,6 +4,7 @@
 #ifndef MOSAIC_RASTER_STOCH_H
 #define MOSAIC_RASTER_STOCH_H
 
+#include "raster/block_quads.h"
 #include "raster/raster.h"
 
 /* A box [x0, x1) x [y0, y1) of pixels (not empty) in 4x4 blocks: the
@@ -14,25 +15,14 @@ typedef struct stoch_box {
     uint32_t col_first, col_last, row_first, row_last;
 } stoch_box;
 
-/* Of the four pixels of the block holding lo (or hi - 1), those in [lo, hi). */
-static inline void stoch_span_ends(int lo, int hi, uint32_t *first, uint32_t *last)
-{
-    const uint32_t lead = 0xfu << (lo & 3) & 0xfu, tail = 0xfu >> ((4 - (hi & 3)) & 3);
-    const bool one = (lo & ~3) == ((hi - 1) & ~3);
-    *first = one ? lead & tail : lead;
-    *last = one ? lead & tail : tail;
-}
-
 static inline void stoch_box_init(stoch_box *b, int x0, int y0, int x1, int y1)
 {
-    uint32_t c0, c1, r0, r1;
-    stoch_span_ends(x0, x1, &c0, &c1);
-    stoch_span_ends(y0, y1, &r0, &r1);
     b->bx_first = x0 & ~3, b->bx_last = (x1 - 1) & ~3;
     b->by_first = y0 & ~3, b->by_last = (y1 - 1) & ~3;
-    b->col_first = c0 * 0x1111u, b->col_last = c1 * 0x1111u;  /* a column bit in every row */
-    b->row_first = (r0 & 1u) * 0xfu | (r0 & 2u) * 0x78u | (r0 & 4u) * 0x3c0u | (r0 & 8u) * 0x1e00u;
-    b->row_last = (r1 & 1u) * 0xfu | (r1 & 2u) * 0x78u | (r1 & 4u) * 0x3c0u | (r1 & 8u) * 0x1e00u;
+    b->col_first = raster_block_cols(x0 - b->bx_first, x1 - b->bx_first);
+    b->col_last = raster_block_cols(x0 - b->bx_last, x1 - b->bx_last);
+    b->row_first = raster_block_rows(y0 - b->by_first, y1 - b->by_first);
+    b->row_last = raster_block_rows(y0 - b->by_last, y1 - b->by_last);
 }
 
 /* The box's lanes of the block at (bx, by). */

@@ -87,8 +87,8 @@ static uint32_t STOCH_TEST(const fe_blur *restrict b, stoch_packet *restrict P)
 #pragma GCC ivdep /* the packet's arrays are distinct */
     for (int l = 0; l < end; l++) {
         stoch_lane_reference(b, w0[l], w1[l], w2[l], &rx[l], &ry[l]);
-        gx[l] = raster_grid_floor(raster_grid_clamp(rx[l] * rate));
-        gy[l] = raster_grid_floor(raster_grid_clamp(ry[l] * rate));
+        gx[l] = util_floor_i32(raster_grid_clamp(rx[l] * rate));
+        gy[l] = util_floor_i32(raster_grid_clamp(ry[l] * rate));
     }
     return m;
 }

@@ -1,0 +1,24 @@
+/* floor.h — floor of a float as an int32, exact for any value within the
+ * int32 range (beyond it, and for NaN, the conversion is undefined: callers
+ * clamp or know their range).  Where the ISA has a rounding instruction,
+ * floorf is that one instruction, which vector loops keep; the baseline ISA
+ * would call libm for it, so there the truncation is corrected instead.
+ * Either way the same bits.  Used by the front-end's rank bounds and the
+ * shading grid of the rasterizer and back-end. */
+#ifndef MOSAIC_UTIL_FLOOR_H
+#define MOSAIC_UTIL_FLOOR_H
+
+#include <math.h>
+#include <stdint.h>
+
+static inline int32_t util_floor_i32(float v)
+{
+#if defined(__SSE4_1__)
+    return (int32_t)floorf(v);
+#else
+    const int32_t i = (int32_t)v;  /* toward zero */
+    return i - (v < (float)i);
+#endif
+}
+
+#endif
