@@ -1,8 +1,11 @@
 #!/bin/sh
 # blur.sh — decoupled shading against supersampling on a blur scene: per
 # sample count and shader cost, frame time (median of F frames), shading
-# invocations per covered pixel, cache hit rate and stalls, blur area, and
-# the supersample / decoupled frame-time ratio, as a Markdown table.
+# invocations per covered pixel, cache hit rate and stalls, blur area, the
+# front-end's share of the frame (the last frame's busy wall time, and its
+# thread's CPU time, which leaves out waits for a core where the threads
+# outnumber the cores, over the median frame), and the supersample /
+# decoupled frame-time ratio, as a Markdown table.
 # Both modes of one row run back to back, so the ratio sees the same machine.
 #
 # usage: bench/blur.sh [--mosaic PATH] [--size WxH] [--spp "8 16 27 64"]
@@ -28,7 +31,7 @@ while [ $# -gt 0 ]; do
     --frames) FRAMES=$2; shift 2 ;;
     --threads) THREADS=$2; shift 2 ;;
     --opts) OPTS=$2; shift 2 ;;
-    -h|--help) sed -n '2,12s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,16s/^# \{0,1\}//p' "$0"; exit 0 ;;
     -*) echo "blur.sh: unknown option $1" >&2; exit 2 ;;
     *) SCENE=$1; shift ;;
     esac
@@ -37,8 +40,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-blurbench.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 json() { sed -n "s/.*\"$1\": *\([0-9.e+-]*\).*/\1/p" "$2" | head -n 1; }
 
-echo "| spp | shader | mode | frame ms | shades / covered px | cache hit rate | stalls | blur area | supersample / decoupled |"
-echo "|---:|---|---|---:|---:|---:|---:|---:|---:|"
+echo "| spp | shader | mode | frame ms | shades / covered px | cache hit rate | stalls | blur area | front-end busy / CPU % of frame | supersample / decoupled |"
+echo "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|"
 for spp in $SPPS; do
     for fma in $FMAS; do
         for mode in decoupled supersample; do
@@ -54,9 +57,12 @@ for spp in $SPPS; do
         ratio=$(awk -v a="$(json frame_ms "$s")" -v b="$(json frame_ms "$d")" 'BEGIN { printf "%.2f", a / b }')
         for m in decoupled supersample; do
             f=$tmp/$m.json
-            printf '| %s | %s | %s | %.0f | %.2f | %.3f | %s | %.1f | %s |\n' "$spp" "$shader" "$m" \
+            share=$(awk -v b="$(json frontend_ms "$f")" -v c="$(json frontend_cpu_ms "$f")" \
+                -v t="$(json frame_ms "$f")" 'BEGIN { printf "%.0f / %.0f", 100 * b / t, 100 * c / t }')
+            printf '| %s | %s | %s | %.0f | %.2f | %.3f | %s | %.1f | %s | %s |\n' "$spp" "$shader" "$m" \
                 "$(json frame_ms "$f")" "$(json shading_rate "$f")" "$(json cache_hit_rate "$f")" \
-                "$(json cache_stalls "$f")" "$(json blur_area "$f")" "$([ $m = supersample ] && echo "$ratio" || echo "")"
+                "$(json cache_stalls "$f")" "$(json blur_area "$f")" "$share" \
+                "$([ $m = supersample ] && echo "$ratio" || echo "")"
         done
     done
 done

@@ -472,6 +472,9 @@ mos_result mos_target_read_map(mos_context *ctx, mos_target t, mos_inspect map, 
  *   first_work_ms       frame start -> first work item at any worker
  *   frontend_ms         front-end thread busy (vertex .. fine binning)
  *   frontend_stall_ms   front-end blocked on a full worker FIFO
+ *   frontend_cpu_ms     the front-end thread's CPU time (its own work and
+ *                       the setup chunks it ran): below frontend_ms where
+ *                       the threads outnumber the cores and it waited for one
  *   frontend_ns_per_triangle   frontend_ms per triangle submitted
  *   frontend_chunks_helped     vertex / setup chunks the workers ran for
  *                       the front-end (they run the vertex stage and setup
@@ -503,7 +506,7 @@ mos_result mos_target_read_map(mos_context *ctx, mos_target t, mos_inspect map, 
  *   worker_busy_ms, worker_fragments   per worker: busy time, covered samples */
 #define MOS_FRAME_STATS(S, A)                                                                        \
     S(double, frame_ms) S(double, first_work_ms) S(double, frontend_ms) S(double, frontend_stall_ms)  \
-    S(double, frontend_ns_per_triangle) S(uint64_t, frontend_chunks_helped)                          \
+    S(double, frontend_cpu_ms) S(double, frontend_ns_per_triangle) S(uint64_t, frontend_chunks_helped)                          \
     S(int, width) S(int, height) S(int, spp)                                                         \
     S(int, threads) S(int, bin) S(int, coarse) S(int, batch) S(int, early) S(int, fifo)              \
     A(char, pattern, 256)                                                                            \

@@ -149,6 +149,10 @@ static void test_config_churn(void)
                            st.height, st.spp, st.threads, st.bin, st.coarse, st.fifo);
         CHECK_MSG(strcmp(st.pattern, pd.pattern ? pd.pattern : "diagonal") == 0, "frame %d: stats pattern %s",
                   f, st.pattern);
+        /* The front-end's CPU time lies within the frame it ran in. */
+        ok &= CHECK_MSG(st.frontend_cpu_ms >= 0.0 && st.frontend_cpu_ms <= st.frame_ms + 0.5,
+                        "frame %d: frontend_cpu_ms %.3f outside [0, frame_ms %.3f]", f, st.frontend_cpu_ms,
+                        st.frame_ms);
         if (!empty && refs[si][pi])
             ok &= CHECK_MSG(memcmp(img, refs[si][pi], (size_t)sizes[si][0] * (size_t)sizes[si][1] * 4) == 0,
                             "frame %d: %dx%d spp %d threads=%d pattern=%s bin=%d coarse=%d batch=%d early=%d "

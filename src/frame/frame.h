@@ -261,7 +261,7 @@ typedef struct pipe_frame {
     frame_blur blur;
     double t_start_ms;
     /* front-end statistics */
-    double frontend_ms, frontend_stall_ms;
+    double frontend_ms, frontend_stall_ms, frontend_cpu_ms;
     uint64_t triangles_in, triangles_binned, bin_refs, bin_items, triangles_blurred;
     mos_result status;  /* MOS_OK, or out of memory in the front-end */
     bool over_memory_limit;  /* out of memory: the frame passed FE_FRAME_MEMORY_LIMIT */

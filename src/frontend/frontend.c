@@ -344,7 +344,7 @@ static bool worker_arenas_reset(frontend *fe, int workers)
 
 void frontend_run_frame(frontend *fe, pipe_frame *f, const frame_dispatch *d)
 {
-    double t0 = util_now_ms();
+    const double t0 = util_now_ms(), cpu0 = util_thread_cpu_ms();
     arena_reset(&fe->arena);
     const bool arenas_ok = worker_arenas_reset(fe, d->workers);
     broadcast(d, f, WORK_FRAME_BEGIN);
@@ -373,4 +373,5 @@ void frontend_run_frame(frontend *fe, pipe_frame *f, const frame_dispatch *d)
     job_end(f);  /* also when a draw ended early, out of memory */
     broadcast(d, f, WORK_FRAME_END);
     f->frontend_ms = util_now_ms() - t0 - f->frontend_stall_ms;
+    f->frontend_cpu_ms = util_thread_cpu_ms() - cpu0;
 }
