@@ -115,10 +115,9 @@ int32_t shading_cache_insert(shading_cache *c, const fe_tri *tri, int32_t qx, in
     return i;
 }
 
-void shading_cache_unref(shading_cache *c, int32_t i)
+void shading_cache_lru_append(shading_cache *c, int32_t i)
 {
     cache_entry *e = &c->entries[i];
-    if (--e->refs) return;
     e->prev = c->lru_tail;
     e->next = CACHE_NONE;
     if (c->lru_tail != CACHE_NONE) c->entries[c->lru_tail].next = i;

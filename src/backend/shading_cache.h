@@ -65,7 +65,13 @@ static inline void shading_cache_ref(shading_cache *c, int32_t e) { c->entries[e
  * once, taken from the least recently used unreferenced entry; CACHE_NONE
  * when every entry is referenced (the caller must drain its ROP work). */
 int32_t shading_cache_insert(shading_cache *c, const fe_tri *tri, int32_t qx, int32_t qy, bool keyed);
-/* Drops one reference; at zero the entry becomes the most recently used. */
-void shading_cache_unref(shading_cache *c, int32_t e);
+/* Entry e, unreferenced now, joins the LRU list as its most recently used. */
+void shading_cache_lru_append(shading_cache *c, int32_t e);
+/* Drops one reference; at zero the entry becomes the most recently used
+ * (inline: the ROP's drain drops one per queued write). */
+static inline void shading_cache_unref(shading_cache *c, int32_t e)
+{
+    if (--c->entries[e].refs == 0) shading_cache_lru_append(c, e);
+}
 
 #endif
