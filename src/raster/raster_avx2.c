@@ -127,6 +127,28 @@ static inline void stoch_compress16_avx2(void *dst, const void *src, uint32_t ma
         dst = (uint32_t *)dst + __builtin_popcount(m);
     }
 }
+/* stoch_early_depth by two masked gathers: the covered lanes' depths in
+ * the target (the others are not read: a block may hang over the target's
+ * edge), compared as the scalar loop does (false for NaN). */
+static inline uint32_t stoch_early_depth_avx2(const stoch_block *blk, const raster_view *v)
+{
+    const float *depth = stoch_block_depth(blk, v);
+    const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    uint32_t live = 0;
+    for (int h = 0; h < 2; h++) {
+        const uint32_t m = blk->covered >> (8 * h) & 0xffu;
+        if (!m) continue;
+        const __m256i at = _mm256_add_epi32(
+            _mm256_loadu_si256((const __m256i *)(const void *)(v->lane_depth + 8 * h)),
+            _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(blk->sample + 8 * h))));
+        const __m256i want = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)m), bit), bit);
+        const __m256 dz = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), depth, at, _mm256_castsi256_ps(want), 4);
+        const __m256 nearer = _mm256_cmp_ps(_mm256_load_ps(blk->hits.z + 8 * h), dz, _CMP_LT_OQ);
+        live |= ((uint32_t)_mm256_movemask_ps(nearer) & m) << (8 * h);
+    }
+    return live;
+}
+#define STOCH_EARLY_DEPTH16 stoch_early_depth_avx2
 #define STOCH_MASK16 stoch_mask16_avx2
 #define STOCH_COMPRESS16 stoch_compress16_avx2
 #define STOCH_WALK_FN raster_stochastic_avx2

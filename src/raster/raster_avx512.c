@@ -52,6 +52,18 @@ static inline void stoch_compress16_avx512(void *dst, const void *src, uint32_t 
     const __m512i v = _mm512_loadu_si512(src);
     _mm512_storeu_si512(dst, _mm512_maskz_compress_epi32((__mmask16)mask, v));
 }
+/* stoch_early_depth by one masked gather: the covered lanes' depths in the
+ * target (the others are not read: a block may hang over the target's
+ * edge), compared as the scalar loop does (false for NaN). */
+static inline uint32_t stoch_early_depth_avx512(const stoch_block *blk, const raster_view *v)
+{
+    const __m512i at = _mm512_add_epi32(_mm512_loadu_si512(v->lane_depth),
+                                        _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)blk->sample)));
+    const __mmask16 m = (__mmask16)blk->covered;
+    const __m512 dz = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), m, at, stoch_block_depth(blk, v), 4);
+    return (uint32_t)_mm512_mask_cmp_ps_mask(m, _mm512_load_ps(blk->hits.z), dz, _CMP_LT_OQ);
+}
+#define STOCH_EARLY_DEPTH16 stoch_early_depth_avx512
 #define STOCH_MASK16 stoch_mask16_avx512
 #define STOCH_COMPRESS16 stoch_compress16_avx512
 #define STOCH_WALK_FN raster_stochastic_avx512

@@ -43,6 +43,7 @@ static inline void stoch_compress16_scalar(void *dst, const void *src, uint32_t 
 }
 #define STOCH_MASK16 stoch_mask16_scalar
 #define STOCH_COMPRESS16 stoch_compress16_scalar
+#define STOCH_EARLY_DEPTH16 stoch_early_depth
 #define STOCH_WALK_FN raster_stochastic_scalar
 #define STOCH_CHUNK 8
 #include "raster/stoch_walk_tmp.h"

@@ -94,7 +94,8 @@ void raster_stochastic_static(const fe_tri *tri, const raster_view *v, const fra
                 blk.x0 = bx;
                 blk.y0 = by;
                 blk.sample = sample + lane0;
-                stoch_finish_block(&blk, v, depth_test, bin_px, px, emit, consumer, counts);
+                stoch_finish_block(&blk, depth_test ? stoch_early_depth(&blk, v) : blk.covered, bin_px, px, emit,
+                                   consumer, counts);
             }
         }
     }

@@ -48,9 +48,6 @@ void stoch_edges_of_rank(const fe_blur *b, int stride, int j, float u0, float u1
 /* A new triangle: fresh stamps in px. */
 void stoch_pixels_next(stoch_pixels *px);
 
-/* blk with its covered lanes and hits: early depth against what the ROP has
- * written so far, the first covered / live sample of each pixel, the
- * counts, then emit (inline: each ISA's walk has its own). */
 /* Per triangle: the covered lanes of a block that are the first covered
  * (and the first live) sample of their pixel.  A block's row is four bits
  * of its bin row's word (x0 is a multiple of 4). */
@@ -73,17 +70,31 @@ static inline void stoch_first_of_pixel(stoch_pixels *px, stoch_block *blk, int 
     }
 }
 
-static inline void stoch_finish_block(stoch_block *blk, const raster_view *v, bool depth_test, int bin_px,
-                                      stoch_pixels *px, stoch_emit_fn emit, void *consumer, raster_counts *counts)
+/* Early depth: the covered lanes of blk nearer than what the ROP has
+ * written so far to their samples, lane by lane (each ISA's walk may
+ * gather them instead, STOCH_EARLY_DEPTH16; the same bits). */
+static inline const float *stoch_block_depth(const stoch_block *blk, const raster_view *v)
 {
-    blk->live = blk->covered;
-    if (depth_test) {
-        const float *depth = v->depth + ((size_t)blk->y0 * (size_t)v->width + (size_t)blk->x0) * (size_t)v->samples->count;
-        for (uint32_t m = blk->covered; m; m &= m - 1) {
-            const int l = __builtin_ctz(m);
-            blk->live &= ~((uint32_t)!(blk->hits.z[l] < depth[v->lane_depth[l] + blk->sample[l]]) << l);
-        }
+    return v->depth + ((size_t)blk->y0 * (size_t)v->width + (size_t)blk->x0) * (size_t)v->samples->count;
+}
+static inline uint32_t stoch_early_depth(const stoch_block *blk, const raster_view *v)
+{
+    const float *depth = stoch_block_depth(blk, v);
+    uint32_t live = blk->covered;
+    for (uint32_t m = blk->covered; m; m &= m - 1) {
+        const int l = __builtin_ctz(m);
+        live &= ~((uint32_t)!(blk->hits.z[l] < depth[v->lane_depth[l] + blk->sample[l]]) << l);
     }
+    return live;
+}
+
+/* blk with its covered lanes, its hits and its live lanes (early depth's,
+ * or the covered ones without a depth test): the first covered / live
+ * sample of each pixel, the counts, then emit. */
+static inline void stoch_finish_block(stoch_block *blk, uint32_t live, int bin_px, stoch_pixels *px,
+                                      stoch_emit_fn emit, void *consumer, raster_counts *counts)
+{
+    blk->live = live;
     stoch_first_of_pixel(px, blk, bin_px);
     counts->samples += (uint64_t)__builtin_popcount(blk->covered);
     counts->pixels += (uint64_t)__builtin_popcount(blk->first_covered);

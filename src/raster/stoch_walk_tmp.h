@@ -2,15 +2,16 @@
  * blurred triangle in one bin, included once per ISA by raster_scalar.c,
  * raster_avx2.c and raster_avx512.c, which define STOCH_WALK_FN (its name),
  * STOCH_CHUNK (samples one test runs at a time), STOCH_MASK16 (the
- * mask of sixteen int lanes that are 0 or -1, 64-byte aligned) and
+ * mask of sixteen int lanes that are 0 or -1, 64-byte aligned),
  * STOCH_COMPRESS16 (append the 32-bit lanes a mask selects, in lane order;
- * it may write all 16 lanes at dst).  Rank by rank, the 4x4
+ * it may write all 16 lanes at dst) and STOCH_EARLY_DEPTH16 (a block's
+ * early depth, stoch_early_depth's bits).  Rank by rank, the 4x4
  * blocks of the rank's box: each pixel's sample of that rank is first held
  * against the rank's dual-space bounds at its own lens position
  * (fe_blur.rank: four multiply-adds); those that pass are packed into a
  * packet and given the full 5D test (stoch_lane.h) STOCH_CHUNK at a time,
  * and the covered ones go back to their blocks, which leave in walk order
- * (stoch_finish_block: early depth, counts, emit). */
+ * (early depth, then stoch_finish_block: counts, emit). */
 
 #include <string.h>
 
@@ -113,7 +114,11 @@ static void STOCH_FLUSH(const fe_tri *tri, stoch_packet *P, const raster_view *v
     }
     if (m)
         for (int i = 0; i < P->blocks; i++)
-            if (P->blk[i].covered) stoch_finish_block(&P->blk[i], v, depth_test, bin_px, px, emit, consumer, counts);
+            if (P->blk[i].covered) {
+                stoch_block *blk = &P->blk[i];
+                stoch_finish_block(blk, depth_test ? STOCH_EARLY_DEPTH16(blk, v) : blk->covered, bin_px, px, emit,
+                                   consumer, counts);
+            }
     P->n = P->blocks = 0;
 }
 
@@ -253,3 +258,4 @@ void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *
 #undef STOCH_CHUNK
 #undef STOCH_MASK16
 #undef STOCH_COMPRESS16
+#undef STOCH_EARLY_DEPTH16
