@@ -31,10 +31,14 @@ typedef struct stoch_packet {
     stoch_block blk[STOCH_PACKET];
 } stoch_packet;
 
-/* A bound's line f(u) = a + b u through (u0, f0) and (u1, f1). */
-typedef struct stoch_line {
-    float a, b;
-} stoch_line;
+/* Every rank's bounds as lines f(u) = a + b u through its two ends (x in
+ * lens u, y in lens v), widened by the slack: x_lo, x_hi, y_lo, y_hi. */
+typedef struct stoch_rank_lines {
+    _Alignas(64) float axl[FRAME_MAX_POSITIONS], bxl[FRAME_MAX_POSITIONS], axh[FRAME_MAX_POSITIONS],
+        bxh[FRAME_MAX_POSITIONS];
+    _Alignas(64) float ayl[FRAME_MAX_POSITIONS], byl[FRAME_MAX_POSITIONS], ayh[FRAME_MAX_POSITIONS],
+        byh[FRAME_MAX_POSITIONS];
+} stoch_rank_lines;
 
 static const int32_t stoch_lane_index[STOCH_LANES] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 #endif
@@ -136,61 +140,58 @@ void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *
     const float unit = 1.0f / (float)(1 << shift), slack = STOCH_LANE_SLACK;
     stoch_packet P;
     P.n = P.blocks = 0;
-    /* The ranks whose box meets [x0, x1) x [y0, y1), sixteen at a time: a
-     * box's columns run from floor(min x_lo) to floor(max x_hi) (the
-     * shift; empty ranks have x_lo above every column). */
+    /* Every rank's pixel box within [x0, x1) x [y0, y1) and its bounds'
+     * lines, sixteen ranks at a time: a box's columns run from floor(min
+     * x_lo) to floor(max x_hi) (the shift; empty ranks have x_lo above
+     * every column, so their boxes are empty). */
     const int stride = FE_RANK_STRIDE(S);
     const int16_t *restrict R = b->rank;
-    const int32_t qx0 = x0 << shift, qx1 = x1 << shift, qy0 = y0 << shift, qy1 = y1 << shift;
-    _Alignas(64) int meet[FRAME_MAX_POSITIONS];
+    _Alignas(64) int32_t box_x0[FRAME_MAX_POSITIONS], box_y0[FRAME_MAX_POSITIONS];
+    _Alignas(64) int32_t box_x1[FRAME_MAX_POSITIONS], box_y1[FRAME_MAX_POSITIONS], meet[FRAME_MAX_POSITIONS];
+    _Alignas(64) float u_lo[FRAME_MAX_POSITIONS], u_hi[FRAME_MAX_POSITIONS];
+    stoch_rank_lines L;
+    /* The bounds' lines run over the rank's u (key U) or the lens's [-1, 1]. */
+    for (int j = 0; j < stride; j++) u_lo[j] = -1.0f, u_hi[j] = 1.0f;
+    if (key == FE_RANK_U)
+        for (int j = 0; j < S; j++) u_lo[j] = ranked->range[FE_RANK_U][j][0], u_hi[j] = ranked->range[FE_RANK_U][j][1];
+#pragma GCC ivdep /* the rank rows are read only; the tables are this loop's own */
     for (int j = 0; j < stride; j++) {
         const int32_t xl0 = R[FE_RANK_XL0 * stride + j], xl1 = R[FE_RANK_XL1 * stride + j];
         const int32_t yl0 = R[FE_RANK_YL0 * stride + j], yl1 = R[FE_RANK_YL1 * stride + j];
         const int32_t xh0 = R[FE_RANK_XH0 * stride + j], xh1 = R[FE_RANK_XH1 * stride + j];
         const int32_t yh0 = R[FE_RANK_YH0 * stride + j], yh1 = R[FE_RANK_YH1 * stride + j];
-        meet[j] = -(((xl0 < xl1 ? xl0 : xl1) < qx1) & ((xh0 > xh1 ? xh0 : xh1) >= qx0) &
-                    ((yl0 < yl1 ? yl0 : yl1) < qy1) & ((yh0 > yh1 ? yh0 : yh1) >= qy0));
+        const int32_t lo_x = (xl0 < xl1 ? xl0 : xl1) >> shift, hi_x = (xh0 > xh1 ? xh0 : xh1) >> shift;
+        const int32_t lo_y = (yl0 < yl1 ? yl0 : yl1) >> shift, hi_y = (yh0 > yh1 ? yh0 : yh1) >> shift;
+        box_x0[j] = lo_x > x0 ? lo_x : x0;
+        box_y0[j] = lo_y > y0 ? lo_y : y0;
+        box_x1[j] = hi_x + 1 < x1 ? hi_x + 1 : x1;
+        box_y1[j] = hi_y + 1 < y1 ? hi_y + 1 : y1;
+        meet[j] = -((box_x0[j] < box_x1[j]) & (box_y0[j] < box_y1[j]));
+        const float u0 = u_lo[j], u1 = u_hi[j], du = u1 > u0 ? 1.0f / (u1 - u0) : 0.0f;
+        const float fxl0 = (float)xl0 * unit, fxl1 = (float)xl1 * unit, fxh0 = (float)xh0 * unit, fxh1 = (float)xh1 * unit;
+        const float fyl0 = (float)yl0 * unit, fyl1 = (float)yl1 * unit, fyh0 = (float)yh0 * unit, fyh1 = (float)yh1 * unit;
+        const float sxl = (fxl1 - fxl0) * du, sxh = (fxh1 - fxh0) * du;
+        const float syl = (fyl1 - fyl0) * 0.5f, syh = (fyh1 - fyh0) * 0.5f;
+        /* a = f0 - b u0 (x; one u, du = 0: the bound's extreme end) or
+         * f0 - b v0 at v0 = -1 (y). */
+        L.axl[j] = (du == 0.0f ? (float)(xl0 < xl1 ? xl0 : xl1) * unit : fxl0 - sxl * u0) - slack;
+        L.axh[j] = (du == 0.0f ? (float)(xh0 > xh1 ? xh0 : xh1) * unit : fxh0 - sxh * u0) + slack;
+        L.ayl[j] = (fyl0 - syl * -1.0f) - slack;
+        L.ayh[j] = (fyh0 - syh * -1.0f) + slack;
+        L.bxl[j] = sxl;
+        L.bxh[j] = sxh;
+        L.byl[j] = syl;
+        L.byh[j] = syh;
     }
     uint64_t ranks = 0;
     for (int j0 = 0; j0 < stride; j0 += STOCH_LANES) ranks |= (uint64_t)STOCH_MASK16(meet + j0) << j0;
     for (; ranks; ranks &= ranks - 1) {
         const int j = __builtin_ctzll(ranks);
-        const int16_t *r = R + j;
-        const int16_t x_lo[2] = {r[FE_RANK_XL0 * stride], r[FE_RANK_XL1 * stride]};
-        const int16_t x_hi[2] = {r[FE_RANK_XH0 * stride], r[FE_RANK_XH1 * stride]};
-        const int16_t y_lo[2] = {r[FE_RANK_YL0 * stride], r[FE_RANK_YL1 * stride]};
-        const int16_t y_hi[2] = {r[FE_RANK_YH0 * stride], r[FE_RANK_YH1 * stride]};
-        /* The rank's pixel box: columns whose samples may lie in [x_lo, x_hi]. */
-        const int lo_x = (x_lo[0] < x_lo[1] ? x_lo[0] : x_lo[1]) >> shift;
-        const int hi_x = (x_hi[0] > x_hi[1] ? x_hi[0] : x_hi[1]) >> shift;
-        const int lo_y = (y_lo[0] < y_lo[1] ? y_lo[0] : y_lo[1]) >> shift;
-        const int hi_y = (y_hi[0] > y_hi[1] ? y_hi[0] : y_hi[1]) >> shift;
-        const int bx0 = lo_x > x0 ? lo_x : x0, by0 = lo_y > y0 ? lo_y : y0;
-        const int bx1 = hi_x + 1 < x1 ? hi_x + 1 : x1, by1 = hi_y + 1 < y1 ? hi_y + 1 : y1;
-        if (bx0 >= bx1 || by0 >= by1) continue;  /* (meet says it is not) */
-        /* The bounds' lines over the rank's u (key U) or the lens's [-1, 1]. */
-        float u0 = -1.0f, u1 = 1.0f;
-        if (key == FE_RANK_U) {
-            u0 = ranked->range[key][j][0];
-            u1 = ranked->range[key][j][1];
-        }
-        const float du = u1 > u0 ? 1.0f / (u1 - u0) : 0.0f;
-        stoch_line l[4];
-        const int16_t *ends[4] = {x_lo, x_hi, y_lo, y_hi};
-        for (int k = 0; k < 4; k++) {
-            const float f0 = (float)ends[k][0] * unit, f1 = (float)ends[k][1] * unit;
-            const float e0 = k < 2 ? u0 : -1.0f;
-            const float slope = k < 2 ? (f1 - f0) * du : (f1 - f0) * 0.5f;
-            l[k].b = slope;
-            l[k].a = f0 - slope * e0;
-        }
-        if (du == 0.0f) {  /* one u: the bound's extreme end */
-            l[0].a = (float)(x_lo[0] < x_lo[1] ? x_lo[0] : x_lo[1]) * unit;
-            l[1].a = (float)(x_hi[0] > x_hi[1] ? x_hi[0] : x_hi[1]) * unit;
-        }
+        const int bx0 = box_x0[j], by0 = box_y0[j], bx1 = box_x1[j], by1 = box_y1[j];
+        const float u0 = u_lo[j], u1 = u_hi[j];
         /* Samples beyond a line by more than the slack cannot be covered. */
-        const float axl = l[0].a - slack, bxl = l[0].b, axh = l[1].a + slack, bxh = l[1].b;
-        const float ayl = l[2].a - slack, byl = l[2].b, ayh = l[3].a + slack, byh = l[3].b;
+        const float axl = L.axl[j], bxl = L.bxl[j], axh = L.axh[j], bxh = L.bxh[j];
+        const float ayl = L.ayl[j], byl = L.byl[j], ayh = L.ayh[j], byh = L.byh[j];
         stoch_edges E = {0};
         if (b->edges) stoch_edges_of_rank(b, stride, j, u0, u1, slack, &E);
         const uint8_t *sample = raster_ranked_sample(ranked, key, j);
