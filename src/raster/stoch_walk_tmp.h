@@ -31,14 +31,24 @@ typedef struct stoch_packet {
     stoch_block blk[STOCH_PACKET];
 } stoch_packet;
 
-/* Every rank's bounds as lines f(u) = a + b u through its two ends (x in
- * lens u, y in lens v), widened by the slack: x_lo, x_hi, y_lo, y_hi. */
-typedef struct stoch_rank_lines {
-    _Alignas(64) float axl[FRAME_MAX_POSITIONS], bxl[FRAME_MAX_POSITIONS], axh[FRAME_MAX_POSITIONS],
-        bxh[FRAME_MAX_POSITIONS];
-    _Alignas(64) float ayl[FRAME_MAX_POSITIONS], byl[FRAME_MAX_POSITIONS], ayh[FRAME_MAX_POSITIONS],
-        byh[FRAME_MAX_POSITIONS];
-} stoch_rank_lines;
+/* Every rank of one triangle in one bin, a table per field so that one
+ * loop fills sixteen ranks at a time (the rank ends are SoA too): whether
+ * its box meets the bin's rectangle (-1), the box there (its end x1, y1
+ * and the stoch_box of its blocks), the lens u range its bounds run over,
+ * and its bounds as lines f = a + b u (x) or a + b v (y) through their two
+ * ends, widened by the slack. */
+#define STOCH_RANK_TABLE(type, name) _Alignas(64) type name[FRAME_MAX_POSITIONS];
+typedef struct stoch_ranks {
+    STOCH_RANK_TABLE(int32_t, meet) STOCH_RANK_TABLE(int32_t, x1) STOCH_RANK_TABLE(int32_t, y1)
+    STOCH_RANK_TABLE(int32_t, bx_first) STOCH_RANK_TABLE(int32_t, bx_last)
+    STOCH_RANK_TABLE(int32_t, by_first) STOCH_RANK_TABLE(int32_t, by_last)
+    STOCH_RANK_TABLE(uint32_t, col_first) STOCH_RANK_TABLE(uint32_t, col_last)
+    STOCH_RANK_TABLE(uint32_t, row_first) STOCH_RANK_TABLE(uint32_t, row_last)
+    STOCH_RANK_TABLE(float, u0) STOCH_RANK_TABLE(float, u1)
+    STOCH_RANK_TABLE(float, axl) STOCH_RANK_TABLE(float, bxl) STOCH_RANK_TABLE(float, axh) STOCH_RANK_TABLE(float, bxh)
+    STOCH_RANK_TABLE(float, ayl) STOCH_RANK_TABLE(float, byl) STOCH_RANK_TABLE(float, ayh) STOCH_RANK_TABLE(float, byh)
+} stoch_ranks;
+#undef STOCH_RANK_TABLE
 
 static const int32_t stoch_lane_index[STOCH_LANES] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 #endif
@@ -47,6 +57,7 @@ static const int32_t stoch_lane_index[STOCH_LANES] = {0, 1, 2, 3, 4, 5, 6, 7, 8,
 #define STOCH_CAT(a, b) STOCH_CAT_(a, b)
 #define STOCH_TEST STOCH_CAT(STOCH_WALK_FN, _test)
 #define STOCH_FLUSH STOCH_CAT(STOCH_WALK_FN, _flush)
+#define STOCH_RANKS STOCH_CAT(STOCH_WALK_FN, _ranks)
 
 /* The full test of the packet's n samples: covered ones as bits, their
  * depth, shading-reference points and grid points in z, rx, ry, gx, gy. */
@@ -126,6 +137,56 @@ static void STOCH_FLUSH(const fe_tri *tri, stoch_packet *P, const raster_view *v
     P->n = P->blocks = 0;
 }
 
+/* Fills T for the ranks of b over pixels [x0, x1) x [y0, y1): a rank's box
+ * runs from the column of its least x_lo to that of its greatest x_hi
+ * (the shift), rows likewise; empty ranks have x_lo above every column,
+ * so their boxes are empty. */
+static void STOCH_RANKS(const fe_blur *restrict b, const frame_ranked *ranked, int S, int x0, int y0, int x1,
+                        int y1, stoch_ranks *restrict T)
+{
+    const int stride = FE_RANK_STRIDE(S), shift = b->rank_shift;
+    const float unit = 1.0f / (float)(1 << shift), slack = STOCH_LANE_SLACK;
+    const int16_t *restrict R = b->rank;
+    /* The bounds' lines run over the rank's u (key U) or the lens's [-1, 1]. */
+    for (int j = 0; j < stride; j++) T->u0[j] = -1.0f, T->u1[j] = 1.0f;
+    if (b->rank_key == FE_RANK_U)
+        for (int j = 0; j < S; j++) T->u0[j] = ranked->range[FE_RANK_U][j][0], T->u1[j] = ranked->range[FE_RANK_U][j][1];
+    for (int j = 0; j < stride; j++) {
+        const int32_t xl0 = R[FE_RANK_XL0 * stride + j], xl1 = R[FE_RANK_XL1 * stride + j];
+        const int32_t yl0 = R[FE_RANK_YL0 * stride + j], yl1 = R[FE_RANK_YL1 * stride + j];
+        const int32_t xh0 = R[FE_RANK_XH0 * stride + j], xh1 = R[FE_RANK_XH1 * stride + j];
+        const int32_t yh0 = R[FE_RANK_YH0 * stride + j], yh1 = R[FE_RANK_YH1 * stride + j];
+        const int32_t lo_x = (xl0 < xl1 ? xl0 : xl1) >> shift, hi_x = (xh0 > xh1 ? xh0 : xh1) >> shift;
+        const int32_t lo_y = (yl0 < yl1 ? yl0 : yl1) >> shift, hi_y = (yh0 > yh1 ? yh0 : yh1) >> shift;
+        const int32_t bx0 = lo_x > x0 ? lo_x : x0, by0 = lo_y > y0 ? lo_y : y0;
+        const int32_t bx1 = hi_x + 1 < x1 ? hi_x + 1 : x1, by1 = hi_y + 1 < y1 ? hi_y + 1 : y1;
+        T->meet[j] = -((bx0 < bx1) & (by0 < by1));
+        T->x1[j] = bx1;
+        T->y1[j] = by1;
+        stoch_box box;
+        stoch_box_init(&box, bx0, by0, bx1, by1);
+        T->bx_first[j] = box.bx_first, T->bx_last[j] = box.bx_last;
+        T->by_first[j] = box.by_first, T->by_last[j] = box.by_last;
+        T->col_first[j] = box.col_first, T->col_last[j] = box.col_last;
+        T->row_first[j] = box.row_first, T->row_last[j] = box.row_last;
+        const float u0 = T->u0[j], u1 = T->u1[j], du = u1 > u0 ? 1.0f / (u1 - u0) : 0.0f;
+        const float fxl0 = (float)xl0 * unit, fxl1 = (float)xl1 * unit, fxh0 = (float)xh0 * unit, fxh1 = (float)xh1 * unit;
+        const float fyl0 = (float)yl0 * unit, fyl1 = (float)yl1 * unit, fyh0 = (float)yh0 * unit, fyh1 = (float)yh1 * unit;
+        const float sxl = (fxl1 - fxl0) * du, sxh = (fxh1 - fxh0) * du;
+        const float syl = (fyl1 - fyl0) * 0.5f, syh = (fyh1 - fyh0) * 0.5f;
+        /* a = f0 - b u0 (x; one u, du = 0: the bound's extreme end) or
+         * f0 - b v0 at v0 = -1 (y). */
+        T->axl[j] = (du == 0.0f ? (float)(xl0 < xl1 ? xl0 : xl1) * unit : fxl0 - sxl * u0) - slack;
+        T->axh[j] = (du == 0.0f ? (float)(xh0 > xh1 ? xh0 : xh1) * unit : fxh0 - sxh * u0) + slack;
+        T->ayl[j] = (fyl0 - syl * -1.0f) - slack;
+        T->ayh[j] = (fyh0 - syh * -1.0f) + slack;
+        T->bxl[j] = sxl;
+        T->bxh[j] = sxh;
+        T->byl[j] = syl;
+        T->byh[j] = syh;
+    }
+}
+
 void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *ranked, int bin_px, int x0, int y0,
                    int x1, int y1, stoch_pixels *px, stoch_emit_fn emit, void *consumer, raster_counts *counts)
 {
@@ -135,68 +196,28 @@ void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *
         return;
     }
     stoch_pixels_next(px);
-    const int S = v->samples->count, key = b->rank_key, shift = b->rank_shift;
+    const int S = v->samples->count, key = b->rank_key;
     const bool depth_test = v->depth && tri->draw->depth_test;
-    const float unit = 1.0f / (float)(1 << shift), slack = STOCH_LANE_SLACK;
+    const float slack = STOCH_LANE_SLACK;
     stoch_packet P;
     P.n = P.blocks = 0;
-    /* Every rank's pixel box within [x0, x1) x [y0, y1) and its bounds'
-     * lines, sixteen ranks at a time: a box's columns run from floor(min
-     * x_lo) to floor(max x_hi) (the shift; empty ranks have x_lo above
-     * every column, so their boxes are empty). */
+    stoch_ranks rk;
+    STOCH_RANKS(b, ranked, S, x0, y0, x1, y1, &rk);
+    /* The ranks whose box meets the rectangle, in rank order. */
     const int stride = FE_RANK_STRIDE(S);
-    const int16_t *restrict R = b->rank;
-    _Alignas(64) int32_t box_x0[FRAME_MAX_POSITIONS], box_y0[FRAME_MAX_POSITIONS];
-    _Alignas(64) int32_t box_x1[FRAME_MAX_POSITIONS], box_y1[FRAME_MAX_POSITIONS], meet[FRAME_MAX_POSITIONS];
-    _Alignas(64) float u_lo[FRAME_MAX_POSITIONS], u_hi[FRAME_MAX_POSITIONS];
-    stoch_rank_lines L;
-    /* The bounds' lines run over the rank's u (key U) or the lens's [-1, 1]. */
-    for (int j = 0; j < stride; j++) u_lo[j] = -1.0f, u_hi[j] = 1.0f;
-    if (key == FE_RANK_U)
-        for (int j = 0; j < S; j++) u_lo[j] = ranked->range[FE_RANK_U][j][0], u_hi[j] = ranked->range[FE_RANK_U][j][1];
-#pragma GCC ivdep /* the rank rows are read only; the tables are this loop's own */
-    for (int j = 0; j < stride; j++) {
-        const int32_t xl0 = R[FE_RANK_XL0 * stride + j], xl1 = R[FE_RANK_XL1 * stride + j];
-        const int32_t yl0 = R[FE_RANK_YL0 * stride + j], yl1 = R[FE_RANK_YL1 * stride + j];
-        const int32_t xh0 = R[FE_RANK_XH0 * stride + j], xh1 = R[FE_RANK_XH1 * stride + j];
-        const int32_t yh0 = R[FE_RANK_YH0 * stride + j], yh1 = R[FE_RANK_YH1 * stride + j];
-        const int32_t lo_x = (xl0 < xl1 ? xl0 : xl1) >> shift, hi_x = (xh0 > xh1 ? xh0 : xh1) >> shift;
-        const int32_t lo_y = (yl0 < yl1 ? yl0 : yl1) >> shift, hi_y = (yh0 > yh1 ? yh0 : yh1) >> shift;
-        box_x0[j] = lo_x > x0 ? lo_x : x0;
-        box_y0[j] = lo_y > y0 ? lo_y : y0;
-        box_x1[j] = hi_x + 1 < x1 ? hi_x + 1 : x1;
-        box_y1[j] = hi_y + 1 < y1 ? hi_y + 1 : y1;
-        meet[j] = -((box_x0[j] < box_x1[j]) & (box_y0[j] < box_y1[j]));
-        const float u0 = u_lo[j], u1 = u_hi[j], du = u1 > u0 ? 1.0f / (u1 - u0) : 0.0f;
-        const float fxl0 = (float)xl0 * unit, fxl1 = (float)xl1 * unit, fxh0 = (float)xh0 * unit, fxh1 = (float)xh1 * unit;
-        const float fyl0 = (float)yl0 * unit, fyl1 = (float)yl1 * unit, fyh0 = (float)yh0 * unit, fyh1 = (float)yh1 * unit;
-        const float sxl = (fxl1 - fxl0) * du, sxh = (fxh1 - fxh0) * du;
-        const float syl = (fyl1 - fyl0) * 0.5f, syh = (fyh1 - fyh0) * 0.5f;
-        /* a = f0 - b u0 (x; one u, du = 0: the bound's extreme end) or
-         * f0 - b v0 at v0 = -1 (y). */
-        L.axl[j] = (du == 0.0f ? (float)(xl0 < xl1 ? xl0 : xl1) * unit : fxl0 - sxl * u0) - slack;
-        L.axh[j] = (du == 0.0f ? (float)(xh0 > xh1 ? xh0 : xh1) * unit : fxh0 - sxh * u0) + slack;
-        L.ayl[j] = (fyl0 - syl * -1.0f) - slack;
-        L.ayh[j] = (fyh0 - syh * -1.0f) + slack;
-        L.bxl[j] = sxl;
-        L.bxh[j] = sxh;
-        L.byl[j] = syl;
-        L.byh[j] = syh;
-    }
     uint64_t ranks = 0;
-    for (int j0 = 0; j0 < stride; j0 += STOCH_LANES) ranks |= (uint64_t)STOCH_MASK16(meet + j0) << j0;
+    for (int j0 = 0; j0 < stride; j0 += STOCH_LANES) ranks |= (uint64_t)STOCH_MASK16(rk.meet + j0) << j0;
     for (; ranks; ranks &= ranks - 1) {
         const int j = __builtin_ctzll(ranks);
-        const int bx0 = box_x0[j], by0 = box_y0[j], bx1 = box_x1[j], by1 = box_y1[j];
-        const float u0 = u_lo[j], u1 = u_hi[j];
+        const int bx1 = rk.x1[j], by1 = rk.y1[j];
+        const stoch_box box = {rk.bx_first[j], rk.bx_last[j], rk.by_first[j], rk.by_last[j],
+                               rk.col_first[j], rk.col_last[j], rk.row_first[j], rk.row_last[j]};
         /* Samples beyond a line by more than the slack cannot be covered. */
-        const float axl = L.axl[j], bxl = L.bxl[j], axh = L.axh[j], bxh = L.bxh[j];
-        const float ayl = L.ayl[j], byl = L.byl[j], ayh = L.ayh[j], byh = L.byh[j];
+        const float axl = rk.axl[j], bxl = rk.bxl[j], axh = rk.axh[j], bxh = rk.bxh[j];
+        const float ayl = rk.ayl[j], byl = rk.byl[j], ayh = rk.ayh[j], byh = rk.byh[j];
         stoch_edges E = {0};
-        if (b->edges) stoch_edges_of_rank(b, stride, j, u0, u1, slack, &E);
+        if (b->edges) stoch_edges_of_rank(b, stride, j, rk.u0[j], rk.u1[j], slack, &E);
         const uint8_t *sample = raster_ranked_sample(ranked, key, j);
-        stoch_box box;
-        stoch_box_init(&box, bx0, by0, bx1, by1);
         for (int by = box.by_first; by < by1; by += 4) {
             for (int bx = box.bx_first; bx < bx1; bx += 4) {
                 const uint32_t mask = stoch_box_lanes(&box, bx, by);
@@ -253,6 +274,7 @@ void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *
 
 #undef STOCH_TEST
 #undef STOCH_FLUSH
+#undef STOCH_RANKS
 #undef STOCH_CAT
 #undef STOCH_CAT_
 #undef STOCH_WALK_FN
