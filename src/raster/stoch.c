@@ -30,36 +30,6 @@ uint32_t stoch_block_static(const fe_tri *t, const frame_samples *sp, float rate
     return hit;
 }
 
-void stoch_edges_of_rank(const fe_blur *b, int stride, int j, float u0, float u1, float slack, stoch_edges *out)
-{
-    const float unit = 1.0f / (float)(1 << b->rank_shift);
-    for (int k = 0; k < 3; k++) {
-        out->x[k] = out->y[k] = out->u[k] = out->v[k] = 0.0f;
-        out->c[k] = INFINITY;
-    }
-    if (!b->edges) return;
-    for (int k = 0; k < 3; k++) {
-        const int16_t q0 = b->rank[(FE_RANK_ENDS + 2 * k) * stride + j];
-        const int16_t q1 = b->rank[(FE_RANK_ENDS + 2 * k + 1) * stride + j];
-        if (q0 == INT16_MAX || q1 == INT16_MAX) continue;
-        /* n . (X, Y) <= h0 + (s - s_lo) (h1 - h0) / (s_hi - s_lo), s = nx sx U + ny sy V */
-        float s_lo, s_hi;
-        fe_edge_s_range(b, k, u0, u1, &s_lo, &s_hi);
-        const float h0 = b->edge_o[k] + (float)q0 * unit, h1 = b->edge_o[k] + (float)q1 * unit;
-        /* A line where its slope is well conditioned (its rounding times |s|
-         * stays far below the slack); else the larger end, which bounds the
-         * chord over [s_lo, s_hi] too. */
-        const bool line = s_hi > s_lo && fabsf(h1 - h0) * (fabsf(s_lo) + fabsf(s_hi)) <= 16384.0f * (s_hi - s_lo);
-        const float slope = line ? (h1 - h0) / (s_hi - s_lo) : 0.0f;
-        const float nx = b->edge_n[k][0], ny = b->edge_n[k][1];
-        out->x[k] = nx;
-        out->y[k] = ny;
-        out->u[k] = -slope * nx * b->sx;
-        out->v[k] = -slope * ny * b->sy;
-        out->c[k] = (line ? h0 - slope * s_lo : (h0 > h1 ? h0 : h1)) + slack;
-    }
-}
-
 void stoch_pixels_next(stoch_pixels *px)
 {
     if (++px->stamp == 0) {

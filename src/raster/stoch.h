@@ -1,8 +1,11 @@
 /* stoch.h — the stochastic rasterizer's private parts that its per-ISA
  * walks (stoch_walk_tmp.h) share with stoch.c: the static triangle's walk,
- * the finish of a block (early depth, counts, emit) and the block masks. */
+ * the finish of a block (early depth, counts, emit), the block masks and
+ * the edge bounds of a rank. */
 #ifndef MOSAIC_RASTER_STOCH_H
 #define MOSAIC_RASTER_STOCH_H
+
+#include <math.h>
 
 #include "raster/block_quads.h"
 #include "raster/raster.h"
@@ -42,8 +45,45 @@ typedef struct stoch_edges {
     float x[3], y[3], u[3], v[3], c[3];
 } stoch_edges;
 
-/* Rank j's edge bounds over lens u in [u0, u1], each widened by slack. */
-void stoch_edges_of_rank(const fe_blur *b, int stride, int j, float u0, float u1, float slack, stoch_edges *out);
+/* Edge bound k of a rank (fe_blur.rank's ends q0, q1; INT16_MAX: none)
+ * over lens u in [u0, u1], widened by slack, as that plane: n . (X, Y) <=
+ * h0 + (s - s_lo) (h1 - h0) / (s_hi - s_lo), s = nx sx U + ny sy V, h0 and
+ * h1 its ends; a line where its slope is well conditioned (its rounding
+ * times |s| stays far below the slack), else the larger end, which bounds
+ * the chord over [s_lo, s_hi] too.  Branch-free: the walk runs it over
+ * sixteen ranks at a time (stoch_walk_tmp.h). */
+static inline void stoch_edge_plane(const fe_blur *b, int k, int16_t q0, int16_t q1, float u0, float u1, float slack,
+                                    float *x, float *y, float *u, float *v, float *c)
+{
+    const float unit = 1.0f / (float)(1 << b->rank_shift), nx = b->edge_n[k][0], ny = b->edge_n[k][1];
+    float s_lo, s_hi;
+    fe_edge_s_range(b, k, u0, u1, &s_lo, &s_hi);
+    const float h0 = b->edge_o[k] + (float)q0 * unit, h1 = b->edge_o[k] + (float)q1 * unit;
+    const int line = (s_hi > s_lo) & (fabsf(h1 - h0) * (fabsf(s_lo) + fabsf(s_hi)) <= 16384.0f * (s_hi - s_lo));
+    const float q = (h1 - h0) / (s_hi - s_lo), slope = line ? q : 0.0f;  /* q: in every lane, no branch */
+    const float end = line ? h0 - slope * s_lo : h0 > h1 ? h0 : h1;
+    const int bound = (q0 != INT16_MAX) & (q1 != INT16_MAX);
+    *x = bound ? nx : 0.0f;
+    *y = bound ? ny : 0.0f;
+    *u = bound ? -slope * nx * b->sx : 0.0f;
+    *v = bound ? -slope * ny * b->sy : 0.0f;
+    *c = bound ? end + slack : INFINITY;
+}
+
+/* Rank j's three edge bounds (none without fe_blur.edges). */
+static inline void stoch_edges_of_rank(const fe_blur *b, int stride, int j, float u0, float u1, float slack,
+                                       stoch_edges *out)
+{
+    for (int k = 0; k < 3; k++) {
+        const int16_t *ends = b->rank + (FE_RANK_ENDS + 2 * k) * stride + j;
+        if (b->edges)
+            stoch_edge_plane(b, k, ends[0], ends[stride], u0, u1, slack, &out->x[k], &out->y[k], &out->u[k],
+                             &out->v[k], &out->c[k]);
+        else
+            out->x[k] = out->y[k] = out->u[k] = out->v[k] = 0.0f, out->c[k] = INFINITY;
+    }
+}
+
 
 /* A new triangle: fresh stamps in px. */
 void stoch_pixels_next(stoch_pixels *px);

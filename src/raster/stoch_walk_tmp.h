@@ -35,8 +35,8 @@ typedef struct stoch_packet {
  * loop fills sixteen ranks at a time (the rank ends are SoA too): whether
  * its box meets the bin's rectangle (-1), the box there (its end x1, y1
  * and the stoch_box of its blocks), the lens u range its bounds run over,
- * and its bounds as lines f = a + b u (x) or a + b v (y) through their two
- * ends, widened by the slack. */
+ * its bounds as lines f = a + b u (x) or a + b v (y) through their two
+ * ends, widened by the slack, and its edge bounds. */
 #define STOCH_RANK_TABLE(type, name) _Alignas(64) type name[FRAME_MAX_POSITIONS];
 typedef struct stoch_ranks {
     STOCH_RANK_TABLE(int32_t, meet) STOCH_RANK_TABLE(int32_t, x1) STOCH_RANK_TABLE(int32_t, y1)
@@ -47,6 +47,9 @@ typedef struct stoch_ranks {
     STOCH_RANK_TABLE(float, u0) STOCH_RANK_TABLE(float, u1)
     STOCH_RANK_TABLE(float, axl) STOCH_RANK_TABLE(float, bxl) STOCH_RANK_TABLE(float, axh) STOCH_RANK_TABLE(float, bxh)
     STOCH_RANK_TABLE(float, ayl) STOCH_RANK_TABLE(float, byl) STOCH_RANK_TABLE(float, ayh) STOCH_RANK_TABLE(float, byh)
+    /* With fe_blur.edges: bound k as the plane ex X + ey Y + eu U + ev V <= ec. */
+    _Alignas(64) float ex[3][FRAME_MAX_POSITIONS], ey[3][FRAME_MAX_POSITIONS], eu[3][FRAME_MAX_POSITIONS];
+    _Alignas(64) float ev[3][FRAME_MAX_POSITIONS], ec[3][FRAME_MAX_POSITIONS];
 } stoch_ranks;
 #undef STOCH_RANK_TABLE
 
@@ -185,6 +188,14 @@ static void STOCH_RANKS(const fe_blur *restrict b, const frame_ranked *ranked, i
         T->byl[j] = syl;
         T->byh[j] = syh;
     }
+    if (!b->edges) return;
+    for (int k = 0; k < 3; k++) {
+        const int16_t *restrict Q0 = R + (FE_RANK_ENDS + 2 * k) * stride, *restrict Q1 = Q0 + stride;
+#pragma GCC ivdep /* the ends and the lens ranges are read only; the bound tables are written */
+        for (int j = 0; j < stride; j++)
+            stoch_edge_plane(b, k, Q0[j], Q1[j], T->u0[j], T->u1[j], slack, &T->ex[k][j], &T->ey[k][j], &T->eu[k][j],
+                             &T->ev[k][j], &T->ec[k][j]);
+    }
 }
 
 void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *ranked, int bin_px, int x0, int y0,
@@ -198,7 +209,6 @@ void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *
     stoch_pixels_next(px);
     const int S = v->samples->count, key = b->rank_key;
     const bool depth_test = v->depth && tri->draw->depth_test;
-    const float slack = STOCH_LANE_SLACK;
     stoch_packet P;
     P.n = P.blocks = 0;
     stoch_ranks rk;
@@ -216,7 +226,9 @@ void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *
         const float axl = rk.axl[j], bxl = rk.bxl[j], axh = rk.axh[j], bxh = rk.bxh[j];
         const float ayl = rk.ayl[j], byl = rk.byl[j], ayh = rk.ayh[j], byh = rk.byh[j];
         stoch_edges E = {0};
-        if (b->edges) stoch_edges_of_rank(b, stride, j, rk.u0[j], rk.u1[j], slack, &E);
+        if (b->edges)
+            for (int k = 0; k < 3; k++)
+                E.x[k] = rk.ex[k][j], E.y[k] = rk.ey[k][j], E.u[k] = rk.eu[k][j], E.v[k] = rk.ev[k][j], E.c[k] = rk.ec[k][j];
         const uint8_t *sample = raster_ranked_sample(ranked, key, j);
         for (int by = box.by_first; by < by1; by += 4) {
             for (int bx = box.bx_first; bx < bx1; bx += 4) {
