@@ -1,11 +1,10 @@
 /* stoch.c — the stochastic rasterizer's shared steps: the block test of a
  * static, sharp triangle (the 2D rasterizer's fixed-point edge functions,
- * one sample per lane) and its walk, and the finish of every block: early
- * depth, the first covered sample of each pixel, counts, emit.  (Blurred
- * triangles: stoch_walk_tmp.h, built per ISA by raster_*.c.)
- * Fed by backend/tile.c per triangle; emits blocks to the stochastic
- * back-end (backend/decouple.c). */
-#include <math.h>
+ * one sample per lane) and its walk, and a new triangle's pixel stamps.
+ * (The finish of every block, early depth and the first covered sample of
+ * each pixel: stoch.h; blurred triangles: stoch_walk_tmp.h, built per ISA
+ * by raster_*.c.)  Fed by backend/tile.c per triangle; emits blocks to the
+ * stochastic back-end (backend/decouple.c). */
 #include <string.h>
 
 #include "raster/stoch.h"
