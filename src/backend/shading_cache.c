@@ -25,6 +25,7 @@ mos_result shading_cache_init(shading_cache *c, int capacity, const mos_allocato
     }
     c->capacity = capacity;
     c->bucket_mask = buckets - 1;
+    for (uint32_t b = 0; b < buckets; b++) c->buckets[b] = CACHE_NONE;
     shading_cache_reset(c);
     return MOS_OK;
 }
@@ -36,19 +37,21 @@ void shading_cache_release(shading_cache *c, const mos_allocator *a)
     memset(c, 0, sizeof *c);
 }
 
+/* The bucket heads of every keyed entry, and so every chain, go; entries
+ * never used since are untouched (shading_cache_insert takes them in index
+ * order before any on the LRU list, as a list that began 0 .. capacity - 1
+ * would). */
 void shading_cache_reset(shading_cache *c)
 {
-    for (uint32_t b = 0; b <= c->bucket_mask; b++) c->buckets[b] = CACHE_NONE;
-    for (int i = 0; i < c->capacity; i++) {
+    for (int32_t i = 0; i < c->fresh; i++) {
         cache_entry *e = &c->entries[i];
+        if (e->keyed) c->buckets[key_hash(e->tri, e->qx, e->qy) & c->bucket_mask] = CACHE_NONE;
         e->tri = NULL;
         e->keyed = false;
         e->refs = 0;
-        e->prev = i - 1;
-        e->next = i + 1 < c->capacity ? i + 1 : CACHE_NONE;
     }
-    c->lru_head = 0;
-    c->lru_tail = c->capacity - 1;
+    c->fresh = 0;
+    c->lru_head = c->lru_tail = CACHE_NONE;
     for (int i = 0; i < CACHE_RECENT; i++) c->recent[i] = CACHE_NONE;
 }
 
@@ -95,11 +98,17 @@ static void unhash(shading_cache *c, int32_t i)
 
 int32_t shading_cache_insert(shading_cache *c, const fe_tri *tri, int32_t qx, int32_t qy, bool keyed)
 {
-    int32_t i = c->lru_head;
-    if (i == CACHE_NONE) return CACHE_NONE;
-    lru_unlink(c, i);
+    int32_t i;
+    if (c->fresh < c->capacity) {
+        i = c->fresh++;
+    } else {
+        i = c->lru_head;
+        if (i == CACHE_NONE) return CACHE_NONE;
+        lru_unlink(c, i);
+        if (c->entries[i].keyed) unhash(c, i);
+    }
     cache_entry *e = &c->entries[i];
-    if (e->keyed) unhash(c, i);
+    e->keyed = false;
     e->tri = tri;
     e->qx = qx;
     e->qy = qy;

@@ -32,12 +32,14 @@ typedef struct shading_cache {
     int32_t *buckets;
     uint32_t bucket_mask;
     int32_t lru_head, lru_tail;  /* least recently used first */
+    int32_t fresh;  /* entries [fresh, capacity) unused since the reset: older than the LRU list */
     int32_t recent[CACHE_RECENT];
 } shading_cache;
 
 mos_result shading_cache_init(shading_cache *c, int capacity, const mos_allocator *a);
 void shading_cache_release(shading_cache *c, const mos_allocator *a);
-/* Empties the cache (a new tile): every entry unreferenced and free. */
+/* Empties the cache (a new tile): every entry unreferenced and free (only
+ * the entries used since the last reset are touched). */
 void shading_cache_reset(shading_cache *c);
 /* The entry holding (tri, qx, qy), now referenced once more, or CACHE_NONE
  * (shading_cache_find: the recent table first, inline; the hash after). */
