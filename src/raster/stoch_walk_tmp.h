@@ -5,8 +5,10 @@
  * mask of sixteen int lanes that are 0 or -1, 64-byte aligned),
  * STOCH_COMPRESS16 (append the 32-bit lanes a mask selects, in lane order;
  * it may write all 16 lanes at dst) and STOCH_EARLY_DEPTH16 (a block's
- * early depth, stoch_early_depth's bits).  Rank by rank, the 4x4
- * blocks of the rank's box: each pixel's sample of that rank is first held
+ * early depth, stoch_early_depth's bits).  Rank by rank (each rank's box,
+ * bound lines and edge bounds come from tables filled sixteen ranks at a
+ * time, STOCH_RANKS), the 4x4 blocks of the rank's box: each pixel's
+ * sample of that rank is first held
  * against the rank's dual-space bounds at its own lens position
  * (fe_blur.rank: four multiply-adds); those that pass are packed into a
  * packet and given the full 5D test (stoch_lane.h) STOCH_CHUNK at a time,
