@@ -10,4 +10,16 @@
 #define UTIL_X86 1
 #endif
 
+/* A function gcc builds twice, for AVX2 and for any x86-64, the loader
+ * picking one for the CPU (an ifunc): for loops outside the per-ISA
+ * tables that vectorize 8 wide (the same bits either way: the build
+ * contracts no multiply-adds).  Not under ThreadSanitizer, whose runtime
+ * is not up yet when the loader runs the resolvers (the TSan build
+ * crashed at start). */
+#if defined(UTIL_X86) && !defined(__SANITIZE_THREAD__)
+#define UTIL_CLONES_AVX2 __attribute__((target_clones("avx2", "default")))
+#else
+#define UTIL_CLONES_AVX2
+#endif
+
 #endif

@@ -1,6 +1,7 @@
 /* overlay.c — mosaic-view's overlays: per-bin tints (owner, cost, spread), per-pixel heat maps, load bars, legends.
  * Fed by render.c (ov_read: mos_target_read_bins / _read_map after each frame) and view.c (compose, draw, toggles). */
 #include "tools/view/view.h"
+#include "util/cpu.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -247,14 +248,8 @@ int ov_tint(const view_app *app)
     return -1;
 }
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define VIEW_VECTOR __attribute__((target_clones("avx2", "default")))
-#else
-#define VIEW_VECTOR
-#endif
-
 /* One row: RGBA8 bytes S -> ARGB8888 words D, opaque. */
-VIEW_VECTOR static void convert_row(uint32_t *restrict d, const uint8_t *restrict s, int w)
+UTIL_CLONES_AVX2 static void convert_row(uint32_t *restrict d, const uint8_t *restrict s, int w)
 {
     for (int x = 0; x < w; x++)
         d[x] = 0xFF000000u | (uint32_t)s[4 * x] << 16 | (uint32_t)s[4 * x + 1] << 8 | s[4 * x + 2];
@@ -264,7 +259,7 @@ VIEW_VECTOR static void convert_row(uint32_t *restrict d, const uint8_t *restric
  * words; alpha 0 = no tint, 255 = tint) by A/256.  Branch-free so the
  * compiler vectorizes it; an AVX2 clone is picked at load time where the CPU
  * has it (1280x720: 1.9 ms with SSE2, 0.55 ms with AVX2). */
-VIEW_VECTOR static void blend_row(uint32_t *restrict d, const uint8_t *restrict s, const uint32_t *restrict tint, uint32_t a,
+UTIL_CLONES_AVX2 static void blend_row(uint32_t *restrict d, const uint8_t *restrict s, const uint32_t *restrict tint, uint32_t a,
                       int w)
 {
     for (int x = 0; x < w; x++) {
@@ -280,7 +275,7 @@ VIEW_VECTOR static void blend_row(uint32_t *restrict d, const uint8_t *restrict 
 
 /* One row of a per-pixel map's tint: the colour of each float (its bits M)
  * from the 8192-entry table LUT (sign, exponent, 4 mantissa bits). */
-VIEW_VECTOR static void map_tint_row(uint32_t *restrict tint, const uint32_t *restrict m, const uint32_t *restrict lut,
+UTIL_CLONES_AVX2 static void map_tint_row(uint32_t *restrict tint, const uint32_t *restrict m, const uint32_t *restrict lut,
                                      int w)
 {
     for (int x = 0; x < w; x++)
