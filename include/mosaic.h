@@ -506,7 +506,8 @@ mos_result mos_target_read_map(mos_context *ctx, mos_target t, mos_inspect map, 
  *   worker_busy_ms, worker_fragments   per worker: busy time, covered samples */
 #define MOS_FRAME_STATS(S, A)                                                                        \
     S(double, frame_ms) S(double, first_work_ms) S(double, frontend_ms) S(double, frontend_stall_ms)  \
-    S(double, frontend_cpu_ms) S(double, frontend_ns_per_triangle) S(uint64_t, frontend_chunks_helped)                          \
+    S(double, frontend_cpu_ms) S(double, frontend_ns_per_triangle)                                   \
+    S(uint64_t, frontend_chunks_helped)                                                              \
     S(int, width) S(int, height) S(int, spp)                                                         \
     S(int, threads) S(int, bin) S(int, coarse) S(int, batch) S(int, early) S(int, fifo)              \
     A(char, pattern, 256)                                                                            \

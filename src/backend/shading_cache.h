@@ -10,7 +10,7 @@
 #define CACHE_NONE (-1)
 
 typedef struct cache_entry {
-    const fe_tri *tri;    /* NULL: free, or anonymous (SUPERSAMPLE) */
+    const fe_tri *tri;    /* the quad's triangle (SUPERSAMPLE's anonymous entries too); NULL once reset */
     int32_t qx, qy;       /* quad of the shading grid: points (2 qx + i, 2 qy + j) */
     uint32_t refs;        /* ROP work waiting on this entry */
     int32_t prev, next;   /* LRU list of unreferenced entries */
