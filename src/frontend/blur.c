@@ -339,10 +339,9 @@ static void rank_empty(fe_blur *b, int stride, int j)
  * ranks and times below have fixed, padded trip counts and no branches,
  * so they run four (SSE2) or more lanes at once: eight where the CPU has
  * AVX2, for the functions built twice (UTIL_CLONES_AVX2: extents_at,
- * rank_bounds_projective and orient_init; herd.scene's blurred setup 2.85
- * -> 2.37 G instructions).  Not ranks_store: a clone cannot see the
- * rounding instruction util_floor_i32 picks by the build's ISA, and its
- * fallback eight wide cost more than four. */
+ * rank_bounds_projective and orient_init).  Not ranks_store: its floors
+ * take util_floor_i32's baseline form in a clone too, which eight wide
+ * cost more than four (README: the per-sample path's second round). */
 #define RANK_PAD(n) FE_RANK_STRIDE(n)
 typedef struct rank_ends {
     float e[FE_RANK_ENDS][FRAME_MAX_POSITIONS];

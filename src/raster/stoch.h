@@ -84,7 +84,6 @@ static inline void stoch_edges_of_rank(const fe_blur *b, int stride, int j, floa
     }
 }
 
-
 /* A new triangle: fresh stamps in px. */
 void stoch_pixels_next(stoch_pixels *px);
 
@@ -110,13 +109,15 @@ static inline void stoch_first_of_pixel(stoch_pixels *px, stoch_block *blk, int 
     }
 }
 
-/* Early depth: the covered lanes of blk nearer than what the ROP has
- * written so far to their samples, lane by lane (each ISA's walk may
- * gather them instead, STOCH_EARLY_DEPTH16; the same bits). */
+/* The target's depth at blk's first pixel, first sample (lane l's pixel
+ * is raster_view.lane_depth[l] floats on). */
 static inline const float *stoch_block_depth(const stoch_block *blk, const raster_view *v)
 {
     return v->depth + ((size_t)blk->y0 * (size_t)v->width + (size_t)blk->x0) * (size_t)v->samples->count;
 }
+/* Early depth: the covered lanes of blk nearer than what the ROP has
+ * written so far to their samples, lane by lane (each ISA's walk may
+ * gather them instead, STOCH_EARLY_DEPTH16; the same bits). */
 static inline uint32_t stoch_early_depth(const stoch_block *blk, const raster_view *v)
 {
     const float *depth = stoch_block_depth(blk, v);

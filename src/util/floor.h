@@ -1,9 +1,11 @@
 /* floor.h — floor of a float as an int32, exact for any value within the
  * int32 range (beyond it, and for NaN, the conversion is undefined: callers
- * clamp or know their range).  Where the ISA has a rounding instruction,
- * floorf is that one instruction, which vector loops keep; the baseline ISA
- * would call libm for it, so there the truncation is corrected instead.
- * Either way the same bits.  Used by the front-end's rank bounds and the
+ * clamp or know their range).  Where the build's ISA has a rounding
+ * instruction, floorf is that one instruction, which vector loops keep;
+ * the baseline ISA has none (gcc rounds one lane at a time), so there the
+ * truncation is corrected instead, which vectorizes.  Either way the same
+ * bits.  The choice is the build's: a UTIL_CLONES_AVX2 function's AVX2
+ * body gets the baseline's form too.  Used by the front-end's rank bounds and the
  * shading grid of the rasterizer and back-end. */
 #ifndef MOSAIC_UTIL_FLOOR_H
 #define MOSAIC_UTIL_FLOOR_H
