@@ -339,9 +339,9 @@ static void rank_empty(fe_blur *b, int stride, int j)
  * ranks and times below have fixed, padded trip counts and no branches,
  * so they run four (SSE2) or more lanes at once: eight where the CPU has
  * AVX2, for the functions built twice (UTIL_CLONES_AVX2: extents_at,
- * rank_bounds_projective and orient_init).  Not ranks_store: its floors
- * take util_floor_i32's baseline form in a clone too, which eight wide
- * cost more than four (README: the per-sample path's second round). */
+ * rank_bounds_projective, orient_init and ranks_store).  ranks_store's
+ * rounding is written twice instead (ranks_round): a clone's body gets
+ * util_floor_i32's baseline form, which eight wide costs more than four. */
 #define RANK_PAD(n) FE_RANK_STRIDE(n)
 typedef struct rank_ends {
     float e[FE_RANK_ENDS][FRAME_MAX_POSITIONS];
@@ -376,10 +376,41 @@ UTIL_CLONES_AVX2 static void extents_at(const fe_blur *b, const float *t, int n,
     }
 }
 
+/* lo: floor((v - m) s); hi: ceil((v + m) s) = -floor(-(v + m) s); empty
+ * ranks (the padding too): lo above every column, hi below.  FLOOR is
+ * util_floor_i32, or floorf itself in the AVX2 body (one instruction
+ * there, a call per lane in the baseline's): the same bits. */
+static inline __attribute__((always_inline)) void ranks_round(int16_t *restrict out, const rank_ends *restrict r,
+                                                              int stride, float m, float s, int32_t (*floor_i32)(float))
+{
+    for (int e = 0; e < FE_RANK_XH0; e++)
+        for (int j = 0; j < stride; j++) {
+            const int16_t q = (int16_t)floor_i32((r->e[e][j] - m) * s);
+            out[e * stride + j] = r->empty[j] ? INT16_MAX : q;
+        }
+    for (int e = FE_RANK_XH0; e < FE_RANK_ENDS; e++)
+        for (int j = 0; j < stride; j++) {
+            const int16_t q = (int16_t)-floor_i32(-(r->e[e][j] + m) * s);
+            out[e * stride + j] = r->empty[j] ? INT16_MIN : q;
+        }
+}
+static void ranks_round_baseline(int16_t *restrict out, const rank_ends *restrict r, int stride, float m, float s)
+{
+    ranks_round(out, r, stride, m, s, util_floor_i32);
+}
+#if defined(UTIL_X86)
+__attribute__((target("avx2"))) static inline int32_t floor_i32_avx2(float v) { return (int32_t)floorf(v); }
+__attribute__((target("avx2"))) static void ranks_round_avx2(int16_t *restrict out, const rank_ends *restrict r,
+                                                             int stride, float m, float s)
+{
+    ranks_round(out, r, stride, m, s, floor_i32_avx2);
+}
+#endif
+
 /* Rounds every rank's ends outward (rank_store's rule, all ranks at once)
  * into b->rank; ranks marked empty, or whose ends are not lines, go the
  * slow way. */
-static void ranks_store(fe_blur *b, rank_ends *restrict r, int S, const fe_viewport *vp)
+UTIL_CLONES_AVX2 static void ranks_store(fe_blur *b, rank_ends *restrict r, int S, const fe_viewport *vp)
 {
     const float w = (float)vp->width, h = (float)vp->height, m = BLUR_BOUNDS_MARGIN;
     const float s = (float)(1 << b->rank_shift);
@@ -400,19 +431,11 @@ static void ranks_store(fe_blur *b, rank_ends *restrict r, int S, const fe_viewp
                 aside[j][e] = r->e[e][j];
                 r->e[e][j] = 0.0f;
             }
-    /* lo: floor((v - m) s); hi: ceil((v + m) s) = -floor(-(v + m) s); empty
-     * ranks (the padding too): lo above every column, hi below. */
-    int16_t *restrict out = b->rank;
-    for (int e = 0; e < FE_RANK_XH0; e++)
-        for (int j = 0; j < stride; j++) {
-            const int16_t q = (int16_t)util_floor_i32((r->e[e][j] - m) * s);
-            out[e * stride + j] = r->empty[j] ? INT16_MAX : q;
-        }
-    for (int e = FE_RANK_XH0; e < FE_RANK_ENDS; e++)
-        for (int j = 0; j < stride; j++) {
-            const int16_t q = (int16_t)-util_floor_i32(-(r->e[e][j] + m) * s);
-            out[e * stride + j] = r->empty[j] ? INT16_MIN : q;
-        }
+#if defined(UTIL_X86)
+    if (__builtin_cpu_supports("avx2")) ranks_round_avx2(b->rank, r, stride, m, s);
+    else
+#endif
+        ranks_round_baseline(b->rank, r, stride, m, s);
     for (int j = 0; j < stride; j++) {
         if (lines[j] || r->empty[j]) continue;
         const float *v = aside[j];

@@ -5,7 +5,8 @@
  * the baseline ISA has none (gcc rounds one lane at a time), so there the
  * truncation is corrected instead, which vectorizes.  Either way the same
  * bits.  The choice is the build's: a UTIL_CLONES_AVX2 function's AVX2
- * body gets the baseline's form too.  Used by the front-end's rank bounds and the
+ * body gets the baseline's form too (the front-end's ranks_round has an
+ * AVX2 body of its own that calls floorf).  Used by the front-end's rank bounds and the
  * shading grid of the rasterizer and back-end. */
 #ifndef MOSAIC_UTIL_FLOOR_H
 #define MOSAIC_UTIL_FLOOR_H
