@@ -325,6 +325,10 @@ static mos_result frame_build(mos_context *ctx, rt_target *t, double t0, pipe_fr
         .blur = blur_settings(ctx, t),
         .t_start_ms = t0,
     };
+    for (uint32_t i = 0; i < f->draw_count; i++) {
+        const size_t bytes = f->blur.stochastic ? fe_blurred_bytes(&f->draws[i], &f->blur) : fe_tri_bytes(&f->draws[i]);
+        f->tri_bytes = bytes > f->tri_bytes ? bytes : f->tri_bytes;
+    }
     for (int w = 0; w < ctx->sched.worker_count; w++)
         if (backend_scratch_reserve(ctx->sched.workers[w].scratch, f, &ctx->allocator) != MOS_OK)
             return ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY,

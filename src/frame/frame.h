@@ -259,6 +259,7 @@ typedef struct pipe_frame {
     mos_isa isa;                    /* hot->isa, for the stages that may not see backend_isa (the
                                      * front-end's vertex batches): what shader batches are told */
     frame_blur blur;
+    size_t tri_bytes;  /* the most one set-up triangle takes (its fe_blur and rank bounds too) */
     double t_start_ms;
     /* front-end statistics */
     double frontend_ms, frontend_stall_ms, frontend_cpu_ms;
