@@ -1044,84 +1044,47 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-typedef struct bnb {
-    int *covered, *restored, *kopen; /* passes computing / restoring a node; open members of a fetch */
-    int a_open, k_open, r_open;      /* arithmetic nodes, fetches, marked nodes no decided pass covers */
-    int marks, fetches, instrs;      /* over the decided passes */
-    /* The decided passes' node and restore lists, a stack (fetches,
-     * instrs, nodes, restores, the lists), so a pass is taken back without
-     * evaluating its subregion again. */
-    int *saved;
-    size_t nsaved, cap;
-} bnb;
-
-/* Adds (SIGN 1) or removes (-1) a pass: its nodes and restores, its
- * fetches and instructions. */
-static void bnb_cover(pctx *c, bnb *b, const int *list, int nlist, const int *rlist, int nrlist, int fetches,
-                      int instrs, int sign)
+/* What the passes still to come must do, whatever the marks of the nodes
+ * from LO up (undecided; ROOT's pass is to come too): compute every one of
+ * those nodes, and every decided unmarked node one of them reads, directly
+ * or through other such nodes (an unmarked node is recomputed by each pass
+ * that reads it), and restore at least once every decided marked node those
+ * computations read.  Swept down from ROOT: a node's users are above it.
+ * PEND (n bytes): scratch.  Fills the instructions, fetches (distinct
+ * fetch keys) and restores. */
+static void work_to_come(pctx *c, int lo, uint8_t *pend, int *instrs, int *fetches, int *restores)
 {
-    for (int i = 0; i < nlist; i++) {
-        const int y = list[i];
-        const int was = b->covered[y];
-        b->covered[y] += sign;
-        if (was == (sign > 0 ? 0 : 1)) { /* first pass to cover it, or last to stop */
-            if (c->kind[y] == K_ARITH)
-                b->a_open -= sign * c->w[y];
-            else if (c->kind[y] == K_TEX) {
-                b->kopen[c->texkey[y]] -= sign;
-                if (b->kopen[c->texkey[y]] == (sign > 0 ? 0 : 1))
-                    b->k_open -= sign;
-            }
+    const uint32_t s = next_stamp(c);
+    int a = 0, f = 0, r = 0;
+    for (int y = c->root; y >= 0; y--) {
+        pend[y] = 0;
+        if (!c->reach[y] || c->kind[y] < K_ARITH)
+            continue;
+        int read = y >= lo;
+        for (int j = c->ustart[y]; j < c->ustart[y + 1] && !read; j++)
+            read = pend[c->user[j]];
+        if (!read)
+            continue;
+        if (y < lo && c->marked[y]) {
+            r++;
+            continue;
+        }
+        pend[y] = 1;
+        if (c->kind[y] == K_ARITH) {
+            a += c->w[y];
+        } else if (c->kind[y] == K_TEX && c->kseen[c->texkey[y]] != s) {
+            c->kseen[c->texkey[y]] = s;
+            f++;
         }
     }
-    for (int i = 0; i < nrlist; i++) {
-        const int r = rlist[i];
-        const int was = b->restored[r];
-        b->restored[r] += sign;
-        if (was == (sign > 0 ? 0 : 1))
-            b->r_open -= sign;
-    }
-    b->r_open += sign; /* the pass's root itself: restored by a pass above */
-    b->marks += sign;
-    b->fetches += sign * fetches;
-    b->instrs += sign * instrs;
-}
-
-/* Adds the pass of X, just evaluated into c->list and u, and saves its
- * lists; -1 when out of memory. */
-static int bnb_push(pctx *c, bnb *b, const part_usage *u)
-{
-    const size_t need = b->nsaved + 4 + (size_t)c->nlist + (size_t)c->nrlist;
-    if (need > b->cap) {
-        const size_t cap = need * 2;
-        int *p = realloc(b->saved, cap * sizeof *p);
-        if (!p)
-            return -1;
-        b->saved = p;
-        b->cap = cap;
-    }
-    int *q = b->saved + b->nsaved;
-    q[0] = u->fetches, q[1] = u->instrs, q[2] = c->nlist, q[3] = c->nrlist;
-    memcpy(q + 4, c->list, (size_t)c->nlist * sizeof *q);
-    memcpy(q + 4 + c->nlist, c->rlist, (size_t)c->nrlist * sizeof *q);
-    b->nsaved = need;
-    bnb_cover(c, b, q + 4, q[2], q + 4 + q[2], q[3], q[0], q[1], 1);
-    return 0;
-}
-
-/* Takes back the last pass bnb_push added, which began at AT. */
-static void bnb_pop(pctx *c, bnb *b, size_t at)
-{
-    const int *q = b->saved + at;
-    bnb_cover(c, b, q + 4, q[2], q + 4 + q[2], q[3], q[0], q[1], -1);
-    b->nsaved = at;
+    *instrs = a, *fetches = f, *restores = r;
 }
 
 /* Decides the marks of the non-leaf nodes bottom up (id order), unmarked
  * first.  When X is decided its subregion is final, and every node lies in
  * some pass that contains its whole subregion: X's subregion must fit either
- * way.  The bound: passes so far, plus one fetch or instruction for each
- * node, fetch and restore no decided pass covers, and as many passes more
+ * way.  The bound: the decided passes, plus the work to come
+ * (work_to_come) at one fetch or instruction each, and as many passes more
  * (each restored once, but ROOT's) as those operations fill.  BEST holds
  * the best partition so far (*best_cost < 0: none). */
 static int optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, double *best_cost, int *complete)
@@ -1131,25 +1094,17 @@ static int optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, doubl
     for (int x = 0; x < c->root; x++)
         if (c->reach[x] && c->kind[x] >= K_ARITH)
             D[m++] = x;
-    bnb b = { 0 };
-    b.covered = calloc((size_t)n, sizeof(int));
-    b.restored = calloc((size_t)n, sizeof(int));
-    b.kopen = calloc((size_t)n, sizeof(int));
+    /* opt[i]: 0 try unmarked next, 1 try marked next, 2 done; +4 while
+     * marked and its pass (pf[i] fetches, pi[i] instructions) counted. */
     int8_t *opt = calloc((size_t)m + 1, 1);
-    size_t *at = calloc((size_t)m + 1, sizeof *at); /* where depth i's pass was saved */
-    if (!b.covered || !b.restored || !b.kopen || !opt || !at) {
-        free(b.covered), free(b.restored), free(b.kopen), free(opt), free(at);
+    int *pf = calloc((size_t)m + 1, sizeof *pf), *pi = calloc((size_t)m + 1, sizeof *pi);
+    uint8_t *pend = malloc((size_t)n);
+    if (!opt || !pf || !pi || !pend) {
+        free(opt), free(pf), free(pi), free(pend);
         set_err(c, "partition: out of memory");
         return -1;
     }
-    int rc = 0;
-    for (int i = 0; i < m; i++) {
-        const int x = D[i];
-        if (c->kind[x] == K_ARITH)
-            b.a_open += c->w[x];
-        else if (b.kopen[c->texkey[x]]++ == 0)
-            b.k_open++;
-    }
+    int marks = 0, fetches = 0, instrs = 0; /* over the decided passes */
     memset(c->marked, 0, (size_t)n);
     c->marked[c->root] = 1;
     const part_costs *k = &c->cost;
@@ -1157,7 +1112,6 @@ static int optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, doubl
     int i = 0;
     *complete = 1;
     part_usage u;
-    /* opt[i]: 0 try unmarked next, 1 try marked next, 2 done; +4 while marked and applied. */
     while (i >= 0) {
         if (++steps % CLOCK_EVERY == 0 && time_limit_s > 0 && now_s() - t0 > time_limit_s) {
             *complete = 0;
@@ -1165,8 +1119,8 @@ static int optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, doubl
         }
         if (i == m) {
             if (sub_eval(c, c->root, &u)) {
-                const double cost = k->cp * (b.marks + 1) + k->ct * (b.fetches + u.fetches) +
-                                    k->ci * (b.instrs + u.instrs);
+                const double cost = k->cp * (marks + 1) + k->ct * (fetches + u.fetches) +
+                                    k->ci * (instrs + u.instrs);
                 if (*best_cost < 0 || cost < *best_cost) {
                     *best_cost = cost;
                     memcpy(best, c->marked, (size_t)n);
@@ -1178,7 +1132,7 @@ static int optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, doubl
         const int x = D[i];
         if (opt[i] & 4) {
             opt[i] &= 3;
-            bnb_pop(c, &b, at[i]);
+            marks--, fetches -= pf[i], instrs -= pi[i];
         }
         c->marked[x] = 0;
         if (opt[i] >= 2) {
@@ -1192,29 +1146,25 @@ static int optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, doubl
             opt[i] = 2; /* X's subregion does not depend on X's own mark: both fail */
             continue;
         }
-        at[i] = b.nsaved;
-        if (mark && bnb_push(c, &b, &u) < 0) {
-            set_err(c, "partition: out of memory");
-            rc = -1;
-            break;
-        }
-        /* F passes to come (ROOT's and F - 1 restored ones) do these
-         * operations and F - 1 restores, at most ops each. */
-        const int open = b.a_open + b.k_open + b.r_open, L = c->lim.ops;
-        const int later = L > 1 && open > L ? (open - 1 + L - 2) / (L - 1) : 1;
-        const double bound = k->cp * (b.marks + later) + k->ct * (b.fetches + b.k_open + b.r_open + later - 1) +
-                             k->ci * (b.instrs + b.a_open);
-        if (*best_cost >= 0 && bound >= *best_cost) {
-            if (mark)
-                bnb_pop(c, &b, at[i]);
-            continue;
-        }
-        if (mark)
+        if (mark) {
             opt[i] |= 4;
+            pf[i] = u.fetches, pi[i] = u.instrs;
+            marks++, fetches += u.fetches, instrs += u.instrs;
+        }
+        /* F passes to come (ROOT's and F - 1 restored ones) do the work to
+         * come and F - 1 restores, at most ops each. */
+        int wa, wf, wr;
+        work_to_come(c, i + 1 < m ? D[i + 1] : c->root, pend, &wa, &wf, &wr);
+        const int open = wa + wf + wr, L = c->lim.ops;
+        const int later = L > 1 && open > L ? (open - 1 + L - 2) / (L - 1) : 1;
+        const double bound = k->cp * (marks + later) + k->ct * (fetches + wf + wr + later - 1) +
+                             k->ci * (instrs + wa);
+        if (*best_cost >= 0 && bound >= *best_cost)
+            continue; /* the next visit takes X's pass back */
         i++;
     }
-    free(b.covered), free(b.restored), free(b.kopen), free(opt), free(at), free(b.saved);
-    return rc;
+    free(opt), free(pf), free(pi), free(pend);
+    return 0;
 }
 
 /* ---- the plan ------------------------------------------------------------------------ */
