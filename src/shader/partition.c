@@ -56,7 +56,10 @@ enum {
     CLOCK_EVERY = 256,    /* branch-and-bound steps between reads of the clock */
     EV_BIAS = 4,          /* sub_eval's event values start at -1 (a restore read before node 0) */
     RDS_SWEEPS = 8,       /* RDS: the seed's sweep over the MR nodes and at most 7 more */
+    MEMO_SLOTS0 = 1 << 12, /* branch and bound: the memo's first size, in slots */
+    MEMO_PROBES = 8,      /* slots a memo key may lie in */
 };
+#define MEMO_BYTES ((size_t)32 << 20) /* the memo grows to at most this */
 
 typedef struct pctx {
     const ir_dag *d;
@@ -1051,10 +1054,12 @@ static double now_s(void)
  * that reads it), and restore at least once every decided marked node those
  * computations read.  Swept down from ROOT: a node's users are above it.
  * PEND (n bytes): scratch.  Fills the instructions, fetches (distinct
- * fetch keys) and restores. */
-static void work_to_come(pctx *c, int lo, uint8_t *pend, int *instrs, int *fetches, int *restores)
+ * fetch keys) and restores, and the set of those decided unmarked nodes in
+ * KEY (bit y of word y / 64; the memo's key). */
+static void work_to_come(pctx *c, int lo, uint8_t *pend, uint64_t *key, int *instrs, int *fetches, int *restores)
 {
     const uint32_t s = next_stamp(c);
+    memset(key, 0, ((size_t)c->n + 63) / 64 * sizeof *key);
     int a = 0, f = 0, r = 0;
     for (int y = c->root; y >= 0; y--) {
         pend[y] = 0;
@@ -1070,6 +1075,8 @@ static void work_to_come(pctx *c, int lo, uint8_t *pend, int *instrs, int *fetch
             continue;
         }
         pend[y] = 1;
+        if (y < lo)
+            key[y / 64] |= (uint64_t)1 << (y % 64);
         if (c->kind[y] == K_ARITH) {
             a += c->w[y];
         } else if (c->kind[y] == K_TEX && c->kseen[c->texkey[y]] != s) {
@@ -1078,6 +1085,120 @@ static void work_to_come(pctx *c, int lo, uint8_t *pend, int *instrs, int *fetch
         }
     }
     *instrs = a, *fetches = f, *restores = r;
+}
+
+/* The states the branch and bound has been in.  After the first DEPTH
+ * decisions, what the passes still to come can cost depends only on the
+ * decided nodes they compute (work_to_come's pending ones, all unmarked):
+ * with those known, every pass to come reaches the same decided nodes, the
+ * marked ones among them restored.  So a state is (DEPTH, those nodes); one
+ * met again with decided passes costing no less than the first time it was
+ * met has nothing new below it (what the first visit pruned, it pruned for
+ * a best cost no lower than now).  On rbp PC1 the chains of single-user
+ * nodes can be cut in many places for the same cost, and this meets each
+ * placement's state once.  Keys are kept whole (no false match); the table
+ * grows to MEMO_BYTES and then overwrites (forgetting only prunes less). */
+typedef struct memo {
+    int words;         /* 64-bit words of a key's node set */
+    size_t cap, count; /* slots (a power of 2), slots used */
+    uint64_t *set;     /* per slot: the pending decided nodes, WORDS each */
+    int *depth;        /* per slot: decisions made, -1 empty */
+    double *cost;      /* per slot: the least cost of the decided passes met */
+} memo;
+
+static size_t memo_hash(const memo *mm, int depth, const uint64_t *key)
+{
+    uint64_t h = 0x9e3779b97f4a7c15u * (uint64_t)(depth + 1);
+    for (int w = 0; w < mm->words; w++) {
+        h ^= key[w] + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2);
+        h *= 0xbf58476d1ce4e5b9u;
+    }
+    return (size_t)(h ^ (h >> 31));
+}
+
+/* A table of CAP empty slots in *MM (the old one freed by the caller);
+ * -1 when out of memory. */
+static int memo_alloc(memo *mm, size_t cap)
+{
+    mm->cap = cap;
+    mm->count = 0;
+    mm->set = malloc(cap * (size_t)mm->words * sizeof *mm->set);
+    mm->depth = malloc(cap * sizeof *mm->depth);
+    mm->cost = malloc(cap * sizeof *mm->cost);
+    if (!mm->set || !mm->depth || !mm->cost)
+        return -1;
+    for (size_t i = 0; i < cap; i++)
+        mm->depth[i] = -1;
+    return 0;
+}
+
+static void memo_free(memo *mm)
+{
+    free(mm->set), free(mm->depth), free(mm->cost);
+}
+
+/* The slot of (DEPTH, KEY): where it is, else an empty one among its
+ * probes, else its first probe (to be overwritten). */
+static size_t memo_slot(const memo *mm, int depth, const uint64_t *key, int *found)
+{
+    const size_t h = memo_hash(mm, depth, key), mask = mm->cap - 1;
+    size_t empty = SIZE_MAX;
+    for (size_t p = 0; p < MEMO_PROBES; p++) {
+        const size_t i = (h + p) & mask;
+        if (mm->depth[i] < 0) {
+            if (empty == SIZE_MAX)
+                empty = i;
+        } else if (mm->depth[i] == depth && !memcmp(mm->set + i * (size_t)mm->words, key,
+                                                    (size_t)mm->words * sizeof *key)) {
+            *found = 1;
+            return i;
+        }
+    }
+    *found = 0;
+    return empty != SIZE_MAX ? empty : h & mask;
+}
+
+static void memo_put(memo *mm, size_t i, int depth, const uint64_t *key, double cost)
+{
+    mm->count += mm->depth[i] < 0;
+    mm->depth[i] = depth;
+    mm->cost[i] = cost;
+    memcpy(mm->set + i * (size_t)mm->words, key, (size_t)mm->words * sizeof *key);
+}
+
+/* Doubles the table while it is 3/4 full and the double fits MEMO_BYTES;
+ * stays as it is when that fails for memory. */
+static void memo_grow(memo *mm)
+{
+    const size_t slot_bytes = (size_t)mm->words * sizeof(uint64_t) + sizeof(int) + sizeof(double);
+    if (4 * mm->count < 3 * mm->cap || 2 * mm->cap * slot_bytes > MEMO_BYTES)
+        return;
+    memo old = *mm;
+    if (memo_alloc(mm, 2 * old.cap) < 0) {
+        memo_free(mm);
+        *mm = old;
+        return;
+    }
+    for (size_t i = 0; i < old.cap; i++)
+        if (old.depth[i] >= 0) {
+            int found;
+            const uint64_t *key = old.set + i * (size_t)old.words;
+            memo_put(mm, memo_slot(mm, old.depth[i], key, &found), old.depth[i], key, old.cost[i]);
+        }
+    memo_free(&old);
+}
+
+/* 1 when state (DEPTH, KEY) was met before with decided passes costing no
+ * more than COST; else records COST for it and returns 0. */
+static int memo_seen(memo *mm, int depth, const uint64_t *key, double cost)
+{
+    int found;
+    const size_t i = memo_slot(mm, depth, key, &found);
+    if (found && mm->cost[i] <= cost)
+        return 1;
+    memo_put(mm, i, depth, key, cost);
+    memo_grow(mm);
+    return 0;
 }
 
 /* Decides the marks of the non-leaf nodes bottom up (id order), unmarked
@@ -1099,8 +1220,10 @@ static int optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, doubl
     int8_t *opt = calloc((size_t)m + 1, 1);
     int *pf = calloc((size_t)m + 1, sizeof *pf), *pi = calloc((size_t)m + 1, sizeof *pi);
     uint8_t *pend = malloc((size_t)n);
-    if (!opt || !pf || !pi || !pend) {
-        free(opt), free(pf), free(pi), free(pend);
+    memo mm = { .words = (n + 63) / 64 };
+    uint64_t *key = malloc((size_t)mm.words * sizeof *key);
+    if (!opt || !pf || !pi || !pend || !key || memo_alloc(&mm, MEMO_SLOTS0) < 0) {
+        free(opt), free(pf), free(pi), free(pend), free(key), memo_free(&mm);
         set_err(c, "partition: out of memory");
         return -1;
     }
@@ -1154,16 +1277,16 @@ static int optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, doubl
         /* F passes to come (ROOT's and F - 1 restored ones) do the work to
          * come and F - 1 restores, at most ops each. */
         int wa, wf, wr;
-        work_to_come(c, i + 1 < m ? D[i + 1] : c->root, pend, &wa, &wf, &wr);
+        work_to_come(c, i + 1 < m ? D[i + 1] : c->root, pend, key, &wa, &wf, &wr);
         const int open = wa + wf + wr, L = c->lim.ops;
         const int later = L > 1 && open > L ? (open - 1 + L - 2) / (L - 1) : 1;
-        const double bound = k->cp * (marks + later) + k->ct * (fetches + wf + wr + later - 1) +
-                             k->ci * (instrs + wa);
-        if (*best_cost >= 0 && bound >= *best_cost)
+        const double decided = k->cp * marks + k->ct * fetches + k->ci * instrs;
+        const double bound = decided + k->cp * later + k->ct * (wf + wr + later - 1) + k->ci * wa;
+        if ((*best_cost >= 0 && bound >= *best_cost) || memo_seen(&mm, i + 1, key, decided))
             continue; /* the next visit takes X's pass back */
         i++;
     }
-    free(opt), free(pf), free(pi), free(pend);
+    free(opt), free(pf), free(pi), free(pend), free(key), memo_free(&mm);
     return 0;
 }
 
