@@ -1048,7 +1048,7 @@ static double now_s(void)
 }
 
 /* What the passes still to come must do, whatever the marks of the nodes
- * from LO up (undecided; ROOT's pass is to come too): compute every one of
+ * not yet decided (POS[y] >= DECIDED; ROOT's pass is to come too): compute every one of
  * those nodes, and every decided unmarked node one of them reads, directly
  * or through other such nodes (an unmarked node is recomputed by each pass
  * that reads it), and restore at least once every decided marked node those
@@ -1056,7 +1056,8 @@ static double now_s(void)
  * PEND (n bytes): scratch.  Fills the instructions, fetches (distinct
  * fetch keys) and restores, and the set of those decided unmarked nodes in
  * KEY (bit y of word y / 64; the memo's key). */
-static void work_to_come(pctx *c, int lo, uint8_t *pend, uint64_t *key, int *instrs, int *fetches, int *restores)
+static void work_to_come(pctx *c, const int *pos, int decided, uint8_t *pend, uint64_t *key, int *instrs,
+                         int *fetches, int *restores)
 {
     const uint32_t s = next_stamp(c);
     memset(key, 0, ((size_t)c->n + 63) / 64 * sizeof *key);
@@ -1065,17 +1066,18 @@ static void work_to_come(pctx *c, int lo, uint8_t *pend, uint64_t *key, int *ins
         pend[y] = 0;
         if (!c->reach[y] || c->kind[y] < K_ARITH)
             continue;
-        int read = y >= lo;
+        const int undecided = pos[y] >= decided;
+        int read = undecided;
         for (int j = c->ustart[y]; j < c->ustart[y + 1] && !read; j++)
             read = pend[c->user[j]];
         if (!read)
             continue;
-        if (y < lo && c->marked[y]) {
+        if (!undecided && c->marked[y]) {
             r++;
             continue;
         }
         pend[y] = 1;
-        if (y < lo)
+        if (!undecided)
             key[y / 64] |= (uint64_t)1 << (y % 64);
         if (c->kind[y] == K_ARITH) {
             a += c->w[y];
@@ -1201,20 +1203,58 @@ static int memo_seen(memo *mm, int depth, const uint64_t *key, double cost)
     return 0;
 }
 
-/* Decides the marks of the non-leaf nodes bottom up (id order), unmarked
+/* The order the branch and bound decides the non-leaf nodes in (but ROOT):
+ * D[0..*m), and POS[x] each one's place (ROOT and what it does not reach:
+ * *m).  Operands before their users, so a node's subregion is final when it
+ * is decided; depth first from ROOT (post-order), so a subtree is decided
+ * whole before the next begins and few undecided nodes wait on decided
+ * ones: the memo's states are then few per depth. */
+static void decision_order(pctx *c, int *D, int *m, int *pos)
+{
+    int *node = c->ft, *next = c->fi, sp = 0; /* the DFS stack: a node, its next operand */
+    *m = 0;
+    for (int x = 0; x < c->n; x++)
+        pos[x] = -1;
+    node[sp] = c->root, next[sp++] = c->astart[c->root];
+    pos[c->root] = 0; /* on the stack */
+    while (sp > 0) {
+        const int x = node[sp - 1];
+        if (next[sp - 1] < c->astart[x + 1]) {
+            const int a = c->arg[next[sp - 1]++];
+            if (c->kind[a] >= K_ARITH && pos[a] < 0) {
+                pos[a] = 0;
+                node[sp] = a, next[sp++] = c->astart[a];
+            }
+            continue;
+        }
+        sp--;
+        if (x != c->root)
+            D[(*m)++] = x;
+    }
+    for (int x = 0; x < c->n; x++)
+        pos[x] = *m;
+    for (int i = 0; i < *m; i++)
+        pos[D[i]] = i;
+}
+
+/* Decides the marks of the non-leaf nodes in decision_order, unmarked
  * first.  When X is decided its subregion is final, and every node lies in
  * some pass that contains its whole subregion: X's subregion must fit either
  * way.  The bound: the decided passes, plus the work to come
  * (work_to_come) at one fetch or instruction each, and as many passes more
- * (each restored once, but ROOT's) as those operations fill.  BEST holds
- * the best partition so far (*best_cost < 0: none). */
+ * (each restored once, but ROOT's) as those operations fill; and the memo
+ * of states searched.  BEST holds the best partition so far (*best_cost <
+ * 0: none). */
 static int optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, double *best_cost, int *complete)
 {
     const int n = c->n;
     int *D = c->glist, m = 0;
-    for (int x = 0; x < c->root; x++)
-        if (c->reach[x] && c->kind[x] >= K_ARITH)
-            D[m++] = x;
+    int *pos = malloc((size_t)n * sizeof *pos);
+    if (!pos) {
+        set_err(c, "partition: out of memory");
+        return -1;
+    }
+    decision_order(c, D, &m, pos);
     /* opt[i]: 0 try unmarked next, 1 try marked next, 2 done; +4 while
      * marked and its pass (pf[i] fetches, pi[i] instructions) counted. */
     int8_t *opt = calloc((size_t)m + 1, 1);
@@ -1223,7 +1263,7 @@ static int optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, doubl
     memo mm = { .words = (n + 63) / 64 };
     uint64_t *key = malloc((size_t)mm.words * sizeof *key);
     if (!opt || !pf || !pi || !pend || !key || memo_alloc(&mm, MEMO_SLOTS0) < 0) {
-        free(opt), free(pf), free(pi), free(pend), free(key), memo_free(&mm);
+        free(opt), free(pf), free(pi), free(pend), free(key), memo_free(&mm), free(pos);
         set_err(c, "partition: out of memory");
         return -1;
     }
@@ -1277,7 +1317,7 @@ static int optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, doubl
         /* F passes to come (ROOT's and F - 1 restored ones) do the work to
          * come and F - 1 restores, at most ops each. */
         int wa, wf, wr;
-        work_to_come(c, i + 1 < m ? D[i + 1] : c->root, pend, key, &wa, &wf, &wr);
+        work_to_come(c, pos, i + 1, pend, key, &wa, &wf, &wr);
         const int open = wa + wf + wr, L = c->lim.ops;
         const int later = L > 1 && open > L ? (open - 1 + L - 2) / (L - 1) : 1;
         const double decided = k->cp * marks + k->ct * fetches + k->ci * instrs;
@@ -1286,7 +1326,7 @@ static int optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, doubl
             continue; /* the next visit takes X's pass back */
         i++;
     }
-    free(opt), free(pf), free(pi), free(pend), free(key), memo_free(&mm);
+    free(opt), free(pf), free(pi), free(pend), free(key), memo_free(&mm), free(pos);
     return 0;
 }
 
