@@ -80,6 +80,8 @@ typedef struct pctx {
     int *pstart, *pchild;  /* partial dominator tree: children in id order, CSR */
     /* the partition being built */
     const uint8_t *mk;     /* the marks sub_eval reads */
+    const int *skip_pos;   /* non-NULL: sub_eval leaves out the nodes x with skip_pos[x] >= skip_from */
+    int skip_from;
     uint8_t *marked;
     int8_t *fixed;         /* RDS: +1 fixed marked, -1 fixed unmarked, 0 free */
     uint32_t *done;        /* greedy merging: node merged in run `run` */
@@ -586,7 +588,7 @@ static int sub_eval_(pctx *c, int node, part_usage *u, int quick)
         const int x = c->stack[--sp];
         for (int j = c->astart[x]; j < c->astart[x + 1]; j++) {
             const int a = c->arg[j];
-            if (c->seen[a] == s)
+            if (c->seen[a] == s || (c->skip_pos && c->skip_pos[a] >= c->skip_from))
                 continue;
             c->seen[a] = s;
             if (c->kind[a] == K_INTERP) {
@@ -1237,6 +1239,23 @@ static void decision_order(pctx *c, int *D, int *m, int *pos)
         pos[D[i]] = i;
 }
 
+/* 0 when a user of X (but ROOT) can no longer fit any pass, whatever the
+ * nodes not yet decided (POS[y] >= DECIDED) become: what it reads of the
+ * decided nodes (their subregions, restores of the marked) already fails a
+ * limit.  Undecided nodes would only add to it: more values, each live at
+ * least as long (the limits are maxima of sums over the pass). */
+static int users_may_fit(pctx *c, int x, const int *pos, int decided)
+{
+    part_usage u;
+    int ok = 1;
+    c->skip_pos = pos, c->skip_from = decided;
+    for (int j = c->ustart[x]; j < c->ustart[x + 1] && ok; j++)
+        if (c->user[j] != c->root)
+            ok = sub_fits(c, c->user[j], &u);
+    c->skip_pos = NULL;
+    return ok;
+}
+
 /* Decides the marks of the non-leaf nodes in decision_order, unmarked
  * first.  When X is decided its subregion is final, and every node lies in
  * some pass that contains its whole subregion: X's subregion must fit either
@@ -1314,6 +1333,8 @@ static int optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, doubl
             pf[i] = u.fetches, pi[i] = u.instrs;
             marks++, fetches += u.fetches, instrs += u.instrs;
         }
+        if (!users_may_fit(c, x, pos, i + 1))
+            continue;
         /* F passes to come (ROOT's and F - 1 restored ones) do the work to
          * come and F - 1 restores, at most ops each. */
         int wa, wf, wr;
@@ -1321,7 +1342,14 @@ static int optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, doubl
         const int open = wa + wf + wr, L = c->lim.ops;
         const int later = L > 1 && open > L ? (open - 1 + L - 2) / (L - 1) : 1;
         const double decided = k->cp * marks + k->ct * fetches + k->ci * instrs;
-        const double bound = decided + k->cp * later + k->ct * (wf + wr + later - 1) + k->ci * wa;
+        double bound = decided + k->cp * later + k->ct * (wf + wr + later - 1) + k->ci * wa;
+        /* One pass to come is ROOT's, every undecided node unmarked (as
+         * c->marked has them): when that pass does not fit, there are two
+         * more at least (one more pass, one more restore).  Evaluated only
+         * where it decides the cut. */
+        if (later == 1 && *best_cost >= 0 && bound < *best_cost && bound + k->cp + k->ct >= *best_cost &&
+            !sub_fits(c, c->root, &u))
+            bound += k->cp + k->ct;
         if ((*best_cost >= 0 && bound >= *best_cost) || memo_seen(&mm, i + 1, key, decided))
             continue; /* the next visit takes X's pass back */
         i++;
