@@ -1050,14 +1050,15 @@ static double now_s(void)
 }
 
 /* What the passes still to come must do, whatever the marks of the nodes
- * not yet decided (POS[y] >= DECIDED; ROOT's pass is to come too): compute every one of
- * those nodes, and every decided unmarked node one of them reads, directly
- * or through other such nodes (an unmarked node is recomputed by each pass
- * that reads it), and restore at least once every decided marked node those
- * computations read.  Swept down from ROOT: a node's users are above it.
- * PEND (n bytes): scratch.  Fills the instructions, fetches (distinct
- * fetch keys) and restores, and the set of those decided unmarked nodes in
- * KEY (bit y of word y / 64; the memo's key). */
+ * not yet decided (POS[y] >= DECIDED; ROOT's pass is to come too): compute
+ * every one of those nodes, and every decided unmarked node one of them
+ * reads, directly or through other such nodes (an unmarked node is
+ * recomputed by each pass that reads it), and restore at least once every
+ * decided marked node those computations read.  Swept down from ROOT: a
+ * node's users are above it.  PEND (n bytes): scratch.  Fills the
+ * instructions, fetches (distinct fetch keys) and restores, and the set of
+ * those decided unmarked nodes in KEY (bit y of word y / 64; the memo's
+ * key). */
 static void work_to_come(pctx *c, const int *pos, int decided, uint8_t *pend, uint64_t *key, int *instrs,
                          int *fetches, int *restores)
 {
@@ -1218,7 +1219,7 @@ static void decision_order(pctx *c, int *D, int *m, int *pos)
     for (int x = 0; x < c->n; x++)
         pos[x] = -1;
     node[sp] = c->root, next[sp++] = c->astart[c->root];
-    pos[c->root] = 0; /* on the stack */
+    pos[c->root] = 0; /* until the numbering below: -1 not yet seen, 0 seen */
     while (sp > 0) {
         const int x = node[sp - 1];
         if (next[sp - 1] < c->astart[x + 1]) {
@@ -1343,10 +1344,10 @@ static int optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, doubl
         const int later = L > 1 && open > L ? (open - 1 + L - 2) / (L - 1) : 1;
         const double decided = k->cp * marks + k->ct * fetches + k->ci * instrs;
         double bound = decided + k->cp * later + k->ct * (wf + wr + later - 1) + k->ci * wa;
-        /* One pass to come is ROOT's, every undecided node unmarked (as
-         * c->marked has them): when that pass does not fit, there are two
-         * more at least (one more pass, one more restore).  Evaluated only
-         * where it decides the cut. */
+        /* With one pass to come it is ROOT's, every undecided node unmarked
+         * (as c->marked has them now): when that region does not fit, two
+         * passes at least are to come, and the bound gains a pass and its
+         * restore.  Evaluated only where that decides the cut. */
         if (later == 1 && *best_cost >= 0 && bound < *best_cost && bound + k->cp + k->ct >= *best_cost &&
             !sub_fits(c, c->root, &u))
             bound += k->cp + k->ct;
