@@ -1210,24 +1210,35 @@ static int memo_seen(memo *mm, int depth, const uint64_t *key, double cost)
  * D[0..*m), and POS[x] each one's place (ROOT and what it does not reach:
  * *m).  Operands before their users, so a node's subregion is final when it
  * is decided; depth first from ROOT (post-order), so a subtree is decided
- * whole before the next begins and few undecided nodes wait on decided
- * ones: the memo's states are then few per depth. */
-static void decision_order(pctx *c, int *D, int *m, int *pos)
+ * whole before the next begins and few decided nodes wait on undecided
+ * ones: the memo's states are then few per depth.  At each node the
+ * operand with the largest tree (the subtree unfolded, a shared node
+ * counted at each use) goes first: rbp PC2 proves its optimum in 11 s so,
+ * in operands' order not in 400 s.  SIZE: n doubles of scratch (a tree
+ * can outgrow any int). */
+static void decision_order(pctx *c, int *D, int *m, int *pos, double *size)
 {
-    int *node = c->ft, *next = c->fi, sp = 0; /* the DFS stack: a node, its next operand */
+    for (int x = 0; x < c->n; x++) {
+        size[x] = c->kind[x] >= K_ARITH;
+        for (int j = c->astart[x]; j < c->astart[x + 1]; j++)
+            size[x] += size[c->arg[j]];
+        pos[x] = -1; /* until the numbering below: -1 not yet seen, 0 seen */
+    }
+    int *stack = c->ft, sp = 0;
     *m = 0;
-    for (int x = 0; x < c->n; x++)
-        pos[x] = -1;
-    node[sp] = c->root, next[sp++] = c->astart[c->root];
-    pos[c->root] = 0; /* until the numbering below: -1 not yet seen, 0 seen */
+    stack[sp++] = c->root;
+    pos[c->root] = 0;
     while (sp > 0) {
-        const int x = node[sp - 1];
-        if (next[sp - 1] < c->astart[x + 1]) {
-            const int a = c->arg[next[sp - 1]++];
-            if (c->kind[a] >= K_ARITH && pos[a] < 0) {
-                pos[a] = 0;
-                node[sp] = a, next[sp++] = c->astart[a];
-            }
+        const int x = stack[sp - 1];
+        int next = -1;
+        for (int j = c->astart[x]; j < c->astart[x + 1]; j++) {
+            const int a = c->arg[j];
+            if (c->kind[a] >= K_ARITH && pos[a] < 0 && (next < 0 || size[a] > size[next]))
+                next = a;
+        }
+        if (next >= 0) {
+            pos[next] = 0;
+            stack[sp++] = next;
             continue;
         }
         sp--;
@@ -1270,11 +1281,14 @@ static int optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, doubl
     const int n = c->n;
     int *D = c->glist, m = 0;
     int *pos = malloc((size_t)n * sizeof *pos);
-    if (!pos) {
+    double *size = malloc((size_t)n * sizeof *size);
+    if (!pos || !size) {
+        free(pos), free(size);
         set_err(c, "partition: out of memory");
         return -1;
     }
-    decision_order(c, D, &m, pos);
+    decision_order(c, D, &m, pos, size);
+    free(size);
     /* opt[i]: 0 try unmarked next, 1 try marked next, 2 done; +4 while
      * marked and its pass (pf[i] fetches, pi[i] instructions) counted. */
     int8_t *opt = calloc((size_t)m + 1, 1);
