@@ -1214,8 +1214,8 @@ static int memo_seen(memo *mm, int depth, const uint64_t *key, double cost)
  * ones: the memo's states are then few per depth.  At each node the
  * operand with the largest tree (the subtree unfolded, a shared node
  * counted at each use) goes first: rbp PC2 proves its optimum in 11 s so,
- * in operands' order not in 400 s.  SIZE: n doubles of scratch (a tree
- * can outgrow any int). */
+ * in operands' order not within a minute.  SIZE: n doubles of scratch (a
+ * tree can outgrow any int). */
 static void decision_order(pctx *c, int *D, int *m, int *pos, double *size)
 {
     for (int x = 0; x < c->n; x++) {
