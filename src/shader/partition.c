@@ -59,7 +59,9 @@ enum {
     MEMO_SLOTS0 = 1 << 12, /* branch and bound: the memo's first size, in slots */
     MEMO_PROBES = 8,      /* slots a memo key may lie in */
 };
-#define MEMO_BYTES ((size_t)32 << 20) /* the memo grows to at most this */
+/* The memo grows to at most this.  rbp PC2 fills it; twice as much saved
+ * 2% of that search's time (73 s -> 72 s, in an earlier order). */
+#define MEMO_BYTES ((size_t)32 << 20)
 
 typedef struct pctx {
     const ir_dag *d;
