@@ -221,13 +221,10 @@ void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *
     for (int j0 = 0; j0 < stride; j0 += STOCH_LANES) ranks |= (uint64_t)STOCH_MASK16(rk.meet + j0) << j0;
     for (; ranks; ranks &= ranks - 1) {
         const int j = __builtin_ctzll(ranks);
-        if (ranks & (ranks - 1)) {  /* the next rank's blocks (x, y, u, v), while this one is walked */
+        if (ranks & (ranks - 1)) {  /* the next rank's first block (x, y, u, v), while this one is walked */
             const int jn = __builtin_ctzll(ranks & (ranks - 1));
-            for (int by = rk.by_first[jn]; by < rk.y1[jn]; by += 4)
-                for (int bx = rk.bx_first[jn]; bx < rk.x1[jn]; bx += 4) {
-                    const float *next = raster_ranked_block(ranked, key, jn, raster_uvt_lane(bx, by));
-                    for (int f = 0; f < RASTER_RANKED_T; f++) __builtin_prefetch(next + f * STOCH_LANES);
-                }
+            const float *next = raster_ranked_block(ranked, key, jn, raster_uvt_lane(rk.bx_first[jn], rk.by_first[jn]));
+            for (int f = 0; f < RASTER_RANKED_T; f++) __builtin_prefetch(next + f * STOCH_LANES);
         }
         const int bx1 = rk.x1[j], by1 = rk.y1[j];
         const stoch_box box = {rk.bx_first[j], rk.bx_last[j], rk.by_first[j], rk.by_last[j],
