@@ -6,18 +6,24 @@
 # and the median of the rounds' B / A ratios (paired: a round's two runs
 # see nearly the same machine).
 #
-# usage: bench/ab.sh [--rounds N] [--field KEY] MOSAIC_A MOSAIC_B -- RENDER ARGS...
+# usage: bench/ab.sh [--rounds N] [--field KEY] [--together] MOSAIC_A MOSAIC_B -- RENDER ARGS...
 #   e.g. bench/ab.sh --rounds 15 /tmp/mosaic-old build/mosaic -- scenes/blur.scene \
 #            --size 960x540 --spp 27 --fma 200 --frames 3 --threads 1
 # --field takes another --stats-json number instead of frame_ms_min
-# (frame_ms is the median frame).  Default 9 rounds.
+# (frame_ms is the median frame).  Default 9 rounds.  --together runs a
+# round's two renders at the same time, A on core 0 and B on core 1 (the
+# cores swap every round; taskset), so both see the same moment of a
+# shared machine whose speed drifts from second to second (give
+# --threads 1: each render's threads share its core).
 set -u
 ROUNDS=9
 FIELD=frame_ms_min
+TOGETHER=0
 while [ $# -gt 0 ]; do
     case "$1" in
     --rounds) ROUNDS=$2; shift 2 ;;
     --field) FIELD=$2; shift 2 ;;
+    --together) TOGETHER=1; shift ;;
     -h|--help) sed -n '2,13s/^# \{0,1\}//p' "$0"; exit 0 ;;
     *) break ;;
     esac
@@ -30,19 +36,30 @@ A=$1 B=$2
 shift 3
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-ab.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-json() { sed -n "s/.*\"$1\": *\([0-9.e+-]*\).*/\1/p" "$2" | head -n 1; }
+json() { sed -n "s/.*\"$1\": *\([0-9.e+-]*\).*/\1/p" "$2" 2>/dev/null | head -n 1; }
 : > "$tmp/rounds"
 i=0
+# field NAME BIN: the round's value of the render NAME of BIN.
+field() {
+    v=$(json "$FIELD" "$tmp/$1.json")
+    [ -n "$v" ] || { echo "ab.sh: $2 render failed or has no $FIELD: $(tail -n 2 "$tmp/$1.log")" >&2; exit 1; }
+    printf '%s ' "$v" >> "$tmp/rounds"
+}
 while [ "$i" -lt "$ROUNDS" ]; do
-    for bin in "$A" "$B"; do
-        if ! "$bin" render "$@" -o "$tmp/out.png" --stats-json "$tmp/s.json" > "$tmp/log" 2>&1; then
-            echo "ab.sh: $bin render failed: $(tail -n 2 "$tmp/log")" >&2
-            exit 1
-        fi
-        v=$(json "$FIELD" "$tmp/s.json")
-        [ -n "$v" ] || { echo "ab.sh: no $FIELD in --stats-json" >&2; exit 1; }
-        printf '%s ' "$v" >> "$tmp/rounds"
-    done
+    rm -f "$tmp/a.json" "$tmp/b.json"
+    if [ "$TOGETHER" = 1 ]; then
+        ca=$((i % 2)) cb=$((1 - i % 2))
+        taskset -c "$ca" "$A" render "$@" -o "$tmp/a.png" --stats-json "$tmp/a.json" > "$tmp/a.log" 2>&1 &
+        pa=$!
+        taskset -c "$cb" "$B" render "$@" -o "$tmp/b.png" --stats-json "$tmp/b.json" > "$tmp/b.log" 2>&1 &
+        pb=$!
+        wait "$pa" "$pb"
+    else
+        "$A" render "$@" -o "$tmp/a.png" --stats-json "$tmp/a.json" > "$tmp/a.log" 2>&1
+        "$B" render "$@" -o "$tmp/b.png" --stats-json "$tmp/b.json" > "$tmp/b.log" 2>&1
+    fi
+    field a "$A"
+    field b "$B"
     echo >> "$tmp/rounds"
     i=$((i + 1))
 done
