@@ -4,8 +4,8 @@
  * set up by the front-end (fe_setup_blurred); samples drawn in a rank's
  * slice of (u, v, t), at and around the warped triangle, go through the
  * float sample test the walk runs (stoch_lane.h); every one it covers
- * must pass the rank's edge bounds (stoch_edges_of_rank, with the walk's
- * slack).  The reference here is the float test itself, not exact
+ * must pass the rank's edge bounds (stoch_edge_plane, the walk's planes,
+ * with its slack).  The reference here is the float test itself, not exact
  * geometry: the bounds must keep what it takes, rounding included.  And
  * the walks' block masks of a box against its pixels counted one by one.
  * Fed by make test. */
@@ -16,6 +16,20 @@
 #include "frontend/frontend.h"
 #include "raster/stoch.h"
 #include "raster/stoch_lane.h"
+
+/* Rank j's three edge bounds as the walk's tables hold them (none
+ * without fe_blur.edges). */
+static void edges_of_rank(const fe_blur *b, int stride, int j, float u0, float u1, float slack, stoch_edges *out)
+{
+    for (int k = 0; k < 3; k++) {
+        const int16_t *ends = b->rank + (FE_RANK_ENDS + 2 * k) * stride + j;
+        if (b->edges)
+            stoch_edge_plane(b, k, ends[0], ends[stride], u0, u1, slack, &out->x[k], &out->y[k], &out->u[k],
+                             &out->v[k], &out->c[k]);
+        else
+            out->x[k] = out->y[k] = out->u[k] = out->v[k] = 0.0f, out->c[k] = INFINITY;
+    }
+}
 
 static test_rng rng = {0x9e3779b97f4a7c15ull};
 static double frand(double lo, double hi) { return lo + (hi - lo) * rng_unit(&rng); }
@@ -139,8 +153,8 @@ static void test_edge_bounds_keep_samples(void)
                                      fmaxf(r[FE_RANK_YH0 * stride], r[FE_RANK_YH1 * stride]) * q);
                 }
                 stoch_edges E;
-                stoch_edges_of_rank(b, stride, j, by_u ? range[j][0] : -1.0f, by_u ? range[j][1] : 1.0f,
-                                    STOCH_LANE_SLACK, &E);
+                edges_of_rank(b, stride, j, by_u ? range[j][0] : -1.0f, by_u ? range[j][1] : 1.0f, STOCH_LANE_SLACK,
+                              &E);
                 int pass = 1;
                 for (int e = 0; e < 3; e++) {
                     pass &= E.x[e] * x + E.y[e] * y + E.u[e] * u + E.v[e] * v <= E.c[e];

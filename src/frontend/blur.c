@@ -378,7 +378,7 @@ UTIL_CLONES_AVX2 static void extents_at(const fe_blur *b, const float *t, int n,
 
 /* lo: floor((v - m) s); hi: ceil((v + m) s) = -floor(-(v + m) s); empty
  * ranks (the padding too): lo above every column, hi below.  FLOOR is
- * util_floor_i32, or floorf itself in the AVX2 body (one instruction
+ * util_floor_i32, or util_floor_i32_avx2 in the AVX2 body (one instruction
  * there, a call per lane in the baseline's): the same bits. */
 static inline __attribute__((always_inline)) void ranks_round(int16_t *restrict out, const rank_ends *restrict r,
                                                               int stride, float m, float s, int32_t (*floor_i32)(float))
@@ -394,16 +394,11 @@ static inline __attribute__((always_inline)) void ranks_round(int16_t *restrict 
             out[e * stride + j] = r->empty[j] ? INT16_MIN : q;
         }
 }
-static void ranks_round_baseline(int16_t *restrict out, const rank_ends *restrict r, int stride, float m, float s)
-{
-    ranks_round(out, r, stride, m, s, util_floor_i32);
-}
 #if defined(UTIL_X86)
-__attribute__((target("avx2"))) static inline int32_t floor_i32_avx2(float v) { return (int32_t)floorf(v); }
 __attribute__((target("avx2"))) static void ranks_round_avx2(int16_t *restrict out, const rank_ends *restrict r,
                                                              int stride, float m, float s)
 {
-    ranks_round(out, r, stride, m, s, floor_i32_avx2);
+    ranks_round(out, r, stride, m, s, util_floor_i32_avx2);
 }
 #endif
 
@@ -435,7 +430,7 @@ UTIL_CLONES_AVX2 static void ranks_store(fe_blur *b, rank_ends *restrict r, int 
     if (__builtin_cpu_supports("avx2")) ranks_round_avx2(b->rank, r, stride, m, s);
     else
 #endif
-        ranks_round_baseline(b->rank, r, stride, m, s);
+        ranks_round(b->rank, r, stride, m, s, util_floor_i32);
     for (int j = 0; j < stride; j++) {
         if (lines[j] || r->empty[j]) continue;
         const float *v = aside[j];

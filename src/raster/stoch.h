@@ -70,20 +70,6 @@ static inline void stoch_edge_plane(const fe_blur *b, int k, int16_t q0, int16_t
     *c = bound ? end + slack : INFINITY;
 }
 
-/* Rank j's three edge bounds (none without fe_blur.edges). */
-static inline void stoch_edges_of_rank(const fe_blur *b, int stride, int j, float u0, float u1, float slack,
-                                       stoch_edges *out)
-{
-    for (int k = 0; k < 3; k++) {
-        const int16_t *ends = b->rank + (FE_RANK_ENDS + 2 * k) * stride + j;
-        if (b->edges)
-            stoch_edge_plane(b, k, ends[0], ends[stride], u0, u1, slack, &out->x[k], &out->y[k], &out->u[k],
-                             &out->v[k], &out->c[k]);
-        else
-            out->x[k] = out->y[k] = out->u[k] = out->v[k] = 0.0f, out->c[k] = INFINITY;
-    }
-}
-
 /* A new triangle: fresh stamps in px. */
 void stoch_pixels_next(stoch_pixels *px);
 
