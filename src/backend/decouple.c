@@ -20,10 +20,11 @@ static const float lane_ox[4] = {0.5f, 1.5f, 0.5f, 1.5f}, lane_oy[4] = {0.5f, 0.
 
 /* Where a queued sample write's colour comes from: the nearest grid point
  * (lane of an entry), or (n = 4, bilinear) that one and the three in
- * taps[i] with their weights.  The write itself is rop[i], its source
- * src[i]. */
+ * taps[i] with their weights; and its pixel, for the blur area.  The write
+ * itself is rop[i], its source src[i]. */
 typedef struct rop_src {
     int32_t entry;
+    uint32_t pixel;
     uint8_t lane, n;
 } rop_src;
 typedef struct rop_taps {
@@ -129,12 +130,21 @@ static bool mix_color(const decouple_scratch *d, int i, uint32_t *color)
     return true;
 }
 
+/* The queued writes' colours from their shaded entries, then the ROP.
+ * Blur area: a write whose grid point was last used from another pixel
+ * (or never) counts, in queue order (an entry keeps its key while a write
+ * holds it); branch-free, as the entries' pixels are random. */
 void decouple_drain(decouple_scratch *d, shade_scratch *ss, rt_target *t, worker_stats *st)
 {
     shade_pending(d, ss, st);
     shading_cache *c = &d->cache;
+    uint64_t points = 0, refs = 0;
     for (int i = 0; i < d->rop_count; i++) {
         const rop_src *r = &d->src[i];
+        uint32_t *last = &c->entries[r->entry].last_pixel[r->lane];
+        points += *last == UINT32_MAX;
+        refs += *last != r->pixel;
+        *last = r->pixel;
         if (r->n == 1) {  /* the nearest point: a discarded one writes nothing */
             const cache_entry *e = &c->entries[r->entry];
             if (e->result.discard[r->lane]) d->rop[i].tri = NULL;
@@ -146,6 +156,8 @@ void decouple_drain(decouple_scratch *d, shade_scratch *ss, rt_target *t, worker
         shading_cache_unref(c, r->entry);
         for (int k = 0; k < 3; k++) shading_cache_unref(c, d->taps[i].entry[k]);
     }
+    st->blur_points += points;
+    st->blur_refs += refs;
     backend_rop_samples(t, d->rop, d->rop_count);
     d->rop_count = 0;
 }
@@ -201,30 +213,21 @@ static int32_t grid_entry(decouple_scratch *d, const decouple_ctx *c, const fe_t
 
 /* The next queued write (the queue has room): its colour from lane LANE of
  * ENTRY (the nearest point; bilinear adds its taps). */
-static rop_src *queue_write(decouple_scratch *d, const fe_tri *tri, size_t sample, float z, int32_t entry, int lane)
+static rop_src *queue_write(decouple_scratch *d, const fe_tri *tri, uint32_t pixel, size_t sample, float z,
+                            int32_t entry, int lane)
 {
     d->rop[d->rop_count] = (rop_sample){.tri = tri, .idx = sample, .z = z};
     rop_src *r = &d->src[d->rop_count++];
-    *r = (rop_src){.entry = entry, .lane = (uint8_t)lane, .n = 1};
+    *r = (rop_src){.entry = entry, .pixel = pixel, .lane = (uint8_t)lane, .n = 1};
     return r;
 }
 
 /* queue_write, making room first. */
-static rop_src *push_ref(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, size_t sample, float z,
-                         int32_t entry, int lane)
+static rop_src *push_ref(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, uint32_t pixel,
+                         size_t sample, float z, int32_t entry, int lane)
 {
     if (d->rop_count == DECOUPLE_ROP_CAP) decouple_drain(d, c->shade, c->f->target, c->st);
-    return queue_write(d, tri, sample, z, entry, lane);
-}
-
-/* Blur area: a grid point used from a pixel it was not last used from. */
-static void count_use(decouple_scratch *d, worker_stats *st, int32_t e, int lane, uint32_t pixel)
-{
-    cache_entry *ce = &d->cache.entries[e];
-    if (ce->last_pixel[lane] == pixel) return;
-    if (ce->last_pixel[lane] == UINT32_MAX) st->blur_points++;
-    st->blur_refs++;
-    ce->last_pixel[lane] = pixel;
+    return queue_write(d, tri, pixel, sample, z, entry, lane);
 }
 
 /* DECOUPLED with bilinear reconstruction: the four grid points around the
@@ -248,7 +251,8 @@ static void decouple_sample_bilinear(decouple_scratch *d, const decouple_ctx *c,
         lane[k] = (uint8_t)((cx & 1) | (cy & 1) << 1);
         weight[k] = ((corner & 1) ? fx : 1.0f - fx) * ((corner >> 1) ? fy : 1.0f - fy);
     }
-    rop_src *r = push_ref(d, c, tri, (size_t)pixel * (size_t)t->samples + (size_t)h->s, h->z, entry[0], lane[0]);
+    rop_src *r =
+        push_ref(d, c, tri, pixel, (size_t)pixel * (size_t)t->samples + (size_t)h->s, h->z, entry[0], lane[0]);
     rop_taps *tp = &d->taps[r - d->src];
     r->n = 4;
     for (int k = 0; k < 4; k++) {
@@ -258,7 +262,6 @@ static void decouple_sample_bilinear(decouple_scratch *d, const decouple_ctx *c,
         }
         tp->weight[k] = weight[k];
     }
-    count_use(d, c->st, entry[0], lane[0], pixel);
 }
 
 /* SUPERSAMPLE: the covered samples of one rank over a 2x2 pixel block are
@@ -291,10 +294,9 @@ static void supersample_quad(decouple_scratch *d, const decouple_ctx *c, const f
     for (int l = 0; l < 4; l++) {
         if (!live[l]) continue;
         uint32_t pixel = (uint32_t)h[l].py * (uint32_t)t->width + (uint32_t)h[l].px;
-        if (referenced) d->cache.entries[e].refs++;
+        if (referenced) shading_cache_ref(&d->cache, e);
         referenced = true;
-        push_ref(d, c, tri, (size_t)pixel * (size_t)t->samples + (size_t)h[l].s, h[l].z, e, l);
-        count_use(d, c->st, e, l, pixel);
+        push_ref(d, c, tri, pixel, (size_t)pixel * (size_t)t->samples + (size_t)h[l].s, h[l].z, e, l);
     }
 }
 
@@ -341,8 +343,7 @@ static void decouple_block_samples(decouple_scratch *d, const decouple_ctx *c, c
         }
         const uint8_t lane = (uint8_t)((ix & 1) | (iy & 1) << 1);
         const uint32_t pixel = pixel0 + (uint32_t)(l >> 2) * (uint32_t)t->width + (uint32_t)(l & 3);
-        queue_write(d, tri, (size_t)pixel * (size_t)t->samples + blk->sample[l], blk->hits.z[l], e, lane);
-        count_use(d, c->st, e, lane, pixel);
+        queue_write(d, tri, pixel, (size_t)pixel * (size_t)t->samples + blk->sample[l], blk->hits.z[l], e, lane);
     }
     c->st->cache_hits += repeats;
 }

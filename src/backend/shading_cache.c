@@ -18,8 +18,9 @@ mos_result shading_cache_init(shading_cache *c, int capacity, const mos_allocato
     uint32_t buckets = 16;
     while (buckets < 2u * (uint32_t)capacity) buckets *= 2;
     c->entries = util_alloc(a, (size_t)capacity * sizeof *c->entries);
+    c->refs = util_alloc(a, (size_t)capacity * sizeof *c->refs);
     c->buckets = util_alloc(a, buckets * sizeof *c->buckets);
-    if (!c->entries || !c->buckets) {
+    if (!c->entries || !c->refs || !c->buckets) {
         shading_cache_release(c, a);
         return MOS_ERR_OUT_OF_MEMORY;
     }
@@ -33,6 +34,7 @@ mos_result shading_cache_init(shading_cache *c, int capacity, const mos_allocato
 void shading_cache_release(shading_cache *c, const mos_allocator *a)
 {
     util_free(a, c->entries);
+    util_free(a, c->refs);
     util_free(a, c->buckets);
     memset(c, 0, sizeof *c);
 }
@@ -48,14 +50,12 @@ void shading_cache_reset(shading_cache *c)
         if (e->keyed) c->buckets[key_hash(e->tri, e->qx, e->qy) & c->bucket_mask] = CACHE_NONE;
         e->tri = NULL;
         e->keyed = false;
-        e->refs = 0;
+        c->refs[i] = 0;
     }
     c->fresh = 0;
     c->lru_head = c->lru_tail = CACHE_NONE;
-    for (int i = 0; i < CACHE_RECENT; i++) c->recent[i] = CACHE_NONE;
+    for (int i = 0; i < CACHE_RECENT; i++) c->recent[i].entry = CACHE_NONE;
 }
-
-
 
 static void lru_unlink(shading_cache *c, int32_t i)
 {
@@ -68,25 +68,23 @@ static void lru_unlink(shading_cache *c, int32_t i)
 
 int32_t shading_cache_lookup(shading_cache *c, const fe_tri *tri, int32_t qx, int32_t qy)
 {
-    int32_t *recent = &c->recent[shading_cache_recent_slot(qx, qy)];
-    int32_t i = *recent;
-    if (i != CACHE_NONE) {
-        cache_entry *e = &c->entries[i];
-        if (e->keyed && e->tri == tri && e->qx == qx && e->qy == qy) {
-            if (e->refs++ == 0) lru_unlink(c, i);
-            return i;
-        }
+    cache_recent *recent = &c->recent[shading_cache_recent_slot(qx, qy)];
+    int32_t i = recent->entry;
+    if (i != CACHE_NONE && recent->tri == tri && recent->qx == qx && recent->qy == qy) {
+        if (c->refs[i]++ == 0) lru_unlink(c, i);
+        return i;
     }
     for (i = c->buckets[key_hash(tri, qx, qy) & c->bucket_mask]; i != CACHE_NONE; i = c->entries[i].chain) {
-        cache_entry *e = &c->entries[i];
+        const cache_entry *e = &c->entries[i];
         if (e->tri != tri || e->qx != qx || e->qy != qy) continue;
-        if (e->refs++ == 0) lru_unlink(c, i);
-        *recent = i;
+        if (c->refs[i]++ == 0) lru_unlink(c, i);
+        *recent = (cache_recent){tri, qx, qy, i};
         return i;
     }
     return CACHE_NONE;
 }
 
+/* Keyed entry i leaves the hash table and its recent slot. */
 static void unhash(shading_cache *c, int32_t i)
 {
     cache_entry *e = &c->entries[i];
@@ -94,6 +92,8 @@ static void unhash(shading_cache *c, int32_t i)
     while (*link != i) link = &c->entries[*link].chain;
     *link = e->chain;
     e->keyed = false;
+    cache_recent *recent = &c->recent[shading_cache_recent_slot(e->qx, e->qy)];
+    if (recent->entry == i) recent->entry = CACHE_NONE;
 }
 
 int32_t shading_cache_insert(shading_cache *c, const fe_tri *tri, int32_t qx, int32_t qy, bool keyed)
@@ -112,14 +112,14 @@ int32_t shading_cache_insert(shading_cache *c, const fe_tri *tri, int32_t qx, in
     e->tri = tri;
     e->qx = qx;
     e->qy = qy;
-    e->refs = 1;
+    c->refs[i] = 1;
     for (int l = 0; l < 4; l++) e->last_pixel[l] = UINT32_MAX;
     if (keyed) {
         uint32_t b = key_hash(tri, qx, qy) & c->bucket_mask;
         e->chain = c->buckets[b];
         c->buckets[b] = i;
         e->keyed = true;
-        c->recent[shading_cache_recent_slot(qx, qy)] = i;
+        c->recent[shading_cache_recent_slot(qx, qy)] = (cache_recent){tri, qx, qy, i};
     }
     return i;
 }

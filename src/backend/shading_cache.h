@@ -9,31 +9,40 @@
 
 #define CACHE_NONE (-1)
 
+/* An entry; what the ROP's drain reads (result, last_pixel) comes first,
+ * so that one cache line holds it.  Its reference count is apart, in
+ * shading_cache.refs. */
 typedef struct cache_entry {
-    const fe_tri *tri;    /* the quad's triangle (SUPERSAMPLE's anonymous entries too); NULL once reset */
-    int32_t qx, qy;       /* quad of the shading grid: points (2 qx + i, 2 qy + j) */
-    uint32_t refs;        /* ROP work waiting on this entry */
-    int32_t prev, next;   /* LRU list of unreferenced entries */
-    int32_t chain;        /* next entry in the same hash bucket */
-    bool keyed;           /* in the hash table */
-    shade_result result;  /* colour and discard per lane, once shaded */
-    float x[4], y[4];     /* where the lanes are shaded (reference space) */
+    shade_result result;     /* colour and discard per lane, once shaded */
     uint32_t last_pixel[4];  /* blur area: last pixel that used each lane */
+    const fe_tri *tri;       /* the quad's triangle (SUPERSAMPLE's anonymous entries too); NULL once reset */
+    int32_t qx, qy;          /* quad of the shading grid: points (2 qx + i, 2 qy + j) */
+    int32_t prev, next;      /* LRU list of unreferenced entries */
+    int32_t chain;           /* next entry in the same hash bucket */
+    bool keyed;              /* in the hash table */
+    float x[4], y[4];        /* where the lanes are shaded (reference space) */
 } cache_entry;
 
-/* Entries of the grid quads last found or made, direct-mapped by the low
- * bits of (qx, qy): neighbouring samples mostly use the same few quads, so
- * most lookups end here, before the hash (a slot is a hint, checked
- * against the entry's key). */
+/* The keys and entries of the grid quads last found or made, direct-mapped
+ * by the low bits of (qx, qy): neighbouring samples mostly use the same few
+ * quads, so most lookups end here, before the hash, without touching an
+ * entry.  A slot's key is its entry's as long as it names one: an entry
+ * that takes a new key leaves its old slot first. */
 #define CACHE_RECENT 64
+typedef struct cache_recent {
+    const fe_tri *tri;
+    int32_t qx, qy;
+    int32_t entry;  /* CACHE_NONE: empty */
+} cache_recent;
 typedef struct shading_cache {
     cache_entry *entries;
+    uint32_t *refs;  /* per entry: the ROP work waiting on it */
     int capacity;
     int32_t *buckets;
     uint32_t bucket_mask;
     int32_t lru_head, lru_tail;  /* least recently used first */
     int32_t fresh;  /* entries [fresh, capacity) unused since the reset: older than the LRU list */
-    int32_t recent[CACHE_RECENT];
+    cache_recent recent[CACHE_RECENT];
 } shading_cache;
 
 mos_result shading_cache_init(shading_cache *c, int capacity, const mos_allocator *a);
@@ -50,19 +59,17 @@ static inline uint32_t shading_cache_recent_slot(int32_t qx, int32_t qy)
 }
 static inline int32_t shading_cache_find(shading_cache *c, const fe_tri *tri, int32_t qx, int32_t qy)
 {
-    const int32_t i = c->recent[shading_cache_recent_slot(qx, qy)];
-    if (i != CACHE_NONE) {
-        cache_entry *e = &c->entries[i];
-        if (e->keyed && e->tri == tri && e->qx == qx && e->qy == qy && e->refs) {  /* referenced: off the LRU list */
-            e->refs++;
-            return i;
-        }
+    const cache_recent *r = &c->recent[shading_cache_recent_slot(qx, qy)];
+    const int32_t i = r->entry;
+    if (i != CACHE_NONE && r->tri == tri && r->qx == qx && r->qy == qy && c->refs[i]) {  /* referenced: off the LRU list */
+        c->refs[i]++;
+        return i;
     }
     return shading_cache_lookup(c, tri, qx, qy);
 }
 /* One more reference to entry e, which holds one already (so it is off
  * the LRU list). */
-static inline void shading_cache_ref(shading_cache *c, int32_t e) { c->entries[e].refs++; }
+static inline void shading_cache_ref(shading_cache *c, int32_t e) { c->refs[e]++; }
 /* A new entry for (tri, qx, qy) (keyed) or an anonymous one, referenced
  * once, taken from the least recently used unreferenced entry; CACHE_NONE
  * when every entry is referenced (the caller must drain its ROP work). */
@@ -73,7 +80,7 @@ void shading_cache_lru_append(shading_cache *c, int32_t e);
  * (inline: the ROP's drain drops one per queued write). */
 static inline void shading_cache_unref(shading_cache *c, int32_t e)
 {
-    if (--c->entries[e].refs == 0) shading_cache_lru_append(c, e);
+    if (--c->refs[e] == 0) shading_cache_lru_append(c, e);
 }
 
 #endif
