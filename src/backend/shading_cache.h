@@ -61,7 +61,8 @@ static inline int32_t shading_cache_find(shading_cache *c, const fe_tri *tri, in
 {
     const cache_recent *r = &c->recent[shading_cache_recent_slot(qx, qy)];
     const int32_t i = r->entry;
-    if (i != CACHE_NONE && r->tri == tri && r->qx == qx && r->qy == qy && c->refs[i]) {  /* referenced: off the LRU list */
+    /* One branch on the key (&, not &&: which part differs is random). */
+    if ((i != CACHE_NONE) & (r->tri == tri) & (r->qx == qx) & (r->qy == qy) && c->refs[i]) {  /* referenced: off the LRU list */
         c->refs[i]++;
         return i;
     }
