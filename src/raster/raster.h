@@ -53,6 +53,10 @@ static inline int raster_uvt_lane(int x, int y)
 {
     return ((y & 31) >> 2) * 128 + ((x & 31) >> 2) * 16 + (y & 3) * 4 + (x & 3);
 }
+/* raster_uvt_lane of a block's first pixel, in two parts (x, y multiples
+ * of 4): its row of blocks, plus its column. */
+static inline int raster_uvt_block_row(int y) { return (y & 28) << 5; }
+static inline int raster_uvt_block_col(int x) { return (x & 28) << 2; }
 /* The fields of rank j under key for the 4x4 block whose first lane is
  * lane0 (a multiple of 16): field f of lane i at [f * 16 + i]; and the
  * sample indices of rank j. */

@@ -223,7 +223,8 @@ void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *
         const int j = __builtin_ctzll(ranks);
         if (ranks & (ranks - 1)) {  /* the next rank's first block (x, y, u, v), while this one is walked */
             const int jn = __builtin_ctzll(ranks & (ranks - 1));
-            const float *next = raster_ranked_block(ranked, key, jn, raster_uvt_lane(rk.bx_first[jn], rk.by_first[jn]));
+            const float *next = raster_ranked_block(
+                ranked, key, jn, raster_uvt_block_row(rk.by_first[jn]) + raster_uvt_block_col(rk.bx_first[jn]));
             for (int f = 0; f < RASTER_RANKED_T; f++) __builtin_prefetch(next + f * STOCH_LANES);
         }
         const int bx1 = rk.x1[j], by1 = rk.y1[j];
@@ -232,16 +233,14 @@ void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *
         /* Samples beyond a line by more than the slack cannot be covered. */
         const float axl = rk.axl[j], bxl = rk.bxl[j], axh = rk.axh[j], bxh = rk.bxh[j];
         const float ayl = rk.ayl[j], byl = rk.byl[j], ayh = rk.ayh[j], byh = rk.byh[j];
-        stoch_edges E = {0};
-        if (b->edges)
-            for (int k = 0; k < 3; k++)
-                E.x[k] = rk.ex[k][j], E.y[k] = rk.ey[k][j], E.u[k] = rk.eu[k][j], E.v[k] = rk.ev[k][j], E.c[k] = rk.ec[k][j];
         const uint8_t *sample = raster_ranked_sample(ranked, key, j);
+        const float *plane = raster_ranked_block(ranked, key, j, 0);
         for (int by = box.by_first; by < by1; by += 4) {
+            const int row = raster_uvt_block_row(by);
             for (int bx = box.bx_first; bx < bx1; bx += 4) {
                 const uint32_t mask = stoch_box_lanes(&box, bx, by);
-                const int lane0 = raster_uvt_lane(bx, by);
-                const float *restrict lanes = __builtin_assume_aligned(raster_ranked_block(ranked, key, j, lane0), 64);
+                const int lane0 = row + raster_uvt_block_col(bx);
+                const float *restrict lanes = __builtin_assume_aligned(plane + lane0 * RASTER_RANKED_FIELDS, 64);
                 const float *restrict X = lanes + RASTER_RANKED_X * STOCH_LANES;
                 const float *restrict Y = lanes + RASTER_RANKED_Y * STOCH_LANES;
                 const float *restrict U = lanes + RASTER_RANKED_U * STOCH_LANES;
@@ -263,7 +262,9 @@ void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *
                     for (int i = 0; i < STOCH_LANES; i++) {
                         int inside = 1;
                         for (int k = 0; k < 3; k++)
-                            inside &= E.x[k] * xs[i] + E.y[k] * ys[i] + E.u[k] * U[i] + E.v[k] * V[i] <= E.c[k];
+                            inside &= rk.ex[k][j] * xs[i] + rk.ey[k][j] * ys[i] + rk.eu[k][j] * U[i] +
+                                          rk.ev[k][j] * V[i] <=
+                                      rk.ec[k][j];
                         in[i] = -inside;
                     }
                     pass &= STOCH_MASK16(in);
