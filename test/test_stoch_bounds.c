@@ -17,6 +17,13 @@
 #include "raster/stoch.h"
 #include "raster/stoch_lane.h"
 
+/* A rank's edge bounds (frame.h) as planes over a sample: it may be
+ * covered only if x[k] X + y[k] Y + u[k] U + v[k] V <= c[k] for k = 0..2
+ * (no bound: zeros and c = INFINITY). */
+typedef struct stoch_edges {
+    float x[3], y[3], u[3], v[3], c[3];
+} stoch_edges;
+
 /* Rank j's three edge bounds as the walk's tables hold them (none
  * without fe_blur.edges). */
 static void edges_of_rank(const fe_blur *b, int stride, int j, float u0, float u1, float slack, stoch_edges *out)

@@ -9,9 +9,9 @@
 
 #define CACHE_NONE (-1)
 
-/* An entry; what the ROP's drain reads (result, last_pixel) comes first,
- * so that one cache line holds it.  Its reference count is apart, in
- * shading_cache.refs. */
+/* An entry: what the ROP's drain reads (result, last_pixel) first, side
+ * by side; its reference count apart, in shading_cache.refs, which a
+ * cache hit reads instead of the entry. */
 typedef struct cache_entry {
     shade_result result;     /* colour and discard per lane, once shaded */
     uint32_t last_pixel[4];  /* blur area: last pixel that used each lane */

@@ -38,13 +38,6 @@ static inline uint32_t stoch_box_lanes(const stoch_box *b, int bx, int by)
 
 #define STOCH_LANE_SLACK 0.03125f  /* pixels: covers the float error of evaluating a bound */
 
-/* A rank's edge bounds (frame.h) as planes over a sample: it may be
- * covered only if x[k] X + y[k] Y + u[k] U + v[k] V <= c[k] for k = 0..2
- * (no bound: zeros and c = INFINITY). */
-typedef struct stoch_edges {
-    float x[3], y[3], u[3], v[3], c[3];
-} stoch_edges;
-
 /* Edge bound k of a rank (fe_blur.rank's ends q0, q1; INT16_MAX: none)
  * over lens u in [u0, u1], widened by slack, as that plane: n . (X, Y) <=
  * h0 + (s - s_lo) (h1 - h0) / (s_hi - s_lo), s = nx sx U + ny sy V, h0 and
