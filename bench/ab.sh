@@ -36,7 +36,7 @@ A=$1 B=$2
 shift 3
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-ab.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-json() { sed -n "s/.*\"$1\": *\([0-9.e+-]*\).*/\1/p" "$2" 2>/dev/null | head -n 1; }
+. "$(dirname "$0")/stats_json.sh"
 : > "$tmp/rounds"
 i=0
 # field NAME BIN: the round's value of the render NAME of BIN.

@@ -38,7 +38,7 @@ while [ $# -gt 0 ]; do
 done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-blurbench.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-json() { sed -n "s/.*\"$1\": *\([0-9.e+-]*\).*/\1/p" "$2" | head -n 1; }
+. "$(dirname "$0")/stats_json.sh"
 
 echo "| spp | shader | mode | frame ms | shades / covered px | cache hit rate | stalls | blur area | front-end busy / CPU % of frame | supersample / decoupled |"
 echo "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|"

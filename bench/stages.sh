@@ -56,7 +56,8 @@ valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$MOSAIC" render "$SCEN
     exit 1
 }
 [ -z "$KEEP" ] || cp "$tmp/cg" "$KEEP"
-samples=$(sed -n 's/.*"visibility_samples": *\([0-9]*\).*/\1/p' "$tmp/stats.json" | head -n 1)
+. "$(dirname "$0")/stats_json.sh"
+samples=$(json visibility_samples "$tmp/stats.json")
 # "count  file:function [object]" lines -> "function count" (own, then with callees).
 costs() {
     callgrind_annotate --inclusive="$1" --threshold=100 --show-percs=no "$tmp/cg" 2> /dev/null |
