@@ -15,8 +15,8 @@
 # counts where it is inlined): walk (the bound tests, raster_stochastic_ISA),
 # flush (5D test, scatter to blocks, early depth, first sample of a pixel),
 # decouple (grid point, cache lookup and insert, queued write), drain (colours
-# from the cache, blur area, LRU), and with their callees: shading
-# (backend_shade_points), ROP (backend_rop_samples), blurred setup
+# from the cache, blur area, LRU, and the ROP's writes, inlined there), and
+# with their callees: shading (backend_shade_points), blurred setup
 # (fe_setup_blurred), PNG (img_write_png, outside the frame time).
 # About 30 s for scenes/blur.scene, 90 s for scenes/herd.scene.
 set -u
@@ -72,19 +72,18 @@ awk -v samples="${samples:-0}" -v total="${total:-0}" -v isa="$ISA" '
     file == 1 { self[$1] += $2 }                          # a function own, summed over the files inlined into it
     file == 2 && $2 > incl[$1] { incl[$1] = $2 }          # with its callees: the function row, the largest
     END {
-        n = split("walk flush decouple drain shading ROP setup PNG", order, " ")
+        n = split("walk flush decouple drain shading setup PNG", order, " ")
         cost["walk"] = self["raster_stochastic_" isa]
         cost["flush"] = self["raster_stochastic_" isa "_flush"] + self["stoch_pixels_next"]
         cost["decouple"] = self["decouple_block"] + self["grid_entry"] + self["new_entry"] + self["shading_cache_lookup"] + \
                            self["shading_cache_insert"]
         cost["drain"] = self["decouple_drain"] + self["shade_pending"] + self["mix_color"] + self["shading_cache_lru_append"]
         cost["shading"] = incl["backend_shade_points"]
-        cost["ROP"] = self["backend_rop_samples"]
         cost["setup"] = incl["fe_setup_blurred"]
         cost["PNG"] = incl["img_write_png"]
         name["walk"] = "walk: bound tests"; name["flush"] = "flush: 5D test, scatter, early depth"
-        name["decouple"] = "decouple: grid point, cache, queued write"; name["drain"] = "drain: colours, blur area, LRU"
-        name["shading"] = "shading"; name["ROP"] = "ROP"; name["setup"] = "blurred setup (front-end)"
+        name["decouple"] = "decouple: grid point, cache, queued write"; name["drain"] = "drain: colours, blur area, LRU, ROP"
+        name["shading"] = "shading"; name["setup"] = "blurred setup (front-end)"
         name["PNG"] = "PNG (not in the frame time)"
         printf "covered samples %d, instructions %.3f G\n\n", samples, total / 1e9
         print "| stage | instructions | per covered sample | share |"

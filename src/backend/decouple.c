@@ -18,15 +18,18 @@
 
 static const float lane_ox[4] = {0.5f, 1.5f, 0.5f, 1.5f}, lane_oy[4] = {0.5f, 0.5f, 1.5f, 1.5f};
 
-/* Where a queued sample write's colour comes from: the nearest grid point
- * (lane of an entry), or (n = 4, bilinear) that one and the three in
- * taps[i] with their weights; and its pixel, for the blur area.  The write
- * itself is rop[i], its source src[i]. */
-typedef struct rop_src {
-    int32_t entry;
+/* A queued sample write: its triangle, pixel and sample, depth, and where
+ * its colour comes from: the nearest grid point (lane of an entry), or
+ * (n = 4, bilinear) that one and the three in taps[i] with their weights.
+ * The drain colours it and hands it to the ROP (backend_rop_write); the
+ * pixel counts the blur area too. */
+typedef struct queued_write {
+    const fe_tri *tri;
     uint32_t pixel;
-    uint8_t lane, n;
-} rop_src;
+    float z;
+    int32_t entry;
+    uint8_t sample, lane, n;
+} queued_write;
 typedef struct rop_taps {
     int32_t entry[3];
     uint8_t lane[3];
@@ -37,8 +40,7 @@ struct decouple_scratch {
     shading_cache cache;
     int32_t *pending;  /* entries to shade, capacity entries */
     int pending_count;
-    rop_sample *rop;
-    rop_src *src;
+    queued_write *writes;
     rop_taps *taps;  /* bilinear frames only */
     int rop_count;
     const fe_tri *tris[DECOUPLE_SHADE_QUADS];
@@ -51,10 +53,9 @@ decouple_scratch *decouple_scratch_create(int cache_quads, const mos_allocator *
     decouple_scratch *d = util_calloc(a, 1, sizeof *d);
     if (!d) return NULL;
     d->pending = util_alloc(a, (size_t)cache_quads * sizeof *d->pending);
-    d->rop = util_alloc(a, DECOUPLE_ROP_CAP * sizeof *d->rop);
-    d->src = util_alloc(a, DECOUPLE_ROP_CAP * sizeof *d->src);
+    d->writes = util_alloc(a, DECOUPLE_ROP_CAP * sizeof *d->writes);
     d->taps = util_alloc(a, DECOUPLE_ROP_CAP * sizeof *d->taps);
-    if (!d->pending || !d->rop || !d->src || !d->taps || shading_cache_init(&d->cache, cache_quads, a) != MOS_OK) {
+    if (!d->pending || !d->writes || !d->taps || shading_cache_init(&d->cache, cache_quads, a) != MOS_OK) {
         decouple_scratch_destroy(d, a);
         return NULL;
     }
@@ -66,8 +67,7 @@ void decouple_scratch_destroy(decouple_scratch *d, const mos_allocator *a)
     if (!d) return;
     shading_cache_release(&d->cache, a);
     util_free(a, d->pending);
-    util_free(a, d->rop);
-    util_free(a, d->src);
+    util_free(a, d->writes);
     util_free(a, d->taps);
     util_free(a, d);
 }
@@ -108,7 +108,7 @@ static uint32_t unpack_mix(const uint32_t *rgba, const float *w, int n)
  * points that were not discarded; false when all were. */
 static bool mix_color(const decouple_scratch *d, int i, uint32_t *color)
 {
-    const rop_src *r = &d->src[i];
+    const queued_write *r = &d->writes[i];
     const rop_taps *tp = &d->taps[i];
     uint32_t rgba[4];
     float w[4], sum = 0.0f;
@@ -130,35 +130,38 @@ static bool mix_color(const decouple_scratch *d, int i, uint32_t *color)
     return true;
 }
 
-/* The queued writes' colours from their shaded entries, then the ROP.
- * Blur area: a write whose grid point was last used from another pixel
- * (or never) counts, in queue order (an entry keeps its key while a write
+/* The queued writes in order: each one's colour from its shaded entries,
+ * then the ROP.  Blur area: a write whose grid point was last used from
+ * another pixel (or never) counts (an entry keeps its key while a write
  * holds it); branch-free, as the entries' pixels are random. */
 void decouple_drain(decouple_scratch *d, shade_scratch *ss, rt_target *t, worker_stats *st)
 {
     shade_pending(d, ss, st);
     shading_cache *c = &d->cache;
+    rop_run rop = backend_rop_run(t);
+    const size_t S = (size_t)t->samples;
     uint64_t points = 0, refs = 0;
     for (int i = 0; i < d->rop_count; i++) {
-        const rop_src *r = &d->src[i];
-        uint32_t *last = &c->entries[r->entry].last_pixel[r->lane];
+        const queued_write *w = &d->writes[i];
+        uint32_t *last = &c->entries[w->entry].last_pixel[w->lane];
         points += *last == UINT32_MAX;
-        refs += *last != r->pixel;
-        *last = r->pixel;
-        if (r->n == 1) {  /* the nearest point: a discarded one writes nothing */
-            const cache_entry *e = &c->entries[r->entry];
-            if (e->result.discard[r->lane]) d->rop[i].tri = NULL;
-            else d->rop[i].rgba = e->result.rgba[r->lane];
-            shading_cache_unref(c, r->entry);
-            continue;
+        refs += *last != w->pixel;
+        *last = w->pixel;
+        uint32_t rgba;
+        bool shaded;  /* false: discarded, nothing written */
+        if (w->n == 1) {  /* the nearest point */
+            const cache_entry *e = &c->entries[w->entry];
+            shaded = !e->result.discard[w->lane];
+            rgba = e->result.rgba[w->lane];
+        } else {
+            shaded = mix_color(d, i, &rgba);
+            for (int k = 0; k < 3; k++) shading_cache_unref(c, d->taps[i].entry[k]);
         }
-        if (!mix_color(d, i, &d->rop[i].rgba)) d->rop[i].tri = NULL;  /* discarded */
-        shading_cache_unref(c, r->entry);
-        for (int k = 0; k < 3; k++) shading_cache_unref(c, d->taps[i].entry[k]);
+        shading_cache_unref(c, w->entry);
+        if (shaded) backend_rop_write(t, &rop, w->tri, (size_t)w->pixel * S + w->sample, w->z, rgba);
     }
     st->blur_points += points;
     st->blur_refs += refs;
-    backend_rop_samples(t, d->rop, d->rop_count);
     d->rop_count = 0;
 }
 
@@ -211,20 +214,26 @@ static int32_t grid_entry(decouple_scratch *d, const decouple_ctx *c, const fe_t
     return e;
 }
 
-/* The next queued write (the queue has room): its colour from lane LANE of
- * ENTRY (the nearest point; bilinear adds its taps). */
-static rop_src *queue_write(decouple_scratch *d, const fe_tri *tri, uint32_t pixel, size_t sample, float z,
-                            int32_t entry, int lane)
+/* The next queued write (the queue has room): sample `sample` of pixel
+ * `pixel`, its colour from lane LANE of ENTRY (the nearest point; bilinear
+ * adds its taps). */
+static queued_write *queue_write(decouple_scratch *d, const fe_tri *tri, uint32_t pixel, int sample, float z,
+                                 int32_t entry, int lane)
 {
-    d->rop[d->rop_count] = (rop_sample){.tri = tri, .idx = sample, .z = z};
-    rop_src *r = &d->src[d->rop_count++];
-    *r = (rop_src){.entry = entry, .pixel = pixel, .lane = (uint8_t)lane, .n = 1};
-    return r;
+    queued_write *w = &d->writes[d->rop_count++];
+    w->tri = tri;
+    w->pixel = pixel;
+    w->z = z;
+    w->entry = entry;
+    w->sample = (uint8_t)sample;
+    w->lane = (uint8_t)lane;
+    w->n = 1;
+    return w;
 }
 
 /* queue_write, making room first. */
-static rop_src *push_ref(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, uint32_t pixel,
-                         size_t sample, float z, int32_t entry, int lane)
+static queued_write *push_ref(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, uint32_t pixel,
+                              int sample, float z, int32_t entry, int lane)
 {
     if (d->rop_count == DECOUPLE_ROP_CAP) decouple_drain(d, c->shade, c->f->target, c->st);
     return queue_write(d, tri, pixel, sample, z, entry, lane);
@@ -251,9 +260,8 @@ static void decouple_sample_bilinear(decouple_scratch *d, const decouple_ctx *c,
         lane[k] = (uint8_t)((cx & 1) | (cy & 1) << 1);
         weight[k] = ((corner & 1) ? fx : 1.0f - fx) * ((corner >> 1) ? fy : 1.0f - fy);
     }
-    rop_src *r =
-        push_ref(d, c, tri, pixel, (size_t)pixel * (size_t)t->samples + (size_t)h->s, h->z, entry[0], lane[0]);
-    rop_taps *tp = &d->taps[r - d->src];
+    queued_write *r = push_ref(d, c, tri, pixel, h->s, h->z, entry[0], lane[0]);
+    rop_taps *tp = &d->taps[r - d->writes];
     r->n = 4;
     for (int k = 0; k < 4; k++) {
         if (k) {
@@ -296,7 +304,7 @@ static void supersample_quad(decouple_scratch *d, const decouple_ctx *c, const f
         uint32_t pixel = (uint32_t)h[l].py * (uint32_t)t->width + (uint32_t)h[l].px;
         if (referenced) shading_cache_ref(&d->cache, e);
         referenced = true;
-        push_ref(d, c, tri, pixel, (size_t)pixel * (size_t)t->samples + (size_t)h[l].s, h[l].z, e, l);
+        push_ref(d, c, tri, pixel, h[l].s, h[l].z, e, l);
     }
 }
 
@@ -324,7 +332,7 @@ static void decouple_block_samples(decouple_scratch *d, const decouple_ctx *c, c
     /* Room for the block's writes first (a stall in new_entry may drain
      * the queue too, which only makes more). */
     if (d->rop_count > DECOUPLE_ROP_CAP - STOCH_LANES) decouple_drain(d, c->shade, c->f->target, c->st);
-    const uint32_t pixel0 = (uint32_t)blk->y0 * (uint32_t)t->width + (uint32_t)blk->x0;
+    const uint32_t width = (uint32_t)t->width, pixel0 = (uint32_t)blk->y0 * width + (uint32_t)blk->x0;
     int32_t e = CACHE_NONE, qx_last = INT32_MIN, qy_last = INT32_MIN;  /* grid quads are within +-2^29 */
     uint64_t repeats = 0;
     for (uint32_t m = blk->live; m; m &= m - 1) {
@@ -342,8 +350,8 @@ static void decouple_block_samples(decouple_scratch *d, const decouple_ctx *c, c
             e = grid_entry(d, c, tri, qx_last, qy_last, rate, blk->x0 + (l & 3), blk->y0 + (l >> 2));
         }
         const uint8_t lane = (uint8_t)((ix & 1) | (iy & 1) << 1);
-        const uint32_t pixel = pixel0 + (uint32_t)(l >> 2) * (uint32_t)t->width + (uint32_t)(l & 3);
-        queue_write(d, tri, pixel, (size_t)pixel * (size_t)t->samples + blk->sample[l], blk->hits.z[l], e, lane);
+        const uint32_t pixel = pixel0 + (uint32_t)(l >> 2) * width + (uint32_t)(l & 3);
+        queue_write(d, tri, pixel, blk->sample[l], blk->hits.z[l], e, lane);
     }
     c->st->cache_hits += repeats;
 }

@@ -2,8 +2,9 @@
  * write, then blend the shaded colour into the sample.  Quads of the 2D
  * path: the common case (an opaque, depth-tested, depth-writing draw, the
  * quad inside the target) takes four samples per instruction
- * (rop_quad_opaque); the rest walk the covered samples one by one.  Samples
- * of the stochastic back-end one by one.  All do the same per sample.
+ * (rop_quad_opaque); the rest walk the covered samples one by one.  The
+ * stochastic back-end's samples go one by one through backend_rop_write
+ * (stages.h), from decouple.c's drain.  All do the same per sample.
  * Fed by the shade stage (tile.c) and decouple.c; writes the target's
  * samples of one bin. */
 #if defined(__SSE2__)
@@ -176,13 +177,4 @@ void backend_rop(rt_target *t, const raster_quad *quads, const float *z, int n, 
 #else
     for (int q = 0; q < n; q++) rop_quad_samples(t, &quads[q], z + (size_t)q * z_stride, &res[q], tri_area);
 #endif
-}
-
-void backend_rop_samples(rt_target *t, const rop_sample *w, int n)
-{
-    float *const tri_area = t->recording && (t->inspect.what & MOS_INSPECT_TRIANGLE_AREA) ? t->inspect.tri_area : NULL;
-    for (int i = 0; i < n; i++) {
-        if (!w[i].tri || !backend_rop_sample(t, w[i].tri->draw, w[i].idx, w[i].z, w[i].rgba)) continue;
-        if (tri_area) tri_area[w[i].idx / (size_t)t->samples] = backend_tri_area_px(w[i].tri);
-    }
 }

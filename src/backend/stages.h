@@ -61,16 +61,39 @@ static inline bool backend_rop_sample(rt_target *t, const fe_draw *d, size_t idx
 }
 /* The ROP, one stage with two entries, each in API order: shaded quads of
  * the 2D path (the depth of quad q's slot k is z[q * RASTER_Z_STRIDE(spp)
- * + k], raster_fn), and the single samples of the stochastic back-end. */
+ * + k], raster_fn), and single samples of the stochastic back-end, which
+ * decouple.c's drain writes one by one as it colours them
+ * (backend_rop_write). */
 void backend_rop(rt_target *t, const raster_quad *quads, const float *z, int n, const shade_result *res);
-/* One shaded sample: colour/depth index idx, its depth and colour; tri
- * NULL when its fragment was discarded (nothing written). */
-typedef struct rop_sample {
-    const fe_tri *tri;
-    size_t idx;
-    float z;
-    uint32_t rgba;
-} rop_sample;
-void backend_rop_samples(rt_target *t, const rop_sample *w, int n);
+/* The ROP of a run of single samples: tri_area is the inspection map or
+ * NULL; `draw` the last draw seen, `plain` whether it is the common case
+ * (opaque, depth test and write, nothing inspected), which skips the
+ * draw's flags. */
+typedef struct rop_run {
+    float *tri_area;
+    const fe_draw *draw;
+    bool plain;
+} rop_run;
+static inline rop_run backend_rop_run(const rt_target *t)
+{
+    return (rop_run){.tri_area = t->recording && (t->inspect.what & MOS_INSPECT_TRIANGLE_AREA) ? t->inspect.tri_area
+                                                                                              : NULL};
+}
+static inline void backend_rop_write(rt_target *t, rop_run *r, const fe_tri *tri, size_t idx, float z, uint32_t rgba)
+{
+    const fe_draw *d = tri->draw;
+    if (d != r->draw) {
+        r->draw = d;
+        r->plain = d->blend == MOS_BLEND_OPAQUE && d->depth_test && d->depth_write && !r->tri_area;
+    }
+    if (r->plain) {
+        if (z < t->depth[idx]) {
+            t->depth[idx] = z;
+            t->color[idx] = rgba;
+        }
+        return;
+    }
+    if (backend_rop_sample(t, d, idx, z, rgba) && r->tri_area) r->tri_area[idx / (size_t)t->samples] = backend_tri_area_px(tri);
+}
 
 #endif
