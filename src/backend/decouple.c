@@ -30,6 +30,7 @@ typedef struct queued_write {
     int32_t entry;
     uint8_t sample, lane, n;
 } queued_write;
+_Static_assert(FRAME_MAX_POSITIONS <= 256, "a queued write's sample index fits its byte");
 typedef struct rop_taps {
     int32_t entry[3];
     uint8_t lane[3];

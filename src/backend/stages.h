@@ -93,7 +93,8 @@ static inline void backend_rop_write(rt_target *t, rop_run *r, const fe_tri *tri
         }
         return;
     }
-    if (backend_rop_sample(t, d, idx, z, rgba) && r->tri_area) r->tri_area[idx / (size_t)t->samples] = backend_tri_area_px(tri);
+    if (backend_rop_sample(t, d, idx, z, rgba) && r->tri_area)
+        r->tri_area[idx / (size_t)t->samples] = backend_tri_area_px(tri);
 }
 
 #endif
