@@ -13,7 +13,7 @@
 #include "backend/decouple.h"
 #include "raster/raster.h"
 
-#define DECOUPLE_ROP_CAP 4096                    /* queued sample writes */
+#define DECOUPLE_WRITE_CAP 4096  /* queued sample writes */
 #define DECOUPLE_SHADE_QUADS (BACKEND_SHADE_LANES / 4)
 
 static const float lane_ox[4] = {0.5f, 1.5f, 0.5f, 1.5f}, lane_oy[4] = {0.5f, 0.5f, 1.5f, 1.5f};
@@ -31,19 +31,19 @@ typedef struct queued_write {
     uint8_t sample, lane, n;
 } queued_write;
 _Static_assert(FRAME_MAX_POSITIONS <= 256, "a queued write's sample index fits its byte");
-typedef struct rop_taps {
+typedef struct write_taps {
     int32_t entry[3];
     uint8_t lane[3];
     float weight[4];
-} rop_taps;
+} write_taps;
 
 struct decouple_scratch {
     shading_cache cache;
     int32_t *pending;  /* entries to shade, capacity entries */
     int pending_count;
     queued_write *writes;
-    rop_taps *taps;  /* bilinear frames only */
-    int rop_count;
+    write_taps *taps;  /* bilinear frames only */
+    int write_count;
     const fe_tri *tris[DECOUPLE_SHADE_QUADS];
     float x[BACKEND_SHADE_LANES], y[BACKEND_SHADE_LANES];
     shade_result results[DECOUPLE_SHADE_QUADS];
@@ -54,8 +54,8 @@ decouple_scratch *decouple_scratch_create(int cache_quads, const mos_allocator *
     decouple_scratch *d = util_calloc(a, 1, sizeof *d);
     if (!d) return NULL;
     d->pending = util_alloc(a, (size_t)cache_quads * sizeof *d->pending);
-    d->writes = util_alloc(a, DECOUPLE_ROP_CAP * sizeof *d->writes);
-    d->taps = util_alloc(a, DECOUPLE_ROP_CAP * sizeof *d->taps);
+    d->writes = util_alloc(a, DECOUPLE_WRITE_CAP * sizeof *d->writes);
+    d->taps = util_alloc(a, DECOUPLE_WRITE_CAP * sizeof *d->taps);
     if (!d->pending || !d->writes || !d->taps || shading_cache_init(&d->cache, cache_quads, a) != MOS_OK) {
         decouple_scratch_destroy(d, a);
         return NULL;
@@ -110,7 +110,7 @@ static uint32_t unpack_mix(const uint32_t *rgba, const float *w, int n)
 static bool mix_color(const decouple_scratch *d, int i, uint32_t *color)
 {
     const queued_write *r = &d->writes[i];
-    const rop_taps *tp = &d->taps[i];
+    const write_taps *tp = &d->taps[i];
     uint32_t rgba[4];
     float w[4], sum = 0.0f;
     int n = 0;
@@ -142,7 +142,7 @@ void decouple_drain(decouple_scratch *d, shade_scratch *ss, rt_target *t, worker
     rop_run rop = backend_rop_run(t);
     const size_t S = (size_t)t->samples;
     uint64_t points = 0, refs = 0;
-    for (int i = 0; i < d->rop_count; i++) {
+    for (int i = 0; i < d->write_count; i++) {
         const queued_write *w = &d->writes[i];
         uint32_t *last = &c->entries[w->entry].last_pixel[w->lane];
         points += *last == UINT32_MAX;
@@ -163,7 +163,7 @@ void decouple_drain(decouple_scratch *d, shade_scratch *ss, rt_target *t, worker
     }
     st->blur_points += points;
     st->blur_refs += refs;
-    d->rop_count = 0;
+    d->write_count = 0;
 }
 
 void decouple_begin_bin(decouple_scratch *d) { shading_cache_reset(&d->cache); }
@@ -221,7 +221,7 @@ static int32_t grid_entry(decouple_scratch *d, const decouple_ctx *c, const fe_t
 static queued_write *queue_write(decouple_scratch *d, const fe_tri *tri, uint32_t pixel, int sample, float z,
                                  int32_t entry, int lane)
 {
-    queued_write *w = &d->writes[d->rop_count++];
+    queued_write *w = &d->writes[d->write_count++];
     w->tri = tri;
     w->pixel = pixel;
     w->z = z;
@@ -236,7 +236,7 @@ static queued_write *queue_write(decouple_scratch *d, const fe_tri *tri, uint32_
 static queued_write *push_ref(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, uint32_t pixel,
                               int sample, float z, int32_t entry, int lane)
 {
-    if (d->rop_count == DECOUPLE_ROP_CAP) decouple_drain(d, c->shade, c->f->target, c->st);
+    if (d->write_count == DECOUPLE_WRITE_CAP) decouple_drain(d, c->shade, c->f->target, c->st);
     return queue_write(d, tri, pixel, sample, z, entry, lane);
 }
 
@@ -262,7 +262,7 @@ static void decouple_sample_bilinear(decouple_scratch *d, const decouple_ctx *c,
         weight[k] = ((corner & 1) ? fx : 1.0f - fx) * ((corner >> 1) ? fy : 1.0f - fy);
     }
     queued_write *r = push_ref(d, c, tri, pixel, h->s, h->z, entry[0], lane[0]);
-    rop_taps *tp = &d->taps[r - d->writes];
+    write_taps *tp = &d->taps[r - d->writes];
     r->n = 4;
     for (int k = 0; k < 4; k++) {
         if (k) {
@@ -332,7 +332,7 @@ static void decouple_block_samples(decouple_scratch *d, const decouple_ctx *c, c
     }
     /* Room for the block's writes first (a stall in new_entry may drain
      * the queue too, which only makes more). */
-    if (d->rop_count > DECOUPLE_ROP_CAP - STOCH_LANES) decouple_drain(d, c->shade, c->f->target, c->st);
+    if (d->write_count > DECOUPLE_WRITE_CAP - STOCH_LANES) decouple_drain(d, c->shade, c->f->target, c->st);
     const uint32_t width = (uint32_t)t->width, pixel0 = (uint32_t)blk->y0 * width + (uint32_t)blk->x0;
     int32_t e = CACHE_NONE, qx_last = INT32_MIN, qy_last = INT32_MIN;  /* grid quads are within +-2^29 */
     uint64_t repeats = 0;

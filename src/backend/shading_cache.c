@@ -57,7 +57,7 @@ void shading_cache_reset(shading_cache *c)
     for (int i = 0; i < CACHE_RECENT; i++) c->recent[i].entry = CACHE_NONE;
 }
 
-static void lru_unlink(shading_cache *c, int32_t i)
+void shading_cache_lru_unlink(shading_cache *c, int32_t i)
 {
     cache_entry *e = &c->entries[i];
     if (e->prev != CACHE_NONE) c->entries[e->prev].next = e->next;
@@ -68,17 +68,11 @@ static void lru_unlink(shading_cache *c, int32_t i)
 
 int32_t shading_cache_lookup(shading_cache *c, const fe_tri *tri, int32_t qx, int32_t qy)
 {
-    cache_recent *recent = &c->recent[shading_cache_recent_slot(qx, qy)];
-    int32_t i = recent->entry;
-    if (i != CACHE_NONE && recent->tri == tri && recent->qx == qx && recent->qy == qy) {
-        if (c->refs[i]++ == 0) lru_unlink(c, i);
-        return i;
-    }
-    for (i = c->buckets[key_hash(tri, qx, qy) & c->bucket_mask]; i != CACHE_NONE; i = c->entries[i].chain) {
+    for (int32_t i = c->buckets[key_hash(tri, qx, qy) & c->bucket_mask]; i != CACHE_NONE; i = c->entries[i].chain) {
         const cache_entry *e = &c->entries[i];
         if (e->tri != tri || e->qx != qx || e->qy != qy) continue;
-        if (c->refs[i]++ == 0) lru_unlink(c, i);
-        *recent = (cache_recent){tri, qx, qy, i};
+        if (c->refs[i]++ == 0) shading_cache_lru_unlink(c, i);
+        c->recent[shading_cache_recent_slot(qx, qy)] = (cache_recent){tri, qx, qy, i};
         return i;
     }
     return CACHE_NONE;
@@ -104,7 +98,7 @@ int32_t shading_cache_insert(shading_cache *c, const fe_tri *tri, int32_t qx, in
     } else {
         i = c->lru_head;
         if (i == CACHE_NONE) return CACHE_NONE;
-        lru_unlink(c, i);
+        shading_cache_lru_unlink(c, i);
         if (c->entries[i].keyed) unhash(c, i);
     }
     cache_entry *e = &c->entries[i];

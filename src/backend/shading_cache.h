@@ -50,20 +50,25 @@ void shading_cache_release(shading_cache *c, const mos_allocator *a);
 /* Empties the cache (a new tile): every entry unreferenced and free (only
  * the entries used since the last reset are touched). */
 void shading_cache_reset(shading_cache *c);
-/* The entry holding (tri, qx, qy), now referenced once more, or CACHE_NONE
- * (shading_cache_find: the recent table first, inline; the hash after). */
+/* The keyed entry holding (tri, qx, qy) in the hash, now referenced once
+ * more and in its recent slot, or CACHE_NONE (shading_cache_find tries the
+ * recent slot first). */
 int32_t shading_cache_lookup(shading_cache *c, const fe_tri *tri, int32_t qx, int32_t qy);
+/* Entry i, unreferenced until now, leaves the LRU list. */
+void shading_cache_lru_unlink(shading_cache *c, int32_t i);
 static inline uint32_t shading_cache_recent_slot(int32_t qx, int32_t qy)
 {
     return ((uint32_t)qx & 7u) | ((uint32_t)qy & 7u) << 3;
 }
+/* The entry holding (tri, qx, qy), now referenced once more, or
+ * CACHE_NONE: its recent slot, inline, else the hash. */
 static inline int32_t shading_cache_find(shading_cache *c, const fe_tri *tri, int32_t qx, int32_t qy)
 {
     const cache_recent *r = &c->recent[shading_cache_recent_slot(qx, qy)];
     const int32_t i = r->entry;
     /* One branch on the key (&, not &&: which part differs is random). */
-    if ((i != CACHE_NONE) & (r->tri == tri) & (r->qx == qx) & (r->qy == qy) && c->refs[i]) {  /* referenced: off the LRU list */
-        c->refs[i]++;
+    if ((i != CACHE_NONE) & (r->tri == tri) & (r->qx == qx) & (r->qy == qy)) {
+        if (c->refs[i]++ == 0) shading_cache_lru_unlink(c, i);  /* it was unreferenced: on the LRU list */
         return i;
     }
     return shading_cache_lookup(c, tri, qx, qy);
