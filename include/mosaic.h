@@ -53,12 +53,42 @@
 extern "C" {
 #endif
 
-/* Until 1.0 a minor version may change the layout of public structs (0.2:
+/* MOS_API marks the library's public functions: libmosaic is built with
+ * -fvisibility=hidden, so these are the only symbols libmosaic.so exports
+ * (and the only global ones of the installed libmosaic.a).  Define MOS_API
+ * yourself before including this header to override it (e.g. empty). */
+#ifndef MOS_API
+#if defined(__GNUC__) || defined(__clang__)
+#define MOS_API __attribute__((visibility("default")))
+#else
+#define MOS_API
+#endif
+#endif
+
+/* VERSION
+ * Until 1.0 a minor version may change the layout of public structs (0.2:
  * mos_shader_desc.user, scratch_bytes; mos_vs_batch and mos_fs_batch.user,
  * scratch, isa; 0.3: mos_shader_desc.batch_quads, mos_vs_batch.isa):
- * rebuild against the header of the library you link. */
+ * rebuild against the header of the library you link.  These three lines are
+ * the one place the version is written: the Makefile reads them for the
+ * shared library's file name and soname (libmosaic.so.MAJOR.MINOR.PATCH;
+ * soname libmosaic.so.MAJOR, or libmosaic.so.0.MINOR before 1.0, as a minor
+ * version then breaks the ABI) and for mosaic.pc's Version. */
 #define MOS_VERSION_MAJOR 0
 #define MOS_VERSION_MINOR 3
+#define MOS_VERSION_PATCH 0
+/* The version packed into one integer, 0x00MMmmpp: compare with < and >. */
+#define MOS_MAKE_VERSION(major, minor, patch) \
+    (((uint32_t)(major) << 16) | ((uint32_t)(minor) << 8) | (uint32_t)(patch))
+#define MOS_VERSION MOS_MAKE_VERSION(MOS_VERSION_MAJOR, MOS_VERSION_MINOR, MOS_VERSION_PATCH)
+/* The version of the library linked at run time, packed as MOS_VERSION (the
+ * header's version is what a program was compiled against).  A program that
+ * loads libmosaic.so may check it has the ABI it was built for:
+ *   uint32_t v = mos_version();
+ *   if ((v >> 16) != MOS_VERSION_MAJOR ||
+ *       (MOS_VERSION_MAJOR == 0 && ((v >> 8) & 0xff) != MOS_VERSION_MINOR)) ...
+ * (the soname already ensures this for a dynamic link). */
+MOS_API uint32_t mos_version(void);
 
 #define MOS_MAX_WORKERS 256   /* logical rasterizers per context */
 #define MOS_MAX_VARYINGS 16   /* floats a vertex shader may pass on */
@@ -92,8 +122,8 @@ typedef enum mos_result {
 } mos_result;
 
 /* The fixed name ("MOS_ERR_INDEX_RANGE") and default message of a code. */
-const char *mos_result_name(mos_result r);
-const char *mos_result_message(mos_result r);
+MOS_API const char *mos_result_name(mos_result r);
+MOS_API const char *mos_result_message(mos_result r);
 
 /* ---- hooks --------------------------------------------------------------- */
 /* The allocator contract: alloc returns SIZE bytes or NULL (NULL becomes
@@ -145,20 +175,20 @@ typedef struct mos_context_desc {
     mos_logger logger;        /* zero = silent */
 } mos_context_desc;
 
-mos_result mos_context_create(const mos_context_desc *desc, mos_context **out);
-void mos_context_destroy(mos_context *ctx);
+MOS_API mos_result mos_context_create(const mos_context_desc *desc, mos_context **out);
+MOS_API void mos_context_destroy(mos_context *ctx);
 /* Changes the pipeline shape between frames (threads, pattern, bins, ...).
  * Resources stay valid.  On error the previous shape is kept. */
-mos_result mos_context_configure(mos_context *ctx, const mos_pipeline_desc *desc);
+MOS_API mos_result mos_context_configure(mos_context *ctx, const mos_pipeline_desc *desc);
 /* The shape in use, with defaults filled in (pattern points into the context). */
-void mos_context_pipeline(const mos_context *ctx, mos_pipeline_desc *out);
+MOS_API void mos_context_pipeline(const mos_context *ctx, mos_pipeline_desc *out);
 /* The message of the last failed call on this context ("" if none). */
-const char *mos_last_error(const mos_context *ctx);
+MOS_API const char *mos_last_error(const mos_context *ctx);
 
 /* Names of the registered bin patterns, NULL-terminated, and a one-line
  * description of each. */
-const char *const *mos_pattern_names(void);
-const char *mos_pattern_describe(const char *name);
+MOS_API const char *const *mos_pattern_names(void);
+MOS_API const char *mos_pattern_describe(const char *name);
 
 /* ---- handles ------------------------------------------------------------- */
 typedef struct mos_target { uint32_t id; } mos_target;
@@ -172,16 +202,16 @@ typedef struct mos_target_desc {
     int samples;        /* visibility samples per pixel: 1, 2, 4, 8, 16, 27, 32 or 64; 0 = 1 */
 } mos_target_desc;
 
-mos_result mos_target_create(mos_context *ctx, const mos_target_desc *desc, mos_target *out);
-void mos_target_destroy(mos_context *ctx, mos_target t);
+MOS_API mos_result mos_target_create(mos_context *ctx, const mos_target_desc *desc, mos_target *out);
+MOS_API void mos_target_destroy(mos_context *ctx, mos_target t);
 /* Resolved image, rows top first, row_bytes >= 4 * width. */
-mos_result mos_target_read_rgba8(mos_context *ctx, mos_target t, uint8_t *rgba, size_t row_bytes);
+MOS_API mos_result mos_target_read_rgba8(mos_context *ctx, mos_target t, uint8_t *rgba, size_t row_bytes);
 /* Raw samples, rows top first: width * samples RGBA8 values per row
  * (row_bytes >= 4 * width * samples).  For tests and tools. */
 /* The 5D position of visibility sample s of pixel (x, y) (rows bottom up):
  * window x, y (pixel centre at +0.5), lens u, v on the unit disk, time t. */
-mos_result mos_target_sample_position(mos_context *ctx, mos_target t, int x, int y, int s, float xyuvt[5]);
-mos_result mos_target_read_samples(mos_context *ctx, mos_target t, uint8_t *rgba, size_t row_bytes);
+MOS_API mos_result mos_target_sample_position(mos_context *ctx, mos_target t, int x, int y, int s, float xyuvt[5]);
+MOS_API mos_result mos_target_read_samples(mos_context *ctx, mos_target t, uint8_t *rgba, size_t row_bytes);
 
 /* ---- buffers: vertex floats or uint32 indices, copied at creation -------- */
 typedef struct mos_buffer_desc {
@@ -189,8 +219,8 @@ typedef struct mos_buffer_desc {
     size_t size;  /* bytes */
 } mos_buffer_desc;
 
-mos_result mos_buffer_create(mos_context *ctx, const mos_buffer_desc *desc, mos_buffer *out);
-void mos_buffer_destroy(mos_context *ctx, mos_buffer b);
+MOS_API mos_result mos_buffer_create(mos_context *ctx, const mos_buffer_desc *desc, mos_buffer *out);
+MOS_API void mos_buffer_destroy(mos_context *ctx, mos_buffer b);
 
 /* ---- textures: RGBA8, mipmapped, repeat wrap, bilinear within a level ----- */
 /* How a texture repeats outside 0..1 (GL's wrap modes), per axis. */
@@ -212,15 +242,15 @@ typedef struct mos_texture_desc {
     mos_mip_filter mip;       /* default nearest level */
 } mos_texture_desc;
 
-mos_result mos_texture_create(mos_context *ctx, const mos_texture_desc *desc, mos_texture *out);
-void mos_texture_destroy(mos_context *ctx, mos_texture t);
+MOS_API mos_result mos_texture_create(mos_context *ctx, const mos_texture_desc *desc, mos_texture *out);
+MOS_API void mos_texture_destroy(mos_context *ctx, mos_texture t);
 
 /* What a fragment shader sees of a bound texture. */
 typedef struct mos_sampler mos_sampler;
 /* Samples quad_count 2x2 quads (lanes as in mos_fs_batch): the mip level of
  * each quad comes from its (u, v) differences.  out[c][lane], c = r,g,b,a in
  * 0..1. */
-void mos_sample_quads(const mos_sampler *s, int quad_count, const float *u, const float *v,
+MOS_API void mos_sample_quads(const mos_sampler *s, int quad_count, const float *u, const float *v,
                       float *const out[4]);
 
 /* ---- native C shaders ----------------------------------------------------
@@ -287,8 +317,8 @@ typedef struct mos_shader_desc {
     int batch_quads;
 } mos_shader_desc;
 
-mos_result mos_shader_create(mos_context *ctx, const mos_shader_desc *desc, mos_shader *out);
-void mos_shader_destroy(mos_context *ctx, mos_shader s);
+MOS_API mos_result mos_shader_create(mos_context *ctx, const mos_shader_desc *desc, mos_shader *out);
+MOS_API void mos_shader_destroy(mos_context *ctx, mos_shader s);
 
 /* ---- compiled shaders ------------------------------------------------------
  * A vertex and a fragment shader as SPIR-V (GLSL 4.50 compiled by glslang,
@@ -325,7 +355,7 @@ typedef struct mos_spirv_desc {
     float pass_cost, fetch_cost, op_cost;  /* the partitioner's cost model; all 0: 15, 5, 1 */
 } mos_spirv_desc;
 
-mos_result mos_shader_create_spirv(mos_context *ctx, const mos_spirv_desc *desc, mos_shader *out);
+MOS_API mos_result mos_shader_create_spirv(mos_context *ctx, const mos_spirv_desc *desc, mos_shader *out);
 
 /* ---- frames and draws ----------------------------------------------------- */
 /* How visibility samples get their colour.  Sample s of a pixel has a fixed
@@ -359,7 +389,7 @@ typedef struct mos_blur_desc {
 
 /* Lens shear of a thin lens for a gluPerspective camera: aperture radius and
  * focus distance in world units, vertical field of view, width / height. */
-void mos_blur_lens(mos_blur_desc *b, float aperture, float focus_dist, float fov_y_deg, float aspect);
+MOS_API void mos_blur_lens(mos_blur_desc *b, float aperture, float focus_dist, float fov_y_deg, float aspect);
 /* The accumulation buffer, for renders that average frames (pinhole
  * sub-frames seen at mos_accum_pinhole(k), progressive refinement): the
  * target keeps a running per-channel sum of its resolved images.
@@ -370,13 +400,13 @@ void mos_blur_lens(mos_blur_desc *b, float aperture, float focus_dist, float fov
  * while the target is being rendered or, for reading, when nothing was
  * added; MOS_ERR_BAD_SIZE past MOS_ACCUM_MAX_FRAMES. */
 #define MOS_ACCUM_MAX_FRAMES 16843009  /* UINT32_MAX / 255: a channel's sum stays in 32 bits */
-mos_result mos_target_accumulate(mos_context *ctx, mos_target t, bool restart);
-mos_result mos_target_read_accumulated(mos_context *ctx, mos_target t, uint8_t *rgba, size_t row_bytes, int *frames);
+MOS_API mos_result mos_target_accumulate(mos_context *ctx, mos_target t, bool restart);
+MOS_API mos_result mos_target_read_accumulated(mos_context *ctx, mos_target t, uint8_t *rgba, size_t row_bytes, int *frames);
 
 /* The pinhole (u, v, t) of accumulation sub-frame k (k >= 0): a Halton
  * sequence, (u, v) uniform on the unit disk, t in [0, 1).  K sub-frames
  * rendered with pinhole = these and averaged approximate the blurred image. */
-void mos_accum_pinhole(int k, float uvt[3]);
+MOS_API void mos_accum_pinhole(int k, float uvt[3]);
 
 /* What a frame records about itself for viewers and tools, beyond
  * mos_frame_stats (bit mask; each costs a little time when on).  Read the
@@ -432,11 +462,11 @@ typedef struct mos_draw_desc {
     mos_blend blend;
 } mos_draw_desc;
 
-mos_result mos_begin_frame(mos_context *ctx, const mos_frame_desc *desc);
-mos_result mos_draw(mos_context *ctx, const mos_draw_desc *desc);
+MOS_API mos_result mos_begin_frame(mos_context *ctx, const mos_frame_desc *desc);
+MOS_API mos_result mos_draw(mos_context *ctx, const mos_draw_desc *desc);
 /* Runs the frame and returns when the image is complete.  stats may be NULL. */
 typedef struct mos_frame_stats mos_frame_stats;
-mos_result mos_end_frame(mos_context *ctx, mos_frame_stats *stats);
+MOS_API mos_result mos_end_frame(mos_context *ctx, mos_frame_stats *stats);
 
 /* ---- what the last frame recorded (mos_frame_desc.inspect) ---------------- */
 /* The fine-bin grid of the target's last frame: bin (0, 0) is the lower-left. */
@@ -457,12 +487,12 @@ typedef struct mos_bin_info {
  * [by * bins_x + bx]), into out[0 .. capacity); grid gets the grid.  With
  * out NULL, only grid is filled.  MOS_ERR_BAD_SIZE when capacity is short,
  * MOS_ERR_FRAME_STATE before the target's first frame. */
-mos_result mos_target_read_bins(mos_context *ctx, mos_target t, mos_bin_info *out, size_t capacity,
+MOS_API mos_result mos_target_read_bins(mos_context *ctx, mos_target t, mos_bin_info *out, size_t capacity,
                                 mos_bin_grid *grid);
 /* Copies one per-pixel record of the last frame (one mos_inspect bit) as
  * floats, rows top first, row_floats >= width apart.  MOS_ERR_FRAME_STATE
  * when the last frame did not record it. */
-mos_result mos_target_read_map(mos_context *ctx, mos_target t, mos_inspect map, float *out, size_t row_floats);
+MOS_API mos_result mos_target_read_map(mos_context *ctx, mos_target t, mos_inspect map, float *out, size_t row_floats);
 
 /* ---- per-frame statistics (names match the --stats-json keys) ------------- */
 /* Every field of mos_frame_stats, in struct order: S(type, name) for a
