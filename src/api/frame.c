@@ -122,6 +122,11 @@ mos_result mos_draw(mos_context *ctx, const mos_draw_desc *desc)
     if (desc->uniform_size > MOS_MAX_UNIFORM_BYTES || (desc->uniform_size && !desc->uniforms))
         return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_draw: uniform_size %zu (max %d) without data or too large",
                         desc->uniform_size, MOS_MAX_UNIFORM_BYTES);
+    if (sh->program && desc->uniform_size < (size_t)sh->program->uniform_bytes) {
+        char why[256];
+        program_check_uniforms(sh->program, desc->uniform_size, "the draw's uniform_size", why, sizeof why);
+        return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_draw: %s", why);
+    }
     if (desc->first_index < 0 || desc->index_count < 0)
         return ctx_fail(ctx, MOS_ERR_INDEX_RANGE, "mos_draw: negative first_index or index_count");
 

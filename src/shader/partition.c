@@ -54,6 +54,7 @@ enum {
     MERGE_EXHAUSTIVE = 5, /* kids up to this many: every subset (3.2); more (ROOT): one at a time */
     MAX_NODES = 1 << 26,  /* event values 4 * index must fit an int */
     CLOCK_EVERY = 256,    /* branch-and-bound steps between reads of the clock */
+    CLOCK_TICKS = 16,     /* out_of_time calls (each after a subregion's evaluation or more) between reads */
     EV_BIAS = 4,          /* sub_eval's event values start at -1 (a restore read before node 0) */
     RDS_SWEEPS = 8,       /* RDS: the seed's sweep over the MR nodes and at most 7 more */
     MEMO_SLOTS0 = 1 << 12, /* branch and bound: the memo's first size, in slots */
@@ -99,6 +100,10 @@ typedef struct pctx {
     int *glist, *kids, *ft, *fi;
     char *err;
     size_t err_size;
+    /* the clock every algorithm reads (part_partition_view's time limit) */
+    double t0, limit_s;    /* limit_s > 0 */
+    unsigned ticks;
+    int timed_out;
 } pctx;
 
 static void set_err(pctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -110,6 +115,22 @@ static void set_err(pctx *c, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(c->err, c->err_size, fmt, ap);
     va_end(ap);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Whether the time limit has passed (read every CLOCK_TICKS calls; once
+ * passed, it stays passed). */
+static int out_of_time(pctx *c)
+{
+    if (!c->timed_out && (++c->ticks % CLOCK_TICKS) == 0 && c->limit_s > 0 && now_s() - c->t0 > c->limit_s)
+        c->timed_out = 1;
+    return c->timed_out;
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -882,7 +903,7 @@ static int greedy(pctx *c, int T, int all)
         const int x = c->glist[i];
         if (!all && c->done[x] == c->run)
             continue;
-        if (merge_node(c, x) < 0)
+        if (out_of_time(c) || merge_node(c, x) < 0)
             return -1;
         c->done[x] = c->run;
     }
@@ -922,6 +943,8 @@ static int subdivide(pctx *c)
         c->fi[sp++] = c->pstart[c->root];
     }
     while (sp > 0) {
+        if (out_of_time(c))
+            return -1;
         const int t = c->ft[sp - 1];
         if (c->fi[sp - 1] < c->pstart[t + 1]) {
             const int k = c->pchild[c->fi[sp - 1]++];
@@ -942,24 +965,30 @@ static int subdivide(pctx *c)
     /* Repair: a mark made at one node can break a pass merged before. */
     for (int round = 0; round <= c->n; round++) {
         int changed = 0;
-        for (int m = 0; m <= c->root; m++)
+        for (int m = 0; m <= c->root; m++) {
+            if (c->marked[m] && out_of_time(c))
+                return -1;
             if (c->marked[m] && c->reach[m] && !sub_eval(c, m, &u)) {
                 if (greedy(c, m, 1) < 0)
                     return -1;
                 changed = 1;
             }
+        }
         if (!changed)
             return 0;
     }
     return no_fit(c, c->root); /* not reached: each round marks a node more */
 }
 
+/* The cost of the partition in c->marked; -1 when the time ran out. */
 static double marks_cost(pctx *c)
 {
     double total = 0;
     part_usage u;
     for (int m = 0; m <= c->root; m++)
         if (c->marked[m] && c->reach[m]) {
+            if (out_of_time(c))
+                return -1;
             sub_eval(c, m, &u);
             total += pass_cost(c, &u);
         }
@@ -974,6 +1003,8 @@ static double try_side(pctx *c, int M, int side, uint8_t *best, double *best_cos
     if (subdivide(c) < 0)
         return -1;
     const double cost = marks_cost(c);
+    if (cost < 0)
+        return -1;
     if (*best_cost < 0 || cost < *best_cost) {
         *best_cost = cost;
         memcpy(best, c->marked, (size_t)c->n);
@@ -998,6 +1029,8 @@ static int search(pctx *c, int save_ties, uint8_t *best, double *best_cost)
             continue;
         const double cs = try_side(c, m, 1, best, best_cost);
         const double cr = try_side(c, m, -1, best, best_cost);
+        if (c->timed_out)
+            return 0;  /* the cheapest partition seen is in BEST */
         const int tie = cs >= 0 && cs == cr;
         const int save = cs >= 0 && (cr < 0 || cs < cr || (save_ties && tie));
         ties += tie;
@@ -1011,6 +1044,8 @@ static int search(pctx *c, int save_ties, uint8_t *best, double *best_cost)
                 continue;
             const int8_t keep = c->fixed[m];
             const double flip = try_side(c, m, -keep, best, best_cost);
+            if (c->timed_out)
+                return 0;
             if (flip >= 0 && (now < 0 || flip < now)) {
                 now = flip;
                 flips++;
@@ -1031,25 +1066,16 @@ static int rds(pctx *c, int search_on, uint8_t *best, double *best_cost)
 {
     *best_cost = -1;
     memset(c->fixed, 0, (size_t)c->n);
-    if (subdivide(c) == 0) {
-        *best_cost = marks_cost(c);
+    if (subdivide(c) == 0 && (*best_cost = marks_cost(c)) >= 0)
         memcpy(best, c->marked, (size_t)c->n);
-    }
-    if (!search_on)
+    if (!search_on || c->timed_out)
         return *best_cost < 0 ? -1 : 0;
-    if (search(c, 0, best, best_cost))
+    if (search(c, 0, best, best_cost) && !c->timed_out)
         search(c, 1, best, best_cost);
     return *best_cost < 0 ? -1 : 0;
 }
 
 /* ---- the exhaustive optimum (3.1) by branch and bound ------------------------------- */
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* What the passes still to come must do, whatever the marks of the nodes
  * not yet decided (POS[y] >= DECIDED; ROOT's pass is to come too): compute
@@ -1463,6 +1489,7 @@ int part_partition(const ir_dag *d, part_algo algo, const part_limits *limits, c
 int part_partition_view(const ir_dag *d, part_view view, part_algo algo, const part_limits *limits,
                         const part_costs *costs, double time_limit_s, part_plan *out, char *err, size_t err_size)
 {
+    const double t0 = now_s();
     pctx c;
     uint8_t *best = NULL;
     int rc = -1;
@@ -1470,6 +1497,10 @@ int part_partition_view(const ir_dag *d, part_view view, part_algo algo, const p
         memset(out, 0, sizeof *out);
     if (ctx_init(&c, d, view, limits, costs, err, err_size) < 0)
         goto done;
+    if (!(time_limit_s > 0) || time_limit_s > PART_MAX_TIME_LIMIT_S)
+        time_limit_s = time_limit_s > PART_MAX_TIME_LIMIT_S ? PART_MAX_TIME_LIMIT_S : PART_DEFAULT_TIME_LIMIT_S;
+    c.t0 = t0;
+    c.limit_s = time_limit_s;
     if (!out || !costs || !(costs->cp >= 0 && costs->ct >= 0 && costs->ci >= 0) ||
         (algo != PART_RDS && algo != PART_RDSH && algo != PART_OPTIMAL)) {
         set_err(&c, "partition: %s", !out ? "no plan to fill" : !costs ? "no costs"
@@ -1482,16 +1513,18 @@ int part_partition_view(const ir_dag *d, part_view view, part_algo algo, const p
         goto done;
     }
     double best_cost;
-    const double t0 = now_s();
     rds(&c, algo != PART_RDSH, best, &best_cost);
     int complete = 0;
-    if (algo == PART_OPTIMAL) {
+    if (algo == PART_OPTIMAL && !c.timed_out) {
         if (optimal(&c, t0, time_limit_s, best, &best_cost, &complete) < 0)
             goto done;
         if (best_cost < 0 && complete)
             set_err(&c, "partition: no partition fits within %do/%dr/%dt/%dv", c.lim.ops, c.lim.regs,
                     c.lim.texs, c.lim.interps);
     }
+    if (best_cost < 0 && c.timed_out)
+        set_err(&c, "partition: no partition found within the time limit of %g s (the DAG has %d nodes); "
+                    "raise the pass limits or the time limit", time_limit_s, c.n);
     if (best_cost < 0)
         goto done;
     if (err && err_size)

@@ -95,12 +95,17 @@ typedef struct part_plan {
 } part_plan;
 
 /* Partitions D (finished: ir_finish done) for LIMITS (NULL: unlimited)
- * under COSTS (>= 0).  PART_OPTIMAL gives up time_limit_s seconds after
- * the call (<= 0: no limit; complete = 0, the best partition found so far,
- * at worst RDS's).  Returns 0; -1 when some single node cannot fit any pass (a limit
- * below the seed's minimum), on a malformed DAG or on allocation failure,
- * with a message in err.  OUT needs part_plan_free after 0 (after -1 it is
- * empty). */
+ * under COSTS (>= 0).  Every algorithm reads one clock started at the call
+ * and gives up time_limit_s seconds after it (<= 0:
+ * PART_DEFAULT_TIME_LIMIT_S; at most PART_MAX_TIME_LIMIT_S): RDS's search
+ * and PART_OPTIMAL's keep the best partition found so far (at worst the one
+ * RDSh's single Subdivide makes; complete = 0); when even that Subdivide
+ * does not finish in time, -1 with a message saying so.  Returns 0; -1 when
+ * some single node cannot fit any pass (a limit below the seed's minimum),
+ * on a malformed DAG, on allocation failure or out of time, with a message
+ * in err.  OUT needs part_plan_free after 0 (after -1 it is empty). */
+#define PART_DEFAULT_TIME_LIMIT_S 60.0
+#define PART_MAX_TIME_LIMIT_S 86400.0
 int part_partition(const ir_dag *d, part_algo algo, const part_limits *limits,
                    const part_costs *costs, double time_limit_s, part_plan *out,
                    char *err, size_t err_size);

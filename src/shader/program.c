@@ -85,8 +85,27 @@ int program_build(const uint32_t *vs, size_t vs_words, const uint32_t *fs, size_
     if (spv_translate(vs, vs_words, IR_VERTEX, vs_name, &p->vs, err, err_size) < 0 ||
         spv_translate(fs, fs_words, IR_FRAGMENT, fs_name, &p->fs, err, err_size) < 0)
         goto fail;
+    if (p->vs.dag.input_count > PROGRAM_MAX_INPUTS) {
+        snprintf(err, err_size, "%s: the vertex shader reads %d input floats; Mosaic's limit is %d", vs_name,
+                 p->vs.dag.input_count, PROGRAM_MAX_INPUTS);
+        goto fail;
+    }
+    if (p->fs.input_floats > MOS_MAX_VARYINGS) {
+        snprintf(err, err_size, "%s: the fragment shader reads %d varying floats; Mosaic's limit is %d (MOS_MAX_VARYINGS)",
+                 fs_name, p->fs.input_floats, MOS_MAX_VARYINGS);
+        goto fail;
+    }
     if (link_varyings(p, vs_name, fs_name, err, err_size) < 0)
         goto fail;
+    {
+        const spv_shader *u = p->fs.uniform_bytes >= p->vs.uniform_bytes ? &p->fs : &p->vs;
+        const char *name = u == &p->fs ? fs_name : vs_name;
+        p->uniform_bytes = u->uniform_bytes;
+        if (u->uniform_line > 0)
+            snprintf(p->uniform_where, sizeof p->uniform_where, "%s:%d", name, u->uniform_line);
+        else
+            snprintf(p->uniform_where, sizeof p->uniform_where, "%s", name);
+    }
     if (p->vs.texture_units) {
         snprintf(err, err_size, "%s: textures are read in the fragment shader only", vs_name);
         goto fail;
@@ -94,7 +113,7 @@ int program_build(const uint32_t *vs, size_t vs_words, const uint32_t *fs, size_
     const part_limits *l = &opt->limits;
     const int partitioned = l->ops || l->regs || l->texs || l->interps;
     if (partitioned &&
-        part_partition(&p->fs.dag, opt->algo, l, &opt->costs, 60.0, &p->plan, err, err_size) < 0)
+        part_partition(&p->fs.dag, opt->algo, l, &opt->costs, opt->time_limit_s, &p->plan, err, err_size) < 0)
         goto fail;
     char sub[256];
     if (vm_build(&p->vs.dag, NULL, p->lanes, &p->vs_vm, sub, sizeof sub) < 0) {
@@ -115,6 +134,15 @@ int program_build(const uint32_t *vs, size_t vs_words, const uint32_t *fs, size_
     return 0;
 fail:
     program_free(p);
+    return -1;
+}
+
+int program_check_uniforms(const shader_program *p, size_t given, const char *what, char *err, size_t err_size)
+{
+    if ((size_t)p->uniform_bytes <= given)
+        return 0;
+    snprintf(err, err_size, "%s: the shader reads %d bytes of its uniform block; %s gives %zu", p->uniform_where,
+             p->uniform_bytes, what, given);
     return -1;
 }
 

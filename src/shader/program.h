@@ -11,6 +11,7 @@
 #include "shader/spirv.h"
 #include "shader/vm.h"
 
+#define PROGRAM_MAX_INPUTS 256  /* floats of vertex input (attributes) a vertex shader may read */
 #define PROGRAM_LANES 1024  /* VM batch: the back-end gathers up to 256 quads per call (mos_shader_desc.batch_quads) */
 
 typedef struct program_options {
@@ -18,6 +19,7 @@ typedef struct program_options {
     part_algo algo;
     part_costs costs;     /* default 15p + 5t + i */
     int lanes;            /* VM batch, a multiple of 16 (0: PROGRAM_LANES) */
+    double time_limit_s;  /* the partitioner's (0: PART_DEFAULT_TIME_LIMIT_S, 60 s) */
 } program_options;
 
 typedef struct shader_program {
@@ -27,6 +29,8 @@ typedef struct shader_program {
     int varying_count;     /* floats from vertex to fragment stage: those the fragment stage reads */
     size_t vs_scratch, fs_scratch;
     int lanes;
+    int uniform_bytes;     /* one past the last uniform byte either stage reads (0: none) */
+    char uniform_where[128]; /* "file:line" of that read, for messages */
 } shader_program;
 
 /* Builds a program from SPIR-V modules (VS_NAME / FS_NAME name them in
@@ -35,6 +39,11 @@ int program_build(const uint32_t *vs, size_t vs_words, const uint32_t *fs, size_
                   const char *fs_name, const program_options *opt, shader_program **out, char *err,
                   size_t err_size);
 void program_free(shader_program *p);
+
+/* 0 when draws giving GIVEN uniform bytes cover every uniform P reads;
+ * else -1 with "file:line: the shader reads N uniform bytes; WHAT gives M"
+ * in err. */
+int program_check_uniforms(const shader_program *p, size_t given, const char *what, char *err, size_t err_size);
 
 /* The shader object's description: entry points, varying count, scratch;
  * user = P. */

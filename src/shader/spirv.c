@@ -527,7 +527,7 @@ static int pack_interface(spv_ctx *c)
 
 /* The uniform components of TYPE at byte offset OFF (matrix stride MS),
  * appended to comp; returns the count or -1. */
-static int uniform_load(spv_ctx *c, uint32_t type, int off, int ms, int *comp, int cap)
+static int uniform_load(spv_ctx *c, uint32_t type, long long off, int ms, int *comp, int cap)
 {
     const id_info *t = get(c, type);
     int n = 0;
@@ -535,11 +535,14 @@ static int uniform_load(spv_ctx *c, uint32_t type, int off, int ms, int *comp, i
     case T_FLOAT: case T_INT: case T_BOOL:
         if (cap < 1)
             return fail(c, "uniform value too large");
-        if (off < 0 || off > (1 << 24))
-            return fail(c, "uniform offset out of range");
-        if (off + 4 > c->sh->uniform_bytes)
-            c->sh->uniform_bytes = off + 4;
-        comp[0] = ir_leaf(c->dag, IR_UNIFORM, off,
+        if (off < 0 || off > SPV_MAX_UNIFORM_BYTES - 4)
+            return fail(c, "the shader reads its uniform block at byte %lld; Mosaic's limit is %d bytes "
+                           "(MOS_MAX_UNIFORM_BYTES, the most a draw can give)", off, SPV_MAX_UNIFORM_BYTES);
+        if (off + 4 > c->sh->uniform_bytes) {
+            c->sh->uniform_bytes = (int)off + 4;
+            c->sh->uniform_line = c->line;
+        }
+        comp[0] = ir_leaf(c->dag, IR_UNIFORM, (int32_t)off,
                           t->tkind == T_FLOAT ? IR_U_FLOAT : t->tkind == T_INT && t->is_signed ? IR_U_INT : IR_U_UINT);
         return 1;
     case T_VECTOR:
@@ -549,7 +552,7 @@ static int uniform_load(spv_ctx *c, uint32_t type, int off, int ms, int *comp, i
         return n;
     case T_MATRIX:
         for (int i = 0; i < t->count; i++) {
-            const int m = uniform_load(c, (uint32_t)t->elem, off + ms * i, ms, comp + n, cap - n);
+            const int m = uniform_load(c, (uint32_t)t->elem, off + (long long)ms * i, ms, comp + n, cap - n);
             if (m < 0)
                 return -1;
             n += m;
@@ -559,7 +562,7 @@ static int uniform_load(spv_ctx *c, uint32_t type, int off, int ms, int *comp, i
         if (t->array_stride <= 0)
             return fail(c, "uniform array without a stride");
         for (int i = 0; i < t->count; i++) {
-            const int m = uniform_load(c, (uint32_t)t->elem, off + t->array_stride * i, ms, comp + n, cap - n);
+            const int m = uniform_load(c, (uint32_t)t->elem, off + (long long)t->array_stride * i, ms, comp + n, cap - n);
             if (m < 0)
                 return -1;
             n += m;
@@ -570,7 +573,7 @@ static int uniform_load(spv_ctx *c, uint32_t type, int off, int ms, int *comp, i
             int s;
             if (member_slot(c, type, (uint32_t)i, &s) < 0)
                 return -1;
-            const int m = uniform_load(c, (uint32_t)c->pool[t->members + i], off + c->member_off[s],
+            const int m = uniform_load(c, (uint32_t)c->pool[t->members + i], off + (long long)c->member_off[s],
                                        c->member_mstride[s], comp + n, cap - n);
             if (m < 0)
                 return -1;
@@ -652,9 +655,12 @@ static int access_chain(spv_ctx *c, const uint32_t *ins, int len)
     if (base->kind != K_POINTER)
         return fail(c, "malformed SPIR-V: access chain on a non-pointer");
     uint32_t t = (uint32_t)get(c, (uint32_t)base->type)->elem;
-    int off = base->pbase, ms = base->pmstride;
+    long long off = base->pbase;  /* wide: decorated strides and offsets may be anything */
+    int ms = base->pmstride;
     const int bytes = base->ptarget == P_UNIFORM;
     for (int i = 4; i < len; i++) {
+        if (off < 0 || off > (1 << 24))
+            return fail(c, bytes ? "uniform offset out of range" : "malformed SPIR-V: access chain out of range");
         int k;
         if (const_int(c, ins[i], &k) < 0)
             return fail(c, "indexing with a value that is not a constant (after unrolling) is not supported");
@@ -667,7 +673,7 @@ static int access_chain(spv_ctx *c, const uint32_t *ins, int len)
             if (member_slot(c, t, (uint32_t)k, &s) < 0)
                 return -1;
             if (bytes) {
-                off += c->member_off[s];
+                off += (long long)c->member_off[s];
                 ms = c->member_mstride[s];
             } else {
                 for (int m = 0; m < k; m++)
@@ -677,11 +683,11 @@ static int access_chain(spv_ctx *c, const uint32_t *ins, int len)
             break;
         }
         case T_ARRAY:
-            off += bytes ? ti->array_stride * k : type_flat(c, (uint32_t)ti->elem) * k;
+            off += bytes ? (long long)ti->array_stride * k : (long long)type_flat(c, (uint32_t)ti->elem) * k;
             t = (uint32_t)ti->elem;
             break;
         case T_MATRIX:
-            off += bytes ? ms * k : type_flat(c, (uint32_t)ti->elem) * k;
+            off += bytes ? (long long)ms * k : (long long)type_flat(c, (uint32_t)ti->elem) * k;
             t = (uint32_t)ti->elem;
             break;
         case T_VECTOR:
@@ -691,7 +697,9 @@ static int access_chain(spv_ctx *c, const uint32_t *ins, int len)
         default: return fail(c, "malformed SPIR-V: access chain into a scalar");
         }
     }
-    if (set_pointer(c, id, type, base->ptarget, off, ms) < 0)
+    if (off < 0 || off > (1 << 24))
+        return fail(c, bytes ? "uniform offset out of range" : "malformed SPIR-V: access chain out of range");
+    if (set_pointer(c, id, type, base->ptarget, (int)off, ms) < 0)
         return -1;
     c->id[id].storage = base->storage;
     return 0;

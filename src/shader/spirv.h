@@ -24,9 +24,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mosaic.h"
 #include "shader/ir.h"
 
 #define SPV_MAX_IO 32
+/* The uniform block a shader may read: what a draw can give (mos_draw_desc.uniform_size). */
+#define SPV_MAX_UNIFORM_BYTES MOS_MAX_UNIFORM_BYTES
 
 typedef struct spv_iovar {
     int location;
@@ -39,7 +42,8 @@ typedef struct spv_shader {
     spv_iovar in[SPV_MAX_IO], out[SPV_MAX_IO];  /* by location; out: the vertex stage's varyings */
     int input_floats;       /* sum of in[].floats */
     int varying_floats;     /* vertex: sum of out[].floats; fragment: 0 */
-    int uniform_bytes;      /* one past the last uniform byte read (0: none) */
+    int uniform_bytes;      /* one past the last uniform byte read (0: none), <= SPV_MAX_UNIFORM_BYTES */
+    int uniform_line;       /* the source line of that read (0: unknown) */
     unsigned texture_units; /* bit b: sampler binding b is read */
     int discards;           /* fragment: the DAG has the discard output */
 } spv_shader;
