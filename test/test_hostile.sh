@@ -141,6 +141,35 @@ if ! nm "$cli" 2> /dev/null | grep -q __asan_init && ! nm "$cli" 2> /dev/null | 
     rm -f "$tmp/long.scene"
 fi
 
+# ---- GLSL sources that glslang's recursion cannot take ------------------------
+# glslang recurses once per operator of a statement: 20,000 chained terms
+# overflowed the stack (in `mosaic shader` and through a scene file).  Now a
+# statement over 16384 operators, or brackets nested over 256 deep, is refused
+# at file:line before the parser sees it, and what passes compiles on a thread
+# whose stack holds it (8190 terms, 16379 operators: about 2.5x what an 8 MiB
+# stack held before).
+glsl_main() { # BODY-EXPRESSION-FILE OUT: a fragment shader writing vec4(EXPR, 0, 0, 1)
+    { printf '#version 450\nlayout(location = 1) in vec2 v_uv;\nlayout(location = 0) out vec4 color;\n'
+      printf 'void main(){ float a = v_uv.x;\n color = vec4('; cat "$1"; printf ', 0.0, 0.0, 1.0);\n}\n'; } > "$2"
+}
+awk 'BEGIN { printf "a"; for (i = 0; i < 20000; i++) printf "+a*1.0001" }' > "$tmp/e"; glsl_main "$tmp/e" "$tmp/long20000.frag"
+awk 'BEGIN { printf "a"; for (i = 0; i < 8190; i++) printf "+a*1.0001" }' > "$tmp/e"; glsl_main "$tmp/e" "$tmp/long8190.frag"
+awk 'BEGIN { for (i = 0; i < 300; i++) printf "("; printf "a"; for (i = 0; i < 300; i++) printf ")" }' > "$tmp/e"
+glsl_main "$tmp/e" "$tmp/paren300.frag"
+expect glsl_long_statement_refused 1 "long20000.frag:5: a statement with more than 16384 operators" \
+    "$cli" shader "$tmp/long20000.frag"
+expect glsl_deep_brackets_refused 1 "paren300.frag:5: brackets nested more than 256 deep" \
+    "$cli" shader "$tmp/paren300.frag"
+expect glsl_long_statement_under_limit 0 "" "$cli" shader "$tmp/long8190.frag"
+cp shaders/builtin.vert "$tmp/builtin.vert"
+for n in long20000 long8190; do
+    printf 'object\n  plane 2 2\n  shader %s.frag\nend\n' "$n" > "$tmp/$n.scene"
+done
+expect glsl_long_statement_scene 1 "long20000.frag:5: a statement with more than 16384 operators" \
+    "$cli" render "$tmp/long20000.scene" --size 32x32 -o "$tmp/ll.png"
+[ -e "$tmp/ll.png" ] && bad glsl_long_statement_scene "wrote $tmp/ll.png"
+expect glsl_long_statement_scene_renders 0 "" "$cli" render "$tmp/long8190.scene" --size 32x32 -o "$tmp/ll.png"
+
 # ---- options -----------------------------------------------------------------
 expect view_out_of_range 1 "view 9 does not exist: scenes/default.scene has [0-9]+ views?, 0\.\.[0-9]+ \(0 " \
     "$cli" render scenes/default.scene --view 9 --size 64x36 -o "$tmp/v.png"

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <glslang/Include/glslang_c_interface.h>
 #include <glslang/Public/resource_limits_c.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,138 @@ static void format_log(const char *log, const char *file, char *err, size_t err_
         snprintf(err, err_size, "%s: GLSL compilation failed", file);
 }
 
+/* glslang's parser and its AST traversals recurse once per level of an
+ * expression: a statement of N chained operators ("a+a*2.0+a*2.0...") is an
+ * AST N deep, and each level takes several frames on the way through the
+ * parser, the symbol collector and the SPIR-V builder.  A thread's default
+ * stack (8 MiB) holds about 10,000 levels; a scene file can hold more.  Two
+ * guards: the preprocessed source is measured first (operators in one
+ * statement, bracket nesting), and glslang runs on a thread whose stack is
+ * large enough for what the measure lets through, under ASan too (the stack
+ * is reserved, and only the pages a compile touches are committed). */
+#define GLSL_STACK_BYTES ((size_t)512 << 20)
+#define GLSL_MAX_STATEMENT_OPERATORS 16384
+#define GLSL_MAX_NESTING 256
+
+/* Checks the preprocessed source against the two limits; 0 when it fits,
+ * else -1 with "FILE:LINE: ..." in err (LINE as the preprocessor's #line
+ * directives and newlines say). */
+static int check_depth(const char *code, const char *file, char *err, size_t err_size)
+{
+    int line = 1, stmt_line = 1, depth = 0;
+    long ops = 0;
+    for (const char *p = code; *p; p++) {
+        const char c = *p;
+        if (c == '\n') {
+            line++;
+            if (p[1] == '#') { /* "#line N" from the preprocessor */
+                int n = 0;
+                if (sscanf(p + 1, "#line %d", &n) == 1 && n > 0)
+                    line = n - 1;
+            }
+            continue;
+        }
+        if (c == '/' && p[1] == '/') { /* comments survive only with some options */
+            while (p[1] && p[1] != '\n')
+                p++;
+            continue;
+        }
+        if (c == '(' || c == '[' || c == '{') {
+            if (++depth > GLSL_MAX_NESTING) {
+                snprintf(err, err_size, "%s:%d: brackets nested more than %d deep (Mosaic's GLSL limit)", file, line,
+                         GLSL_MAX_NESTING);
+                return -1;
+            }
+        } else if (c == ')' || c == ']' || c == '}') {
+            depth -= depth > 0;
+        }
+        if (c == ';' || c == '{' || c == '}') {
+            ops = 0;
+            stmt_line = line;
+        } else if (strchr("+-*/%<>=!&|^?:,", c)) {
+            if (ops == 0)
+                stmt_line = line;
+            if (++ops > GLSL_MAX_STATEMENT_OPERATORS) {
+                snprintf(err, err_size,
+                         "%s:%d: a statement with more than %d operators (Mosaic's GLSL limit: glslang's parser "
+                         "recurses once per operator); split it into several statements",
+                         file, stmt_line, GLSL_MAX_STATEMENT_OPERATORS);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+typedef struct glsl_job {
+    const glslang_input_t *input;
+    glslang_stage_t stage;
+    const char *file;
+    char *err;
+    size_t err_size;
+    uint32_t *words;
+    size_t count;
+    int rc;
+} glsl_job;
+
+/* The whole of glslang's work for one compile, on the large-stack thread. */
+static void *compile_job(void *arg)
+{
+    glsl_job *job = arg;
+    const char *file = job->file;
+    char *err = job->err;
+    const size_t err_size = job->err_size;
+    job->rc = -1;
+    glslang_initialize_process();
+    glslang_shader_t *sh = glslang_shader_create(job->input);
+    glslang_program_t *prog = NULL;
+    if (!sh) {
+        snprintf(err, err_size, "%s: glslang could not start", file);
+        goto done;
+    }
+    if (!glslang_shader_preprocess(sh, job->input)) {
+        format_log(glslang_shader_get_info_log(sh), file, err, err_size);
+        goto done;
+    }
+    const char *pre = glslang_shader_get_preprocessed_code(sh);
+    if (pre && check_depth(pre, file, err, err_size) != 0)
+        goto done;
+    if (!glslang_shader_parse(sh, job->input)) {
+        format_log(glslang_shader_get_info_log(sh), file, err, err_size);
+        goto done;
+    }
+    prog = glslang_program_create();
+    glslang_program_add_shader(prog, sh);
+    if (!glslang_program_link(prog, GLSLANG_MSG_SPV_RULES_BIT)) {
+        format_log(glslang_program_get_info_log(prog), file, err, err_size);
+        goto done;
+    }
+    glslang_spv_options_t spv = { .generate_debug_info = 1, .validate = 1 };
+    glslang_program_SPIRV_generate_with_options(prog, job->stage, &spv);
+    const char *msgs = glslang_program_SPIRV_get_messages(prog);
+    if (msgs && *msgs) {
+        format_log(msgs, file, err, err_size);
+        goto done;
+    }
+    const size_t n = glslang_program_SPIRV_get_size(prog);
+    uint32_t *w = malloc((n ? n : 1) * sizeof *w);
+    if (!w) {
+        snprintf(err, err_size, "%s: out of memory", file);
+        goto done;
+    }
+    glslang_program_SPIRV_get(prog, w);
+    job->words = w;
+    job->count = n;
+    job->rc = 0;
+done:
+    if (prog)
+        glslang_program_delete(prog);
+    if (sh)
+        glslang_shader_delete(sh);
+    glslang_finalize_process();
+    return NULL;
+}
+
 int glsl_compile(const char *source, size_t len, const char *file, glsl_stage stage, uint32_t **words,
                  size_t *count, char *err, size_t err_size)
 {
@@ -77,49 +210,24 @@ int glsl_compile(const char *source, size_t len, const char *file, glsl_stage st
         .messages = GLSLANG_MSG_DEFAULT_BIT,
         .resource = glslang_default_resource(),
     };
-    int rc = -1;
-    glslang_initialize_process();
-    glslang_shader_t *sh = glslang_shader_create(&input);
-    glslang_program_t *prog = NULL;
-    if (!sh) {
-        snprintf(err, err_size, "%s: glslang could not start", file);
-        goto done;
+    glsl_job job = { .input = &input, .stage = gs, .file = file, .err = err, .err_size = err_size, .rc = -1 };
+    pthread_attr_t attr;
+    pthread_t thread;
+    int started = pthread_attr_init(&attr) == 0;
+    if (started) {
+        started = pthread_attr_setstacksize(&attr, GLSL_STACK_BYTES) == 0 &&
+                  pthread_create(&thread, &attr, compile_job, &job) == 0;
+        pthread_attr_destroy(&attr);
     }
-    if (!glslang_shader_preprocess(sh, &input) || !glslang_shader_parse(sh, &input)) {
-        format_log(glslang_shader_get_info_log(sh), file, err, err_size);
-        goto done;
-    }
-    prog = glslang_program_create();
-    glslang_program_add_shader(prog, sh);
-    if (!glslang_program_link(prog, GLSLANG_MSG_SPV_RULES_BIT)) {
-        format_log(glslang_program_get_info_log(prog), file, err, err_size);
-        goto done;
-    }
-    glslang_spv_options_t spv = { .generate_debug_info = 1, .validate = 1 };
-    glslang_program_SPIRV_generate_with_options(prog, gs, &spv);
-    const char *msgs = glslang_program_SPIRV_get_messages(prog);
-    if (msgs && *msgs) {
-        format_log(msgs, file, err, err_size);
-        goto done;
-    }
-    const size_t n = glslang_program_SPIRV_get_size(prog);
-    uint32_t *w = malloc((n ? n : 1) * sizeof *w);
-    if (!w) {
-        snprintf(err, err_size, "%s: out of memory", file);
-        goto done;
-    }
-    glslang_program_SPIRV_get(prog, w);
-    *words = w;
-    *count = n;
-    rc = 0;
-done:
-    if (prog)
-        glslang_program_delete(prog);
-    if (sh)
-        glslang_shader_delete(sh);
-    glslang_finalize_process();
+    if (started)
+        pthread_join(thread, NULL);
+    else
+        snprintf(err, err_size, "%s: could not start the GLSL compiler's thread (%zu MiB stack)", file,
+                 GLSL_STACK_BYTES >> 20);
     free(src);
-    return rc;
+    *words = job.words;
+    *count = job.count;
+    return job.rc;
 }
 
 int glsl_compile_file(const char *file, uint32_t **words, size_t *count, glsl_stage *stage, char *err,
