@@ -80,6 +80,7 @@ typedef struct spv_ctx {
     int pred;                   /* label the current block was entered from */
     int ret_val, ret_n;         /* OpReturnValue of the innermost call */
     long steps;
+    long loops_run, calls_run;  /* OpLoopMerge / OpFunctionCall instructions run (messages) */
     int depth;
     int zero;                   /* const 0 node */
     /* error reporting */
@@ -1156,6 +1157,7 @@ static int call(spv_ctx *c, const uint32_t *ins, int len)
         return fail(c, "malformed SPIR-V: call of a non-function");
     if (++c->depth > MAX_DEPTH)
         return fail(c, "calls nested more than %d deep (recursion is not supported)", MAX_DEPTH);
+    c->calls_run++;
     size_t p = fn->pos + (c->w[fn->pos] >> 16);
     int arg = 4;
     while (p < c->nw && (c->w[p] & 0xffff) == SpvOpFunctionParameter) {
@@ -1391,9 +1393,75 @@ static int compute(spv_ctx *c, SpvOp op, const uint32_t *ins, int len)
         return fail(c, "bit operations are not supported (integers are carried as floats)");
     case SpvOpIsNan: case SpvOpIsInf: return fail(c, "isnan/isinf are not supported");
     case SpvOpImageSampleExplicitLod: return fail(c, "textureLod/textureGrad are not supported (use texture)");
-    case SpvOpImageFetch: return fail(c, "texelFetch is not supported (use texture)");
+    case SpvOpImageFetch: return fail(c, "texelFetch is not supported (SPIR-V OpImageFetch; use texture)");
     case SpvOpOuterProduct: return fail(c, "outerProduct is not supported");
     default: return 1;
+    }
+}
+
+/* An instruction's SPIR-V name and the GLSL that makes it, for the image
+ * and query instructions glslang writes for GLSL Mosaic does not support;
+ * NULL when it is not one of those. */
+static const char *image_op_name(SpvOp op, const char **glsl)
+{
+    switch (op) {
+    case SpvOpImageSampleDrefImplicitLod: *glsl = "texture() on a shadow sampler (sampler2DShadow)"; return "OpImageSampleDrefImplicitLod";
+    case SpvOpImageSampleDrefExplicitLod: *glsl = "textureLod/textureGrad on a shadow sampler (sampler2DShadow)"; return "OpImageSampleDrefExplicitLod";
+    case SpvOpImageSampleProjImplicitLod: *glsl = "textureProj"; return "OpImageSampleProjImplicitLod";
+    case SpvOpImageSampleProjExplicitLod: *glsl = "textureProjLod/textureProjGrad"; return "OpImageSampleProjExplicitLod";
+    case SpvOpImageSampleProjDrefImplicitLod: *glsl = "textureProj on a shadow sampler"; return "OpImageSampleProjDrefImplicitLod";
+    case SpvOpImageSampleProjDrefExplicitLod: *glsl = "textureProjLod on a shadow sampler"; return "OpImageSampleProjDrefExplicitLod";
+    case SpvOpImageFetch: *glsl = "texelFetch"; return "OpImageFetch";
+    case SpvOpImageGather: *glsl = "textureGather"; return "OpImageGather";
+    case SpvOpImageDrefGather: *glsl = "textureGather on a shadow sampler"; return "OpImageDrefGather";
+    case SpvOpImageRead: *glsl = "imageLoad"; return "OpImageRead";
+    case SpvOpImageWrite: *glsl = "imageStore"; return "OpImageWrite";
+    case SpvOpImageQuerySizeLod: *glsl = "textureSize"; return "OpImageQuerySizeLod";
+    case SpvOpImageQuerySize: *glsl = "textureSize/imageSize"; return "OpImageQuerySize";
+    case SpvOpImageQueryLod: *glsl = "textureQueryLod"; return "OpImageQueryLod";
+    case SpvOpImageQueryLevels: *glsl = "textureQueryLevels"; return "OpImageQueryLevels";
+    case SpvOpImageQuerySamples: *glsl = "textureSamples"; return "OpImageQuerySamples";
+    case SpvOpImage: *glsl = "the image of a sampler (texelFetch, textureSize, ...)"; return "OpImage";
+    case SpvOpImageQueryFormat: case SpvOpImageQueryOrder: *glsl = "an image format query"; return "OpImageQueryFormat/Order";
+    default: return NULL;
+    }
+}
+
+/* The message for instruction INS (opcode OP) that compute() does not
+ * run; NEXT: the word after it.  An OpImage is named by the instruction
+ * that reads its result (texelFetch and textureSize take the image out of
+ * the sampler first). */
+static int unsupported(spv_ctx *c, SpvOp op, const uint32_t *ins, size_t next)
+{
+    const char *glsl = NULL, *name = image_op_name(op, &glsl);
+    if (op == SpvOpImage && (ins[0] >> 16) >= 3) {
+        const uint32_t id = ins[2];
+        for (size_t q = next; q < c->nw && (c->w[q] >> 16) > 0; q += c->w[q] >> 16) {
+            const SpvOp qop = (SpvOp)(c->w[q] & 0xffff);
+            if (qop == SpvOpFunctionEnd || q + (c->w[q] >> 16) > c->nw)
+                break;
+            const char *g2 = NULL, *n2 = image_op_name(qop, &g2);
+            if (n2 && qop != SpvOpImage && (c->w[q] >> 16) > 3 && c->w[q + 3] == id) {
+                glsl = g2;
+                name = n2;
+                break;
+            }
+        }
+    }
+    if (name)
+        return fail(c, "%s is not supported (SPIR-V %s); Mosaic samples sampler2D with texture() only", glsl, name);
+    switch (op) {
+    case SpvOpAtomicLoad: case SpvOpAtomicStore: case SpvOpAtomicExchange: case SpvOpAtomicCompareExchange:
+    case SpvOpAtomicIIncrement: case SpvOpAtomicIDecrement: case SpvOpAtomicIAdd: case SpvOpAtomicISub:
+    case SpvOpAtomicSMin: case SpvOpAtomicUMin: case SpvOpAtomicSMax: case SpvOpAtomicUMax: case SpvOpAtomicAnd:
+    case SpvOpAtomicOr: case SpvOpAtomicXor:
+        return fail(c, "atomic operations are not supported (SPIR-V opcode %d)", (int)op);
+    case SpvOpControlBarrier: case SpvOpMemoryBarrier:
+        return fail(c, "barriers are not supported (SPIR-V OpControlBarrier/OpMemoryBarrier)");
+    case SpvOpEmitVertex: case SpvOpEndPrimitive:
+        return fail(c, "geometry shader instructions are not supported (SPIR-V OpEmitVertex/OpEndPrimitive)");
+    default:
+        return fail(c, "unsupported SPIR-V instruction (opcode %d)", (int)op);
     }
 }
 
@@ -1421,8 +1489,12 @@ static int run_blocks(spv_ctx *c, uint32_t label, uint32_t stop, int *pred)
         const SpvOp op = (SpvOp)(ins[0] & 0xffff);
         if (len == 0 || p + (size_t)len > c->nw)
             return fail(c, "malformed SPIR-V: bad instruction length");
-        if (++c->steps > MAX_STEPS)
-            return fail(c, "the shader does not finish in %d steps: a loop whose bound is not a constant?", MAX_STEPS);
+        if (++c->steps > MAX_STEPS) {
+            if (c->loops_run)
+                return fail(c, "the shader does not finish in %d steps: a loop whose bound is not a constant?", MAX_STEPS);
+            return fail(c, "the shader does not finish in %d steps: it has no loop, but every call is inlined "
+                           "(%ld calls so far): a call tree that large is not supported", MAX_STEPS, c->calls_run);
+        }
         c->dag->group_now++;  /* the nodes this instruction makes are one group (ir_node.group) */
         if (c->failed || c->dag->failed)
             return c->failed ? -1 : oom(c);
@@ -1435,7 +1507,7 @@ static int run_blocks(spv_ctx *c, uint32_t label, uint32_t stop, int *pred)
         case SpvOpLine: c->line = (int)ins[2]; continue;
         case SpvOpNoLine: case SpvOpNop: case SpvOpSource: case SpvOpName: case SpvOpMemberName: continue;
         case SpvOpSelectionMerge: merge = ins[1]; continue;
-        case SpvOpLoopMerge: entered_loops++; continue;
+        case SpvOpLoopMerge: entered_loops++; c->loops_run++; continue;
         case SpvOpPhi: if (phi(c, ins, len) < 0) return -1; continue;
         case SpvOpVariable:
             if (declare_variable(c, ins[1], ins[2], ins[3], len > 4 ? ins[4] : 0) < 0)
@@ -1515,7 +1587,7 @@ static int run_blocks(spv_ctx *c, uint32_t label, uint32_t stop, int *pred)
             if (r < 0)
                 return -1;
             if (r > 0)
-                return fail(c, "unsupported SPIR-V instruction (opcode %d)", (int)op);
+                return unsupported(c, op, ins, p);
             continue;
         }
         }
