@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pthread.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <assimp/GltfMaterial.h>
 #include <assimp/cfileio.h>
@@ -21,22 +23,9 @@
 
 #define STRIDE SHADER_BUILTIN_STRIDE
 
-/* fopen first, so a missing file reads "No such file or directory" rather
- * than an importer's guess. */
-static int check_readable(const char *path, char *err, size_t err_size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, err_size, "cannot open '%s': %s", path, strerror(errno));
-        return MOS_ERR_PARSE;
-    }
-    fclose(f);
-    return MOS_OK;
-}
-
-/* ---- assimp's file access in a sandbox: every file it opens (the mesh and
- * what the mesh names: OBJ materials, glTF buffers) must pass
- * scene_sandbox_check (aiFileIO.UserData is the sandbox folder); read only. */
+/* ---- assimp's file access: every file it opens (the mesh and what the mesh names: OBJ materials,
+ * glTF buffers and images) goes through scene_file_open (aiFileIO.UserData is the sandbox folder or
+ * NULL): inside the sandbox if there is one, a regular file, never a FIFO; read only. */
 
 static size_t sandbox_read(struct aiFile *f, char *buf, size_t size, size_t count)
 {
@@ -73,11 +62,13 @@ static void sandbox_flush(struct aiFile *f) {}
 static struct aiFile *sandbox_open(struct aiFileIO *io, const char *path, const char *mode)
 {
     char msg[8];
-    if (strpbrk(mode, "wa+") || scene_sandbox_check(io->UserData, path, msg, sizeof msg) != MOS_OK)
+    int fd;
+    if (strpbrk(mode, "wa+") || scene_file_open(io->UserData, path, 0, &fd, NULL, NULL, msg, sizeof msg) != MOS_OK)
         return NULL;
     struct aiFile *f = malloc(sizeof *f);
-    FILE *fp = f ? fopen(path, "rb") : NULL;
+    FILE *fp = f ? fdopen(fd, "rb") : NULL;
     if (!fp) {
+        close(fd);
         free(f);
         return NULL;
     }
@@ -90,6 +81,44 @@ static void sandbox_close(struct aiFileIO *io, struct aiFile *f)
 {
     fclose((FILE *)f->UserData);
     free(f);
+}
+
+/* ---- assimp on a thread of its own with a large stack: its importers recurse over the file's structure
+ * (node trees, nested blocks), so a deep file needs more than a caller's thread may have. */
+
+#define IMPORT_STACK_BYTES ((size_t)256 << 20)
+
+typedef struct import_job {
+    const char *path;
+    unsigned flags;
+    struct aiFileIO *io;
+    const struct aiScene *scene;
+    char msg[512];
+} import_job;
+
+static void *import_run(void *arg)
+{
+    import_job *j = arg;
+    j->scene = aiImportFileEx(j->path, j->flags, j->io);
+    if (!j->scene)
+        snprintf(j->msg, sizeof j->msg, "%s", aiGetErrorString());
+    return NULL;
+}
+
+static void import_on_big_stack(import_job *j)
+{
+    pthread_attr_t attr;
+    pthread_t t;
+    bool started = false;
+    if (pthread_attr_init(&attr) == 0) {
+        started = pthread_attr_setstacksize(&attr, IMPORT_STACK_BYTES) == 0 &&
+                  pthread_create(&t, &attr, import_run, j) == 0;
+        pthread_attr_destroy(&attr);
+    }
+    if (started)
+        pthread_join(t, NULL);
+    else
+        import_run(j);  /* no room for the thread: on the caller's stack */
 }
 
 /* ---- materials ---------------------------------------------------------------- */
@@ -311,18 +340,30 @@ static unsigned mesh_triangles(const struct aiMesh *am)
     return t;
 }
 
-mos_result scene_import_mesh(const char *path, const char *sandbox, scene_import *im, char *err, size_t err_size)
+mos_result scene_import_mesh(const char *path, const char *sandbox, uint64_t max_tris, scene_import *im, char *err,
+                             size_t err_size)
 {
     memset(im, 0, sizeof *im);
-    if (check_readable(path, err, err_size))
-        return MOS_ERR_IO;
+    /* Opened here first: a missing file reads "No such file or directory" rather than an importer's
+     * guess, and what assimp would trust in its header is checked before assimp reads it. */
+    int fd;
+    uint64_t size;
+    mos_result pre = scene_file_open(sandbox, path, 0, &fd, &size, NULL, err, err_size);
+    if (pre != MOS_OK)
+        return pre;
+    pre = scene_mesh_precheck(fd, size, path, max_tris, err, err_size);
+    close(fd);
+    if (pre != MOS_OK)
+        return pre;
     const unsigned flags = aiProcess_Triangulate | aiProcess_GenSmoothNormals |
                            aiProcess_JoinIdenticalVertices | aiProcess_PreTransformVertices |
                            aiProcess_SortByPType;
     struct aiFileIO io = { sandbox_open, sandbox_close, (aiUserData)sandbox };
-    const struct aiScene *sc = sandbox ? aiImportFileEx(path, flags, &io) : aiImportFile(path, flags);
+    import_job job = { .path = path, .flags = flags, .io = &io };
+    import_on_big_stack(&job);
+    const struct aiScene *sc = job.scene;
     if (!sc) {
-        snprintf(err, err_size, "cannot import '%s': %s", path, aiGetErrorString());
+        snprintf(err, err_size, "cannot import '%s': %s", path, job.msg);
         return MOS_ERR_PARSE;
     }
     /* Parts: runs of consecutive meshes of one material, in file order. */
@@ -413,11 +454,31 @@ mos_result scene_import_mesh(const char *path, const char *sandbox, scene_import
     return r;
 }
 
-mos_result scene_import_image(const char *path, scene_image *img, char *err, size_t err_size)
+mos_result scene_import_image(int fd, uint64_t size, const char *path, scene_image *img, char *err, size_t err_size)
 {
     memset(img, 0, sizeof *img);
+    if (size > IMG_MAX_FILE_BYTES) {
+        snprintf(err, err_size, "%s: %llu bytes; an image file is at most %zu", path, (unsigned long long)size,
+                 IMG_MAX_FILE_BYTES);
+        return MOS_ERR_BAD_SIZE;
+    }
+    uint8_t *data = malloc((size_t)size + 1);
+    if (!data) {
+        snprintf(err, err_size, "out of memory reading %s", path);
+        return MOS_ERR_OUT_OF_MEMORY;
+    }
+    size_t got = 0;
+    while (got < size) {
+        ssize_t n = pread(fd, data + got, (size_t)size - got, (off_t)got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
     img_rgba8 im;
-    mos_result r = img_read(path, &im, err, err_size);
+    mos_result r = img_decode(data, got, path, &im, err, err_size);
+    free(data);
     if (r != MOS_OK)
         return r;
     img->width = im.width;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "image/image.h"
 #include "scene/scene_priv.h"
@@ -57,6 +58,7 @@ typedef struct parser {
     scene_camera cam;
     pending_object po;
     uint64_t total_tris;
+    uint64_t texture_bytes;  /* the scene's images with their mip levels, as uploaded */
     mos_result code;  /* what the first error was (MOS_ERR_PARSE unless an import said otherwise) */
 } parser;
 
@@ -578,11 +580,46 @@ static int find_sampled(const scene *s, const char *key, const int wrap[2], bool
 /* The image of key KEY with the default sampling (repeat, nearest level), or -1. */
 static int find_image(const scene *s, const char *key) { return find_sampled(s, key, (const int[2]){ 0, 0 }, false); }
 
-/* Adds IMG (its path the key) to the scene's images, taking it; the index,
- * or -1 when out of memory (IMG freed). */
+/* The image read from the file ID with the default sampling, or -1. */
+static int find_file_image(const scene *s, scene_file_id id)
+{
+    for (int i = 0; i < s->image_count; i++) {
+        const scene_image *im = &s->images[i];
+        if (im->id.dev == id.dev && im->id.ino == id.ino && (id.dev || id.ino) && !im->wrap[0] && !im->wrap[1] &&
+            !im->mip_linear)
+            return i;
+    }
+    return -1;
+}
+
+/* Bytes of a W x H RGBA8 texture with all its mip levels. */
+static uint64_t texture_bytes(int w, int h)
+{
+    uint64_t b = 0;
+    for (uint64_t x = (uint64_t)(w > 0 ? w : 1), y = (uint64_t)(h > 0 ? h : 1);; x = x > 1 ? x / 2 : 1, y = y > 1 ? y / 2 : 1) {
+        b += x * y * 4;
+        if (x == 1 && y == 1)
+            break;
+    }
+    return b;
+}
+
+/* Adds IMG (its path the key) to the scene's images, taking it, within the
+ * scene's texture budget; the index, or -1 when out of memory or over the
+ * budget (IMG freed, the error set). */
 static int add_image(parser *p, int col, scene_image *img)
 {
     scene *s = p->s;
+    const uint64_t bytes = texture_bytes(img->width, img->height), max = p->opts->max_texture_bytes;
+    if (bytes > max - p->texture_bytes) {
+        const uint64_t mb = 1u << 20;
+        perr(p, col, "textures would take %llu MB, over the %llu MB budget (image '%s', %dx%d with its mip levels: "
+             "%llu MB)", (unsigned long long)((p->texture_bytes + bytes + mb - 1) / mb),
+             (unsigned long long)(max / mb), img->path ? img->path : "?", img->width, img->height,
+             (unsigned long long)((bytes + mb - 1) / mb));
+        scene_image_free(img);
+        return -1;
+    }
     void *g = grow(s->images, s->image_count, sizeof *s->images);
     if (!g) {
         scene_image_free(img);
@@ -590,6 +627,7 @@ static int add_image(parser *p, int col, scene_image *img)
     }
     s->images = g;
     s->images[s->image_count] = *img;
+    p->texture_bytes += bytes;
     return s->image_count++;
 }
 
@@ -647,22 +685,36 @@ static int missing_image(parser *p, int col)
     return add_image(p, col, &img);
 }
 
-/* The image at resolved PATH (taken), loaded once per scene; -1 with the
- * message in MSG when it cannot be read, -2 when out of memory. */
+/* The image at resolved PATH (taken), read through the scene's door (its
+ * sandbox) and loaded once per scene: files are told apart by identity
+ * (device and inode), not by how the path is spelled.  -1 with the message
+ * in MSG when it cannot be read, -2 when out of memory or over the texture
+ * budget (the error set). */
 static int load_image(parser *p, int col, char *path, char *msg, size_t msg_size, mos_result *code)
 {
-    int i = find_image(p->s, path);
+    int fd;
+    uint64_t size;
+    scene_file_id id;
+    *code = scene_file_open(p->opts->sandbox_dir, path, IMG_MAX_FILE_BYTES, &fd, &size, &id, msg, msg_size);
+    if (*code != MOS_OK) {
+        free(path);
+        return -1;
+    }
+    int i = find_file_image(p->s, id);
     if (i >= 0) {
+        close(fd);
         free(path);
         return i;
     }
     scene_image img;
-    *code = scene_import_image(path, &img, msg, msg_size);
+    *code = scene_import_image(fd, size, path, &img, msg, msg_size);
+    close(fd);
     if (*code != MOS_OK) {
         free(path);
         return *code == MOS_ERR_OUT_OF_MEMORY ? (oom(p, col), -2) : -1;
     }
     img.path = path;
+    img.id = id;
     i = add_image(p, col, &img);
     return i >= 0 ? i : -2;
 }
@@ -999,16 +1051,13 @@ static int material_texture(parser *p, int col, const scene_import *im, int i)
         }
         snprintf(msg, sizeof msg, "%s", e ? e->path : "no such embedded texture");
     } else {
-        const char *sandbox = p->opts->sandbox_dir;
-        mos_result r = sandbox ? scene_sandbox_check(sandbox, m->texture, msg, sizeof msg) : MOS_OK;
-        if (r == MOS_OK) {
-            char *path = strdup(m->texture);
-            if (!path)
-                return oom(p, col);
-            int k = load_image(p, col, path, msg, sizeof msg, &r);
-            if (k != -1)
-                return k < 0 ? -1 : k;
-        }
+        mos_result r = MOS_OK;
+        char *path = strdup(m->texture);
+        if (!path)
+            return oom(p, col);
+        int k = load_image(p, col, path, msg, sizeof msg, &r);  /* held to the sandbox there */
+        if (k != -1)
+            return k < 0 ? -1 : k;
     }
     if (pwarn(p, col, "material '%s': texture not loaded (%s); drawn magenta", m->name, msg))
         return -1;
@@ -1077,7 +1126,8 @@ static int mesh_end(parser *p, int end_col)
     int save_line = p->line;
     char msg[768];
     scene_import im;
-    mos_result r = scene_import_mesh(po->mesh_path, p->opts->sandbox_dir, &im, msg, sizeof msg);
+    mos_result r = scene_import_mesh(po->mesh_path, p->opts->sandbox_dir, p->opts->max_triangles - p->total_tris, &im,
+                                     msg, sizeof msg);
     if (r != MOS_OK) {
         p->code = r;
         p->line = po->geom_line;
@@ -1246,7 +1296,7 @@ static int glsl_shader(parser *p, const token *t, int n, scene_object *o)
         memcpy(vert + dl, "builtin.vert", sizeof "builtin.vert");
     }
     char msg[1024];
-    const int k = scene_glsl_add(p->s, frag, vert, msg, sizeof msg);
+    const int k = scene_glsl_add(p->s, frag, vert, p->opts->sandbox_dir, msg, sizeof msg);
     free(frag);
     free(vert);
     if (k < 0) {

@@ -59,7 +59,7 @@ mos_result scene_pk3_open(const char *folder, const char *sandbox, scene_pk3_set
     for (size_t i = n > PK3_MAX ? n - PK3_MAX : 0; !oom && i < n; i++) {
         char path[4096], msg[8];
         snprintf(path, sizeof path, "%s%s%s", folder, folder[0] ? "/" : "", names[i]);
-        if (sandbox && scene_sandbox_check(sandbox, path, msg, sizeof msg) != MOS_OK)
+        if (scene_sandbox_check(sandbox, path, msg, sizeof msg) != MOS_OK)  /* in it, a regular file */
             continue;
         unzFile uf = unzOpen64(path);
         if (uf)

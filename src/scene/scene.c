@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "glsl/glsl.h"
 #include "scene/scene_priv.h"
@@ -85,7 +86,7 @@ static int load_glsl_builtins(scene *s, const char *dir, char *err, size_t err_s
     snprintf(vert, sizeof vert, "%s/builtin.vert", dir);
     for (int i = 0; i < SCENE_SHADER_COUNT; i++) {
         snprintf(frag, sizeof frag, "%s/%s.frag", dir, names[i]);
-        if ((s->builtin_glsl[i] = scene_glsl_add(s, frag, vert, err, err_size)) < 0)
+        if ((s->builtin_glsl[i] = scene_glsl_add(s, frag, vert, NULL, err, err_size)) < 0)
             return -1;
     }
     return 0;
@@ -97,18 +98,31 @@ mos_result scene_load_ex(const char *path, const scene_load_opts *opts, scene **
     if (err_size)
         err[0] = '\0';
     /* What the parser gets: the sandbox folder canonical, the budget set. */
-    scene_load_opts lim = { NULL, opts && opts->max_triangles && opts->max_triangles < SCENE_MAX_TRIANGLES
-                                      ? opts->max_triangles : SCENE_MAX_TRIANGLES, NULL };
+    scene_load_opts lim = {
+        .max_triangles = opts && opts->max_triangles && opts->max_triangles < SCENE_MAX_TRIANGLES
+                             ? opts->max_triangles : SCENE_MAX_TRIANGLES,
+        .max_texture_bytes = opts && opts->max_texture_bytes ? opts->max_texture_bytes : SCENE_MAX_TEXTURE_BYTES,
+    };
     char *sandbox = NULL;
     if (opts && opts->sandbox_dir && !(lim.sandbox_dir = sandbox = realpath(opts->sandbox_dir, NULL))) {
         snprintf(err, err_size, "%s:1:1: sandbox folder '%s': %s", path, opts->sandbox_dir, strerror(errno));
         return MOS_ERR_IO;
     }
-    FILE *f = fopen(path, "r");
+    /* Through the scene's door: a regular file (a FIFO is refused, not waited on). */
+    int fd;
+    char msg[512];
+    mos_result opened = scene_file_open(NULL, path, 0, &fd, NULL, NULL, msg, sizeof msg);
+    FILE *f = opened == MOS_OK ? fdopen(fd, "r") : NULL;
     if (!f) {
-        snprintf(err, err_size, "%s:1:1: cannot open scene file: %s", path, strerror(errno));
+        if (opened == MOS_OK) {
+            snprintf(msg, sizeof msg, "%s", strerror(errno));
+            close(fd);
+        }
+        const char *why = strstr(msg, "': ");  /* "cannot open 'PATH': reason": the reason */
+        snprintf(err, err_size, "%s:1:1: cannot open scene file: %s", path,
+                 why && opened == MOS_ERR_IO ? why + 3 : msg);
         free(sandbox);
-        return MOS_ERR_IO;
+        return opened == MOS_OK ? MOS_ERR_IO : opened;
     }
     scene *s = calloc(1, sizeof *s);
     if (!s || !(s->path = strdup(path))) {

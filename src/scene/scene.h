@@ -37,7 +37,14 @@ typedef struct scene_load_opts {
      * folder (builtin.vert with flat.frag, lambert.frag, textured.frag),
      * compiled when the scene loads, instead of the native C ones. */
     const char *glsl_builtins;
+    /* Non-zero: at most this many bytes of textures, each image counted once
+     * per sampling with all its mip levels, as uploaded (else
+     * SCENE_MAX_TEXTURE_BYTES): over it the image's line reads
+     * "file:line:col: textures would take N MB, over the M MB budget". */
+    uint64_t max_texture_bytes;
 } scene_load_opts;
+
+#define SCENE_MAX_TEXTURE_BYTES ((uint64_t)2 << 30)  /* default texture budget: 2 GiB */
 
 /* scene_load under OPTS (NULL = none). */
 mos_result scene_load_ex(const char *path, const scene_load_opts *opts, scene **out, char *err, size_t err_size);

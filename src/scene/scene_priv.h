@@ -19,6 +19,8 @@
 #define SCENE_MAX_INSTANCES 65536               /* one object's array */
 #define SCENE_MAX_TRIANGLES ((uint64_t)1 << 28) /* submitted per frame, whole scene */
 
+typedef struct scene_file_id { uint64_t dev, ino; } scene_file_id;  /* a file's identity (st_dev, st_ino) */
+
 /* Geometry in the built-in vertex layout (SHADER_BUILTIN_STRIDE floats per vertex). */
 typedef struct scene_mesh {
     float *verts;
@@ -28,7 +30,8 @@ typedef struct scene_mesh {
 } scene_mesh;
 
 typedef struct scene_image {
-    char *path;  /* resolved path (dedup key, with the sampling below) */
+    char *path;  /* resolved path (the key of embedded and map images, with the sampling below) */
+    scene_file_id id;  /* read from a file: its identity (the key), else 0 0 */
     int width, height;
     uint8_t *rgba;  /* img_read (malloc), rows top first */
     int wrap[2];     /* mos_wrap of u, v (an image sampled two ways is two images) */
@@ -102,9 +105,9 @@ struct scene {
 };
 
 /* ---- shaders.c: GLSL shaders -------------------------------------------------
- * scene_glsl_add compiles FRAG and VERT (deduplicated) and returns the index
- * in s->glsl, or -1 with "file:line: message" in err. */
-int scene_glsl_add(scene *s, const char *frag, const char *vert, char *err, size_t err_size);
+ * scene_glsl_add reads FRAG and VERT through scene_file_read (held to SANDBOX, or NULL), compiles
+ * them (deduplicated) and returns the index in s->glsl, or -1 with "file:line: message" in err. */
+int scene_glsl_add(scene *s, const char *frag, const char *vert, const char *sandbox, char *err, size_t err_size);
 void scene_glsl_free(scene *s);
 int scene_glsl_of(const scene *s, int shader);            /* glsl index drawing SHADER, or -1 (native) */
 const char *scene_shader_name(const scene *s, int shader);  /* "lambert" or the .frag path */
@@ -158,9 +161,22 @@ typedef struct scene_import {
     scene_image *embedded;      /* path = "MESHFILE#N"; rgba NULL: it did not decode, path says why */
     int embedded_count;
 } scene_import;
-mos_result scene_import_mesh(const char *path, const char *sandbox, scene_import *im, char *err, size_t err_size);
+/* MAX_TRIS: the triangles the scene's budget has left (the file's declared counts are held to it and to
+ * SCENE_MAX_MESH_TRIANGLES before assimp reads it: scene_mesh_precheck). */
+mos_result scene_import_mesh(const char *path, const char *sandbox, uint64_t max_tris, scene_import *im, char *err,
+                             size_t err_size);
 void scene_import_free(scene_import *im);
-mos_result scene_import_image(const char *path, scene_image *img, char *err, size_t err_size);
+/* The image file open as FD (SIZE bytes, from scene_file_open) named PATH, decoded. */
+mos_result scene_import_image(int fd, uint64_t size, const char *path, scene_image *img, char *err, size_t err_size);
+
+/* ---- precheck.c: what assimp would trust in the mesh file open as FD (SIZE bytes), checked first: a PLY
+ * header's element counts against the file's size and MAX_TRIS (and the per-mesh cap), an OFF header's
+ * counts, a glTF/GLB document's JSON nesting and node hierarchy depth.  The format from the bytes.
+ * MOS_OK, or MOS_ERR_PARSE / MOS_ERR_BAD_SIZE / MOS_ERR_OUT_OF_MEMORY with "'PATH': ..." in err. */
+#define SCENE_MAX_JSON_DEPTH 1000  /* nesting of a glTF's JSON */
+#define SCENE_MAX_NODE_DEPTH 1000  /* levels of a glTF node hierarchy */
+mos_result scene_mesh_precheck(int fd, uint64_t size, const char *path, uint64_t max_tris, char *err,
+                               size_t err_size);
 void scene_image_free(scene_image *img);  /* pixels and path */
 
 /* ---- bsp.c: Quake 3 / OpenArena maps (IBSP version 46) from a .pk3 archive entry or a bare .bsp */
@@ -223,14 +239,22 @@ mos_result scene_zip_inflate(void *archive, size_t want, uint8_t **data, const c
  * MOS_ERR_BAD_SIZE over MAX_BYTES, MOS_ERR_PARSE when it does not inflate, MOS_ERR_OUT_OF_MEMORY. */
 mos_result scene_pk3_read(scene_pk3_set *s, const char *name, size_t max_bytes, uint8_t **data, size_t *size);
 
-/* ---- sandbox.c: the files a scene loaded with scene_load_opts.sandbox_dir may read */
+/* ---- sandbox.c: the one door through which the scene loader opens files.  With SANDBOX (a canonical
+ * folder, as realpath gives it) the path must resolve (symbolic links followed) inside it; always it must
+ * be a regular file (opened with O_NONBLOCK, then fstat'd: a FIFO or device is refused without waiting)
+ * of at most MAX_BYTES bytes (0 = no cap).  Errors: MOS_ERR_IO ("cannot open 'PATH': reason"),
+ * MOS_ERR_PARSE ("path 'PATH' is outside the scene's sandbox", "path 'PATH' is not a regular file ..."),
+ * MOS_ERR_BAD_SIZE (over the cap), MOS_ERR_OUT_OF_MEMORY; the message in err. */
 /* Whether PATH, as written in a scene file, may name a file in the sandbox:
  * non-empty, relative, no '..' component. */
 bool scene_sandbox_relative(const char *path);
-/* MOS_OK when PATH resolves (realpath) to a regular file inside SANDBOX (a
- * canonical folder, as realpath gives it); else MOS_ERR_IO (cannot resolve:
- * "cannot open 'PATH': reason") or MOS_ERR_PARSE ("path 'PATH' is outside the
- * scene's sandbox" or "... is not a regular file"), the message in err. */
+/* Opens PATH for reading: *fd (close it), its size and identity (SIZE, ID may be NULL). */
+mos_result scene_file_open(const char *sandbox, const char *path, uint64_t max_bytes, int *fd, uint64_t *size,
+                           scene_file_id *id, char *err, size_t err_size);
+/* The whole file (malloc'd, a NUL after its *size bytes); ID may be NULL. */
+mos_result scene_file_read(const char *sandbox, const char *path, uint64_t max_bytes, uint8_t **data, size_t *size,
+                           scene_file_id *id, char *err, size_t err_size);
+/* MOS_OK when PATH opens as above (then closed again). */
 mos_result scene_sandbox_check(const char *sandbox, const char *path, char *err, size_t err_size);
 
 /* ---- parse.c: fills S from F (named PATH in messages) under OPTS (never NULL: sandbox_dir is

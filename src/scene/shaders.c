@@ -3,28 +3,44 @@
  * is reported at load with the shader's file:line; scene_upload turns the
  * SPIR-V into mos_shaders.  Fed by parse.c (`shader FILE.frag [FILE.vert]`,
  * scene_load_opts.glsl_builtins); read by draw.c and export.c. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "glsl/glsl.h"
 #include "scene/scene_priv.h"
 
-static int compile(const char *path, glsl_stage want, uint32_t **words, size_t *count, char *err, size_t err_size)
+#define SCENE_GLSL_MAX_BYTES (16u << 20)  /* one shader source file */
+
+/* Reads PATH through the scene's one door (SANDBOX or NULL: a regular file, never waiting on a FIFO)
+ * and compiles it as stage WANT (its extension must say the same). */
+static int compile(const char *path, const char *sandbox, glsl_stage want, uint32_t **words, size_t *count,
+                   char *err, size_t err_size)
 {
-    glsl_stage stage;
-    if (glsl_compile_file(path, words, count, &stage, err, err_size) < 0)
+    const char *dot = strrchr(path, '.');
+    const glsl_stage stage = dot && !strcmp(dot, ".vert") ? GLSL_VERTEX : GLSL_FRAGMENT;
+    if (!dot || (strcmp(dot, ".vert") && strcmp(dot, ".frag"))) {
+        snprintf(err, err_size, "%s: a GLSL shader file ends in .vert or .frag", path);
         return -1;
+    }
     if (stage != want) {
         snprintf(err, err_size, "%s: expected a %s shader (.%s)", path, want == GLSL_VERTEX ? "vertex" : "fragment",
                  want == GLSL_VERTEX ? "vert" : "frag");
-        free(*words);
-        *words = NULL;
         return -1;
     }
-    return 0;
+    uint8_t *src;
+    size_t len;
+    char msg[900];
+    if (scene_file_read(sandbox, path, SCENE_GLSL_MAX_BYTES, &src, &len, NULL, msg, sizeof msg) != MOS_OK) {
+        snprintf(err, err_size, "%s", msg);  /* names the path */
+        return -1;
+    }
+    const int rc = glsl_compile((const char *)src, len, path, stage, words, count, err, err_size);
+    free(src);
+    return rc;
 }
 
-int scene_glsl_add(scene *s, const char *frag, const char *vert, char *err, size_t err_size)
+int scene_glsl_add(scene *s, const char *frag, const char *vert, const char *sandbox, char *err, size_t err_size)
 {
     for (int i = 0; i < s->glsl_count; i++)
         if (strcmp(s->glsl[i].frag_path, frag) == 0 && strcmp(s->glsl[i].vert_path, vert) == 0)
@@ -43,8 +59,8 @@ int scene_glsl_add(scene *s, const char *frag, const char *vert, char *err, size
         snprintf(err, err_size, "out of memory");
         goto fail;
     }
-    if (compile(vert, GLSL_VERTEX, &e->vs, &e->vs_words, err, err_size) < 0 ||
-        compile(frag, GLSL_FRAGMENT, &e->fs, &e->fs_words, err, err_size) < 0)
+    if (compile(vert, sandbox, GLSL_VERTEX, &e->vs, &e->vs_words, err, err_size) < 0 ||
+        compile(frag, sandbox, GLSL_FRAGMENT, &e->fs, &e->fs_words, err, err_size) < 0)
         goto fail;
     /* Translate once now: errors belong to loading, not to the first frame. */
     shader_program *prog;

@@ -1,0 +1,591 @@
+/* precheck.c — what assimp would trust in a mesh file, checked before it reads the file: the element
+ * counts of a PLY header (assimp allocates for them before reading a byte of data), the vertex and face
+ * counts of an OFF header, and the nesting of a glTF/GLB document (assimp and its JSON parser recurse
+ * once per level: JSON nesting and the node hierarchy).  The format is told by the file's bytes, not its
+ * name, as assimp falls back to them.  Fed by import.c with the file it opened. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "scene/scene_priv.h"
+
+#define HEADER_MAX (1u << 20)            /* PLY / OFF header bytes read */
+#define JSON_MAX ((uint64_t)1 << 30)     /* glTF JSON bytes read */
+
+/* Reads up to WANT bytes at offset OFF into BUF; the count read. */
+static size_t read_at(int fd, uint8_t *buf, size_t want, uint64_t off)
+{
+    size_t got = 0;
+    while (got < want) {
+        ssize_t n = pread(fd, buf + got, want - got, (off_t)(off + got));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    return got;
+}
+
+/* ---- PLY ---------------------------------------------------------------------------- */
+
+/* The next whitespace-separated word of the header line at *C (advanced), or NULL at the line's end. */
+static const char *word(const char **c, const char *end, size_t *len)
+{
+    while (*c < end && (**c == ' ' || **c == '\t' || **c == '\r'))
+        (*c)++;
+    if (*c >= end || **c == '\n')
+        return NULL;
+    const char *w = *c;
+    while (*c < end && **c != ' ' && **c != '\t' && **c != '\r' && **c != '\n')
+        (*c)++;
+    *len = (size_t)(*c - w);
+    return w;
+}
+
+static bool is_word(const char *w, size_t n, const char *s) { return w && n == strlen(s) && !memcmp(w, s, n); }
+
+/* Bytes of PLY scalar type W, 0 if it is none. */
+static unsigned ply_type_size(const char *w, size_t n)
+{
+    static const struct { const char *name; unsigned size; } types[] = {
+        { "char", 1 }, { "uchar", 1 }, { "int8", 1 }, { "uint8", 1 }, { "short", 2 }, { "ushort", 2 },
+        { "int16", 2 }, { "uint16", 2 }, { "int", 4 }, { "uint", 4 }, { "int32", 4 }, { "uint32", 4 },
+        { "float", 4 }, { "float32", 4 }, { "double", 8 }, { "float64", 8 },
+    };
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (is_word(w, n, types[i].name))
+            return types[i].size;
+    return 0;
+}
+
+typedef struct ply_element {
+    char name[32];
+    uint64_t count;
+    uint64_t min_bytes;  /* the least one instance takes in the file */
+} ply_element;
+
+static void element_noun(const ply_element *e, char *out, size_t size)
+{
+    if (!strcmp(e->name, "vertex"))
+        snprintf(out, size, "vertices");
+    else if (!strcmp(e->name, "face"))
+        snprintf(out, size, "faces");
+    else
+        snprintf(out, size, "'%.31s' elements", e->name);
+}
+
+static mos_result ply_check(const uint8_t *h, size_t hn, uint64_t size, const char *path, uint64_t max_tris,
+                            char *err, size_t err_size)
+{
+    const char *c = (const char *)h, *end = c + hn;
+    int format = -1;  /* 0 ascii, 1 binary */
+    ply_element el[64];
+    int n_el = 0;
+    bool done = false;
+    int line = 0;
+    while (c < end && !done) {
+        line++;
+        const char *eol = memchr(c, '\n', (size_t)(end - c));
+        if (!eol)
+            break;  /* the header does not end within what was read */
+        size_t n;
+        const char *w = word(&c, eol, &n);
+        if (line == 1) {
+            if (!is_word(w, n, "ply"))
+                goto bad;
+        } else if (!w || is_word(w, n, "comment") || is_word(w, n, "obj_info")) {
+        } else if (is_word(w, n, "format")) {
+            w = word(&c, eol, &n);
+            format = is_word(w, n, "ascii") ? 0 : is_word(w, n, "binary_little_endian") || is_word(w, n, "binary_big_endian") ? 1 : -2;
+            if (format == -2) {
+                snprintf(err, err_size, "'%s': PLY header line %d: unknown format '%.*s'", path, line,
+                         (int)(n < 40 ? n : 40), w ? w : "");
+                return MOS_ERR_PARSE;
+            }
+        } else if (is_word(w, n, "element")) {
+            if (n_el == (int)(sizeof el / sizeof el[0])) {
+                snprintf(err, err_size, "'%s': PLY header declares more than %d elements", path, n_el);
+                return MOS_ERR_PARSE;
+            }
+            ply_element *e = &el[n_el++];
+            w = word(&c, eol, &n);
+            snprintf(e->name, sizeof e->name, "%.*s", (int)(n < 31 ? n : 31), w ? w : "");
+            const char *cnt = word(&c, eol, &n);
+            if (!w || !cnt)
+                goto bad;
+            e->count = 0;
+            for (size_t k = 0; k < n; k++) {
+                if (cnt[k] < '0' || cnt[k] > '9' || e->count > UINT64_MAX / 20)
+                    goto bad;
+                e->count = e->count * 10 + (uint64_t)(cnt[k] - '0');
+            }
+            e->min_bytes = 0;
+        } else if (is_word(w, n, "property")) {
+            if (!n_el || format < 0)
+                goto bad;
+            ply_element *e = &el[n_el - 1];
+            w = word(&c, eol, &n);
+            if (is_word(w, n, "list")) {
+                w = word(&c, eol, &n);  /* the count's type; the items may be none */
+                const unsigned cs = ply_type_size(w, n);
+                w = word(&c, eol, &n);  /* the items' type */
+                if (!cs || !ply_type_size(w, n))
+                    goto bad;
+                e->min_bytes += format ? cs : 2;
+            } else {
+                unsigned s = ply_type_size(w, n);
+                if (!s)
+                    goto bad;
+                e->min_bytes += format ? s : 2;  /* ascii: a digit and a separator */
+            }
+        } else if (is_word(w, n, "end_header")) {
+            done = true;
+        }
+        c = eol + 1;
+    }
+    if (!done || format < 0) {
+        snprintf(err, err_size, "'%s': PLY header %s", path,
+                 !done ? "has no end_header line within its first 1 MiB" : "has no format line");
+        return MOS_ERR_PARSE;
+    }
+    const uint64_t data = size - (uint64_t)(c - (const char *)h) + (format ? 0 : 1);  /* ascii: no last separator */
+    const uint64_t tri_cap = max_tris < SCENE_MAX_MESH_TRIANGLES ? max_tris : SCENE_MAX_MESH_TRIANGLES;
+    /* The bytes the elements so far leave, with some slack: assimp reads a
+     * file cut short by a few elements (its own test models hold one). */
+    uint64_t left = data + data / 8 + 1024;
+    char noun[64];
+    for (int i = 0; i < n_el; i++) {
+        const ply_element *e = &el[i];
+        element_noun(e, noun, sizeof noun);
+        const uint64_t per = e->min_bytes ? e->min_bytes : 1;
+        if (e->count > left / per) {
+            snprintf(err, err_size, "'%s': PLY declares %llu %s (at least %llu bytes each) but the file is only "
+                     "%llu bytes", path, (unsigned long long)e->count, noun, (unsigned long long)per,
+                     (unsigned long long)size);
+            return MOS_ERR_PARSE;
+        }
+        left -= e->count * per;
+        const bool face = !strcmp(e->name, "face") || !strcmp(e->name, "tristrips");
+        const uint64_t cap = face ? tri_cap : 3 * tri_cap;
+        if (e->count > cap) {
+            snprintf(err, err_size, "'%s': PLY declares %llu %s; at most %llu are allowed (%s)", path,
+                     (unsigned long long)e->count, noun, (unsigned long long)cap,
+                     max_tris < SCENE_MAX_MESH_TRIANGLES ? "the scene's triangle budget left"
+                                                         : "the triangle cap per mesh");
+            return MOS_ERR_PARSE;
+        }
+    }
+    return MOS_OK;
+bad:
+    snprintf(err, err_size, "'%s': PLY header line %d is malformed", path, line);
+    return MOS_ERR_PARSE;
+}
+
+/* ---- OFF: "[ST][C][N][4]OFF" then "vertices faces edges" ----------------------------------- */
+
+static mos_result off_check(const uint8_t *h, size_t hn, size_t kw_end, uint64_t size, const char *path,
+                            uint64_t max_tris, char *err, size_t err_size)
+{
+    const char *c = (const char *)h + kw_end, *end = (const char *)h + hn;
+    uint64_t v[2] = { 0, 0 };
+    int got = 0;
+    /* The counts: the first numbers after the keyword, past comments. */
+    while (c < end && got < 2) {
+        if (*c == '#') {
+            while (c < end && *c != '\n')
+                c++;
+        } else if (*c >= '0' && *c <= '9') {
+            uint64_t x = 0;
+            while (c < end && *c >= '0' && *c <= '9') {
+                x = x > UINT64_MAX / 20 ? UINT64_MAX / 2 : x * 10 + (uint64_t)(*c - '0');
+                c++;
+            }
+            v[got++] = x;
+        } else if (*c == ' ' || *c == '\t' || *c == '\r' || *c == '\n') {
+            c++;
+        } else {
+            return MOS_OK;  /* not what assimp reads as counts: it refuses the file itself */
+        }
+    }
+    const uint64_t tri_cap = max_tris < SCENE_MAX_MESH_TRIANGLES ? max_tris : SCENE_MAX_MESH_TRIANGLES;
+    if (v[0] > 3 * tri_cap || v[1] > tri_cap) {
+        snprintf(err, err_size, "'%s': OFF declares %llu vertices and %llu faces; at most %llu and %llu are allowed",
+                 path, (unsigned long long)v[0], (unsigned long long)v[1], (unsigned long long)(3 * tri_cap),
+                 (unsigned long long)tri_cap);
+        return MOS_ERR_PARSE;
+    }
+    /* ascii: a vertex is at least three numbers, a face its count and three indices, 2 bytes each */
+    if (v[0] * 6 + v[1] * 8 > size) {
+        snprintf(err, err_size, "'%s': OFF declares %llu vertices and %llu faces but the file is only %llu bytes",
+                 path, (unsigned long long)v[0], (unsigned long long)v[1], (unsigned long long)size);
+        return MOS_ERR_PARSE;
+    }
+    return MOS_OK;
+}
+
+/* ---- glTF / GLB JSON ---------------------------------------------------------------- */
+
+typedef struct json {
+    const char *c, *end;
+} json;
+
+static void ws(json *j)
+{
+    while (j->c < j->end && (*j->c == ' ' || *j->c == '\t' || *j->c == '\r' || *j->c == '\n'))
+        j->c++;
+}
+
+/* Past a string at j->c (the opening quote); false if unterminated. */
+static bool skip_string(json *j)
+{
+    for (j->c++; j->c < j->end; j->c++) {
+        if (*j->c == '\\')
+            j->c++;
+        else if (*j->c == '"') {
+            j->c++;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Nesting depth of the whole text (strings skipped): the deepest level. */
+static int json_max_depth(const char *c, const char *end)
+{
+    json j = { c, end };
+    int d = 0, max = 0;
+    while (j.c < j.end) {
+        char ch = *j.c;
+        if (ch == '"') {
+            if (!skip_string(&j))
+                break;
+            continue;
+        }
+        if (ch == '[' || ch == '{')
+            max = ++d > max ? d : max;
+        else if ((ch == ']' || ch == '}') && d > 0)
+            d--;
+        j.c++;
+    }
+    return max;
+}
+
+/* Skips one value (the text's depth is bounded, so recursion is too); false when malformed. */
+static bool skip_value(json *j)
+{
+    ws(j);
+    if (j->c >= j->end)
+        return false;
+    if (*j->c == '"')
+        return skip_string(j);
+    if (*j->c == '[' || *j->c == '{') {
+        const char close = *j->c == '[' ? ']' : '}';
+        j->c++;
+        ws(j);
+        if (j->c < j->end && *j->c == close) {
+            j->c++;
+            return true;
+        }
+        for (;;) {
+            if (close == '}') {
+                ws(j);
+                if (j->c >= j->end || *j->c != '"' || !skip_string(j))
+                    return false;
+                ws(j);
+                if (j->c >= j->end || *j->c++ != ':')
+                    return false;
+            }
+            if (!skip_value(j))
+                return false;
+            ws(j);
+            if (j->c >= j->end)
+                return false;
+            if (*j->c == close) {
+                j->c++;
+                return true;
+            }
+            if (*j->c++ != ',')
+                return false;
+        }
+    }
+    while (j->c < j->end && !strchr(",]} \t\r\n", *j->c))
+        j->c++;
+    return true;
+}
+
+/* The key at j->c (a string), its text in [*k, *k + *n). */
+static bool key(json *j, const char **k, size_t *n)
+{
+    ws(j);
+    if (j->c >= j->end || *j->c != '"')
+        return false;
+    *k = j->c + 1;
+    if (!skip_string(j))
+        return false;
+    *n = (size_t)(j->c - 1 - *k);
+    ws(j);
+    return j->c < j->end && *j->c++ == ':';
+}
+
+typedef struct node_graph {
+    uint32_t *first;    /* per node: its children in kids[first[i], first[i + 1]) */
+    uint32_t *kids;
+    size_t nodes, edges, cap;
+} node_graph;
+
+static bool push_kid(node_graph *g, uint32_t k)
+{
+    if (g->edges == g->cap) {
+        size_t cap = g->cap ? 2 * g->cap : 64;
+        uint32_t *p = realloc(g->kids, cap * sizeof *p);
+        if (!p)
+            return false;
+        g->kids = p;
+        g->cap = cap;
+    }
+    g->kids[g->edges++] = k;
+    return true;
+}
+
+/* Reads the top-level "nodes" array of glTF 2 (children: node indices) into G.  0, -1 malformed
+ * (left to assimp), -2 out of memory. */
+static int read_nodes(json *j, node_graph *g)
+{
+    ws(j);
+    if (j->c >= j->end || *j->c++ != '{')
+        return -1;
+    ws(j);
+    if (j->c < j->end && *j->c == '}')
+        return 0;
+    for (;;) {
+        const char *k;
+        size_t n;
+        if (!key(j, &k, &n))
+            return -1;
+        ws(j);
+        if (n == 5 && !memcmp(k, "nodes", 5) && j->c < j->end && *j->c == '[') {
+            j->c++;
+            for (bool first = true;; first = false) {
+                ws(j);
+                if (j->c < j->end && *j->c == ']' && first) {
+                    j->c++;
+                    break;
+                }
+                /* one node */
+                if (g->nodes % 1024 == 0) {
+                    uint32_t *f = realloc(g->first, (g->nodes + 1025) * sizeof *f);
+                    if (!f)
+                        return -2;
+                    g->first = f;
+                }
+                if (g->nodes >= UINT32_MAX - 1)
+                    return -1;
+                g->first[g->nodes++] = (uint32_t)g->edges;
+                if (j->c < j->end && *j->c == '{') {
+                    j->c++;
+                    ws(j);
+                    if (j->c < j->end && *j->c == '}')
+                        j->c++;
+                    else
+                        for (;;) {
+                            const char *nk;
+                            size_t nn;
+                            if (!key(j, &nk, &nn))
+                                return -1;
+                            ws(j);
+                            if (nn == 8 && !memcmp(nk, "children", 8) && j->c < j->end && *j->c == '[') {
+                                j->c++;
+                                for (;;) {
+                                    ws(j);
+                                    if (j->c < j->end && *j->c == ']') {
+                                        j->c++;
+                                        break;
+                                    }
+                                    char *e;
+                                    unsigned long long v = strtoull(j->c, &e, 10);
+                                    if (e == j->c || *j->c == '-')
+                                        return -1;
+                                    j->c = e;
+                                    if (v < UINT32_MAX && !push_kid(g, (uint32_t)v))
+                                        return -2;
+                                    ws(j);
+                                    if (j->c < j->end && *j->c == ',')
+                                        j->c++;
+                                }
+                            } else if (!skip_value(j)) {
+                                return -1;
+                            }
+                            ws(j);
+                            if (j->c >= j->end)
+                                return -1;
+                            if (*j->c == '}') {
+                                j->c++;
+                                break;
+                            }
+                            if (*j->c++ != ',')
+                                return -1;
+                        }
+                } else if (!skip_value(j)) {
+                    return -1;
+                }
+                ws(j);
+                if (j->c >= j->end)
+                    return -1;
+                if (*j->c == ']') {
+                    j->c++;
+                    break;
+                }
+                if (*j->c++ != ',')
+                    return -1;
+            }
+        } else if (!skip_value(j)) {
+            return -1;
+        }
+        ws(j);
+        if (j->c >= j->end)
+            return -1;
+        if (*j->c == '}')
+            return 0;
+        if (*j->c++ != ',')
+            return -1;
+    }
+}
+
+/* The longest chain of nodes downwards from any node (cycles cut), iteratively. */
+static mos_result node_depth(const node_graph *g, uint64_t *out)
+{
+    const size_t n = g->nodes;
+    uint32_t *height = calloc(n + 1, sizeof *height);  /* 0 = not done */
+    uint8_t *state = calloc(n + 1, 1);                  /* 1 on the path, 2 done */
+    uint32_t *stack = malloc((n + 1) * sizeof *stack), *next = malloc((n + 1) * sizeof *next);
+    mos_result r = height && state && stack && next ? MOS_OK : MOS_ERR_OUT_OF_MEMORY;
+    uint64_t best = 0;
+    for (size_t root = 0; r == MOS_OK && root < n; root++) {
+        if (state[root])
+            continue;
+        size_t sp = 0;
+        stack[sp] = (uint32_t)root;
+        next[sp++] = g->first[root];
+        state[root] = 1;
+        while (sp) {
+            const uint32_t v = stack[sp - 1];
+            const uint32_t last = v + 1 < n ? g->first[v + 1] : (uint32_t)g->edges;
+            if (next[sp - 1] < last) {
+                const uint32_t k = g->kids[next[sp - 1]++];
+                if (k < n && !state[k]) {
+                    state[k] = 1;
+                    stack[sp] = k;
+                    next[sp++] = g->first[k];
+                }
+                continue;
+            }
+            uint32_t h = 0;
+            for (uint32_t e = g->first[v]; e < last; e++) {
+                const uint32_t k = g->kids[e];
+                if (k < n && state[k] == 2 && height[k] > h)
+                    h = height[k];
+            }
+            height[v] = h + 1;
+            state[v] = 2;
+            best = height[v] > best ? height[v] : best;
+            sp--;
+        }
+    }
+    free(height);
+    free(state);
+    free(stack);
+    free(next);
+    *out = best;
+    return r;
+}
+
+static mos_result gltf_check(const char *text, size_t n, const char *path, char *err, size_t err_size)
+{
+    const int depth = json_max_depth(text, text + n);
+    if (depth > SCENE_MAX_JSON_DEPTH) {
+        snprintf(err, err_size, "'%s': JSON nested %d levels deep; at most %d are read", path, depth,
+                 SCENE_MAX_JSON_DEPTH);
+        return MOS_ERR_PARSE;
+    }
+    json j = { text, text + n };
+    node_graph g = { 0 };
+    int rc = read_nodes(&j, &g);
+    mos_result r = rc == -2 ? MOS_ERR_OUT_OF_MEMORY : MOS_OK;
+    uint64_t levels = 0;
+    if (r == MOS_OK && g.nodes)
+        r = node_depth(&g, &levels);
+    free(g.first);
+    free(g.kids);
+    if (r == MOS_ERR_OUT_OF_MEMORY) {
+        snprintf(err, err_size, "out of memory reading '%s'", path);
+    } else if (levels > SCENE_MAX_NODE_DEPTH) {
+        snprintf(err, err_size, "'%s': glTF node hierarchy is %llu levels deep; at most %d are allowed", path,
+                 (unsigned long long)levels, SCENE_MAX_NODE_DEPTH);
+        r = MOS_ERR_PARSE;
+    }
+    return r;
+}
+
+static uint32_t le32(const uint8_t *p) { return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+
+mos_result scene_mesh_precheck(int fd, uint64_t size, const char *path, uint64_t max_tris, char *err,
+                               size_t err_size)
+{
+    const size_t hn = size < HEADER_MAX ? (size_t)size : HEADER_MAX;
+    uint8_t *h = malloc(hn + 1);
+    if (!h) {
+        snprintf(err, err_size, "out of memory reading '%s'", path);
+        return MOS_ERR_OUT_OF_MEMORY;
+    }
+    const size_t got = read_at(fd, h, hn, 0);
+    h[got] = 0;
+    size_t lead = 0;
+    while (lead < got && strchr(" \t\r\n", h[lead]))
+        lead++;
+    mos_result r = MOS_OK;
+    if (got >= 4 && !memcmp(h, "ply", 3) && (h[3] == '\n' || h[3] == '\r' || h[3] == ' ')) {
+        r = ply_check(h, got, size, path, max_tris, err, err_size);
+    } else if (lead < got && h[lead] == '{') {
+        /* JSON (glTF): the whole text */
+        if (size > JSON_MAX) {
+            snprintf(err, err_size, "'%s': a JSON mesh file of %llu bytes is over the %llu-byte limit", path,
+                     (unsigned long long)size, (unsigned long long)JSON_MAX);
+            r = MOS_ERR_BAD_SIZE;
+        } else {
+            char *text = got == size ? (char *)h : malloc((size_t)size + 1);
+            size_t tn = got == size ? got : (text ? read_at(fd, (uint8_t *)text, (size_t)size, 0) : 0);
+            if (text)
+                text[tn] = 0;
+            r = text ? gltf_check(text, tn, path, err, err_size) : MOS_ERR_OUT_OF_MEMORY;
+            if (!text)
+                snprintf(err, err_size, "out of memory reading '%s'", path);
+            if (text != (char *)h)
+                free(text);
+        }
+    } else if (got >= 20 && !memcmp(h, "glTF", 4) && le32(h + 16) == 0x4E4F534Au) {
+        /* GLB: the JSON chunk */
+        const uint64_t jn = le32(h + 12);
+        char *text = jn + 20 <= size && jn <= JSON_MAX ? malloc((size_t)jn + 1) : NULL;
+        if (text) {
+            size_t tn = read_at(fd, (uint8_t *)text, (size_t)jn, 20);
+            text[tn] = 0;
+            r = gltf_check(text, tn, path, err, err_size);
+            free(text);
+        } else if (jn + 20 <= size && jn <= JSON_MAX) {
+            snprintf(err, err_size, "out of memory reading '%s'", path);
+            r = MOS_ERR_OUT_OF_MEMORY;
+        }
+    } else {
+        /* OFF: a keyword line ending in OFF (assimp reads its counts from the next) */
+        size_t k = 0;
+        while (k < got && k < 8 && strchr("STCN4n", h[k]))
+            k++;
+        if (k + 3 <= got && !memcmp(h + k, "OFF", 3) && (k + 3 == got || strchr(" \t\r\n", h[k + 3])))
+            r = off_check(h, got, k + 3, size, path, max_tris, err, err_size);
+    }
+    free(h);
+    return r;
+}
