@@ -1,9 +1,10 @@
 # Mosaic — builds everything into build/.
-#   make            libmosaic.a, libmosaic.so, mosaic (CLI), mosaic-view (SDL2 viewer), mosaic.pc
+#   make            libmosaic.a, libmosaic.so.*, mosaic (CLI), mosaic-view (SDL2 viewer)
 #   make run        renders scenes/default.scene to out/default.png
 #   make test       unit/image/stress tests, then again under ASan+UBSan and TSan
 #   make bench      frame benchmarks (bench/)
-#   make install PREFIX=/usr/local
+#   make install PREFIX=/usr/local [DESTDIR=stage]   (mosaic.pc written for PREFIX)
+#   make uninstall PREFIX=/usr/local [DESTDIR=stage]
 #   make fuzz       each parser's libFuzzer target for FUZZ_SECONDS (test/fuzz/fuzz.mk)
 # Variants: BUILD=build/asan SAN=asan, BUILD=build/tsan SAN=tsan, and
 # BUILD=build/fuzz SAN=fuzz CC=clang (libFuzzer instrumentation; make fuzz-build).
@@ -31,7 +32,9 @@ DEB_PKGS := glslang-dev spirv-headers libassimp-dev libstb-dev glmark2-data assi
 WARN    := -Wall -Wextra -Werror -Wstrict-prototypes -Wshadow -Wsign-conversion -Wno-unused-parameter
 # -ffp-contract=off: the per-ISA variants (AVX2, AVX-512 have FMA) must compute
 # the same bits as the portable build, so the image never depends on the CPU.
-CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -g $(OPT) -fno-math-errno -fno-trapping-math -ffp-contract=off $(WARN) -pthread -fPIC -Iinclude -Isrc
+# -fvisibility=hidden: the library exports only what include/mosaic.h marks
+# MOS_API (see "The library" below).
+CFLAGS_BASE := -std=c11 -D_GNU_SOURCE -g $(OPT) -fno-math-errno -fno-trapping-math -ffp-contract=off $(WARN) -pthread -fPIC -fvisibility=hidden -Iinclude -Isrc
 ifeq ($(SAN),asan)
   SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 else ifeq ($(SAN),tsan)
@@ -71,16 +74,44 @@ VIEW_SRC  := $(wildcard src/tools/view/*.c)
 VIEW_OBJ  := $(VIEW_SRC:%.c=$(BUILD)/obj/%.o) \
              $(addprefix $(BUILD)/obj/src/tools/,render_opts.o cli_args.o cli_file.o stats_json.o)
 
-LIB_A     := $(BUILD)/libmosaic.a
-LIB_SO    := $(BUILD)/libmosaic.so
+# The library.  Every object is compiled with -fvisibility=hidden and
+# include/mosaic.h marks the public functions MOS_API (visibility default):
+#   LIB_SO      libmosaic.so.MAJOR.MINOR.PATCH with soname libmosaic.so.SOVERSION
+#               and the links libmosaic.so.SOVERSION and libmosaic.so beside
+#               it; exports the mos_ functions only.
+#   LIB_DIST_A  dist/libmosaic.a, the static library `make install` installs:
+#               one relocatable object (ld -r of the core objects) in which
+#               objcopy --localize-hidden has made the hidden symbols local,
+#               so a program linking it sees only mos_ names and may define
+#               its own arena_alloc, fifo_push...  (The price: a static link
+#               takes the whole library, not only the objects it references.)
+#   LIB_A       libmosaic.a, the core objects as compiled (internals hidden
+#               but global): the in-tree archive.  The CLI, the viewer, the
+#               tests and bench/bench.mk link it, and libmosaic_tools.a with
+#               them, because they call internal functions (shader_builtin_*,
+#               program_build, arena_*...).  Never installed.
+# The version is written once, in include/mosaic.h, and read here for the file
+# names and mosaic.pc.  Before 1.0 a minor version may break the ABI (the
+# header says so), so the soname then carries it: libmosaic.so.0.MINOR.
+MOS_HEADER_VERSION = $(shell sed -n 's/^\#define MOS_VERSION_$(1) *\([0-9][0-9]*\).*/\1/p' include/mosaic.h)
+MOS_MAJOR   := $(call MOS_HEADER_VERSION,MAJOR)
+MOS_MINOR   := $(call MOS_HEADER_VERSION,MINOR)
+MOS_PATCH   := $(call MOS_HEADER_VERSION,PATCH)
+MOS_VERSION := $(MOS_MAJOR).$(MOS_MINOR).$(MOS_PATCH)
+MOS_SOVERSION := $(if $(filter 0,$(MOS_MAJOR)),0.$(MOS_MINOR),$(MOS_MAJOR))
+LIB_A       := $(BUILD)/libmosaic.a
+LIB_DIST_A  := $(BUILD)/dist/libmosaic.a
+LIB_SO      := $(BUILD)/libmosaic.so
+LIB_SO_SONAME := libmosaic.so.$(MOS_SOVERSION)
+LIB_SO_REAL   := libmosaic.so.$(MOS_VERSION)
 TOOLS_A   := $(BUILD)/libmosaic_tools.a
 CLI       := $(BUILD)/mosaic
 VIEW      := $(BUILD)/mosaic-view
 
-.PHONY: all build deps install-pkgs test-deps run test test-one bench install clean
+.PHONY: all build deps install-pkgs test-deps run test test-one bench install uninstall clean
 all: deps
 	@$(MAKE) --no-print-directory build
-build: $(LIB_A) $(LIB_SO) $(CLI) $(VIEW) $(BUILD)/mosaic.pc
+build: $(LIB_A) $(LIB_DIST_A) $(LIB_SO) $(CLI) $(VIEW)
 
 # Installs the missing packages of PKGS (as root), else prints the apt-get
 # line and fails.
@@ -111,9 +142,16 @@ $(BUILD)/obj/%.o: %.c $(HEADERS)
 
 $(LIB_A): $(CORE_OBJ)
 	@rm -f $@; ar rcs $@ $^
-$(LIB_SO): $(CORE_OBJ)
-	$(CC) -shared -Wl,-soname,libmosaic.so.$(MOS_SOVERSION) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-MOS_SOVERSION := 0
+$(LIB_DIST_A): $(CORE_OBJ)
+	@mkdir -p $(dir $@); rm -f $@ $(BUILD)/dist/libmosaic.o
+	ld -r -o $(BUILD)/dist/libmosaic.o $^
+	objcopy --localize-hidden $(BUILD)/dist/libmosaic.o
+	ar rcs $@ $(BUILD)/dist/libmosaic.o
+$(BUILD)/$(LIB_SO_REAL): $(CORE_OBJ)
+	$(CC) -shared -Wl,-soname,$(LIB_SO_SONAME) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(LIB_SO): $(BUILD)/$(LIB_SO_REAL)
+	ln -sf $(LIB_SO_REAL) $(BUILD)/$(LIB_SO_SONAME)
+	ln -sf $(LIB_SO_REAL) $@
 $(TOOLS_A): $(TOOLS_OBJ)
 	@rm -f $@; ar rcs $@ $^
 $(CLI): $(CLI_OBJ) $(TOOLS_A) $(LIB_A)
@@ -124,11 +162,6 @@ $(BUILD)/obj/src/tools/view/%.o: src/tools/view/%.c src/tools/view/view.h $(HEAD
 $(VIEW): $(VIEW_OBJ) $(TOOLS_A) $(LIB_A)
 	$(CC) $(LDFLAGS) -o $@ $(VIEW_OBJ) $(TOOLS_A) $(LIB_A) $(TOOL_LIBS) $(VIEW_LIBS) $(LDLIBS)
 
-$(BUILD)/mosaic.pc: Makefile
-	@mkdir -p $(BUILD)
-	@printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: mosaic\nDescription: multithreaded sort-middle software rasterizer\nVersion: %s.%s\nLibs: -L$${libdir} -lmosaic\nLibs.private: -pthread -lm\nCflags: -I$${includedir}\n' \
-	  "$(PREFIX)" 0 1 > $@
-
 run: all
 	@mkdir -p out
 	@$(CLI) render scenes/default.scene -o out/default.png
@@ -136,13 +169,25 @@ run: all
 bench: all
 	@$(MAKE) --no-print-directory -f bench/bench.mk BUILD=$(BUILD)
 
+# mosaic.pc is written here, for the PREFIX installed to (DESTDIR only
+# stages the files); the shared library goes in with its two links.
+INST_LIB := $(DESTDIR)$(PREFIX)/lib
 install: all
-	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/include $(INST_LIB)/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 644 include/mosaic.h $(DESTDIR)$(PREFIX)/include/
-	install -m 644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 $(BUILD)/mosaic.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	install -m 644 $(LIB_DIST_A) $(INST_LIB)/
+	install -m 755 $(BUILD)/$(LIB_SO_REAL) $(INST_LIB)/
+	ln -sf $(LIB_SO_REAL) $(INST_LIB)/$(LIB_SO_SONAME)
+	ln -sf $(LIB_SO_REAL) $(INST_LIB)/libmosaic.so
+	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: mosaic\nDescription: multithreaded sort-middle software rasterizer\nVersion: %s\nLibs: -L$${libdir} -lmosaic\nLibs.private: -pthread -lm\nCflags: -I$${includedir}\n' \
+	  "$(PREFIX)" "$(MOS_VERSION)" > $(INST_LIB)/pkgconfig/mosaic.pc
+	chmod 644 $(INST_LIB)/pkgconfig/mosaic.pc
 	install -m 755 $(CLI) $(VIEW) $(DESTDIR)$(PREFIX)/bin/
+# Removes the files install put there (folders stay).
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/include/mosaic.h $(INST_LIB)/libmosaic.a $(INST_LIB)/$(LIB_SO_REAL) \
+	  $(INST_LIB)/$(LIB_SO_SONAME) $(INST_LIB)/libmosaic.so $(INST_LIB)/pkgconfig/mosaic.pc \
+	  $(DESTDIR)$(PREFIX)/bin/mosaic $(DESTDIR)$(PREFIX)/bin/mosaic-view
 
 clean:
 	rm -rf build out

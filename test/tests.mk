@@ -1,5 +1,5 @@
 # tests.mk — test-one (build and run the suite in one variant) and test (all
-# variants plus a summary).  Included by the Makefile; uses its LIB_A, TOOLS_A,
+# variants plus a summary).  Included by the Makefile; uses its LIB_A, LIB_DIST_A, TOOLS_A,
 # CLI, CFLAGS, LDFLAGS, LDLIBS, TOOL_CFLAGS, TOOL_LIBS and BUILD.
 
 # Debian packages only the tests need (make test installs them through deps):
@@ -9,7 +9,8 @@ TEST_DEB_PKGS := clang libclang-rt-14-dev xvfb xauth
 
 TEST_DIR     := $(BUILD)/test
 TEST_C       := test_watertight test_raster_rules test_clip test_input test_determinism test_stress test_patterns test_blur test_misuse test_inspect test_sandbox test_materials test_sampling test_partition test_shader test_stoch_bounds
-TEST_SH      := test_includes test_cli test_hostile test_readme test_llvmpipe_agreement test_llvmpipe_accum test_glsl_llvmpipe test_bsp test_blur_quality test_view
+TEST_SH      := test_includes test_cli test_hostile test_readme test_llvmpipe_agreement test_llvmpipe_accum test_glsl_llvmpipe test_bsp test_blur_quality test_view \
+                test_install
 TEST_HDRS    := test/check.h test/testutil.h
 TEST_BINS    := $(TEST_C:%=$(TEST_DIR)/%) $(TEST_DIR)/embed_example
 # What each variant runs (run.sh looks for $(TEST_DIR)/NAME or test/NAME.sh).
@@ -31,7 +32,7 @@ check-includes:
 test-deps: deps
 	@$(MAKE) --no-print-directory install-pkgs PKGS="$(TEST_DEB_PKGS)"
 # The viewer (test_view.sh) is tested in the normal variant only.
-test-build: $(LIB_A) $(TOOLS_A) $(CLI) $(TEST_BINS) $(if $(SAN),,$(VIEW))
+test-build: $(LIB_A) $(LIB_DIST_A) $(LIB_SO) $(TOOLS_A) $(CLI) $(TEST_BINS) $(if $(SAN),,$(VIEW))
 
 $(TEST_DIR)/test_determinism: test/test_determinism.c $(TEST_HDRS) $(LIB_A) $(TOOLS_A)
 	@mkdir -p $(dir $@); rm -f $@
@@ -48,10 +49,11 @@ $(TEST_DIR)/test_materials: test/test_materials.c $(TEST_HDRS) $(LIB_A) $(TOOLS_
 $(TEST_DIR)/test_sandbox: test/test_sandbox.c $(TEST_HDRS) $(LIB_A) $(TOOLS_A)
 	@mkdir -p $(dir $@); rm -f $@
 	$(CC) $(CFLAGS) $(TOOL_CFLAGS) $< -o $@ $(LDFLAGS) $(TOOLS_A) $(LIB_A) $(TOOL_LIBS) $(LDLIBS)
-# The embedding example sees the installed header only.
-$(TEST_DIR)/embed_example: test/embed_example.c include/mosaic.h $(LIB_A)
+# The embedding example sees the installed header only and links the static
+# library as installed (LIB_DIST_A: only the mos_ names global).
+$(TEST_DIR)/embed_example: test/embed_example.c include/mosaic.h $(LIB_DIST_A)
 	@mkdir -p $(dir $@); rm -f $@
-	$(CC) $(filter-out -Isrc,$(CFLAGS)) $< -o $@ $(LDFLAGS) $(LIB_A) $(LDLIBS)
+	$(CC) $(filter-out -Isrc,$(CFLAGS)) $< -o $@ $(LDFLAGS) $(LIB_DIST_A) $(LDLIBS)
 $(TEST_DIR)/%: test/%.c $(TEST_HDRS) $(LIB_A)
 	@mkdir -p $(dir $@); rm -f $@
 	$(CC) $(CFLAGS) $< -o $@ $(LDFLAGS) $(LIB_A) $(LDLIBS)
