@@ -268,6 +268,8 @@ int vr_load(view_app *app, const char *path, char *err, size_t err_size)
         snprintf(err, err_size, "path too long");
         return -1;
     }
+    if (view_check_input(path, err, err_size) != 0)
+        return -1;
     mos_result r = ends_with(path, ".scene") ? scene_load(path, &sc, err, err_size) : load_mesh(path, &sc, err, err_size);
     if (r != MOS_OK) {
         if (!*err)

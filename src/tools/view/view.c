@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "image/image.h"
@@ -132,6 +133,35 @@ static bool window_to_image(const view_app *app, int x, int y, float *ix, float 
     return true;
 }
 
+/* ---- files: never a blocking open on the window's thread ----------------------------------- */
+
+static const char *file_kind(mode_t m)
+{
+    return S_ISFIFO(m) ? "a FIFO" : S_ISDIR(m) ? "a folder" : S_ISCHR(m) ? "a character device"
+         : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a file";
+}
+
+int view_check_input(const char *path, char *err, size_t err_size)
+{
+    struct stat st;
+    /* stat opens nothing: a FIFO's open would wait for a writer, a device's
+     * read for its data, and the window with them (the scene loader opens
+     * the file again by its name: this is the viewer's check, not a lock). */
+    if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
+        return 0;
+    snprintf(err, err_size, "%s: not a regular file (%s), not opened", path, file_kind(st.st_mode));
+    return -1;
+}
+
+int view_check_output(const char *path, char *err, size_t err_size)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || S_ISREG(st.st_mode) || S_ISCHR(st.st_mode))
+        return 0;
+    snprintf(err, err_size, "%s: not a regular file (%s), not written", path, file_kind(st.st_mode));
+    return -1;
+}
+
 /* ---- screenshots -------------------------------------------------------------------------- */
 
 void view_request_shot(view_app *app, const char *path, bool capture)
@@ -168,6 +198,8 @@ static void json_path(const char *path, char *out, size_t size)
 /* PNG, or binary PPM (P6, RGB) when PATH ends in .ppm (easy for shell tests to read). */
 static mos_result write_image(const char *path, int w, int h, const uint8_t *rgba, char *err, size_t err_size)
 {
+    if (view_check_output(path, err, err_size) != 0)
+        return MOS_ERR_IO;
     size_t n = strlen(path);
     if (n < 4 || strcmp(path + n - 4, ".ppm") != 0)
         return img_write_png(path, w, h, rgba, (size_t)w * 4, err, err_size);
@@ -189,6 +221,8 @@ static mos_result write_image(const char *path, int w, int h, const uint8_t *rgb
 
 static int write_stats_json(view_app *app, const char *path, char *err, size_t err_size)
 {
+    if (view_check_output(path, err, err_size) != 0)
+        return -1;
     double ms = app->st.frame_ms;
     char *json = cli_stats_json(&app->st, &ms, 1, scene_warning_count(app->sc));
     if (!json) {

@@ -243,6 +243,15 @@ bool script_done(const view_app *app);
 void view_request_shot(view_app *app, const char *path, bool capture);
 /* Where the image is drawn in the window. */
 SDL_Rect view_image_rect(const view_app *app);
+/* 0 when PATH may be opened to read without blocking the window: a FIFO,
+ * a device, a socket or a folder is refused from stat, never opened ("PATH:
+ * not a regular file (a FIFO), not opened").  A PATH stat cannot see passes
+ * (the loader says why it cannot open it). */
+int view_check_input(const char *path, char *err, size_t err_size);
+/* The same for a file about to be written (screenshots, statistics): a
+ * FIFO, a socket or a folder is refused; a regular file, a new file or a
+ * character device (/dev/null) passes. */
+int view_check_output(const char *path, char *err, size_t err_size);
 
 /* ---- the viewer's state ------------------------------------------------------- */
 struct view_app {
