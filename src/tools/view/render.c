@@ -15,21 +15,74 @@ static mos_result make_target(mos_context *ctx, int w, int h, int spp, mos_targe
     return mos_target_create(ctx, &(mos_target_desc){ .width = w, .height = h, .samples = spp }, out);
 }
 
-/* The two image buffers for W x H (the progressive sum is the target's
- * accumulation buffer). */
+/* The image buffer for W x H: the frame is read straight into it, or the
+ * mean of the target's accumulation buffer is (no second copy). */
 static int size_buffers(view_app *app, int w, int h)
 {
     size_t n = (size_t)w * (size_t)h * 4;
-    uint8_t *p = realloc(app->pixels, n), *s = NULL;
-    if (p)
-        app->pixels = p;
-    if (p && (s = realloc(app->shown, n)))
-        app->shown = s;
-    if (!p || !s)
+    uint8_t *s = realloc(app->shown, n);
+    if (!s)
         return -1;
+    app->shown = s;
     memset(app->shown, 0, n);
     app->accum_n = 0;
     return 0;
+}
+
+/* ---- the memory a render size takes ------------------------------------------ */
+
+/* Bytes a pixel of a W x H x SPP render costs the viewer at most, beside the
+ * scene: the target's colour and depth samples (4 + 4 bytes each) and its
+ * resolved image (4, backend/target.c), the accumulation buffer of
+ * progressive blur and accum mode (4 x uint32, api/accum.c), the inspection
+ * maps of the shades, overdraw and triangle-size overlays (a float in the
+ * target and the viewer's copy, 3 x 8), the shown image (4) and its
+ * streaming texture (4, and as much again kept by the SDL renderer). */
+#define VIEW_BYTES_PER_SAMPLE 8u
+#define VIEW_BYTES_PER_PIXEL (4u + 16u + 24u + 4u + 8u)
+
+uint64_t vr_size_bytes(int w, int h, int spp)
+{
+    const uint64_t px = (uint64_t)(w > 0 ? w : 0) * (uint64_t)(h > 0 ? h : 0);
+    return px * ((uint64_t)(spp > 0 ? spp : 1) * VIEW_BYTES_PER_SAMPLE + VIEW_BYTES_PER_PIXEL);
+}
+
+uint64_t vr_memory_limit(void)
+{
+    const uint64_t cap = (uint64_t)VIEW_MEMORY_LIMIT_MIB << 20;
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0)
+        return cap;
+    const uint64_t half = (uint64_t)pages * (uint64_t)page / 2;
+    return half < cap ? half : cap;
+}
+
+/* "1.5 GiB" */
+static void format_bytes(uint64_t b, char *buf, size_t size)
+{
+    if (b >= (1ull << 30))
+        snprintf(buf, size, "%.1f GiB", (double)b / (double)(1ull << 30));
+    else
+        snprintf(buf, size, "%.1f MiB", (double)b / (double)(1ull << 20));
+}
+
+/* 0 when a W x H x SPP render fits the viewer's memory limit, else
+ * VIEW_REFUSED with ERR naming the size, the bytes and the limit. */
+static int check_memory(int w, int h, int spp, char *err, size_t err_size)
+{
+    const uint64_t need = vr_size_bytes(w, h, spp), limit = vr_memory_limit();
+    if (need <= limit)
+        return 0;
+    char a[32], b[32];
+    format_bytes(need, a, sizeof a);
+    format_bytes(limit, b, sizeof b);
+    snprintf(err, err_size,
+             "%dx%d at %d spp would take %s (%llu bytes: %u per sample, %u per pixel), over the viewer's memory "
+             "limit of %s (%llu bytes: the smaller of %d MiB and half the physical memory); refused, `mosaic render` "
+             "renders it",
+             w, h, spp > 0 ? spp : 1, a, (unsigned long long)need, VIEW_BYTES_PER_SAMPLE, VIEW_BYTES_PER_PIXEL, b,
+             (unsigned long long)limit, VIEW_MEMORY_LIMIT_MIB);
+    return VIEW_REFUSED;
 }
 
 /* A context with PIPELINE and ISA, its target and the scene uploaded; on
@@ -70,6 +123,11 @@ int vr_start(view_app *app)
     const char *isa_env = getenv("MOSAIC_ISA");
     if (app->ro.isa == MOS_ISA_AUTO && isa_env && *isa_env && cli_parse_isa(VIEW_CMD, isa_env, &app->ro.isa))
         return -1;
+    if (check_memory(app->ro.width, app->ro.height, app->ro.spp, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s%dx%d: %s\n", VIEW_CMD, app->fixed_size ? "--size " : "window ", app->ro.width,
+                app->ro.height, err);
+        return -1;
+    }
     if (make_context(app, &app->ro.pipeline, app->ro.isa, app->ro.width, app->ro.height, app->ro.spp, &app->ctx,
                      &app->rt, &app->gpu, err, sizeof err) != 0) {
         fprintf(stderr, "%s: %s\n", VIEW_CMD, err);
@@ -98,8 +156,8 @@ void vr_stop(view_app *app)
     if (app->sc)
         scene_free(app->sc);
     app->sc = NULL;
-    free(app->pixels), free(app->shown);
-    app->pixels = app->shown = NULL;
+    free(app->shown);
+    app->shown = NULL;
 }
 
 static bool same_pipeline(const mos_pipeline_desc *a, const mos_pipeline_desc *b)
@@ -131,6 +189,10 @@ int vr_apply(view_app *app, const render_opts *next_in, char *err, size_t err_si
         return -1;
     }
     const int old_w = app->rt_w, old_h = app->rt_h;
+    /* Refused before anything is allocated: the viewer goes on as it was. */
+    if ((next.width != app->rt_w || next.height != app->rt_h || next.spp != app->rt_spp) &&
+        check_memory(next.width, next.height, next.spp, err, err_size) != 0)
+        return VIEW_REFUSED;
     if (next.isa != app->ro.isa) {
         /* The ISA is fixed at context creation: a new context, then the old one goes. */
         mos_context *ctx;
@@ -372,10 +434,6 @@ int vr_frame(view_app *app)
         if (r == MOS_OK && e != MOS_OK)
             step = "mos_end_frame", r = e;
     }
-    if (r == MOS_OK) {
-        step = "mos_target_read_rgba8";
-        r = mos_target_read_rgba8(app->ctx, app->rt, app->pixels, (size_t)app->rt_w * 4);
-    }
     if (r != MOS_OK) {
         hud_message(app, true, "%s: %s", step, *mos_last_error(app->ctx) ? mos_last_error(app->ctx) : mos_result_message(r));
         return -1;
@@ -385,7 +443,6 @@ int vr_frame(view_app *app)
     app->is_blurred = app->ro.accum > 0 || app->st.blurred_triangles > 0;
     ov_read(app);
 
-    const size_t n = (size_t)app->rt_w * (size_t)app->rt_h * 4;
     const int target = accum_target(app);
     if (vr_blurred(app) && target > 0) {
         /* The mean of the frames so far: the library's accumulation buffer,
@@ -398,7 +455,13 @@ int vr_frame(view_app *app)
             return -1;
         }
     } else {
-        memcpy(app->shown, app->pixels, n);
+        /* The frame itself, straight into the shown image. */
+        r = mos_target_read_rgba8(app->ctx, app->rt, app->shown, (size_t)app->rt_w * 4);
+        if (r != MOS_OK) {
+            hud_message(app, true, "mos_target_read_rgba8: %s",
+                        *mos_last_error(app->ctx) ? mos_last_error(app->ctx) : mos_result_message(r));
+            return -1;
+        }
         app->accum_n = 1;
     }
     app->shown_new = true;

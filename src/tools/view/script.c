@@ -284,7 +284,17 @@ static int run_cmd(view_app *app, const view_script_cmd *c)
     if (strcmp(cmd, "set") == 0 || strcmp(cmd, "view") == 0 || strcmp(cmd, "hud") == 0) {
         const char *name = strcmp(cmd, "set") == 0 ? c->argv[1] : cmd;
         const char *value = strcmp(cmd, "set") == 0 ? c->argv[2] : c->argv[1];
-        if (sw_set(app, name, value, err, sizeof err) != 0)
+        int r = sw_set(app, name, value, err, sizeof err);
+        if (r == VIEW_REFUSED) {
+            /* Over the memory limit: nothing changed, the script goes on
+             * (expect-error checks it). */
+            if (strcmp(cmd, "set") == 0)
+                hud_message(app, true, "%s:%d: set %s %s: %s", s->path, c->line, name, value, err);
+            else
+                hud_message(app, true, "%s:%d: %s %s: %s", s->path, c->line, cmd, value, err);
+            return 1;
+        }
+        if (r != 0)
             return script_error(s, c->line, "%s %s", cmd, err);
         return 1;
     }
@@ -385,7 +395,9 @@ static int run_cmd(view_app *app, const view_script_cmd *c)
         if (parse_float(c->argv[1], &f[0]) || parse_float(c->argv[2], &f[1]) || f[0] < 1 || f[1] < 1 ||
             f[0] > 16384 || f[1] > 16384)
             return script_error(s, c->line, "resize: expected W H, got '%s %s'", c->argv[1], c->argv[2]);
-        SDL_SetWindowSize(app->win, (int)f[0], (int)f[1]);
+        int w, h;
+        view_fit_window(app, (int)f[0], (int)f[1], &w, &h);  /* as a user can: not past the screen */
+        SDL_SetWindowSize(app->win, w, h);
         return 0;  /* the resize event comes with the next pass */
     }
     if (strcmp(cmd, "expect-error") == 0) {

@@ -399,10 +399,14 @@ int sw_set(view_app *app, const char *name, const char *value, char *err, size_t
             if (cli_parse_size(VIEW_CMD, "size", value, 16384, &w, &h) != 0)
                 break;
             next.width = w, next.height = h;
-            if (vr_apply(app, &next, err, err_size) != 0)
-                return -1;
+            int r = vr_apply(app, &next, err, err_size);
+            if (r != 0)
+                return r;
             app->fixed_size = true;
             if (app->win) {
+                /* Not past the screen: a window the size of a big render is
+                 * as big a surface again; the image is shown scaled. */
+                view_fit_window(app, w, h, &w, &h);
                 SDL_SetWindowSize(app->win, w, h);
                 app->window_w = w, app->window_h = h;
             }

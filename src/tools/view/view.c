@@ -19,7 +19,10 @@ static const char view_usage_head[] =
     "what.  F1 in the window lists the keys.\n"
     "\n"
     "In the viewer, --size fixes the render size (default: it follows the window)\n"
-    "and --frames F quits after F rendered frames.\n"
+    "and --frames F quits after F rendered frames.  A size and spp whose render\n"
+    "would take more than 4 GiB (or half the physical memory) are refused, a\n"
+    "window bigger than the screen shows the image scaled down, and a dropped\n"
+    "path that is not a regular file (a FIFO, a device, a folder) is not opened.\n"
     "\n"
     "Viewer:\n"
     "  --window WxH         initial window size (default 1280x720, or --size)\n"
@@ -131,6 +134,19 @@ static bool window_to_image(const view_app *app, int x, int y, float *ix, float 
     *ix = ((float)(x - r.x) + 0.5f) * (float)app->rt_w / (float)r.w;
     *iy = ((float)(y - r.y) + 0.5f) * (float)app->rt_h / (float)r.h;
     return true;
+}
+
+void view_fit_window(const view_app *app, int w, int h, int *out_w, int *out_h)
+{
+    *out_w = w, *out_h = h;
+    SDL_Rect b;
+    int d = app->win ? SDL_GetWindowDisplayIndex(app->win) : 0;
+    if (d < 0 || SDL_GetDisplayUsableBounds(d, &b) != 0 || b.w <= 0 || b.h <= 0 || (w <= b.w && h <= b.h))
+        return;
+    double s = fmin((double)b.w / w, (double)b.h / h);
+    *out_w = (int)(w * s), *out_h = (int)(h * s);
+    *out_w = *out_w < 1 ? 1 : *out_w;
+    *out_h = *out_h < 1 ? 1 : *out_h;
 }
 
 /* ---- files: never a blocking open on the window's thread ----------------------------------- */
@@ -606,6 +622,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: SDL_Init: %s\n", VIEW_CMD, SDL_GetError());
         goto done;
     }
+    if (app->fixed_size)  /* a render bigger than the screen is shown scaled down */
+        view_fit_window(app, app->window_w, app->window_h, &app->window_w, &app->window_h);
     app->win = SDL_CreateWindow("mosaic-view", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, app->window_w,
                                 app->window_h, SDL_WINDOW_RESIZABLE);
     if (!app->win) {

@@ -18,6 +18,12 @@
 #define VIEW_GRAPH_LEN 240             /* frames the HUD graphs keep */
 #define VIEW_DEFAULT_FONT "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
 #define VIEW_PATH_MAX 4096
+/* The most memory a render size may take (vr_size_bytes), also at most half
+ * the physical memory: a bigger size or spp is refused, the viewer goes on. */
+#define VIEW_MEMORY_LIMIT_MIB 4096
+/* vr_apply / sw_set: refused (over the memory limit), the old options stay;
+ * a script shows it in the HUD with FILE:LINE and goes on (expect-error). */
+#define VIEW_REFUSED (-2)
 
 typedef struct view_app view_app;
 
@@ -59,16 +65,22 @@ int sw_find(const char *name);  /* index or -1 */
 void sw_format(const view_app *app, int i, char *buf, size_t size);
 /* Steps switch I by DIR (+1 / -1) and applies it; false (message in the HUD) if refused. */
 bool sw_step(view_app *app, int i, int dir);
-/* Sets switch NAME to VALUE and applies it; 0, or -1 with a message in ERR. */
+/* Sets switch NAME to VALUE and applies it; 0, or -1 (VIEW_REFUSED: over the
+ * memory limit) with a message in ERR. */
 int sw_set(view_app *app, const char *name, const char *value, char *err, size_t err_size);
 
 /* ---- render.c: the context, the target, the scene, one frame ------------ */
+/* Bytes a W x H render at SPP samples may take (target, accumulation,
+ * inspection maps, shown image, texture), and the most allowed. */
+uint64_t vr_size_bytes(int w, int h, int spp);
+uint64_t vr_memory_limit(void);
 /* Creates the context and the target and uploads the loaded scene; 0 or -1 (message printed). */
 int vr_start(view_app *app);
 void vr_stop(view_app *app);
 /* Makes NEW the options in force: reconfigures the pipeline, recreates the
  * target (size, spp) or the context (ISA) where needed.  On failure the old
- * options stay and ERR says why (-1). */
+ * options stay and ERR says why: -1, or VIEW_REFUSED for a size or spp over
+ * the memory limit (checked before anything is allocated). */
 int vr_apply(view_app *app, const render_opts *next, char *err, size_t err_size);
 /* Loads the scene or mesh file PATH, replacing the current one; on failure
  * the old one stays and ERR says why (-1). */
@@ -252,6 +264,9 @@ int view_check_input(const char *path, char *err, size_t err_size);
  * FIFO, a socket or a folder is refused; a regular file, a new file or a
  * character device (/dev/null) passes. */
 int view_check_output(const char *path, char *err, size_t err_size);
+/* The window size for a WxH render: WxH, scaled down (aspect kept) to fit
+ * the display the window is on (the image is shown scaled to fit). */
+void view_fit_window(const view_app *app, int w, int h, int *out_w, int *out_h);
 
 /* ---- the viewer's state ------------------------------------------------------- */
 struct view_app {
@@ -283,9 +298,8 @@ struct view_app {
     uint64_t displayed;      /* frames displayed */
     bool is_blurred;         /* the last frame had blurred triangles or was an accum sub-frame */
 
-    /* the image: the last frame, what is shown (the mean of the target's
-     * accumulation buffer while accumulating) */
-    uint8_t *pixels;
+    /* the image shown: the last frame, or the mean of the target's
+     * accumulation buffer while accumulating */
     uint8_t *shown;
     int accum_n;             /* frames accumulated (0 = restart) */
     bool changed;            /* restart at the next frame */
