@@ -3,7 +3,8 @@
 # server) with the scripts in test/view/: its images equal `mosaic render`'s,
 # each overlay tints where it should (the g80 ownership tint bin by bin),
 # switching the pipeline mid-run never changes the image, a bad dropped scene
-# keeps the old one with the error in the HUD.  Fed by run.sh: BUILD CLI.
+# keeps the old one with the error in the HUD, a FIFO dropped on it is refused
+# without blocking, a size over the memory limit is refused.  Fed by run.sh: BUILD CLI.
 build=${1:-build}
 cli=${2:-$build/mosaic}
 view=$build/mosaic-view
@@ -205,5 +206,94 @@ else bad view_script_bad_value "exit $rc: $(tail -n 2 "$tmp/badset.out")"; fi
 rc=$?
 if [ $rc -eq 2 ] && grep -q "mosaic-view: --spp" "$tmp/usage.out"; then ok view_usage_error
 else bad view_usage_error "exit $rc: $(tail -n 2 "$tmp/usage.out")"; fi
+
+# ---- 6. files that would block the window, sizes that would not fit ---------------------------
+# Runs the viewer with a watchdog: killed (exit 137) after 60 s or once its
+# RSS passes 2 GB (a regression must not take the machine's memory); its
+# peak RSS (VmHWM, kB, sampled every 0.1 s) in $tmp/LOG.rss, why it was
+# killed in $tmp/LOG.why: timed_view LOG VIEWER-ARGS...
+timed_view() {
+    log=$1; shift
+    OUT=$tmp "$view" "$@" > "$tmp/$log.out" 2>&1 &
+    pid=$!
+    peak=0 why= end=$(($(date +%s) + 60))
+    while :; do
+        st=$(awk '/^State:/ { s = $2 } /^VmHWM:/ { h = $2 } END { print s, h + 0 }' /proc/$pid/status 2> /dev/null)
+        case $st in ""|Z*|X*) break ;; esac
+        [ "${st#* }" -gt "$peak" ] && peak=${st#* }
+        if [ "$peak" -gt 2000000 ]; then why="killed at $peak kB"; kill -9 $pid; break; fi
+        if [ "$(date +%s)" -ge $end ]; then why="killed after 60 s"; kill -9 $pid; break; fi
+        sleep 0.1
+    done
+    wait $pid
+    rc=$?
+    echo "$peak" > "$tmp/$log.rss"
+    echo "$why" > "$tmp/$log.why"
+    return $rc
+}
+# The peak RSS of LOG under LIMIT_KB: rss_under NAME LOG LIMIT_KB
+rss_under() {
+    if [ "$(cat "$tmp/$2.rss")" -lt "$3" ]; then ok "$1 ($(cat "$tmp/$2.rss") kB)"
+    else bad "$1" "peak RSS $(cat "$tmp/$2.rss") kB, limit $3 kB $(cat "$tmp/$2.why")"; fi
+}
+
+# A FIFO dropped on the window (no writer ever comes) froze it in open():
+# now it is refused from stat, as are a folder and a device, and a FIFO as a
+# screenshot's path; the viewer goes on within the 60 s.
+mkfifo "$tmp/fifo.scene"
+t0=$(date +%s)
+FIFO=$tmp/fifo.scene DIR=$tmp timed_view fifo scenes/default.scene --size ${W}x$H --threads 2 --renderer software \
+    --script test/view/fifo.view
+rc=$?
+t1=$(date +%s)
+if [ $rc -ne 0 ]; then
+    bad view_fifo_run "exit $rc after $((t1 - t0)) s $(cat "$tmp/fifo.why"): $(tail -n 3 "$tmp/fifo.out")"
+else
+    ok "view_fifo_run ($((t1 - t0)) s)"
+    if grep -q "expected error shown: .*fifo.scene: not a regular file (a FIFO), not opened" "$tmp/fifo.out"; then
+        ok view_fifo_refused
+    else
+        bad view_fifo_refused "no 'fifo.scene: not a regular file (a FIFO)' in the HUD"
+    fi
+    grep -q "expected error shown: .*not a regular file (a folder)" "$tmp/fifo.out" && ok view_drop_folder_refused \
+        || bad view_drop_folder_refused "no 'not a regular file (a folder)' in the HUD"
+    grep -q "expected error shown: .*/dev/zero: not a regular file (a character device)" "$tmp/fifo.out" \
+        && ok view_drop_device_refused || bad view_drop_device_refused "no '/dev/zero: not a regular file' in the HUD"
+    grep -q "expected error shown: .*fifo.scene: not a regular file (a FIFO), not written" "$tmp/fifo.out" \
+        && ok view_screenshot_fifo_refused || bad view_screenshot_fifo_refused "no 'not written' in the HUD"
+    if grep -q "went on after the drops" "$tmp/fifo.out" && [ -f "$tmp/fifo_after.png" ] &&
+        d=$(same_image "$tmp/fifo_before.png" "$tmp/fifo_after.png"); then
+        ok view_fifo_keeps_scene
+    else
+        bad view_fifo_keeps_scene "the script did not go on, or the image after the drop differs: $d"
+    fi
+fi
+
+# `set size 16384x16384` was accepted and grew past 10 GB without a frame:
+# sizes and spp over the memory limit are refused with FILE:LINE, the size,
+# the bytes and the limit; the size in force stays, the script goes on.
+timed_view size scenes/default.scene --size ${W}x$H --threads 2 --renderer software --script test/view/size.view
+rc=$?
+if [ $rc -ne 0 ]; then
+    bad view_size_run "exit $rc $(cat "$tmp/size.why"): $(tail -n 3 "$tmp/size.out")"
+else
+    ok view_size_run
+    if grep -q "expected error shown: .*size.view:9: set size 16384x16384: 16384x16384 at 1 spp would take 16.0 GiB (17179869184 bytes.*over the viewer's memory limit of" "$tmp/size.out"; then
+        ok view_size_max_refused
+    else
+        bad view_size_max_refused "no 'size.view:9: set size 16384x16384: ... would take ... limit' in the HUD"
+    fi
+    grep -q "expected error shown: .*set size 3000x3000: 3000x3000 at 64 spp would take" "$tmp/size.out" \
+        && ok view_size_at_spp_refused || bad view_size_at_spp_refused "3000x3000 at 64 spp was not refused"
+    grep -q "expected error shown: .*set spp 64: 3000x3000 at 64 spp would take" "$tmp/size.out" \
+        && ok view_spp_refused || bad view_spp_refused "spp 64 at 3000x3000 was not refused"
+    if d=$(same_image "$tmp/size_before.png" "$tmp/size_after.png") && grep -q '"width": 320' "$tmp/size_after.json"; then
+        ok view_size_refused_keeps_size
+    else
+        bad view_size_refused_keeps_size "the image after the refused size differs: $d"
+    fi
+    [ -f "$tmp/size_end.png" ] && ok view_size_goes_on || bad view_size_goes_on "no screenshot at the end"
+fi
+rss_under view_size_rss size 1000000
 
 exit $failed
