@@ -24,18 +24,22 @@ static void put_text(const char *name, const char *text) { put(name, text, strle
 
 /* Loads box/NAME (the scene TEXT) in the sandbox BOX with budget MAX_TRIS;
  * the result, the message in err. */
-static mos_result load(const char *text, uint64_t max_tris)
+static mos_result load_tex(const char *text, uint64_t max_tris, uint64_t max_tex, scene **out)
 {
     put_text("box/t.scene", text);
     char path[256];
     snprintf(path, sizeof path, "%s/t.scene", box);
-    scene_load_opts o = { .sandbox_dir = box, .max_triangles = max_tris };
+    scene_load_opts o = { .sandbox_dir = box, .max_triangles = max_tris, .max_texture_bytes = max_tex };
     scene *s = NULL;
     mos_result r = scene_load_ex(path, &o, &s, err, sizeof err);
     CHECK((r == MOS_OK) == (s != NULL));
-    scene_free(s);
+    if (out)
+        *out = s;
+    else
+        scene_free(s);
     return r;
 }
+static mos_result load(const char *text, uint64_t max_tris) { return load_tex(text, max_tris, 0, NULL); }
 
 /* err is "BOX/t.scene:LINE:COL: " followed by WANT. */
 static void expect_err(int line, int col, const char *want)
@@ -80,6 +84,34 @@ static void setup(void)
     CHECK(symlink("../tex.png", path) == 0);
     snprintf(path, sizeof path, "%s/fifo.png", box);
     CHECK(mkfifo(path, 0600) == 0);
+    /* GLSL shaders whose vertex shader is the implicit builtin.vert beside them: a link out of the
+     * sandbox (vlink/), a FIFO (vfifo/), a real one (vok/). */
+    f = fopen("shaders/lambert.frag", "rb");
+    char frag[16384];
+    n = f ? fread(frag, 1, sizeof frag, f) : 0;
+    if (f)
+        fclose(f);
+    CHECK(n > 10 && n < sizeof frag);
+    f = fopen("shaders/builtin.vert", "rb");
+    char vert[16384];
+    size_t vn = f ? fread(vert, 1, sizeof vert, f) : 0;
+    if (f)
+        fclose(f);
+    CHECK(vn > 10 && vn < sizeof vert);
+    put("outside.vert", vert, vn);
+    static const char *const dirs[] = { "vlink", "vfifo", "vok" };
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", box, dirs[i]);
+        CHECK(mkdir(path, 0700) == 0);
+        char name[64];
+        snprintf(name, sizeof name, "box/%s/lambert.frag", dirs[i]);
+        put(name, frag, n);
+    }
+    snprintf(path, sizeof path, "%s/vlink/builtin.vert", box);
+    CHECK(symlink("../../outside.vert", path) == 0);
+    snprintf(path, sizeof path, "%s/vfifo/builtin.vert", box);
+    CHECK(mkfifo(path, 0600) == 0);
+    put("box/vok/builtin.vert", vert, vn);
 }
 
 static void test_inside(void)
@@ -125,6 +157,57 @@ static void test_not_regular(void)
     expect_err(2, 8, want);
 }
 
+/* `shader X.frag` without a vertex shader reads builtin.vert beside X through the sandbox too: a link
+ * out of it is refused, a FIFO is refused without waiting for a writer. */
+static void test_implicit_vertex_shader(void)
+{
+    char want[512];
+    alarm(60);  /* a FIFO that blocks the load fails the test rather than hanging it */
+    CHECK_RES(load("object\n  plane 1 1\n  shader vlink/lambert.frag\nend\n", 0), MOS_ERR_SHADER);
+    snprintf(want, sizeof want, "path '%s/vlink/builtin.vert' is outside the scene's sandbox", box);
+    expect_err(3, 10, want);
+    CHECK_RES(load("object\n  plane 1 1\n  shader vfifo/lambert.frag\nend\n", 0), MOS_ERR_SHADER);
+    snprintf(want, sizeof want, "path '%s/vfifo/builtin.vert' is not a regular file (the scene's sandbox reads only those)",
+             box);
+    expect_err(3, 10, want);
+    CHECK_OK(load("object\n  plane 1 1\n  shader vok/lambert.frag\nend\n", 0));
+    alarm(0);
+}
+
+static mos_result note_texture(const scene_export_draw *d, void *user)
+{
+    int *t = user;
+    t[t[0] + 1] = d->texture;
+    t[0]++;
+    return MOS_OK;
+}
+
+/* One file is one image however its path is spelled (./, a link to it), and the textures are held to
+ * the budget: tiles.png is 256x256, 349,524 bytes with its mip levels; a second sampling is a copy. */
+static void test_texture_identity_and_budget(void)
+{
+    scene *s = NULL;
+    const char *four = "object\n  plane 1 1\n  texture tex.png\nend\nobject\n  plane 1 1\n  texture ./tex.png\nend\n"
+                       "object\n  plane 1 1\n  texture ././tex.png\nend\nobject\n  plane 1 1\n  texture sub/inner.png\nend\n";
+    CHECK_OK(load_tex(four, 0, 349524, &s));
+    int tex[16] = { 0 };
+    scene_draw_opts dopt = { .width = 16, .height = 16 };
+    CHECK_OK(scene_export_frame(s, &dopt, note_texture, tex));
+    CHECK_MSG(tex[0] == 4 && tex[1] >= 0 && tex[2] == tex[1] && tex[3] == tex[1] && tex[4] == tex[1],
+              "draws %d, textures %d %d %d %d", tex[0], tex[1], tex[2], tex[3], tex[4]);
+    scene_free(s);
+    CHECK_RES(load_tex(four, 0, 349523, NULL), MOS_ERR_PARSE);
+    char want[512];
+    snprintf(want, sizeof want, "textures would take 0.3 MB, over the 0.3 MB budget (image '%s/tex.png', 256x256 "
+             "with its mip levels: 0.3 MB)", box);
+    expect_err(3, 11, want);
+    CHECK_RES(load_tex("object\n  plane 1 1\n  texture tex.png\nend\nobject\n  plane 1 1\n  texture ./tex.png\n"
+                       "  wrap clamp\nend\n", 0, 600000, NULL), MOS_ERR_PARSE);
+    snprintf(want, sizeof want, "textures would take 0.7 MB, over the 0.6 MB budget (image '%s/tex.png', 256x256 "
+             "with its mip levels: 0.3 MB)", box);
+    expect_err(9, 1, want);  /* the second sampling is made at the object's end */
+}
+
 static void test_budget(void)
 {
     /* sphere 8 4: 2 * 8 * (4 - 1) = 48 triangles, checked before the sphere is built. */
@@ -168,6 +251,8 @@ int main(void)
     TEST_RUN(test_outside);
     TEST_RUN(test_not_regular);
     TEST_RUN(test_budget);
+    TEST_RUN(test_implicit_vertex_shader);
+    TEST_RUN(test_texture_identity_and_budget);
     TEST_RUN(test_unsandboxed);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

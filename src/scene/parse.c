@@ -612,11 +612,10 @@ static int add_image(parser *p, int col, scene_image *img)
     scene *s = p->s;
     const uint64_t bytes = texture_bytes(img->width, img->height), max = p->opts->max_texture_bytes;
     if (bytes > max - p->texture_bytes) {
-        const uint64_t mb = 1u << 20;
-        perr(p, col, "textures would take %llu MB, over the %llu MB budget (image '%s', %dx%d with its mip levels: "
-             "%llu MB)", (unsigned long long)((p->texture_bytes + bytes + mb - 1) / mb),
-             (unsigned long long)(max / mb), img->path ? img->path : "?", img->width, img->height,
-             (unsigned long long)((bytes + mb - 1) / mb));
+        const double mb = 1024.0 * 1024.0;
+        perr(p, col, "textures would take %.1f MB, over the %.1f MB budget (image '%s', %dx%d with its mip levels: "
+             "%.1f MB)", (double)(p->texture_bytes + bytes) / mb, (double)max / mb, img->path ? img->path : "?",
+             img->width, img->height, (double)bytes / mb);
         scene_image_free(img);
         return -1;
     }
