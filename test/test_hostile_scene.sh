@@ -1,0 +1,167 @@
+#!/bin/sh
+# test_hostile_scene.sh — hostile meshes, shaders and textures through the scene loader and the CLI
+# (issue 29): PLY and OFF headers declaring billions of elements in a few hundred bytes (assimp
+# allocated 6-24 GB for them), glTF node hierarchies and JSON nested 20,000+ deep (assimp's stack),
+# the implicit builtin.vert beside a fragment shader and other files that are FIFOs (a load that
+# hung), and one 4096x4096 texture named through 40 spellings of its path (decoded 40 times).  Each
+# ends with a clear "file:line:col: ..." message naming the construct and the limit, or renders,
+# within 60 s, without a sanitizer report, under 1 GB of resident memory (/usr/bin/time, Debian
+# package time, when present).
+# Fed by run.sh: BUILD CLI.  Inputs: test/hostile/scene/ (small files); the big ones are made here.
+build=${1:-build}
+cli=${2:-$build/mosaic}
+case $cli in /*) ;; *) cli=$(pwd)/$cli ;; esac
+here=$(pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-hostile-scene.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+inputs=$here/test/hostile/scene
+
+ok()   { echo "PASS $1"; }
+bad()  { echo "FAIL $1: $2"; failed=1; }
+
+if [ ! -x "$cli" ]; then
+    bad cli_built "$cli does not exist"
+    exit 1
+fi
+to="timeout -k 5 60"
+command -v timeout > /dev/null 2>&1 || to=""
+rss=""
+[ -x /usr/bin/time ] && rss="/usr/bin/time -o $tmp/rss -f %M"
+max_kb=1048576
+
+# expect NAME EXIT 'STDERR PATTERN (grep -E)' CMD...: runs CMD (from $tmp) under the 60 s limit and
+# checks its exit status, its message, that no sanitizer spoke and that it stayed under 1 GB.
+expect() {
+    name=$1 want=$2 pat=$3
+    shift 3
+    rm -f "$tmp/rss"
+    (cd "$tmp" && $to $rss "$@" > "$tmp/out" 2> "$tmp/err"); rc=$?
+    kb=$(tail -n 1 "$tmp/rss" 2> /dev/null)
+    case $kb in *[!0-9]*|"") kb=0 ;; esac
+    if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then bad "$name" "did not finish in 60 s"
+    elif [ $rc -ne "$want" ]; then bad "$name" "exit $rc, expected $want: $(head -c 400 "$tmp/err")"
+    elif [ -n "$pat" ] && ! grep -qE "$pat" "$tmp/err"; then bad "$name" "stderr '$(head -c 400 "$tmp/err")' does not match '$pat'"
+    elif grep -qE 'Sanitizer|runtime error' "$tmp/err"; then bad "$name" "sanitizer report: $(grep -m 1 -E 'Sanitizer|runtime error' "$tmp/err")"
+    elif [ "$kb" -gt $max_kb ]; then bad "$name" "resident memory $kb kB, over $max_kb kB"
+    else ok "$name${rss:+ ($kb kB)}"
+    fi
+}
+
+# mesh_scene NAME FILE: NAME.scene holding one object whose mesh is FILE (line 2, column 8).
+mesh_scene() {
+    printf 'object x\n  mesh %s\nend\n' "$2" > "$tmp/$1.scene"
+}
+render() { expect "$1" "$2" "$3" "$cli" render "$4" --size 48x48 -o "$tmp/o.png"; }
+
+# ---- defect 4: declared counts that the file cannot hold ------------------------------------
+cp "$inputs"/ply_huge_ascii.ply "$inputs"/ply_huge_bin.ply "$inputs"/ply_huge_list.ply "$tmp/"
+mesh_scene ply_ascii ply_huge_ascii.ply
+render ply_ascii_declared_count 1 \
+    "^mosaic: ply_ascii.scene:2:8: 'ply_huge_ascii.ply': PLY declares 2000000000 vertices \(at least 6 bytes each\) but the file is only 198 bytes$" \
+    ply_ascii.scene
+mesh_scene ply_bin ply_huge_bin.ply
+render ply_binary_declared_count 1 \
+    "^mosaic: ply_bin.scene:2:8: 'ply_huge_bin.ply': PLY declares 2000000000 vertices \(at least 12 bytes each\) but the file is only 236 bytes$" \
+    ply_bin.scene
+# The same header under another name: the bytes say PLY, as assimp would find.
+cp "$tmp/ply_huge_bin.ply" "$tmp/renamed.stl"
+mesh_scene ply_renamed renamed.stl
+render ply_by_content 1 "^mosaic: ply_renamed.scene:2:8: 'renamed.stl': PLY declares 2000000000 vertices" ply_renamed.scene
+# Faces the file could hold but the per-mesh cap does not allow.
+{ printf 'ply\nformat binary_little_endian 1.0\nelement vertex 0\nproperty float x\nelement face 40000000\n'
+  printf 'property list uchar int vertex_indices\nend_header\n'; } > "$tmp/faces.ply"
+dd if=/dev/zero bs=1000000 count=40 2> /dev/null >> "$tmp/faces.ply"
+mesh_scene ply_cap faces.ply
+render ply_face_cap 1 "^mosaic: ply_cap.scene:2:8: 'faces.ply': PLY declares 40000000 faces; at most 33554432 are allowed \(the triangle cap per mesh\)$" \
+    ply_cap.scene
+# A face whose index list declares 4e9 items: assimp's own "bad_alloc" or check, quickly.
+mesh_scene ply_list ply_huge_list.ply
+render ply_list_count 1 "^mosaic: ply_list.scene:2:8: cannot import 'ply_huge_list.ply'" ply_list.scene
+# OFF: the counts on its second line (assimp took 1.6 GB, then aborted on an assertion, for this 50-byte file).
+printf 'OFF\n30000000 30000000 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n' > "$tmp/big.off"
+mesh_scene off big.off
+render off_declared_count 1 \
+    "^mosaic: off.scene:2:8: 'big.off': OFF declares 30000000 vertices and 30000000 faces but the file is only 50 bytes$" off.scene
+# A small valid PLY still renders.
+printf 'ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n' > "$tmp/tri.ply"
+mesh_scene ply_ok tri.ply
+render ply_small_renders 0 "" ply_ok.scene
+
+# ---- defect 5: nesting that assimp recurses over --------------------------------------------
+# gltf_chain FILE N: a glTF whose N nodes each hold the next as their only child.
+gltf_chain() {
+    awk -v n="$2" 'BEGIN {
+        printf "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
+        printf "\"buffers\":[{\"uri\":\"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAA\",\"byteLength\":36}],"
+        printf "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":36}],"
+        printf "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC3\",\"min\":[0,0,0],\"max\":[1,1,0]}],"
+        printf "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0}}]}],\"nodes\":["
+        for (i = 0; i < n; i++) {
+            printf "%s{\"mesh\":0", i ? "," : ""
+            if (i + 1 < n) printf ",\"children\":[%d]", i + 1
+            printf "}"
+        }
+        printf "]}\n"
+    }' > "$1"
+}
+gltf_chain "$tmp/deep.gltf" 20001
+mesh_scene gltf_deep deep.gltf
+render gltf_deep_nodes 1 \
+    "^mosaic: gltf_deep.scene:2:8: 'deep.gltf': glTF node hierarchy is 20001 levels deep; at most 1000 are allowed$" gltf_deep.scene
+gltf_chain "$tmp/d1000.gltf" 1000
+mesh_scene gltf_1000 d1000.gltf
+render gltf_1000_levels_render 0 "" gltf_1000.scene
+# The same hierarchy in a GLB (its JSON chunk).
+le32() { printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255)))"; }
+json_len=$(wc -c < "$tmp/deep.gltf")
+pad=$(( (4 - json_len % 4) % 4 ))
+{ printf 'glTF'; le32 2; le32 $((12 + 8 + json_len + pad)); le32 $((json_len + pad)); printf 'JSON'
+  cat "$tmp/deep.gltf"; printf '%*s' $pad ''; } > "$tmp/deep.glb"
+mesh_scene glb_deep deep.glb
+render glb_deep_nodes 1 "^mosaic: glb_deep.scene:2:8: 'deep.glb': glTF node hierarchy is 20001 levels deep; at most 1000 are allowed$" \
+    glb_deep.scene
+# JSON nested deeper than anything a glTF needs (rapidjson parses recursively).
+awk 'BEGIN { printf "{\"asset\":{\"version\":\"2.0\"},\"extras\":"; for (i = 0; i < 100000; i++) printf "["; for (i = 0; i < 100000; i++) printf "]"; printf "}\n" }' > "$tmp/nest.gltf"
+mesh_scene json_nest nest.gltf
+render gltf_json_nesting 1 "^mosaic: json_nest.scene:2:8: 'nest.gltf': JSON nested 100001 levels deep; at most 1000 are read$" json_nest.scene
+
+# ---- defect 6: files that are not regular files ---------------------------------------------
+mkdir "$tmp/fifo"
+cp "$here/shaders/lambert.frag" "$tmp/fifo/"
+mkfifo "$tmp/fifo/builtin.vert" "$tmp/fifo/tex.png" "$tmp/fifo/mesh.obj" "$tmp/fifo/fifo.scene"
+printf 'object p\n  plane 2 2\n  shader lambert.frag\nend\n' > "$tmp/fifo/implicit.scene"
+render builtin_vert_fifo 1 \
+    "^mosaic: fifo/implicit.scene:3:10: path 'fifo/builtin.vert' is not a regular file \(a scene reads only those\)$" fifo/implicit.scene
+printf 'object p\n  plane 2 2\n  shader textured\n  texture tex.png\nend\n' > "$tmp/fifo/tex.scene"
+render texture_fifo 1 "^mosaic: fifo/tex.scene:4:11: path 'fifo/tex.png' is not a regular file" fifo/tex.scene
+printf 'object p\n  mesh mesh.obj\nend\n' > "$tmp/fifo/mesh.scene"
+render mesh_fifo 1 "^mosaic: fifo/mesh.scene:2:8: path 'fifo/mesh.obj' is not a regular file" fifo/mesh.scene
+render scene_fifo 1 "^mosaic: fifo/fifo.scene:1:1: cannot open scene file: path 'fifo/fifo.scene' is not a regular file" fifo/fifo.scene
+# An OBJ whose mtllib is a FIFO: assimp's own opens go through the same door (the material is
+# missing, the mesh still renders).
+mkdir "$tmp/mtl"
+mkfifo "$tmp/mtl/m.mtl"
+printf 'mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl a\nf 1 2 3\n' > "$tmp/mtl/t.obj"
+printf 'object p\n  mesh t.obj\nend\n' > "$tmp/mtl/t.scene"
+render mtllib_fifo 0 "" mtl/t.scene
+
+# ---- defect 8: one texture file under many spellings ----------------------------------------
+# A 4096x4096 PNG (the CLI renders it: 64 MiB of texels, 85 MiB with mip levels), named as
+# big.png, ./big.png, ././big.png, ... by 40 objects: one image, not 40 (3.4 GB before).
+printf 'camera c\n  eye 0 0 3\nend\nobject q\n  plane 2 2\n  rotate 90 1 0 0\nend\n' > "$tmp/plane.scene"
+if (cd "$tmp" && $to "$cli" render plane.scene --size 4096x4096 -o big.png > /dev/null 2>&1); then
+    {
+        printf 'camera c\n  eye 0 3 3\nend\n'
+        i=0 p=big.png
+        while [ $i -lt 40 ]; do
+            printf 'object o%d\n  plane 1 1\n  shader textured\n  texture %s\nend\n' $i "$p"
+            p=./$p i=$((i + 1))
+        done
+    } > "$tmp/alias.scene"
+    render texture_aliases_one_image 0 "" alias.scene
+else
+    bad texture_aliases_one_image "could not render the 4096x4096 texture"
+fi
+
+exit $failed
