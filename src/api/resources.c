@@ -310,13 +310,17 @@ mos_result mos_shader_create_spirv(mos_context *ctx, const mos_spirv_desc *desc,
                 : desc->partitioner == MOS_PARTITION_OPTIMAL ? PART_OPTIMAL : PART_RDS,
         .costs = { default_costs ? 15 : desc->pass_cost, default_costs ? 5 : desc->fetch_cost,
                    default_costs ? 1 : desc->op_cost },
+        .allocator = &ctx->allocator,  /* the program lives in the context */
     };
     char err[sizeof ctx->last_error - 64];
     shader_program *prog;
-    if (program_build(desc->vertex, desc->vertex_words, desc->fragment, desc->fragment_words,
-                      desc->vertex_name ? desc->vertex_name : "vertex",
-                      desc->fragment_name ? desc->fragment_name : "fragment", &opt, &prog, err, sizeof err) < 0)
-        return ctx_fail(ctx, MOS_ERR_SHADER, "mos_shader_create_spirv: %s", err);
+    const int built = program_build(desc->vertex, desc->vertex_words, desc->fragment, desc->fragment_words,
+                                    desc->vertex_name ? desc->vertex_name : "vertex",
+                                    desc->fragment_name ? desc->fragment_name : "fragment", &opt, &prog, err,
+                                    sizeof err);
+    if (built < 0)
+        return ctx_fail(ctx, built == IR_OOM ? MOS_ERR_OUT_OF_MEMORY : MOS_ERR_SHADER, "mos_shader_create_spirv: %s",
+                        err);
     mos_shader_desc d;
     program_desc(prog, &d);
     if (d.scratch_bytes > MOS_MAX_SCRATCH_BYTES) {

@@ -5,8 +5,9 @@
 #include "shader/ir.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
+
+#include "util/alloc.h"
 
 static const struct {
     const char *name;
@@ -31,10 +32,23 @@ void ir_init(ir_dag *d, ir_stage stage)
 
 void ir_free(ir_dag *d)
 {
-    free(d->node);
-    free(d->out);
-    free(d->table);
+    const mos_allocator *a = d->alloc;
+    util_free(a, d->node);
+    util_free(a, d->out);
+    util_free(a, d->table);
     ir_init(d, d->stage);
+    d->alloc = a;
+}
+
+void *ir_realloc(const mos_allocator *a, void *p, size_t old_bytes, size_t new_bytes)
+{
+    void *q = util_alloc(a, new_bytes);
+    if (!q)
+        return NULL;
+    if (p && old_bytes)
+        memcpy(q, p, old_bytes < new_bytes ? old_bytes : new_bytes);
+    util_free(a, p);
+    return q;
 }
 
 /* ---- one lane of each operation ---------------------------------------------- */
@@ -107,10 +121,10 @@ static int node_equal(const ir_node *a, const ir_node *b)
 /* Rebuilds the table for the current nodes, at least twice their count. */
 static int table_rebuild(ir_dag *d, int cap)
 {
-    uint32_t *t = calloc((size_t)cap, sizeof *t);
+    uint32_t *t = util_calloc(d->alloc, (size_t)cap, sizeof *t);
     if (!t)
         return -1;
-    free(d->table);
+    util_free(d->alloc, d->table);
     d->table = t;
     d->table_cap = cap;
     for (int i = 0; i < d->count; i++) {
@@ -140,7 +154,7 @@ static int intern(ir_dag *d, const ir_node *n)
             return (int)d->table[s] - 1;
     if (d->count == d->cap) {
         const int cap = d->cap ? 2 * d->cap : 256;
-        ir_node *g = realloc(d->node, (size_t)cap * sizeof *g);
+        ir_node *g = ir_realloc(d->alloc, d->node, (size_t)d->count * sizeof *g, (size_t)cap * sizeof *g);
         if (!g)
             goto oom;
         d->node = g;
@@ -277,13 +291,13 @@ int ir_finish(ir_dag *d, const int *outputs, int count)
     for (int i = 0; i < count; i++)
         if (outputs[i] < 0 || outputs[i] >= d->count)
             return -1;
-    int *out = malloc((size_t)(count > 0 ? count : 1) * sizeof *out);
-    uint8_t *live = calloc((size_t)d->count + 1, 1);
-    int *renum = malloc(((size_t)d->count + 1) * sizeof *renum);
+    int *out = util_alloc(d->alloc, (size_t)(count > 0 ? count : 1) * sizeof *out);
+    uint8_t *live = util_calloc(d->alloc, (size_t)d->count + 1, 1);
+    int *renum = util_alloc(d->alloc, ((size_t)d->count + 1) * sizeof *renum);
     if (!out || !live || !renum) {
-        free(out);
-        free(live);
-        free(renum);
+        util_free(d->alloc, out);
+        util_free(d->alloc, live);
+        util_free(d->alloc, renum);
         d->failed = 1;
         return -1;
     }
@@ -308,16 +322,16 @@ int ir_finish(ir_dag *d, const int *outputs, int count)
     }
     for (int i = 0; i < count; i++)
         out[i] = renum[outputs[i]];
-    free(live);
-    free(renum);
-    free(d->out);
+    util_free(d->alloc, live);
+    util_free(d->alloc, renum);
+    util_free(d->alloc, d->out);
     d->out = out;
     d->out_count = count;
     d->count = kept;
     d->root = -1;
     const ir_node root = { .op = IR_ROOT };
     d->table_cap = 0;  /* ids changed: the table is rebuilt by the next intern */
-    free(d->table);
+    util_free(d->alloc, d->table);
     d->table = NULL;
     d->root = intern(d, &root);
     return d->root < 0 ? -1 : 0;

@@ -18,8 +18,11 @@
 #ifndef MOSAIC_SHADER_IR_H
 #define MOSAIC_SHADER_IR_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "mosaic.h"
 
 /* X(name, operand count, kind): kind L leaf, A arithmetic, T texture, R root.
  * grep ORDER IR_OPS when changing: ir.c (folding, names), vm_tmp.h (bodies). */
@@ -82,11 +85,22 @@ typedef struct ir_dag {
     uint32_t *table; /* CSE hash table: node id + 1, 0 = empty */
     int table_cap;
     int failed;      /* an allocation failed: every later ir_add returns -1 */
+    const mos_allocator *alloc; /* where the DAG's memory comes from (NULL: malloc); ir_init sets
+                      * NULL, set it before the first ir_add; ir_free keeps it */
     int32_t group_now; /* the group new nodes get (spirv.c: one per instruction it runs) */
 } ir_dag;
 
 void ir_init(ir_dag *d, ir_stage stage);
 void ir_free(ir_dag *d);
+
+/* The shader compiler's memory (src/shader): util_alloc / util_calloc /
+ * util_free through A (NULL: malloc), and a realloc over them: a block of
+ * NEW_BYTES holding the first OLD_BYTES of P (which is freed), or NULL with
+ * P untouched. */
+void *ir_realloc(const mos_allocator *a, void *p, size_t old_bytes, size_t new_bytes);
+/* What the compiler's entry points (spv_translate, part_partition, vm_build,
+ * program_build) return when an allocation failed; -1 is any other error. */
+#define IR_OOM (-2)
 
 /* Adds (or finds) a node; returns its id, or -1 when out of memory.
  * Operands must be ids of existing nodes. */

@@ -47,6 +47,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "util/alloc.h"
+
 /* What a node is to a pass. */
 enum { K_FREE = 0, K_INTERP, K_ARITH, K_TEX, K_ROOT };
 
@@ -100,6 +102,8 @@ typedef struct pctx {
     int *glist, *kids, *ft, *fi;
     char *err;
     size_t err_size;
+    const mos_allocator *a; /* the DAG's (ir_dag.alloc): every block here and the plan's */
+    int oom;               /* an allocation failed */
     /* the clock every algorithm reads (part_partition_view's time limit) */
     double t0, limit_s;    /* limit_s > 0 */
     unsigned ticks;
@@ -131,6 +135,12 @@ static int out_of_time(pctx *c)
     if (!c->timed_out && (++c->ticks % CLOCK_TICKS) == 0 && c->limit_s > 0 && now_s() - c->t0 > c->limit_s)
         c->timed_out = 1;
     return c->timed_out;
+}
+
+static void set_oom(pctx *c)
+{
+    c->oom = 1;
+    set_err(c, "partition: out of memory");
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -174,7 +184,7 @@ static void ctx_free(pctx *c)
                   c->kseen, c->useen, c->lseen, c->first, c->last, c->gdef, c->list, c->rlist,
                   c->stack, c->ev, c->evn, c->glist, c->kids, c->ft, c->fi };
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
-        free(p[i]);
+        util_free(c->a, p[i]);
 }
 
 /* Sort keys of TEX nodes: (unit, u, v, id) and (unit, id). */
@@ -247,10 +257,10 @@ static int node_kind(ir_op op)
 static int scalar_graph(pctx *c, const ir_dag *d)
 {
     const int n = d->count;
-    c->kind = malloc((size_t)n);
-    c->astart = malloc(((size_t)n + 1) * sizeof(int));
-    c->w = malloc((size_t)n * sizeof(int));
-    c->tunit = malloc((size_t)n * sizeof(int));
+    c->kind = util_alloc(c->a, (size_t)n);
+    c->astart = util_alloc(c->a, ((size_t)n + 1) * sizeof(int));
+    c->w = util_alloc(c->a, (size_t)n * sizeof(int));
+    c->tunit = util_alloc(c->a, (size_t)n * sizeof(int));
     if (!c->kind || !c->astart || !c->w || !c->tunit)
         return 1;
     size_t total = 0;
@@ -281,7 +291,7 @@ static int scalar_graph(pctx *c, const ir_dag *d)
         }
     }
     c->astart[n] = (int)total;
-    c->arg = malloc((total ? total : 1) * sizeof(int));
+    c->arg = util_alloc(c->a, (total ? total : 1) * sizeof(int));
     if (!c->arg)
         return 1;
     for (int i = 0; i < n; i++)
@@ -325,10 +335,10 @@ static int cmp_pair(const void *a, const void *b)
 static int vector_graph(pctx *c, const ir_dag *d)
 {
     const int n = d->count;
-    vkey *k = malloc(((size_t)n + 1) * sizeof *k);
-    vrun *run = malloc(((size_t)n + 1) * sizeof *run);
+    vkey *k = util_alloc(c->a, ((size_t)n + 1) * sizeof *k);
+    vrun *run = util_alloc(c->a, ((size_t)n + 1) * sizeof *run);
     int *pairs = NULL, rc = 1, nk = 0, nv = 0, np = 0;
-    c->node_of = malloc(((size_t)n + 1) * sizeof(int));
+    c->node_of = util_alloc(c->a, ((size_t)n + 1) * sizeof(int));
     if (!k || !run || !c->node_of)
         goto out;
     for (int i = 0; i < n; i++) {
@@ -347,10 +357,10 @@ static int vector_graph(pctx *c, const ir_dag *d)
     }
     qsort(run, (size_t)nv, sizeof *run, cmp_vrun);
     c->n = nv;
-    c->kind = calloc((size_t)nv + 1, 1);
-    c->w = calloc((size_t)nv + 1, sizeof(int));
-    c->tunit = malloc(((size_t)nv + 1) * sizeof(int));
-    c->astart = calloc((size_t)nv + 2, sizeof(int));
+    c->kind = util_calloc(c->a, (size_t)nv + 1, 1);
+    c->w = util_calloc(c->a, (size_t)nv + 1, sizeof(int));
+    c->tunit = util_alloc(c->a, ((size_t)nv + 1) * sizeof(int));
+    c->astart = util_calloc(c->a, (size_t)nv + 2, sizeof(int));
     if (!c->kind || !c->w || !c->tunit || !c->astart)
         goto out;
     size_t total = 0;
@@ -367,7 +377,7 @@ static int vector_graph(pctx *c, const ir_dag *d)
         }
     }
     c->root = c->node_of[d->root];
-    pairs = malloc((total + 1) * 2 * sizeof(int));
+    pairs = util_alloc(c->a, (total + 1) * 2 * sizeof(int));
     if (!pairs)
         goto out;
     for (int x = 0; x < n; x++) {
@@ -404,7 +414,7 @@ static int vector_graph(pctx *c, const ir_dag *d)
             pairs[2 * m + 1] = pairs[2 * i + 1];
             m++;
         }
-    c->arg = malloc(((size_t)m + 1) * sizeof(int));
+    c->arg = util_alloc(c->a, ((size_t)m + 1) * sizeof(int));
     if (!c->arg)
         goto out;
     for (int i = 0; i < m; i++) {
@@ -415,9 +425,9 @@ static int vector_graph(pctx *c, const ir_dag *d)
         c->astart[v + 1] += c->astart[v];
     rc = 0;
 out:
-    free(k);
-    free(run);
-    free(pairs);
+    util_free(c->a, k);
+    util_free(c->a, run);
+    util_free(c->a, pairs);
     return rc;
 }
 
@@ -425,6 +435,7 @@ static int ctx_init(pctx *c, const ir_dag *d, part_view view, const part_limits 
                     char *err, size_t err_size)
 {
     memset(c, 0, sizeof *c);
+    c->a = d ? d->alloc : NULL;
     c->err = err;
     c->err_size = err_size;
     if (err && err_size)
@@ -472,7 +483,7 @@ static int ctx_init(pctx *c, const ir_dag *d, part_view view, const part_limits 
     const size_t total = (size_t)c->astart[n];
 
     /* Scratch. */
-#define ALLOC(p, count) if (!((p) = calloc((count) + 1, sizeof *(p)))) goto oom
+#define ALLOC(p, count) if (!((p) = util_calloc(c->a, (count) + 1, sizeof *(p)))) goto oom
     ALLOC(c->ustart, un + 1);
     ALLOC(c->user, total);
     ALLOC(c->texkey, un);
@@ -509,7 +520,7 @@ static int ctx_init(pctx *c, const ir_dag *d, part_view view, const part_limits 
     for (int i = 0; i < n; i++)
         ntex += c->kind[i] == K_TEX;
     if (ntex) {
-        tex_key *tk = malloc((size_t)ntex * sizeof *tk);
+        tex_key *tk = util_alloc(c->a, (size_t)ntex * sizeof *tk);
         if (!tk)
             goto oom;
         int t = 0;
@@ -526,7 +537,7 @@ static int ctx_init(pctx *c, const ir_dag *d, part_view view, const part_limits 
         qsort(tk, (size_t)ntex, sizeof *tk, cmp_tex_unit);
         for (int i = 0; i < ntex; i++)
             c->unitkey[tk[i].id] = i > 0 && tk[i - 1].unit == tk[i].unit ? c->unitkey[tk[i - 1].id] : tk[i].id;
-        free(tk);
+        util_free(c->a, tk);
     }
 
     /* What ROOT reaches, distinct users, dominators, MR nodes. */
@@ -591,7 +602,7 @@ static int ctx_init(pctx *c, const ir_dag *d, part_view view, const part_limits 
             c->pchild[c->pstart[c->fi[x]] + c->ft[c->fi[x]]++] = x;
     return 0;
 oom:
-    set_err(c, "partition: out of memory");
+    set_oom(c);
     return -1;
 }
 
@@ -1137,6 +1148,7 @@ typedef struct memo {
     uint64_t *set;     /* per slot: the pending decided nodes, WORDS each */
     int *depth;        /* per slot: decisions made, -1 empty */
     double *cost;      /* per slot: the least cost of the decided passes met */
+    const mos_allocator *a;
 } memo;
 
 static size_t memo_hash(const memo *mm, int depth, const uint64_t *key)
@@ -1155,9 +1167,9 @@ static int memo_alloc(memo *mm, size_t cap)
 {
     mm->cap = cap;
     mm->count = 0;
-    mm->set = malloc(cap * (size_t)mm->words * sizeof *mm->set);
-    mm->depth = malloc(cap * sizeof *mm->depth);
-    mm->cost = malloc(cap * sizeof *mm->cost);
+    mm->set = util_alloc(mm->a, cap * (size_t)mm->words * sizeof *mm->set);
+    mm->depth = util_alloc(mm->a, cap * sizeof *mm->depth);
+    mm->cost = util_alloc(mm->a, cap * sizeof *mm->cost);
     if (!mm->set || !mm->depth || !mm->cost)
         return -1;
     for (size_t i = 0; i < cap; i++)
@@ -1167,7 +1179,8 @@ static int memo_alloc(memo *mm, size_t cap)
 
 static void memo_free(memo *mm)
 {
-    free(mm->set), free(mm->depth), free(mm->cost);
+    util_free(mm->a, mm->set), util_free(mm->a, mm->depth), util_free(mm->a, mm->cost);
+    mm->set = NULL, mm->depth = NULL, mm->cost = NULL;
 }
 
 /* The slot of (DEPTH, KEY): where it is, else an empty one among its
@@ -1308,25 +1321,25 @@ static int optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, doubl
 {
     const int n = c->n;
     int *D = c->glist, m = 0;
-    int *pos = malloc((size_t)n * sizeof *pos);
-    double *size = malloc((size_t)n * sizeof *size);
+    int *pos = util_alloc(c->a, (size_t)n * sizeof *pos);
+    double *size = util_alloc(c->a, (size_t)n * sizeof *size);
     if (!pos || !size) {
-        free(pos), free(size);
-        set_err(c, "partition: out of memory");
+        util_free(c->a, pos), util_free(c->a, size);
+        set_oom(c);
         return -1;
     }
     decision_order(c, D, &m, pos, size);
-    free(size);
+    util_free(c->a, size);
     /* opt[i]: 0 try unmarked next, 1 try marked next, 2 done; +4 while
      * marked and its pass (pf[i] fetches, pi[i] instructions) counted. */
-    int8_t *opt = calloc((size_t)m + 1, 1);
-    int *pf = calloc((size_t)m + 1, sizeof *pf), *pi = calloc((size_t)m + 1, sizeof *pi);
-    uint8_t *pend = malloc((size_t)n);
-    memo mm = { .words = (n + 63) / 64 };
-    uint64_t *key = malloc((size_t)mm.words * sizeof *key);
+    int8_t *opt = util_calloc(c->a, (size_t)m + 1, 1);
+    int *pf = util_calloc(c->a, (size_t)m + 1, sizeof *pf), *pi = util_calloc(c->a, (size_t)m + 1, sizeof *pi);
+    uint8_t *pend = util_alloc(c->a, (size_t)n);
+    memo mm = { .words = (n + 63) / 64, .a = c->a };
+    uint64_t *key = util_alloc(c->a, (size_t)mm.words * sizeof *key);
     if (!opt || !pf || !pi || !pend || !key || memo_alloc(&mm, MEMO_SLOTS0) < 0) {
-        free(opt), free(pf), free(pi), free(pend), free(key), memo_free(&mm), free(pos);
-        set_err(c, "partition: out of memory");
+        util_free(c->a, opt), util_free(c->a, pf), util_free(c->a, pi), util_free(c->a, pend), util_free(c->a, key), memo_free(&mm), util_free(c->a, pos);
+        set_oom(c);
         return -1;
     }
     int marks = 0, fetches = 0, instrs = 0; /* over the decided passes */
@@ -1397,7 +1410,7 @@ static int optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, doubl
             continue; /* the next visit takes X's pass back */
         i++;
     }
-    free(opt), free(pf), free(pi), free(pend), free(key), memo_free(&mm), free(pos);
+    util_free(c->a, opt), util_free(c->a, pf), util_free(c->a, pi), util_free(c->a, pend), util_free(c->a, key), memo_free(&mm), util_free(c->a, pos);
     return 0;
 }
 
@@ -1411,6 +1424,7 @@ static int optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, doubl
 static int build_plan(pctx *c, const uint8_t *best, part_plan *out, int algo_complete)
 {
     const int n = c->n;
+    out->alloc = c->a;
     memcpy(c->marked, best, (size_t)n);
     int count = 0;
     for (int x = 0; x <= c->root; x++)
@@ -1419,7 +1433,7 @@ static int build_plan(pctx *c, const uint8_t *best, part_plan *out, int algo_com
     int *lastuse = c->glist, *busy = c->kids;
     for (int i = 0; i < n; i++)
         lastuse[i] = -1;
-    part_pass *pass = calloc((size_t)count, sizeof *pass);
+    part_pass *pass = util_calloc(c->a, (size_t)count, sizeof *pass);
     if (!pass)
         goto oom;
     out->pass = pass;
@@ -1431,8 +1445,8 @@ static int build_plan(pctx *c, const uint8_t *best, part_plan *out, int algo_com
         pass[p].root = r;
         pass[p].use = u;
         pass[p].slot = -1;
-        pass[p].nodes = malloc((size_t)(c->nlist ? c->nlist : 1) * sizeof(int));
-        pass[p].restores = malloc((size_t)(c->nrlist ? c->nrlist : 1) * sizeof(int));
+        pass[p].nodes = util_alloc(c->a, (size_t)(c->nlist ? c->nlist : 1) * sizeof(int));
+        pass[p].restores = util_alloc(c->a, (size_t)(c->nrlist ? c->nrlist : 1) * sizeof(int));
         if (!pass[p].nodes || !pass[p].restores)
             goto oom;
         memcpy(pass[p].nodes, c->list, (size_t)c->nlist * sizeof(int));
@@ -1465,7 +1479,7 @@ static int build_plan(pctx *c, const uint8_t *best, part_plan *out, int algo_com
     for (int x = 0; x < n; x++)
         out->mr_count += c->mr[x] && c->reach[x];
     if (c->view == PART_VECTOR) {
-        out->node_of = malloc((size_t)c->d->count * sizeof(int));
+        out->node_of = util_alloc(c->a, (size_t)c->d->count * sizeof(int));
         if (!out->node_of)
             goto oom;
         memcpy(out->node_of, c->node_of, (size_t)c->d->count * sizeof(int));
@@ -1474,7 +1488,7 @@ static int build_plan(pctx *c, const uint8_t *best, part_plan *out, int algo_com
     return 0;
 oom:
     part_plan_free(out);
-    set_err(c, "partition: out of memory");
+    set_oom(c);
     return -1;
 }
 
@@ -1507,9 +1521,9 @@ int part_partition_view(const ir_dag *d, part_view view, part_algo algo, const p
                                      : algo > PART_OPTIMAL ? "unknown algorithm" : "costs must be >= 0");
         goto done;
     }
-    best = malloc((size_t)c.n);
+    best = util_alloc(c.a, (size_t)c.n);
     if (!best) {
-        set_err(&c, "partition: out of memory");
+        set_oom(&c);
         goto done;
     }
     double best_cost;
@@ -1531,9 +1545,9 @@ int part_partition_view(const ir_dag *d, part_view view, part_algo algo, const p
         err[0] = 0;
     rc = build_plan(&c, best, out, complete);
 done:
-    free(best);
+    util_free(c.a, best);
     ctx_free(&c);
-    return rc;
+    return rc < 0 && c.oom ? IR_OOM : rc;
 }
 
 void part_plan_free(part_plan *p)
@@ -1541,11 +1555,11 @@ void part_plan_free(part_plan *p)
     if (!p)
         return;
     for (int i = 0; p->pass && i < p->pass_count; i++) {
-        free(p->pass[i].nodes);
-        free(p->pass[i].restores);
+        util_free(p->alloc, p->pass[i].nodes);
+        util_free(p->alloc, p->pass[i].restores);
     }
-    free(p->pass);
-    free(p->node_of);
+    util_free(p->alloc, p->pass);
+    util_free(p->alloc, p->node_of);
     memset(p, 0, sizeof *p);
 }
 

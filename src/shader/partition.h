@@ -92,6 +92,7 @@ typedef struct part_plan {
     int *node_of;        /* the DAG's node id -> its vector node (-1: a constant or uniform) */
     int node_count;      /* vector nodes */
     int mr_count;        /* multiply-referenced nodes of the view */
+    const mos_allocator *alloc; /* the DAG's (ir_dag.alloc), which the plan's arrays come from */
 } part_plan;
 
 /* Partitions D (finished: ir_finish done) for LIMITS (NULL: unlimited)
@@ -102,8 +103,9 @@ typedef struct part_plan {
  * RDSh's single Subdivide makes; complete = 0); when even that Subdivide
  * does not finish in time, -1 with a message saying so.  Returns 0; -1 when
  * some single node cannot fit any pass (a limit below the seed's minimum),
- * on a malformed DAG, on allocation failure or out of time, with a message
- * in err.  OUT needs part_plan_free after 0 (after -1 it is empty). */
+ * on a malformed DAG or out of time, IR_OOM on allocation failure, with a
+ * message in err.  Memory comes from D's allocator (ir_dag.alloc).  OUT
+ * needs part_plan_free after 0 (after an error it is empty). */
 #define PART_DEFAULT_TIME_LIMIT_S 60.0
 #define PART_MAX_TIME_LIMIT_S 86400.0
 int part_partition(const ir_dag *d, part_algo algo, const part_limits *limits,

@@ -5,8 +5,9 @@
  * Fed by api/resources.c (mos_shader_create_spirv) and src/tools. */
 #include "shader/program.h"
 
-#include <stdlib.h>
 #include <string.h>
+
+#include "util/alloc.h"
 
 /* The fragment shader reads its inputs where the vertex shader wrote the same
  * locations: INPUT k of the fragment DAG is renumbered to the vertex stage's
@@ -69,22 +70,26 @@ int program_build(const uint32_t *vs, size_t vs_words, const uint32_t *fs, size_
                   const char *fs_name, const program_options *opt, shader_program **out, char *err, size_t err_size)
 {
     *out = NULL;
-    shader_program *p = calloc(1, sizeof *p);
-    if (!p) {
-        snprintf(err, err_size, "out of memory");
-        return -1;
-    }
     const program_options none = { .costs = { 15, 5, 1 } };
     if (!opt)
         opt = &none;
+    const mos_allocator *a = opt->allocator;
+    shader_program *p = util_calloc(a, 1, sizeof *p);
+    if (!p) {
+        snprintf(err, err_size, "out of memory");
+        return IR_OOM;
+    }
+    p->alloc = a;
+    int rc = -1;
     p->lanes = opt->lanes > 0 ? opt->lanes : PROGRAM_LANES;
     if (p->lanes % 16 || p->lanes > 1 << 16) {
         snprintf(err, err_size, "batch lanes %d is not a multiple of 16 up to 65536", p->lanes);
         goto fail;
     }
-    if (spv_translate(vs, vs_words, IR_VERTEX, vs_name, &p->vs, err, err_size) < 0 ||
-        spv_translate(fs, fs_words, IR_FRAGMENT, fs_name, &p->fs, err, err_size) < 0)
+    if ((rc = spv_translate_alloc(vs, vs_words, IR_VERTEX, vs_name, a, &p->vs, err, err_size)) < 0 ||
+        (rc = spv_translate_alloc(fs, fs_words, IR_FRAGMENT, fs_name, a, &p->fs, err, err_size)) < 0)
         goto fail;
+    rc = -1;
     if (p->vs.dag.input_count > PROGRAM_MAX_INPUTS) {
         snprintf(err, err_size, "%s: the vertex shader reads %d input floats; Mosaic's limit is %d", vs_name,
                  p->vs.dag.input_count, PROGRAM_MAX_INPUTS);
@@ -113,14 +118,14 @@ int program_build(const uint32_t *vs, size_t vs_words, const uint32_t *fs, size_
     const part_limits *l = &opt->limits;
     const int partitioned = l->ops || l->regs || l->texs || l->interps;
     if (partitioned &&
-        part_partition(&p->fs.dag, opt->algo, l, &opt->costs, opt->time_limit_s, &p->plan, err, err_size) < 0)
+        (rc = part_partition(&p->fs.dag, opt->algo, l, &opt->costs, opt->time_limit_s, &p->plan, err, err_size)) < 0)
         goto fail;
     char sub[256];
-    if (vm_build(&p->vs.dag, NULL, p->lanes, &p->vs_vm, sub, sizeof sub) < 0) {
+    if ((rc = vm_build(&p->vs.dag, NULL, p->lanes, &p->vs_vm, sub, sizeof sub)) < 0) {
         snprintf(err, err_size, "%s: %s", vs_name, sub);
         goto fail;
     }
-    if (vm_build(&p->fs.dag, partitioned ? &p->plan : NULL, p->lanes, &p->fs_vm, sub, sizeof sub) < 0) {
+    if ((rc = vm_build(&p->fs.dag, partitioned ? &p->plan : NULL, p->lanes, &p->fs_vm, sub, sizeof sub)) < 0) {
         snprintf(err, err_size, "%s: %s", fs_name, sub);
         goto fail;
     }
@@ -134,7 +139,7 @@ int program_build(const uint32_t *vs, size_t vs_words, const uint32_t *fs, size_
     return 0;
 fail:
     program_free(p);
-    return -1;
+    return rc == IR_OOM ? IR_OOM : -1;
 }
 
 int program_check_uniforms(const shader_program *p, size_t given, const char *what, char *err, size_t err_size)
@@ -155,7 +160,7 @@ void program_free(shader_program *p)
     part_plan_free(&p->plan);
     vm_free(p->vs_vm);
     vm_free(p->fs_vm);
-    free(p);
+    util_free(p->alloc, p);
 }
 
 void program_desc(shader_program *p, mos_shader_desc *desc)

@@ -20,9 +20,12 @@ typedef struct program_options {
     part_costs costs;     /* default 15p + 5t + i */
     int lanes;            /* VM batch, a multiple of 16 (0: PROGRAM_LANES) */
     double time_limit_s;  /* the partitioner's (0: PART_DEFAULT_TIME_LIMIT_S, 60 s) */
+    const mos_allocator *allocator; /* all the compiler's memory and the program's (NULL: malloc);
+                           * must outlive the program */
 } program_options;
 
 typedef struct shader_program {
+    const mos_allocator *alloc;  /* program_options.allocator */
     spv_shader vs, fs;
     part_plan plan;        /* pass_count 0: the fragment shader runs as one pass */
     vm_program *vs_vm, *fs_vm;
@@ -34,7 +37,8 @@ typedef struct shader_program {
 } shader_program;
 
 /* Builds a program from SPIR-V modules (VS_NAME / FS_NAME name them in
- * messages).  Returns 0, or -1 with "name:line: message" in err. */
+ * messages).  Returns 0, or -1 with "name:line: message" in err, or IR_OOM
+ * when an allocation failed (everything allocated is freed). */
 int program_build(const uint32_t *vs, size_t vs_words, const uint32_t *fs, size_t fs_words, const char *vs_name,
                   const char *fs_name, const program_options *opt, shader_program **out, char *err,
                   size_t err_size);

@@ -15,8 +15,10 @@
 #include <spirv/unified1/GLSL.std.450.h>
 #include <spirv/unified1/spirv.h>
 #include <stdarg.h>
-#include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+
+#include "util/alloc.h"
 
 enum { T_NONE = 0, T_VOID, T_BOOL, T_INT, T_FLOAT, T_VECTOR, T_MATRIX, T_ARRAY, T_STRUCT, T_POINTER,
        T_IMAGE, T_SAMPLED_IMAGE, T_FUNCTION };
@@ -93,6 +95,8 @@ typedef struct spv_ctx {
     int *member_off, *member_mstride, *member_builtin;
     size_t nmember, cap_member;
     int *loop_merge, *loop_cont;  /* per label: 1 if some OpLoopMerge names it */
+    const mos_allocator *a;     /* every block the translation allocates (NULL: malloc) */
+    int oom;                    /* an allocation failed */
 } spv_ctx;
 
 static int fail(spv_ctx *c, const char *fmt, ...)
@@ -111,14 +115,14 @@ static int fail(spv_ctx *c, const char *fmt, ...)
     return -1;
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
+static int grow(spv_ctx *c, void **p, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap)
         return 0;
     size_t nc = *cap ? *cap : 256;
     while (nc < need)
         nc *= 2;
-    void *q = realloc(*p, nc * elem);
+    void *q = ir_realloc(c->a, *p, *cap * elem, nc * elem);
     if (!q)
         return -1;
     *p = q;
@@ -126,7 +130,11 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
     return 0;
 }
 
-static int oom(spv_ctx *c) { return fail(c, "out of memory"); }
+static int oom(spv_ctx *c)
+{
+    c->oom = 1;
+    return fail(c, "out of memory");
+}
 
 /* ---- ids ------------------------------------------------------------------------ */
 
@@ -151,7 +159,7 @@ static int set_value(spv_ctx *c, uint32_t id, uint32_t type, const int *comp, in
     /* COMP may point into the pool itself (a value copied on): keep its offset across the growth. */
     const uintptr_t at = (uintptr_t)comp, lo = (uintptr_t)c->vals, hi = lo + c->nvals * sizeof *c->vals;
     const size_t inside = c->vals && at >= lo && at < hi ? (at - lo) / sizeof *c->vals + 1 : 0;
-    if (grow((void **)&c->vals, &c->cap_vals, c->nvals + (size_t)n, sizeof *c->vals) < 0)
+    if (grow(c, (void **)&c->vals, &c->cap_vals, c->nvals + (size_t)n, sizeof *c->vals) < 0)
         return oom(c);
     if (inside)
         comp = c->vals + (inside - 1);
@@ -251,7 +259,7 @@ static int declare_type(spv_ctx *c, SpvOp op, const uint32_t *ins, int len)
     case SpvOpTypeRuntimeArray: return fail(c, "runtime-sized arrays are not supported");
     case SpvOpTypeStruct: {
         const int m = len - 2;
-        if (grow((void **)&c->pool, &c->cap_pool, c->npool + (size_t)m, sizeof *c->pool) < 0)
+        if (grow(c, (void **)&c->pool, &c->cap_pool, c->npool + (size_t)m, sizeof *c->pool) < 0)
             return oom(c);
         x->tkind = T_STRUCT;
         x->count = m;
@@ -336,13 +344,13 @@ static int member_slot(spv_ctx *c, uint32_t st, uint32_t member, int *slot)
     if (!x->member_deco) {
         const size_t need = c->nmember + 64;
         size_t cap = c->cap_member;
-        if (grow((void **)&c->member_off, &cap, need, sizeof(int)) < 0)
+        if (grow(c, (void **)&c->member_off, &cap, need, sizeof(int)) < 0)
             return oom(c);
         cap = c->cap_member;
-        if (grow((void **)&c->member_mstride, &cap, need, sizeof(int)) < 0)
+        if (grow(c, (void **)&c->member_mstride, &cap, need, sizeof(int)) < 0)
             return oom(c);
         cap = c->cap_member;
-        if (grow((void **)&c->member_builtin, &cap, need, sizeof(int)) < 0)
+        if (grow(c, (void **)&c->member_builtin, &cap, need, sizeof(int)) < 0)
             return oom(c);
         c->cap_member = cap;
         x->member_deco = (int)c->nmember + 1;
@@ -396,7 +404,7 @@ static int member_decorate(spv_ctx *c, const uint32_t *ins, int len)
 
 static int new_slots(spv_ctx *c, int n)
 {
-    if (grow((void **)&c->slots, &c->cap_slots, c->nslots + (size_t)n, sizeof *c->slots) < 0)
+    if (grow(c, (void **)&c->slots, &c->cap_slots, c->nslots + (size_t)n, sizeof *c->slots) < 0)
         return oom(c);
     for (int i = 0; i < n; i++)
         c->slots[c->nslots + (size_t)i] = c->zero;
@@ -592,7 +600,7 @@ static int load(spv_ctx *c, uint32_t type, uint32_t id, uint32_t ptr)
         return fail(c, "malformed SPIR-V: load through a non-pointer");
     const int flat = type_flat(c, type);
     int buf[256] = { 0 };
-    int *comp = flat <= 256 ? buf : calloc((size_t)flat, sizeof *comp);
+    int *comp = flat <= 256 ? buf : util_calloc(c->a, (size_t)flat, sizeof *comp);
     if (!comp)
         return oom(c);
     int n = flat, rc = 0;
@@ -628,7 +636,7 @@ static int load(spv_ctx *c, uint32_t type, uint32_t id, uint32_t ptr)
     if (n >= 0)
         rc = set_value(c, id, type, comp, n);
     if (comp != buf)
-        free(comp);
+        util_free(c->a, comp);
     return n < 0 ? -1 : rc;
 }
 
@@ -1047,7 +1055,7 @@ static int save_state(spv_ctx *c, state *s)
 {
     s->n = c->nslots;
     s->discard = c->discard;
-    s->slots = malloc((c->nslots ? c->nslots : 1) * sizeof *s->slots);
+    s->slots = util_alloc(c->a, (c->nslots ? c->nslots : 1) * sizeof *s->slots);
     if (!s->slots)
         return oom(c);
     memcpy(s->slots, c->slots, c->nslots * sizeof *s->slots);
@@ -1096,7 +1104,7 @@ static int run_selection(spv_ctx *c, int cond, uint32_t t, uint32_t f, uint32_t 
         goto done;
     }
     if (kf) {  /* the else side discarded: keep the then side's variables */
-        if (grow((void **)&c->slots, &c->cap_slots, st.n, sizeof *c->slots) < 0) {
+        if (grow(c, (void **)&c->slots, &c->cap_slots, st.n, sizeof *c->slots) < 0) {
             oom(c);
             goto done;
         }
@@ -1111,8 +1119,8 @@ static int run_selection(spv_ctx *c, int cond, uint32_t t, uint32_t f, uint32_t 
     c->merge = (merge_info){ 1, cond, kt ? -1 : pred_t, kf ? -1 : pred_f };
     rc = c->dag->failed ? oom(c) : 0;
 done:
-    free(s0.slots);
-    free(st.slots);
+    util_free(c->a, s0.slots);
+    util_free(c->a, st.slots);
     c->depth--;
     return rc;
 }
@@ -1615,9 +1623,9 @@ static int read_module(spv_ctx *c, uint32_t *entry)
     c->bound = c->w[3];
     if (c->bound == 0 || c->bound > (1u << 22))
         return fail(c, "malformed SPIR-V: id bound %u", c->bound);
-    c->id = calloc(c->bound, sizeof *c->id);
-    c->loop_merge = calloc(c->bound, sizeof *c->loop_merge);
-    c->loop_cont = calloc(c->bound, sizeof *c->loop_cont);
+    c->id = util_calloc(c->a, c->bound, sizeof *c->id);
+    c->loop_merge = util_calloc(c->a, c->bound, sizeof *c->loop_merge);
+    c->loop_cont = util_calloc(c->a, c->bound, sizeof *c->loop_cont);
     if (!c->id || !c->loop_merge || !c->loop_cont)
         return oom(c);
     for (uint32_t i = 0; i < c->bound; i++) {
@@ -1814,20 +1822,31 @@ static int collect_outputs(spv_ctx *c, int *outs, int *n_out)
 int spv_translate(const uint32_t *words, size_t count, ir_stage stage, const char *file, spv_shader *out,
                   char *err, size_t err_size)
 {
+    return spv_translate_alloc(words, count, stage, file, NULL, out, err, err_size);
+}
+
+int spv_translate_alloc(const uint32_t *words, size_t count, ir_stage stage, const char *file,
+                        const mos_allocator *a, spv_shader *out, char *err, size_t err_size)
+{
     memset(out, 0, sizeof *out);
     ir_init(&out->dag, stage);
+    out->dag.alloc = a;
+    if (count > (SIZE_MAX / sizeof *words) - 16) {
+        snprintf(err, err_size, "%s: out of memory", file ? file : "shader");
+        return IR_OOM;
+    }
     /* Operands are read where an instruction says they are; a malformed one
      * may say past its end, so the words are read from a copy with zeros
      * after them (garbage in, an error or garbage out, never a stray read). */
-    uint32_t *padded = calloc(count + 16, sizeof *padded);
+    uint32_t *padded = util_calloc(a, count + 16, sizeof *padded);
     if (!padded) {
         snprintf(err, err_size, "%s: out of memory", file ? file : "shader");
-        return -1;
+        return IR_OOM;
     }
     if (count)
         memcpy(padded, words, count * sizeof *words);
     spv_ctx c = { .w = padded, .nw = count, .dag = &out->dag, .sh = out, .file = file ? file : "shader",
-                  .err = err, .err_size = err_size, .ret_val = -1 };
+                  .err = err, .err_size = err_size, .ret_val = -1, .a = a };
     if (err_size)
         err[0] = 0;
     c.zero = ir_const(c.dag, 0.0f);
@@ -1860,19 +1879,23 @@ int spv_translate(const uint32_t *words, size_t count, ir_stage stage, const cha
     }
     rc = 0;
 done:
-    free(padded);
-    free(c.id);
-    free(c.vals);
-    free(c.pool);
-    free(c.slots);
-    free(c.member_off);
-    free(c.member_mstride);
-    free(c.member_builtin);
-    free(c.loop_merge);
-    free(c.loop_cont);
+    util_free(a, padded);
+    util_free(a, c.id);
+    util_free(a, c.vals);
+    util_free(a, c.pool);
+    util_free(a, c.slots);
+    util_free(a, c.member_off);
+    util_free(a, c.member_mstride);
+    util_free(a, c.member_builtin);
+    util_free(a, c.loop_merge);
+    util_free(a, c.loop_cont);
     if (rc < 0) {
-        if (err_size && !err[0])
+        if (c.oom || c.dag->failed) {  /* whatever message a failed allocation led to first */
+            snprintf(err, err_size, "%s: out of memory", c.file);
+            rc = IR_OOM;
+        } else if (err_size && !err[0]) {
             snprintf(err, err_size, "%s: translation failed", c.file);
+        }
         spv_shader_free(out);
     }
     return rc;

@@ -4,8 +4,9 @@
  * Fed by program.c; runs in vm_tmp.h. */
 #include "shader/vm_code.h"
 
-#include <stdlib.h>
 #include <string.h>
+
+#include "util/alloc.h"
 
 /* Operand locations while building: kind in the top bits, index below. */
 enum { L_REG = 1, L_SLOT, L_INPUT, L_FRAGX, L_FRAGY, L_SCALAR };
@@ -28,6 +29,7 @@ typedef struct builder {
     int nfree;
     int nreg;
     int cap_ins;
+    int oom;            /* an allocation failed */
     char *err;
     size_t err_size;
 } builder;
@@ -43,9 +45,11 @@ static vm_ins *emit(builder *b)
     vm_program *p = b->p;
     if (p->ins_count == b->cap_ins) {
         const int cap = b->cap_ins ? 2 * b->cap_ins : 256;
-        vm_ins *g = realloc(p->ins, (size_t)cap * sizeof *g);
-        if (!g)
+        vm_ins *g = ir_realloc(p->alloc, p->ins, (size_t)p->ins_count * sizeof *g, (size_t)cap * sizeof *g);
+        if (!g) {
+            b->oom = 1;
             return NULL;
+        }
         p->ins = g;
         b->cap_ins = cap;
     }
@@ -473,7 +477,8 @@ static int fuse_chains(vm_program *p)
             p->ins[out++] = p->ins[i++];
             continue;
         }
-        vm_link *g = realloc(p->links, (size_t)(p->link_count + e - i + 1) * sizeof *g);
+        vm_link *g = ir_realloc(p->alloc, p->links, (size_t)p->link_count * sizeof *g,
+                                (size_t)(p->link_count + e - i + 1) * sizeof *g);
         if (!g)
             return -1;
         p->links = g;
@@ -491,9 +496,11 @@ static int build_scalars(builder *b)
 {
     const ir_dag *d = b->d;
     vm_program *p = b->p;
-    p->sins = calloc((size_t)d->count + 1, sizeof *p->sins);
-    if (!p->sins)
+    p->sins = util_calloc(p->alloc, (size_t)d->count + 1, sizeof *p->sins);
+    if (!p->sins) {
+        b->oom = 1;
         return berr(b, "out of memory");
+    }
     for (int n = 0; n < d->count; n++) {
         const ir_node *x = &d->node[n];
         b->scalar_of[n] = -1;
@@ -544,22 +551,25 @@ int vm_build(const ir_dag *d, const part_plan *plan, int max_lanes, vm_program *
         snprintf(err, err_size, "vm_build: a vector-view partition is for analysis; the VM runs scalar ones");
         return -1;
     }
-    vm_program *p = calloc(1, sizeof *p);
+    const mos_allocator *a = d->alloc;
+    vm_program *p = util_calloc(a, 1, sizeof *p);
+    if (p)
+        p->alloc = a;
     const size_t n = (size_t)d->count;
     builder b = { .d = d, .p = p, .err = err, .err_size = err_size };
-    b.scalar_of = malloc(n * sizeof(int));
-    b.slot_of = malloc(n * sizeof(int));
-    b.reg_of = malloc(n * sizeof(int));
-    b.last_use = malloc(n * sizeof(int));
-    b.in_pass = calloc(n, sizeof(int));
-    b.fused_into = malloc(n * sizeof(int));
-    b.pos = malloc(n * sizeof(int));
-    b.uses = malloc(n * sizeof(int));
-    b.free_regs = malloc((n * 4 + 8) * sizeof(int));
-    int *nodes = malloc(n * sizeof(int));
+    b.scalar_of = util_alloc(a, n * sizeof(int));
+    b.slot_of = util_alloc(a, n * sizeof(int));
+    b.reg_of = util_alloc(a, n * sizeof(int));
+    b.last_use = util_alloc(a, n * sizeof(int));
+    b.in_pass = util_calloc(a, n, sizeof(int));
+    b.fused_into = util_alloc(a, n * sizeof(int));
+    b.pos = util_alloc(a, n * sizeof(int));
+    b.uses = util_alloc(a, n * sizeof(int));
+    b.free_regs = util_alloc(a, (n * 4 + 8) * sizeof(int));
+    int *nodes = util_alloc(a, n * sizeof(int));
     int rc = -1;
     if (!p || !b.scalar_of || !b.slot_of || !b.reg_of || !b.last_use || !b.in_pass || !b.fused_into || !b.pos || !b.uses || !b.free_regs || !nodes) {
-        berr(&b, "out of memory");
+        b.oom = 1;
         goto done;
     }
     p->stage = d->stage;
@@ -613,7 +623,7 @@ int vm_build(const ir_dag *d, const part_plan *plan, int max_lanes, vm_program *
             x->d[c] = resolve(p, x->d[c]);
     }
     if (fuse_chains(p) < 0) {
-        berr(&b, "out of memory");
+        b.oom = 1;
         goto done;
     }
     const size_t lanes = (size_t)p->stride * sizeof(float);
@@ -622,16 +632,20 @@ int vm_build(const ir_dag *d, const part_plan *plan, int max_lanes, vm_program *
                        ((size_t)p->table * sizeof(float *) + 63) / 64 * 64;
     rc = 0;
 done:
-    free(b.scalar_of);
-    free(b.slot_of);
-    free(b.reg_of);
-    free(b.last_use);
-    free(b.in_pass);
-    free(b.fused_into);
-    free(b.pos);
-    free(b.uses);
-    free(b.free_regs);
-    free(nodes);
+    util_free(a, b.scalar_of);
+    util_free(a, b.slot_of);
+    util_free(a, b.reg_of);
+    util_free(a, b.last_use);
+    util_free(a, b.in_pass);
+    util_free(a, b.fused_into);
+    util_free(a, b.pos);
+    util_free(a, b.uses);
+    util_free(a, b.free_regs);
+    util_free(a, nodes);
+    if (rc < 0 && b.oom) {
+        snprintf(err, err_size, "out of memory");
+        rc = IR_OOM;
+    }
     if (rc < 0)
         vm_free(p);
     else
@@ -643,10 +657,11 @@ void vm_free(vm_program *p)
 {
     if (!p)
         return;
-    free(p->sins);
-    free(p->ins);
-    free(p->links);
-    free(p);
+    const mos_allocator *a = p->alloc;
+    util_free(a, p->sins);
+    util_free(a, p->ins);
+    util_free(a, p->links);
+    util_free(a, p);
 }
 
 size_t vm_scratch_bytes(const vm_program *p) { return p->scratch_bytes; }

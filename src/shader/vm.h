@@ -30,8 +30,9 @@
 typedef struct vm_program vm_program;
 
 /* Compiles D (finished) for batches of at most max_lanes lanes (a multiple of
- * 16), with PLAN's passes or, if plan is NULL, as one pass.  Returns 0, or -1
- * with a message (unsupported operation for the stage, out of memory). */
+ * 16), with PLAN's passes or, if plan is NULL, as one pass; its memory
+ * comes from D's allocator (ir_dag.alloc).  Returns 0, or -1 with a message
+ * (unsupported operation for the stage), or IR_OOM ("out of memory"). */
 int vm_build(const ir_dag *d, const part_plan *plan, int max_lanes, vm_program **out, char *err,
              size_t err_size);
 void vm_free(vm_program *p);

@@ -51,6 +51,7 @@ typedef struct vm_sins {   /* one scalar-bank entry, in order */
 } vm_sins;
 
 struct vm_program {
+    const mos_allocator *alloc;  /* the DAG's: every block below comes from it */
     ir_stage stage;
     int max_lanes;
     int stride;            /* floats from one lane array to the next: max_lanes + 16, so arrays of
