@@ -63,6 +63,13 @@ static inline void setup_edge(fe_tri *t, int e, int32_t xa, int32_t ya, int32_t 
     t->c[e] = -((int64_t)a * xa + (int64_t)b * ya) - !top_left;
 }
 
+/* The canonical corner order of the planes: by snapped y, then x (the three
+ * corners of a triangle with area are distinct). */
+static inline bool corner_before(const fe_post *a, const fe_post *b)
+{
+    return a->y_q8 != b->y_q8 ? a->y_q8 < b->y_q8 : a->x_q8 < b->x_q8;
+}
+
 bool fe_setup_triangle(const fe_post *const post[3], const float *const var[3], const fe_draw *d,
                        const fe_viewport *vp, fe_tri *t)
 {
@@ -108,13 +115,29 @@ bool fe_setup_triangle(const fe_post *const post[3], const float *const var[3], 
     setup_edge(t, 0, X0, Y0, X1, Y1);
     setup_edge(t, 1, X1, Y1, X2, Y2);
     setup_edge(t, 2, X2, Y2, X0, Y0);
-    /* Planes over window pixels from vertex 0 (in the order the edges use). */
+    /* Planes over window pixels from the corners in a canonical order (by
+     * snapped y, then x), not the order the draw or the winding gave: two
+     * triangles with the same corners (a two-sided card modelled as a pair
+     * of opposite windings) then have bit-identical planes, and so the same
+     * depth at every sample, whichever was drawn first or from which corner. */
+    const fe_post *c[3] = {p0, p1, p2};
+    const float *cv[3] = {var[0], v1, v2};
+    for (int i = 1; i < 3; i++)
+        for (int j = i; j > 0 && corner_before(c[j], c[j - 1]); j--) {
+            const fe_post *p = c[j];
+            c[j] = c[j - 1];
+            c[j - 1] = p;
+            const float *v = cv[j];
+            cv[j] = cv[j - 1];
+            cv[j - 1] = v;
+        }
+    const int32_t CX0 = c[0]->x_q8, CY0 = c[0]->y_q8;
+    const int32_t e1x = c[1]->x_q8 - CX0, e1y = c[1]->y_q8 - CY0, e2x = c[2]->x_q8 - CX0, e2y = c[2]->y_q8 - CY0;
+    const int64_t det = (int64_t)e1x * e2y - (int64_t)e2x * e1y;  /* +-area2 */
     const float s = 1.0f / FRAME_SUBPIXELS;
-    const float d1x = (float)(X1 - X0) * s, d1y = (float)(Y1 - Y0) * s;
-    const float d2x = (float)(X2 - X0) * s, d2y = (float)(Y2 - Y0) * s;
-    const float inv_det = (float)((double)(FRAME_SUBPIXELS * FRAME_SUBPIXELS) / (double)area2);
-    const float z[3] = {p0->z, p1->z, p2->z}, iw[3] = {p0->inv_w, p1->inv_w, p2->inv_w};
-    const float *const v[3] = {var[0], v1, v2};
-    setup_planes(t, (float)X0 * s, (float)Y0 * s, d1x, d1y, d2x, d2y, inv_det, z, iw, v, d->varying_count);
+    const float d1x = (float)e1x * s, d1y = (float)e1y * s, d2x = (float)e2x * s, d2y = (float)e2y * s;
+    const float inv_det = (float)((double)(FRAME_SUBPIXELS * FRAME_SUBPIXELS) / (double)det);
+    const float z[3] = {c[0]->z, c[1]->z, c[2]->z}, iw[3] = {c[0]->inv_w, c[1]->inv_w, c[2]->inv_w};
+    setup_planes(t, (float)CX0 * s, (float)CY0 * s, d1x, d1y, d2x, d2y, inv_det, z, iw, cv, d->varying_count);
     return true;
 }
