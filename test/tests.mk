@@ -10,7 +10,7 @@ TEST_DEB_PKGS := clang libclang-rt-14-dev xvfb xauth
 TEST_DIR     := $(BUILD)/test
 TEST_C       := test_watertight test_raster_rules test_clip test_input test_determinism test_stress test_patterns test_blur test_misuse test_inspect test_sandbox test_materials test_sampling test_partition test_shader test_stoch_bounds
 TEST_SH      := test_includes test_cli test_hostile test_readme test_llvmpipe_agreement test_llvmpipe_accum test_glsl_llvmpipe test_bsp test_blur_quality test_view \
-                test_install
+                test_install test_demo
 TEST_HDRS    := test/check.h test/testutil.h
 TEST_BINS    := $(TEST_C:%=$(TEST_DIR)/%) $(TEST_DIR)/embed_example
 # What each variant runs (run.sh looks for $(TEST_DIR)/NAME or test/NAME.sh).
@@ -31,8 +31,9 @@ check-includes:
 	@sh test/check_includes.sh
 test-deps: deps
 	@$(MAKE) --no-print-directory install-pkgs PKGS="$(TEST_DEB_PKGS)"
-# The viewer (test_view.sh) is tested in the normal variant only.
-test-build: $(LIB_A) $(LIB_DIST_A) $(LIB_SO) $(TOOLS_A) $(CLI) $(TEST_BINS) $(if $(SAN),,$(VIEW))
+# The viewer and the demo (test_view.sh, test_demo.sh) are tested in the
+# normal variant only.
+test-build: $(LIB_A) $(LIB_DIST_A) $(LIB_SO) $(TOOLS_A) $(CLI) $(TEST_BINS) $(if $(SAN),,$(VIEW) $(DEMO))
 
 $(TEST_DIR)/test_determinism: test/test_determinism.c $(TEST_HDRS) $(LIB_A) $(TOOLS_A)
 	@mkdir -p $(dir $@); rm -f $@
