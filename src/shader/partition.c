@@ -106,6 +106,8 @@ typedef struct pctx {
     int oom;               /* an allocation failed */
     /* the clock every algorithm reads (part_partition_view's time limit) */
     double t0, limit_s;    /* limit_s > 0 */
+    double deadline_s;     /* seconds after t0 out_of_time gives up: limit_s, or its double while RDSh's
+                            * Subdivide (the fallback every algorithm keeps) runs */
     unsigned ticks;
     int timed_out;
 } pctx;
@@ -132,7 +134,7 @@ static double now_s(void)
  * passed, it stays passed). */
 static int out_of_time(pctx *c)
 {
-    if (!c->timed_out && (++c->ticks % CLOCK_TICKS) == 0 && c->limit_s > 0 && now_s() - c->t0 > c->limit_s)
+    if (!c->timed_out && (++c->ticks % CLOCK_TICKS) == 0 && c->deadline_s > 0 && now_s() - c->t0 > c->deadline_s)
         c->timed_out = 1;
     return c->timed_out;
 }
@@ -1077,8 +1079,14 @@ static int rds(pctx *c, int search_on, uint8_t *best, double *best_cost)
 {
     *best_cost = -1;
     memset(c->fixed, 0, (size_t)c->n);
+    /* The fallback may run past the limit, to twice it: a partition late
+     * beats none; the searches stop at the limit. */
+    c->deadline_s = 2 * c->limit_s;
     if (subdivide(c) == 0 && (*best_cost = marks_cost(c)) >= 0)
         memcpy(best, c->marked, (size_t)c->n);
+    c->deadline_s = c->limit_s;
+    if (!c->timed_out && now_s() - c->t0 > c->limit_s)
+        c->timed_out = 1;
     if (!search_on || c->timed_out)
         return *best_cost < 0 ? -1 : 0;
     if (search(c, 0, best, best_cost) && !c->timed_out)
@@ -1514,7 +1522,7 @@ int part_partition_view(const ir_dag *d, part_view view, part_algo algo, const p
     if (!(time_limit_s > 0) || time_limit_s > PART_MAX_TIME_LIMIT_S)
         time_limit_s = time_limit_s > PART_MAX_TIME_LIMIT_S ? PART_MAX_TIME_LIMIT_S : PART_DEFAULT_TIME_LIMIT_S;
     c.t0 = t0;
-    c.limit_s = time_limit_s;
+    c.limit_s = c.deadline_s = time_limit_s;
     if (!out || !costs || !(costs->cp >= 0 && costs->ct >= 0 && costs->ci >= 0) ||
         (algo != PART_RDS && algo != PART_RDSH && algo != PART_OPTIMAL)) {
         set_err(&c, "partition: %s", !out ? "no plan to fill" : !costs ? "no costs"
@@ -1537,8 +1545,8 @@ int part_partition_view(const ir_dag *d, part_view view, part_algo algo, const p
                     c.lim.texs, c.lim.interps);
     }
     if (best_cost < 0 && c.timed_out)
-        set_err(&c, "partition: no partition found within the time limit of %g s (the DAG has %d nodes); "
-                    "raise the pass limits or the time limit", time_limit_s, c.n);
+        set_err(&c, "partition: no partition found within the time limit of %g s (RDSh's one Subdivide may take "
+                    "twice that; the DAG has %d nodes): raise the pass limits or the time limit", time_limit_s, c.n);
     if (best_cost < 0)
         goto done;
     if (err && err_size)

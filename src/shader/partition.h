@@ -100,8 +100,9 @@ typedef struct part_plan {
  * and gives up time_limit_s seconds after it (<= 0:
  * PART_DEFAULT_TIME_LIMIT_S; at most PART_MAX_TIME_LIMIT_S): RDS's search
  * and PART_OPTIMAL's keep the best partition found so far (at worst the one
- * RDSh's single Subdivide makes; complete = 0); when even that Subdivide
- * does not finish in time, -1 with a message saying so.  Returns 0; -1 when
+ * RDSh's single Subdivide makes, which may run to twice the limit;
+ * complete = 0); when even that Subdivide does not finish, -1 with a
+ * message saying so.  Returns 0; -1 when
  * some single node cannot fit any pass (a limit below the seed's minimum),
  * on a malformed DAG or out of time, IR_OOM on allocation failure, with a
  * message in err.  Memory comes from D's allocator (ir_dag.alloc).  OUT
