@@ -222,7 +222,7 @@ static uint32_t next_stamp(pctx *c)
 /* The immediate dominators (Cooper, Harvey and Kennedy): ids are a
  * topological order with every dominator above what it dominates, so one
  * sweep down from ROOT settles each node from its users. */
-static void dominators(pctx *c)
+static int dominators(pctx *c)
 {
     for (int i = 0; i < c->n; i++)
         c->idom[i] = -1;
@@ -230,6 +230,8 @@ static void dominators(pctx *c)
     for (int x = c->root - 1; x >= 0; x--) {
         if (!c->reach[x] || c->kind[x] < K_ARITH)
             continue;
+        if (out_of_time(c))  /* a walk up the tree may be as long as the DAG is deep */
+            return -1;
         int dom = -1;
         for (int j = c->ustart[x]; j < c->ustart[x + 1]; j++) {
             int a = c->user[j];
@@ -245,6 +247,7 @@ static void dominators(pctx *c)
         c->idom[x] = dom;
         c->mr[x] = c->ustart[x + 1] - c->ustart[x] >= 2;
     }
+    return 0;
 }
 
 /* What a node of D is to a pass (the DAG's operations checked by ctx_init). */
@@ -434,10 +437,14 @@ out:
 }
 
 static int ctx_init(pctx *c, const ir_dag *d, part_view view, const part_limits *limits, const part_costs *costs,
-                    char *err, size_t err_size)
+                    double t0, double limit_s, char *err, size_t err_size)
 {
     memset(c, 0, sizeof *c);
     c->a = d ? d->alloc : NULL;
+    /* the context is part of the fallback: it may take to twice the limit too */
+    c->t0 = t0;
+    c->limit_s = limit_s;
+    c->deadline_s = 2 * limit_s;
     c->err = err;
     c->err_size = err_size;
     if (err && err_size)
@@ -574,7 +581,8 @@ static int ctx_init(pctx *c, const ir_dag *d, part_view view, const part_limits 
             }
         }
     }
-    dominators(c);
+    if (dominators(c) < 0)
+        return -1;
 
     /* The partial dominator tree: MR nodes, their immediate dominators, ROOT;
      * the parent of each is its nearest dominator in the tree. */
@@ -589,6 +597,8 @@ static int ctx_init(pctx *c, const ir_dag *d, part_view view, const part_limits 
     for (int x = 0; x < n; x++) {
         c->fi[x] = -1;
         if (in_pdt[x] && x != c->root) {
+            if (out_of_time(c))
+                return -1;
             int p = c->idom[x];
             while (!in_pdt[p])
                 p = c->idom[p];
@@ -750,7 +760,7 @@ static int sub_fits(pctx *c, int node, part_usage *u) { return sub_eval_(c, node
 int part_valid(const ir_dag *d, const uint8_t *marked, int node, const part_limits *limits, part_usage *use)
 {
     pctx c;
-    if (ctx_init(&c, d, PART_SCALAR, limits, NULL, NULL, 0) < 0) {
+    if (ctx_init(&c, d, PART_SCALAR, limits, NULL, 0, 0, NULL, 0) < 0) {
         ctx_free(&c);
         return -1;
     }
@@ -1517,12 +1527,14 @@ int part_partition_view(const ir_dag *d, part_view view, part_algo algo, const p
     int rc = -1;
     if (out)
         memset(out, 0, sizeof *out);
-    if (ctx_init(&c, d, view, limits, costs, err, err_size) < 0)
-        goto done;
     if (!(time_limit_s > 0) || time_limit_s > PART_MAX_TIME_LIMIT_S)
         time_limit_s = time_limit_s > PART_MAX_TIME_LIMIT_S ? PART_MAX_TIME_LIMIT_S : PART_DEFAULT_TIME_LIMIT_S;
-    c.t0 = t0;
-    c.limit_s = c.deadline_s = time_limit_s;
+    if (ctx_init(&c, d, view, limits, costs, t0, time_limit_s, err, err_size) < 0) {
+        if (c.timed_out)
+            set_err(&c, "partition: the DAG's dominator tree took more than twice the time limit of %g s (%d nodes): "
+                        "raise the time limit", time_limit_s, c.n);
+        goto done;
+    }
     if (!out || !costs || !(costs->cp >= 0 && costs->ct >= 0 && costs->ci >= 0) ||
         (algo != PART_RDS && algo != PART_RDSH && algo != PART_OPTIMAL)) {
         set_err(&c, "partition: %s", !out ? "no plan to fill" : !costs ? "no costs"
@@ -1575,7 +1587,7 @@ int part_dominators(const ir_dag *d, int *idom, uint8_t *mr)
 {
     pctx c;
     int rc = -1;
-    if (ctx_init(&c, d, PART_SCALAR, NULL, NULL, NULL, 0) == 0) {
+    if (ctx_init(&c, d, PART_SCALAR, NULL, NULL, 0, 0, NULL, 0) == 0) {
         for (int i = 0; i < c.n; i++) {
             if (idom)
                 idom[i] = c.kind[i] >= K_ARITH && c.reach[i] ? c.idom[i] : -1;

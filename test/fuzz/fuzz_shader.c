@@ -3,9 +3,11 @@
  * fragment and as a vertex shader (src/shader/spirv.c); any other input is
  * GLSL (glslang, then the translation; a vertex shader if it names
  * gl_Position).  What translates is also partitioned (RDS and RDSh for a
- * small pass, when the DAG is small enough for the partitioner's polynomial
- * time), compiled for the VM and run on one batch.  Run by `make fuzz` and
- * test/test_fuzz.sh (replay_main.c without clang). */
+ * small pass, whatever the DAG's size: the partitioner's clock stops it
+ * after FUZZ_PART_SECONDS), compiled for the VM and run on one batch with
+ * every input it reads and a uniform block of exactly the bytes the
+ * translation says the shader reads (so ASan sees a read past them).  Run
+ * by `make fuzz` and test/test_fuzz.sh (replay_main.c without clang). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,8 @@
 #include "fuzz_util.h"
 #include "glsl/glsl.h"
 #include "shader/shader.h"
+
+#define FUZZ_PART_SECONDS 0.25  /* the partitioner's time limit per call (its fallback may take twice) */
 
 static void run_vm(const spv_shader *sh, const part_plan *plan)
 {
@@ -25,25 +29,35 @@ static void run_vm(const spv_shader *sh, const part_plan *plan)
     }
     static _Alignas(64) float lanes[80][64];
     static _Alignas(64) float outs[80][64];
-    static _Alignas(64) unsigned char uniforms[1 << 16];
-    const float *in[64];
-    float *out[80];
-    for (int k = 0; k < 64; k++)
-        in[k] = lanes[k];
-    for (int k = 0; k < 80; k++)
-        out[k] = outs[k];
-    if (sh->dag.input_count > 64 || sh->dag.out_count > 80 || sh->uniform_bytes > (int)sizeof uniforms) {
-        vm_free(vm);
-        return;
-    }
-    void *scratch = aligned_alloc(64, (vm_scratch_bytes(vm) + 63) / 64 * 64 + 64);
-    if (!scratch)
+    if (sh->uniform_bytes < 0 || sh->uniform_bytes > SPV_MAX_UNIFORM_BYTES) {
+        fprintf(stderr, "fuzz_shader: the shader reads %d uniform bytes, past the limit\n", sh->uniform_bytes);
         abort();
+    }
+    /* every input the DAG reads (arrays shared past 64), outputs likewise */
+    const int nin = sh->dag.input_count > 0 ? sh->dag.input_count : 1;
+    const int nout = sh->dag.out_count > 0 ? sh->dag.out_count : 1;
+    const float **in = malloc((size_t)nin * sizeof *in);
+    float **out = malloc((size_t)nout * sizeof *out);
+    /* exactly the bytes the translation says the shader reads: a read past them is ASan's */
+    unsigned char *uniforms = malloc(sh->uniform_bytes > 0 ? (size_t)sh->uniform_bytes : 1);
+    void *scratch = aligned_alloc(64, (vm_scratch_bytes(vm) + 63) / 64 * 64 + 64);
+    if (!in || !out || !uniforms || !scratch)
+        abort();
+    for (int k = 0; k < nin; k++)
+        in[k] = lanes[k % 64];
+    for (int k = 0; k < nout; k++)
+        out[k] = outs[k % 80];
+    for (int b = 0; b < sh->uniform_bytes; b++)
+        uniforms[b] = (unsigned char)(b * 37 + 11);
     const mos_sampler *tex[MOS_MAX_TEXTURES] = { NULL };
-    const vm_io io = { .lanes = 64, .in = in, .frag_x = lanes[64], .frag_y = lanes[65], .uniforms = uniforms,
-                       .textures = tex, .out = out, .scratch = scratch, .isa = MOS_ISA_SCALAR };
+    const vm_io io = { .lanes = 64, .in = in, .frag_x = lanes[64], .frag_y = lanes[65],
+                       .uniforms = sh->uniform_bytes > 0 ? uniforms : NULL, .textures = tex, .out = out,
+                       .scratch = scratch, .isa = MOS_ISA_SCALAR };
     vm_run(vm, &io);
     free(scratch);
+    free(uniforms);
+    free(in);
+    free(out);
     vm_free(vm);
 }
 
@@ -64,15 +78,16 @@ static void translate(const uint32_t *words, size_t count, ir_stage stage)
         fprintf(stderr, "fuzz_shader: %s shader, %d nodes\n", stage == IR_VERTEX ? "vertex" : "fragment",
                 sh.dag.count);
     run_vm(&sh, NULL);
-    if (sh.dag.count <= 400) {
-        static const part_limits lim = { 6, 4, 4, 4 };
-        static const part_costs cost = { 15, 5, 1 };
-        for (int algo = PART_RDS; algo <= PART_RDSH; algo++) {
-            part_plan plan;
-            if (part_partition(&sh.dag, (part_algo)algo, &lim, &cost, 1.0, &plan, err, sizeof err) == 0) {
-                run_vm(&sh, &plan);
-                part_plan_free(&plan);
-            }
+    static const part_limits lim = { 6, 4, 4, 4 };
+    static const part_costs cost = { 15, 5, 1 };
+    for (int algo = PART_RDS; algo <= PART_RDSH; algo++) {
+        part_plan plan;
+        if (part_partition(&sh.dag, (part_algo)algo, &lim, &cost, FUZZ_PART_SECONDS, &plan, err, sizeof err) == 0) {
+            run_vm(&sh, &plan);
+            part_plan_free(&plan);
+        } else if (!err[0]) {
+            fprintf(stderr, "fuzz_shader: the partitioner failed without a message\n");
+            abort();
         }
     }
     spv_shader_free(&sh);
