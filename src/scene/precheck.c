@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "scene/scene_priv.h"
@@ -61,10 +62,20 @@ static unsigned ply_type_size(const char *w, size_t n)
     return 0;
 }
 
+#define PLY_MAX_PROPS 256  /* per element */
+
+typedef struct ply_prop {
+    uint8_t size;        /* a scalar's bytes, or a list's items' */
+    uint8_t count_size;  /* a list's count's bytes; 0 = a scalar */
+    bool count_signed;
+} ply_prop;
+
 typedef struct ply_element {
     char name[32];
     uint64_t count;
     uint64_t min_bytes;  /* the least one instance takes in the file */
+    ply_prop props[PLY_MAX_PROPS];
+    int prop_count;
 } ply_element;
 
 static void element_noun(const ply_element *e, char *out, size_t size)
@@ -77,11 +88,80 @@ static void element_noun(const ply_element *e, char *out, size_t size)
         snprintf(out, size, "'%.31s' elements", e->name);
 }
 
-static mos_result ply_check(const uint8_t *h, size_t hn, uint64_t size, const char *path, uint64_t max_tris,
+static void ply_list_error(const ply_element *e, uint64_t i, const ply_prop *pr, bool neg, uint64_t items,
+                           uint64_t left, const char *path, char *err, size_t err_size)
+{
+    if (neg)
+        snprintf(err, err_size, "'%s': PLY %.31s %llu lists a negative count of items", path, e->name,
+                 (unsigned long long)i);
+    else
+        snprintf(err, err_size, "'%s': PLY %.31s %llu lists %llu items (%u bytes each) but only %llu bytes follow",
+                 path, e->name, (unsigned long long)i, (unsigned long long)items, pr->size, (unsigned long long)left);
+}
+
+/* The data after the header, element by element: every list's declared length must fit the bytes
+ * left (assimp reserves room for it first).  A file that ends early is left to assimp. */
+static mos_result ply_walk(const uint8_t *d, const uint8_t *end, int format, const ply_element *el, int n_el,
+                           const char *path, char *err, size_t err_size)
+{
+    for (int k = 0; k < n_el; k++) {
+        const ply_element *e = &el[k];
+        for (uint64_t i = 0; i < e->count; i++) {
+            for (int q = 0; q < e->prop_count; q++) {
+                const ply_prop *pr = &e->props[q];
+                if (format) {  /* binary */
+                    const size_t need = pr->count_size ? pr->count_size : pr->size;
+                    if ((size_t)(end - d) < need)
+                        return MOS_OK;
+                    if (!pr->count_size) {
+                        d += need;
+                        continue;
+                    }
+                    uint64_t cnt = 0;
+                    for (unsigned b = 0; b < pr->count_size; b++)
+                        cnt |= (uint64_t)d[format == 1 ? b : pr->count_size - 1 - b] << (8 * b);
+                    d += pr->count_size;
+                    const bool neg = pr->count_signed && (cnt >> (8 * pr->count_size - 1)) & 1;
+                    if (neg || cnt > (uint64_t)(end - d) / pr->size) {
+                        ply_list_error(e, i, pr, neg, cnt, (uint64_t)(end - d), path, err, err_size);
+                        return MOS_ERR_PARSE;
+                    }
+                    d += cnt * pr->size;
+                    continue;
+                }
+                /* ascii: whitespace-separated numbers */
+                uint64_t tokens = 1;
+                for (uint64_t t = 0; t < tokens; t++) {
+                    while (d < end && (*d == ' ' || *d == '\t' || *d == '\r' || *d == '\n'))
+                        d++;
+                    if (d == end)
+                        return MOS_OK;
+                    const uint8_t *tok = d;
+                    while (d < end && !(*d == ' ' || *d == '\t' || *d == '\r' || *d == '\n'))
+                        d++;
+                    if (t == 0 && pr->count_size) {
+                        uint64_t cnt = 0;
+                        const bool neg = *tok == '-';
+                        for (const uint8_t *c = tok + (neg || *tok == '+'); c < d && *c >= '0' && *c <= '9'; c++)
+                            cnt = cnt > UINT64_MAX / 20 ? UINT64_MAX / 2 : cnt * 10 + (uint64_t)(*c - '0');
+                        if ((neg && cnt) || cnt > (uint64_t)(end - d) / 2 + 1) {
+                            ply_list_error(e, i, pr, neg, cnt, (uint64_t)(end - d), path, err, err_size);
+                            return MOS_ERR_PARSE;
+                        }
+                        tokens += cnt;
+                    }
+                }
+            }
+        }
+    }
+    return MOS_OK;
+}
+
+static mos_result ply_check(int fd, const uint8_t *h, size_t hn, uint64_t size, const char *path, uint64_t max_tris,
                             char *err, size_t err_size)
 {
     const char *c = (const char *)h, *end = c + hn;
-    int format = -1;  /* 0 ascii, 1 binary */
+    int format = -1;  /* 0 ascii, 1 binary little-endian, 2 binary big-endian */
     ply_element el[64];
     int n_el = 0;
     bool done = false;
@@ -99,7 +179,8 @@ static mos_result ply_check(const uint8_t *h, size_t hn, uint64_t size, const ch
         } else if (!w || is_word(w, n, "comment") || is_word(w, n, "obj_info")) {
         } else if (is_word(w, n, "format")) {
             w = word(&c, eol, &n);
-            format = is_word(w, n, "ascii") ? 0 : is_word(w, n, "binary_little_endian") || is_word(w, n, "binary_big_endian") ? 1 : -2;
+            format = is_word(w, n, "ascii") ? 0 : is_word(w, n, "binary_little_endian") ? 1
+                   : is_word(w, n, "binary_big_endian") ? 2 : -2;
             if (format == -2) {
                 snprintf(err, err_size, "'%s': PLY header line %d: unknown format '%.*s'", path, line,
                          (int)(n < 40 ? n : 40), w ? w : "");
@@ -123,23 +204,36 @@ static mos_result ply_check(const uint8_t *h, size_t hn, uint64_t size, const ch
                 e->count = e->count * 10 + (uint64_t)(cnt[k] - '0');
             }
             e->min_bytes = 0;
+            e->prop_count = 0;
         } else if (is_word(w, n, "property")) {
             if (!n_el || format < 0)
                 goto bad;
             ply_element *e = &el[n_el - 1];
+            if (e->prop_count == PLY_MAX_PROPS) {
+                snprintf(err, err_size, "'%s': PLY element '%s' has more than %d properties", path, e->name,
+                         PLY_MAX_PROPS);
+                return MOS_ERR_PARSE;
+            }
+            ply_prop *pr = &e->props[e->prop_count++];
             w = word(&c, eol, &n);
             if (is_word(w, n, "list")) {
                 w = word(&c, eol, &n);  /* the count's type; the items may be none */
                 const unsigned cs = ply_type_size(w, n);
+                pr->count_signed = w && w[0] != 'u';
                 w = word(&c, eol, &n);  /* the items' type */
-                if (!cs || !ply_type_size(w, n))
+                const unsigned is = ply_type_size(w, n);
+                if (!cs || !is)
                     goto bad;
+                pr->count_size = (uint8_t)cs;
+                pr->size = (uint8_t)is;
                 e->min_bytes += format ? cs : 2;
             } else {
-                unsigned s = ply_type_size(w, n);
-                if (!s)
+                unsigned sz = ply_type_size(w, n);
+                if (!sz)
                     goto bad;
-                e->min_bytes += format ? s : 2;  /* ascii: a digit and a separator */
+                pr->size = (uint8_t)sz;
+                pr->count_size = 0;
+                e->min_bytes += format ? sz : 2;  /* ascii: a digit and a separator */
             }
         } else if (is_word(w, n, "end_header")) {
             done = true;
@@ -178,7 +272,17 @@ static mos_result ply_check(const uint8_t *h, size_t hn, uint64_t size, const ch
             return MOS_ERR_PARSE;
         }
     }
-    return MOS_OK;
+    /* The data, mapped: lists declare their own lengths. */
+    const size_t hdr = (size_t)(c - (const char *)h);
+    if (size <= hdr || size > SIZE_MAX)
+        return MOS_OK;
+    void *map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (map == MAP_FAILED)
+        return MOS_OK;  /* left to assimp (it reads the file its own way) */
+    mos_result r = ply_walk((const uint8_t *)map + hdr, (const uint8_t *)map + size, format, el, n_el, path, err,
+                            err_size);
+    munmap(map, (size_t)size);
+    return r;
 bad:
     snprintf(err, err_size, "'%s': PLY header line %d is malformed", path, line);
     return MOS_ERR_PARSE;
@@ -547,7 +651,7 @@ mos_result scene_mesh_precheck(int fd, uint64_t size, const char *path, uint64_t
         lead++;
     mos_result r = MOS_OK;
     if (got >= 4 && !memcmp(h, "ply", 3) && (h[3] == '\n' || h[3] == '\r' || h[3] == ' ')) {
-        r = ply_check(h, got, size, path, max_tris, err, err_size);
+        r = ply_check(fd, h, got, size, path, max_tris, err, err_size);
     } else if (lead < got && h[lead] == '{') {
         /* JSON (glTF): the whole text */
         if (size > JSON_MAX) {
