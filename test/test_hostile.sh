@@ -169,6 +169,33 @@ expect glsl_long_statement_scene 1 "long20000.frag:5: a statement with more than
     "$cli" render "$tmp/long20000.scene" --size 32x32 -o "$tmp/ll.png"
 [ -e "$tmp/ll.png" ] && bad glsl_long_statement_scene "wrote $tmp/ll.png"
 expect glsl_long_statement_scene_renders 0 "" "$cli" render "$tmp/long8190.scene" --size 32x32 -o "$tmp/ll.png"
+# Macros that double at each level ask glslang's preprocessor for 2^30
+# tokens (2^25 took 23 s and 530 MB): refused from a bound computed on the
+# definitions, before glslang runs, whether the growth comes through object
+# macros, nested calls of a function macro, an alias of one, or an #if.
+# Macros that reach each other, or call a parameter, hide any growth: refused.
+pre='#version 450\nlayout(location = 1) in vec2 v_uv;\nlayout(location = 0) out vec4 color;\n'
+{ printf "$pre#define A0 v_uv.x\n"; awk 'BEGIN { for (i = 1; i <= 30; i++) printf "#define A%d (A%d+A%d)\n", i, i - 1, i - 1 }'
+  printf 'void main(){ color = vec4(A30, 0.0, 0.0, 1.0);\n}\n'; } > "$tmp/macro_objects.frag"
+{ printf "$pre#define F(x) (x+x)\n#define G F\nvoid main(){ float a = v_uv.x;\n color = vec4("
+  awk 'BEGIN { for (i = 0; i < 30; i++) printf "G("; printf "a"; for (i = 0; i < 30; i++) printf ")" }'
+  printf ', 0.0, 0.0, 1.0);\n}\n'; } > "$tmp/macro_calls.frag"
+{ printf "$pre#define A0 1\n"; awk 'BEGIN { for (i = 1; i <= 30; i++) printf "#define A%d (A%d+A%d)\n", i, i - 1, i - 1 }'
+  printf '#if A30 > 0\n#endif\nvoid main(){ color = vec4(1.0); }\n'; } > "$tmp/macro_if.frag"
+printf "$pre#define A B B\n#define B A A\nvoid main(){ float B = 1.0; color = vec4(B); }\n" > "$tmp/macro_cycle.frag"
+printf "$pre#define F(x) (x+x)\n#define AP(f, x) f(x)\nvoid main(){ color = vec4(AP(F, v_uv.x)); }\n" > "$tmp/macro_callp.frag"
+printf "$pre#define SQ(x) ((x)*(x))\n#define PI 3.14159\n#define TWO_PI (2.0*PI)\nvoid main(){ color = vec4(SQ(SQ(v_uv.x))*TWO_PI); }\n" \
+    > "$tmp/macro_ok.frag"
+expect glsl_macro_objects_refused 1 "macro_objects.frag:35: the macros expand the source past 2097152 tokens" \
+    "$cli" shader "$tmp/macro_objects.frag"
+expect glsl_macro_calls_refused 1 "macro_calls.frag:7: the macros expand the source past 2097152 tokens" \
+    "$cli" shader "$tmp/macro_calls.frag"
+expect glsl_macro_if_refused 1 "macro_if.frag:35: the macros expand the source past 2097152 tokens" \
+    "$cli" shader "$tmp/macro_if.frag"
+expect glsl_macro_cycle_refused 1 "macro_cycle.frag:4: macro B is reached again" "$cli" shader "$tmp/macro_cycle.frag"
+expect glsl_macro_calls_parameter_refused 1 "macro_callp.frag:5: a macro calls its parameter f" \
+    "$cli" shader "$tmp/macro_callp.frag"
+expect glsl_macro_small_compiles 0 "" "$cli" shader "$tmp/macro_ok.frag"
 
 # ---- options -----------------------------------------------------------------
 expect view_out_of_range 1 "view 9 does not exist: scenes/default.scene has [0-9]+ views?, 0\.\.[0-9]+ \(0 " \

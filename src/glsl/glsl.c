@@ -3,6 +3,7 @@
  * glslang_finalize_process are reference-counted inside glslang, so each
  * compile brackets itself with them. */
 #include "glsl/glsl.h"
+#include "glsl/macros.h"
 
 #include <errno.h>
 #include <glslang/Include/glslang_c_interface.h>
@@ -136,6 +137,8 @@ static void *compile_job(void *arg)
         snprintf(err, err_size, "%s: glslang could not start", file);
         goto done;
     }
+    if (glsl_check_macros(job->input->code, file, err, err_size) != 0)
+        goto done;
     if (!glslang_shader_preprocess(sh, job->input)) {
         format_log(glslang_shader_get_info_log(sh), file, err, err_size);
         goto done;

@@ -1,0 +1,18 @@
+/* macros.h — how many tokens a GLSL source's macros expand to, bounded
+ * before glslang's preprocessor runs (private to src/glsl).  Fed by glsl.c. */
+#ifndef MOSAIC_GLSL_MACROS_H
+#define MOSAIC_GLSL_MACROS_H
+
+#include <stddef.h>
+
+/* The most tokens a source may expand to (glslang keeps every expanded token:
+ * about 16 bytes and 0.7 us each), and the most macros it may define. */
+#define GLSL_MAX_EXPANDED_TOKENS ((unsigned long long)1 << 21)
+#define GLSL_MAX_MACROS 65536
+
+/* 0 when SRC (NUL-terminated) expands to at most GLSL_MAX_EXPANDED_TOKENS
+ * tokens, else -1 with "FILE:LINE: ..." in err.  An upper bound: both arms
+ * of #if count, a redefined macro counts at its largest. */
+int glsl_check_macros(const char *src, const char *file, char *err, size_t err_size);
+
+#endif
