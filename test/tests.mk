@@ -8,7 +8,7 @@
 TEST_DEB_PKGS := clang libclang-rt-14-dev xvfb xauth
 
 TEST_DIR     := $(BUILD)/test
-TEST_C       := test_watertight test_raster_rules test_clip test_input test_determinism test_stress test_patterns test_blur test_misuse test_inspect test_sandbox test_materials test_sampling test_partition test_shader test_stoch_bounds
+TEST_C       := test_watertight test_raster_rules test_clip test_input test_determinism test_stress test_patterns test_blur test_misuse test_inspect test_sandbox test_materials test_sampling test_partition test_shader test_stoch_bounds test_two_sided
 TEST_SH      := test_includes test_cli test_hostile test_readme test_llvmpipe_agreement test_llvmpipe_accum test_glsl_llvmpipe test_bsp test_blur_quality test_view \
                 test_install test_demo
 TEST_HDRS    := test/check.h test/testutil.h
