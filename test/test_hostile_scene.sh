@@ -97,6 +97,12 @@ printf 'OFF\n30000000 30000000 0\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n' > "$tmp/big.of
 mesh_scene off big.off
 render off_declared_count 1 \
     "^mosaic: off.scene:2:8: 'big.off': OFF declares 30000000 vertices and 30000000 faces but the file is only 50 bytes$" off.scene
+# A face naming a vertex the file does not have: assimp's importer left an empty face, its
+# Triangulate step then aborted the process (ai_assert; found by fuzz_mesh).
+cp "$here/test/fuzz/regress/mesh/ply_face_past_vertices_ai_assert.ply" "$tmp/empty_face.ply"
+mesh_scene ply_empty_face empty_face.ply
+render ply_empty_face 1 "^mosaic: ply_empty_face.scene:2:8: cannot import 'empty_face.ply': mesh 0 face 0 has no vertex indices$" \
+    ply_empty_face.scene
 # A small valid PLY still renders.
 printf 'ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n' > "$tmp/tri.ply"
 mesh_scene ply_ok tri.ply

@@ -90,15 +90,108 @@ static void sandbox_close(struct aiFileIO *io, struct aiFile *f)
 
 typedef struct import_job {
     const char *path;
-    unsigned flags;
+    unsigned flags;  /* post-processing, after the import is checked */
     struct aiFileIO *io;
     const struct aiScene *scene;
     char msg[512];
 } import_job;
 
+/* What assimp's post-processing asserts (ai_assert aborts the process in Debian's build) or
+ * assumes but its importers do not ensure: every face has indices, each below the mesh's vertex
+ * count, of a primitive type the mesh declares; every node names meshes that exist.  (assimp's
+ * ValidateDataStructure step checks the same and more, but also refuses files that import fine,
+ * such as an STL with an empty solid.)  NULL, or what is wrong. */
+static const char *bad_faces(const struct aiScene *sc, char *msg, size_t size)
+{
+    /* The nodes, iteratively (their tree may be deep), at most 2^24 of them. */
+    const struct aiNode **stack = NULL;
+    size_t sp = 0, cap = 0, visited = 0;
+    const char *bad = NULL;
+    if (sc->mRootNode) {
+        if (!(stack = malloc((cap = 256) * sizeof *stack)))
+            return snprintf(msg, size, "out of memory"), msg;
+        stack[sp++] = sc->mRootNode;
+    }
+    while (sp && !bad) {
+        const struct aiNode *nd = stack[--sp];
+        if (++visited > (1u << 24)) {
+            snprintf(msg, size, "more than %u nodes", 1u << 24);
+            bad = msg;
+            break;
+        }
+        for (unsigned k = 0; k < nd->mNumMeshes && !bad; k++)
+            if (!nd->mMeshes || nd->mMeshes[k] >= sc->mNumMeshes) {
+                snprintf(msg, size, "node '%.60s' names mesh %u of %u", nd->mName.data, nd->mMeshes ? nd->mMeshes[k] : 0,
+                         sc->mNumMeshes);
+                bad = msg;
+            }
+        for (unsigned k = 0; k < nd->mNumChildren && nd->mChildren && !bad; k++) {
+            if (!nd->mChildren[k])
+                continue;
+            if (sp == cap) {
+                const struct aiNode **g = realloc(stack, (cap *= 2) * sizeof *stack);
+                if (!g) {
+                    snprintf(msg, size, "out of memory");
+                    bad = msg;
+                    break;
+                }
+                stack = g;
+            }
+            stack[sp++] = nd->mChildren[k];
+        }
+    }
+    free(stack);
+    if (bad)
+        return bad;
+    for (unsigned i = 0; i < sc->mNumMeshes; i++) {
+        const struct aiMesh *m = sc->mMeshes[i];
+        if (!m || (m->mNumFaces && !m->mFaces)) {
+            snprintf(msg, size, "mesh %u has no faces array", i);
+            return msg;
+        }
+        for (unsigned f = 0; f < m->mNumFaces; f++) {
+            const struct aiFace *face = &m->mFaces[f];
+            const unsigned n = face->mNumIndices;
+            const unsigned type = n == 1 ? aiPrimitiveType_POINT : n == 2 ? aiPrimitiveType_LINE
+                                : n == 3 ? aiPrimitiveType_TRIANGLE : aiPrimitiveType_POLYGON;
+            if (n == 0 || !face->mIndices) {
+                snprintf(msg, size, "mesh %u face %u has no vertex indices", i, f);
+                return msg;
+            }
+            if (!(m->mPrimitiveTypes & type)) {
+                snprintf(msg, size, "mesh %u face %u has %u vertex indices, a primitive type the mesh does not "
+                         "declare", i, f, n);
+                return msg;
+            }
+            for (unsigned k = 0; k < n; k++)
+                if (face->mIndices[k] >= m->mNumVertices) {
+                    snprintf(msg, size, "mesh %u face %u names vertex %u of %u", i, f, face->mIndices[k],
+                             m->mNumVertices);
+                    return msg;
+                }
+        }
+    }
+    return NULL;
+}
+
+/* Imports without post-processing and checks what post-processing takes for granted, then imports
+ * again with it.  Twice: aiApplyPostProcessing cannot be used on the first import (when a step
+ * fails it releases the scene twice, a crash in assimp 5.2.5). */
 static void *import_run(void *arg)
 {
     import_job *j = arg;
+    const struct aiScene *sc = aiImportFileEx(j->path, 0, j->io);
+    if (!sc) {
+        snprintf(j->msg, sizeof j->msg, "%s", aiGetErrorString());
+        return NULL;
+    }
+    char why[160];
+    const bool bad = bad_faces(sc, why, sizeof why) != NULL;
+    aiReleaseImport(sc);
+    if (bad) {
+        snprintf(j->msg, sizeof j->msg, "%s", why);
+        return NULL;
+    }
     j->scene = aiImportFileEx(j->path, j->flags, j->io);
     if (!j->scene)
         snprintf(j->msg, sizeof j->msg, "%s", aiGetErrorString());
@@ -355,6 +448,7 @@ mos_result scene_import_mesh(const char *path, const char *sandbox, uint64_t max
     close(fd);
     if (pre != MOS_OK)
         return pre;
+    /* After the import is validated and its faces checked (import_run). */
     const unsigned flags = aiProcess_Triangulate | aiProcess_GenSmoothNormals |
                            aiProcess_JoinIdenticalVertices | aiProcess_PreTransformVertices |
                            aiProcess_SortByPType;
