@@ -57,6 +57,7 @@ enum {
     MAX_NODES = 1 << 26,  /* event values 4 * index must fit an int */
     CLOCK_EVERY = 256,    /* branch-and-bound steps between reads of the clock */
     CLOCK_TICKS = 16,     /* out_of_time calls (each after a subregion's evaluation or more) between reads */
+    FALLBACK_GRACE_PCT = 150, /* RDSh's Subdivide (and the context) may run to this % of the time limit */
     EV_BIAS = 4,          /* sub_eval's event values start at -1 (a restore read before node 0) */
     RDS_SWEEPS = 8,       /* RDS: the seed's sweep over the MR nodes and at most 7 more */
     MEMO_SLOTS0 = 1 << 12, /* branch and bound: the memo's first size, in slots */
@@ -106,8 +107,8 @@ typedef struct pctx {
     int oom;               /* an allocation failed */
     /* the clock every algorithm reads (part_partition_view's time limit) */
     double t0, limit_s;    /* limit_s > 0 */
-    double deadline_s;     /* seconds after t0 out_of_time gives up: limit_s, or its double while RDSh's
-                            * Subdivide (the fallback every algorithm keeps) runs */
+    double deadline_s;     /* seconds after t0 out_of_time gives up: limit_s, or FALLBACK_GRACE_PCT of it
+                            * while RDSh's Subdivide (the fallback every algorithm keeps) runs */
     unsigned ticks;
     int timed_out;
 } pctx;
@@ -441,10 +442,10 @@ static int ctx_init(pctx *c, const ir_dag *d, part_view view, const part_limits 
 {
     memset(c, 0, sizeof *c);
     c->a = d ? d->alloc : NULL;
-    /* the context is part of the fallback: it may take to twice the limit too */
+    /* the context is part of the fallback: it has the fallback's grace too */
     c->t0 = t0;
     c->limit_s = limit_s;
-    c->deadline_s = 2 * limit_s;
+    c->deadline_s = limit_s * FALLBACK_GRACE_PCT / 100;
     c->err = err;
     c->err_size = err_size;
     if (err && err_size)
@@ -1089,9 +1090,9 @@ static int rds(pctx *c, int search_on, uint8_t *best, double *best_cost)
 {
     *best_cost = -1;
     memset(c->fixed, 0, (size_t)c->n);
-    /* The fallback may run past the limit, to twice it: a partition late
-     * beats none; the searches stop at the limit. */
-    c->deadline_s = 2 * c->limit_s;
+    /* The fallback may run past the limit (to FALLBACK_GRACE_PCT of it): a
+     * partition a little late beats none; the searches stop at the limit. */
+    c->deadline_s = c->limit_s * FALLBACK_GRACE_PCT / 100;
     if (subdivide(c) == 0 && (*best_cost = marks_cost(c)) >= 0)
         memcpy(best, c->marked, (size_t)c->n);
     c->deadline_s = c->limit_s;
@@ -1531,8 +1532,8 @@ int part_partition_view(const ir_dag *d, part_view view, part_algo algo, const p
         time_limit_s = time_limit_s > PART_MAX_TIME_LIMIT_S ? PART_MAX_TIME_LIMIT_S : PART_DEFAULT_TIME_LIMIT_S;
     if (ctx_init(&c, d, view, limits, costs, t0, time_limit_s, err, err_size) < 0) {
         if (c.timed_out)
-            set_err(&c, "partition: the DAG's dominator tree took more than twice the time limit of %g s (%d nodes): "
-                        "raise the time limit", time_limit_s, c.n);
+            set_err(&c, "partition: no partition found within the time limit of %g s (the DAG's dominator tree "
+                        "alone took longer; %d nodes): raise the time limit", time_limit_s, c.n);
         goto done;
     }
     if (!out || !costs || !(costs->cp >= 0 && costs->ct >= 0 && costs->ci >= 0) ||
@@ -1557,8 +1558,9 @@ int part_partition_view(const ir_dag *d, part_view view, part_algo algo, const p
                     c.lim.texs, c.lim.interps);
     }
     if (best_cost < 0 && c.timed_out)
-        set_err(&c, "partition: no partition found within the time limit of %g s (RDSh's one Subdivide may take "
-                    "twice that; the DAG has %d nodes): raise the pass limits or the time limit", time_limit_s, c.n);
+        set_err(&c, "partition: no partition found within the time limit of %g s (RDSh's one Subdivide "
+                    "may take half as long again; %d nodes): raise the pass limits or the time limit",
+                time_limit_s, c.n);
     if (best_cost < 0)
         goto done;
     if (err && err_size)

@@ -100,7 +100,7 @@ typedef struct part_plan {
  * and gives up time_limit_s seconds after it (<= 0:
  * PART_DEFAULT_TIME_LIMIT_S; at most PART_MAX_TIME_LIMIT_S): RDS's search
  * and PART_OPTIMAL's keep the best partition found so far (at worst the one
- * RDSh's single Subdivide makes, which may run to twice the limit;
+ * RDSh's single Subdivide makes, which may run to 1.5 times the limit;
  * complete = 0); when even that Subdivide does not finish, -1 with a
  * message saying so.  Returns 0; -1 when
  * some single node cannot fit any pass (a limit below the seed's minimum),

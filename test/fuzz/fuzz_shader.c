@@ -16,7 +16,7 @@
 #include "glsl/glsl.h"
 #include "shader/shader.h"
 
-#define FUZZ_PART_SECONDS 0.25  /* the partitioner's time limit per call (its fallback may take twice) */
+#define FUZZ_PART_SECONDS 0.25  /* the partitioner's time limit per call (its fallback may take 1.5 times that) */
 
 static void run_vm(const spv_shader *sh, const part_plan *plan)
 {
