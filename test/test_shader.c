@@ -703,6 +703,30 @@ static void test_api(void)
         if (CHECK(glsl_compile_file("shaders/lambert.frag", &fs, &fs_n, &st, err, sizeof err) == 0)) {
             CHECK_OK(mos_shader_create_spirv(ctx, &(mos_spirv_desc){ .vertex = vs, .vertex_words = vs_n, .fragment = fs,
                                                                      .fragment_words = fs_n, .pass_ops = 12 }, &s));
+            /* a draw giving fewer uniform bytes than the shader reads is refused, naming both counts */
+            mos_target rt;
+            mos_buffer vb;
+            static const float tri[3 * 8] = { 0 };
+            static const shader_builtin_uniforms u;
+            if (CHECK_OK_B(mos_target_create(ctx, &(mos_target_desc){ .width = 8, .height = 8 }, &rt)) &&
+                CHECK_OK_B(mos_buffer_create(ctx, &(mos_buffer_desc){ .data = tri, .size = sizeof tri }, &vb))) {
+                CHECK_OK(mos_begin_frame(ctx, &(mos_frame_desc){ .target = rt }));
+                mos_draw_desc dd = { .shader = s, .vertices = vb, .vertex_stride = 8, .vertex_count = 3,
+                                     .uniforms = &u, .uniform_size = 16 };
+                CHECK_ERR(ctx, mos_draw(ctx, &dd), MOS_ERR_INVALID_ARGUMENT);
+                CHECK_MSG(strstr(mos_last_error(ctx), "mos_draw: fragment:") &&
+                              strstr(mos_last_error(ctx), "bytes of its uniform block; the draw's uniform_size gives 16"),
+                          "%s", mos_last_error(ctx));
+                dd.uniform_size = 0;
+                dd.uniforms = NULL;
+                CHECK_ERR(ctx, mos_draw(ctx, &dd), MOS_ERR_INVALID_ARGUMENT);
+                dd.uniforms = &u;
+                dd.uniform_size = sizeof u;
+                CHECK_OK(mos_draw(ctx, &dd));
+                CHECK_OK(mos_end_frame(ctx, NULL));
+                mos_buffer_destroy(ctx, vb);
+                mos_target_destroy(ctx, rt);
+            }
             mos_shader_destroy(ctx, s);
             /* the stages swapped: a vertex module where the fragment one goes */
             CHECK_ERR(ctx, mos_shader_create_spirv(ctx, &(mos_spirv_desc){ .vertex = fs, .vertex_words = fs_n,
