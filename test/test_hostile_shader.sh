@@ -68,9 +68,9 @@ check uniform_far 1 \
 check uniform_over_1024 1 \
     "uniform_over_1024\.scene:3:10: uniform_over_1024\.frag:6: the shader reads its uniform block at byte 1584; Mosaic's limit is 1024 bytes" \
     "$cli" render uniform_over_1024.scene --size 32x32 -o "$tmp/o.png"
-# Within the limit, past the 356-byte block a scene's draws give: the draw is refused.
+# Within the limit, past the 356-byte block a scene's draws give: refused at load.
 check uniform_past_scene_block 1 \
-    "uniform_past_block\.frag:6: the shader reads 496 bytes of its uniform block; the draw's uniform_size gives 356" \
+    "uniform_past_block\.scene:3:10: uniform_past_block\.frag:6: the shader reads 496 bytes of its uniform block; a scene's draw \(the built-in block\) gives 356" \
     "$cli" render uniform_past_block.scene --size 32x32 -o "$tmp/o.png"
 [ -e "$tmp/o.png" ] && bad uniform_refused "wrote an image"
 

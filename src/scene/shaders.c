@@ -66,6 +66,12 @@ int scene_glsl_add(scene *s, const char *frag, const char *vert, const char *san
     shader_program *prog;
     if (program_build(e->vs, e->vs_words, e->fs, e->fs_words, vert, frag, NULL, &prog, err, err_size) < 0)
         goto fail;
+    /* A scene's draws give the built-in block: a shader reading past it is refused here, not at its first draw. */
+    if (program_check_uniforms(prog, sizeof(shader_builtin_uniforms), "a scene's draw (the built-in block)", err,
+                               err_size) < 0) {
+        program_free(prog);
+        goto fail;
+    }
     e->texture_units = prog->fs.texture_units;
     program_free(prog);
     return s->glsl_count++;
