@@ -98,9 +98,8 @@ typedef struct import_job {
 
 /* What assimp's post-processing asserts (ai_assert aborts the process in Debian's build) or
  * assumes but its importers do not ensure: every face has indices, each below the mesh's vertex
- * count, of a primitive type the mesh declares; every node names meshes that exist.  (assimp's
- * ValidateDataStructure step checks the same and more, but also refuses files that import fine,
- * such as an STL with an empty solid.)  NULL, or what is wrong. */
+ * count, of a primitive type the mesh declares (assimp's ValidateDataStructure passes an empty
+ * face); every node names meshes that exist.  NULL, or what is wrong. */
 static const char *bad_faces(const struct aiScene *sc, char *msg, size_t size)
 {
     /* The nodes, iteratively (their tree may be deep), at most 2^24 of them. */
@@ -176,11 +175,14 @@ static const char *bad_faces(const struct aiScene *sc, char *msg, size_t size)
 
 /* Imports without post-processing and checks what post-processing takes for granted, then imports
  * again with it.  Twice: aiApplyPostProcessing cannot be used on the first import (when a step
- * fails it releases the scene twice, a crash in assimp 5.2.5). */
+ * fails it releases the scene twice, a crash in assimp 5.2.5).  assimp's ValidateDataStructure runs
+ * in both, before anything else looks at what the importer built (its ScenePreprocessor read out of
+ * bounds on an OFF whose faces the importer left half made); it also refuses some files that would
+ * import, e.g. an STL holding an empty solid. */
 static void *import_run(void *arg)
 {
     import_job *j = arg;
-    const struct aiScene *sc = aiImportFileEx(j->path, 0, j->io);
+    const struct aiScene *sc = aiImportFileEx(j->path, aiProcess_ValidateDataStructure, j->io);
     if (!sc) {
         snprintf(j->msg, sizeof j->msg, "%s", aiGetErrorString());
         return NULL;
@@ -192,7 +194,7 @@ static void *import_run(void *arg)
         snprintf(j->msg, sizeof j->msg, "%s", why);
         return NULL;
     }
-    j->scene = aiImportFileEx(j->path, j->flags, j->io);
+    j->scene = aiImportFileEx(j->path, j->flags | aiProcess_ValidateDataStructure, j->io);
     if (!j->scene)
         snprintf(j->msg, sizeof j->msg, "%s", aiGetErrorString());
     return NULL;
