@@ -103,11 +103,12 @@ cp "$here/test/fuzz/regress/mesh/ply_face_past_vertices_ai_assert.ply" "$tmp/emp
 mesh_scene ply_empty_face empty_face.ply
 render ply_empty_face 1 "^mosaic: ply_empty_face.scene:2:8: cannot import 'empty_face.ply': mesh 0 face 0 has no vertex indices$" \
     ply_empty_face.scene
-# An OFF whose faces run out early: assimp's OFF importer left faces half made and its
-# ScenePreprocessor read past them (SIGSEGV; found by fuzz_mesh).
+# An OFF whose lines do not match its counts: assimp's OFF importer left faces half made and its
+# ScenePreprocessor read past them (SIGSEGV; found by fuzz_mesh).  Only well-formed OFF goes on.
 cp "$here/test/fuzz/regress/mesh/off_half_made_faces_preprocessor_segv.off" "$tmp/half.off"
 mesh_scene off_half half.off
-render off_half_made_faces 1 "^mosaic: off_half.scene:2:8: cannot import 'half.off': Validation failed: " off_half.scene
+render off_half_made_faces 1 \
+    "^mosaic: off_half.scene:2:8: 'half.off': OFF face 0 \(line 11\) is not a count and that many vertex indices$" off_half.scene
 # A small valid PLY still renders.
 printf 'ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n' > "$tmp/tri.ply"
 mesh_scene ply_ok tri.ply

@@ -290,7 +290,107 @@ bad:
 
 /* ---- OFF: "[ST][C][N][4]OFF" then "vertices faces edges" ----------------------------------- */
 
-static mos_result off_check(const uint8_t *h, size_t hn, size_t kw_end, uint64_t size, const char *path,
+/* The next line of [*p, end) holding more than blanks, as [*ls, *le); *line counts lines. */
+static bool off_line(const char **p, const char *end, const char **ls, const char **le, uint64_t *line)
+{
+    while (*p < end) {
+        const char *s = *p, *e = memchr(s, '\n', (size_t)(end - s));
+        e = e ? e : end;
+        *p = e < end ? e + 1 : end;
+        (*line)++;
+        for (const char *c = s; c < e; c++)
+            if (*c != ' ' && *c != '\t' && *c != '\r') {
+                *ls = c;
+                *le = e;
+                return true;
+            }
+    }
+    return false;
+}
+
+/* The next token of [*c, end) as [*t, *c); false at the end. */
+static bool off_token(const char **c, const char *end, const char **t)
+{
+    while (*c < end && (**c == ' ' || **c == '\t' || **c == '\r'))
+        (*c)++;
+    if (*c >= end)
+        return false;
+    *t = *c;
+    while (*c < end && **c != ' ' && **c != '\t' && **c != '\r')
+        (*c)++;
+    return true;
+}
+
+/* The vertex and face lines after the counts: assimp's OFF importer leaves faces half made (and its
+ * scene preprocessor then reads past them) when lines are missing or malformed, so only well-formed
+ * files go on: NV lines of at least 3 numbers, then NF lines of a count N (1 to 9) and N indices
+ * below NV (more numbers may follow: colours). */
+static mos_result off_walk(const char *p, const char *end, uint64_t line, uint64_t nv, uint64_t nf, const char *path,
+                           char *err, size_t err_size)
+{
+    const char *ls, *le, *t;
+    for (uint64_t i = 0; i < nv; i++) {
+        if (!off_line(&p, end, &ls, &le, &line)) {
+            snprintf(err, err_size, "'%s': OFF declares %llu vertices but holds %llu", path, (unsigned long long)nv,
+                     (unsigned long long)i);
+            return MOS_ERR_PARSE;
+        }
+        int numbers = 0;
+        for (const char *c = ls; off_token(&c, le, &t);) {
+            char *e;
+            char buf[64];
+            snprintf(buf, sizeof buf, "%.*s", (int)(c - t < 63 ? c - t : 63), t);
+            (void)strtod(buf, &e);
+            if (e == buf || *e)
+                break;
+            numbers++;
+        }
+        if (numbers < 3) {
+            snprintf(err, err_size, "'%s': OFF vertex %llu (line %llu) has %d coordinates, not 3", path,
+                     (unsigned long long)i, (unsigned long long)line, numbers);
+            return MOS_ERR_PARSE;
+        }
+    }
+    for (uint64_t i = 0; i < nf; i++) {
+        if (!off_line(&p, end, &ls, &le, &line)) {
+            snprintf(err, err_size, "'%s': OFF declares %llu faces but holds %llu", path, (unsigned long long)nf,
+                     (unsigned long long)i);
+            return MOS_ERR_PARSE;
+        }
+        const char *c = ls;
+        uint64_t want = 0;
+        for (uint64_t k = 0;; k++) {
+            if (k > want)
+                break;
+            uint64_t x = 0;
+            bool digits = off_token(&c, le, &t);
+            for (const char *d = t; digits && d < c; d++) {
+                digits = *d >= '0' && *d <= '9';
+                x = x > UINT64_MAX / 20 ? UINT64_MAX / 2 : x * 10 + (uint64_t)(*d - '0');
+            }
+            if (!digits) {
+                snprintf(err, err_size, "'%s': OFF face %llu (line %llu) is not a count and that many vertex indices",
+                         path, (unsigned long long)i, (unsigned long long)line);
+                return MOS_ERR_PARSE;
+            }
+            if (k == 0) {
+                if (x < 1 || x > 9) {
+                    snprintf(err, err_size, "'%s': OFF face %llu (line %llu) has %llu vertex indices (1 to 9 are read)",
+                             path, (unsigned long long)i, (unsigned long long)line, (unsigned long long)x);
+                    return MOS_ERR_PARSE;
+                }
+                want = x;
+            } else if (x >= nv) {
+                snprintf(err, err_size, "'%s': OFF face %llu (line %llu) names vertex %llu of %llu", path,
+                         (unsigned long long)i, (unsigned long long)line, (unsigned long long)x, (unsigned long long)nv);
+                return MOS_ERR_PARSE;
+            }
+        }
+    }
+    return MOS_OK;
+}
+
+static mos_result off_check(int fd, const uint8_t *h, size_t hn, size_t kw_end, uint64_t size, const char *path,
                             uint64_t max_tris, char *err, size_t err_size)
 {
     const char *c = (const char *)h + kw_end, *end = (const char *)h + hn;
@@ -327,7 +427,32 @@ static mos_result off_check(const uint8_t *h, size_t hn, size_t kw_end, uint64_t
                  path, (unsigned long long)v[0], (unsigned long long)v[1], (unsigned long long)size);
         return MOS_ERR_PARSE;
     }
-    return MOS_OK;
+    if (got < 2)
+        return MOS_OK;  /* assimp refuses it itself */
+    if (memchr(h, 'n', kw_end)) {
+        snprintf(err, err_size, "'%s': nOFF (a dimension line) is not read", path);
+        return MOS_ERR_PARSE;
+    }
+    /* The rest of the counts line, then the data, mapped. */
+    while (c < end && *c != '\n')
+        c++;
+    if (c < end)
+        c++;
+    uint64_t line = 1;
+    for (const char *q = (const char *)h; q < c; q++)
+        line += *q == '\n';
+    const size_t off = (size_t)(c - (const char *)h);
+    if (size <= off || size > SIZE_MAX)
+        return off_walk(c, c, line - 1, v[0], v[1], path, err, err_size);
+    void *map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (map == MAP_FAILED) {
+        snprintf(err, err_size, "cannot read '%s'", path);
+        return MOS_ERR_IO;
+    }
+    mos_result r = off_walk((const char *)map + off, (const char *)map + size, line - 1, v[0], v[1], path, err,
+                            err_size);
+    munmap(map, (size_t)size);
+    return r;
 }
 
 /* ---- glTF / GLB JSON ---------------------------------------------------------------- */
@@ -688,7 +813,7 @@ mos_result scene_mesh_precheck(int fd, uint64_t size, const char *path, uint64_t
         while (k < got && k < 8 && strchr("STCN4n", h[k]))
             k++;
         if (k + 3 <= got && !memcmp(h + k, "OFF", 3) && (k + 3 == got || strchr(" \t\r\n", h[k + 3])))
-            r = off_check(h, got, k + 3, size, path, max_tris, err, err_size);
+            r = off_check(fd, h, got, k + 3, size, path, max_tris, err, err_size);
     }
     free(h);
     return r;
