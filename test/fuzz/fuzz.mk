@@ -13,18 +13,25 @@
 # reproducer goes to test/fuzz/regress/NAME/ under a name that says what it was, and test_fuzz.sh
 # replays it from then on.
 
-FUZZ_TARGETS ?= scene pattern bsp pk3 image shader
+FUZZ_TARGETS ?= scene pattern bsp pk3 image shader mesh
 FUZZ_SECONDS ?= 300
 FUZZ_CC      ?= clang
 FUZZ_BUILD   := build/fuzz
 # Per input: 10 s, 2 GiB resident, 1 GiB in one allocation.
 FUZZ_LIMITS  := -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024
 FUZZ_FLAGS_scene := -dict=test/fuzz/scene.dict
+# Mesh import: a file that makes assimp allocate for counts it does not hold stops at 1 GiB (the last
+# -rss_limit_mb given wins).
+FUZZ_FLAGS_mesh  := -rss_limit_mb=1024
+# ... and assimp's leaks on its own failure paths are not findings (test/fuzz/mesh.lsan.supp).
+FUZZ_ENV_mesh    := ASAN_OPTIONS=fast_unwind_on_malloc=0:$$ASAN_OPTIONS LSAN_OPTIONS=suppressions=test/fuzz/mesh.lsan.supp:$$LSAN_OPTIONS
 # Seeds besides test/fuzz/corpus/NAME: the project's scenes and textures, and (bsp) the smallest map
 # of OpenArena's pak1-maps.pk3, extracted when the corpus is seeded, never committed.
 FUZZ_SEEDS_scene := $(wildcard scenes/*.scene scenes/oa/*.scene test/scenes/*.scene)
 FUZZ_SEEDS_image := $(wildcard scenes/textures/*.png)
 FUZZ_SEEDS_shader := $(wildcard shaders/*.frag shaders/*.vert)
+FUZZ_SEEDS_mesh  := $(wildcard /usr/share/assimp/models/PLY/cube*.ply /usr/share/assimp/models/OFF/Cube.off \
+                      /usr/share/assimp/models/STL/triangle.stl /usr/share/assimp/models/OBJ/box.obj)
 FUZZ_PK3     := /usr/share/games/openarena/baseoa/pak1-maps.pk3
 FUZZ_PK3_MAP := maps/oa_ctf2.bsp
 
@@ -76,7 +83,7 @@ fuzz-corpus-%:
 
 fuzz-run-%: fuzz-corpus-%
 	@mkdir -p $(FUZZ_BUILD)/artifacts/$*
-	$(FUZZ_BUILD)/fuzzers/fuzz_$* $(FUZZ_LIMITS) $(FUZZ_FLAGS_$*) -max_total_time=$(FUZZ_SECONDS) \
+	$(FUZZ_ENV_$*) $(FUZZ_BUILD)/fuzzers/fuzz_$* $(FUZZ_LIMITS) $(FUZZ_FLAGS_$*) -max_total_time=$(FUZZ_SECONDS) \
 	  -print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/artifacts/$*/ $(FUZZ_BUILD)/corpus/$*
 
 fuzz: fuzz-build
