@@ -10,6 +10,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <assimp/cimport.h>
+
 #include "scene/scene_priv.h"
 
 #define HEADER_MAX (1u << 20)            /* PLY / OFF header bytes read */
@@ -237,7 +239,7 @@ static mos_result ply_check(int fd, const uint8_t *h, size_t hn, uint64_t size, 
             }
         } else if (is_word(w, n, "end_header")) {
             done = true;
-        }
+        }  /* other lines: skipped, as assimp does (Blender wrote "Created by ..." lines) */
         c = eol + 1;
     }
     if (!done || format < 0) {
@@ -760,6 +762,47 @@ static mos_result gltf_check(const char *text, size_t n, const char *path, char 
 
 static uint32_t le32(const uint8_t *p) { return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
 
+enum mesh_kind { KIND_OTHER, KIND_PLY, KIND_JSON, KIND_OFF };
+
+/* Which of the checked formats assimp will read the file as: by its extension when assimp knows
+ * the extension (it then picks the importer by it alone), else by its bytes, as assimp's importers'
+ * CanRead would claim it (the PLY importer claims a file with "ply" in its first 200 bytes). */
+static enum mesh_kind mesh_kind(const char *path, const uint8_t *h, size_t got, size_t *kw_end)
+{
+    const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
+    char ext[16] = "";
+    if (dot && (!slash || dot > slash) && strlen(dot) < sizeof ext) {
+        for (size_t i = 0; dot[i]; i++)
+            ext[i] = (char)(dot[i] >= 'A' && dot[i] <= 'Z' ? dot[i] - 'A' + 'a' : dot[i]);
+    }
+    /* OFF: a keyword ([ST][C][N][4][n]OFF) and whitespace */
+    size_t k = 0;
+    while (k < got && k < 8 && strchr("STCN4n", h[k]))
+        k++;
+    const bool off_kw = k + 3 <= got && !memcmp(h + k, "OFF", 3) && (k + 3 == got || strchr(" \t\r\n", h[k + 3]));
+    *kw_end = off_kw ? k + 3 : 0;
+    if (ext[0] && aiIsExtensionSupported(ext)) {
+        if (!strcmp(ext, ".ply"))
+            return KIND_PLY;
+        if (!strcmp(ext, ".gltf") || !strcmp(ext, ".glb"))
+            return KIND_JSON;
+        if (!strcmp(ext, ".off"))
+            return KIND_OFF;
+        return KIND_OTHER;
+    }
+    size_t lead = 0;
+    while (lead < got && strchr(" \t\r\n", h[lead]))
+        lead++;
+    if ((lead < got && h[lead] == '{') || (got >= 4 && !memcmp(h, "glTF", 4)))
+        return KIND_JSON;
+    if (off_kw)
+        return KIND_OFF;
+    for (size_t i = 0; i + 3 <= got && i < 200; i++)
+        if ((h[i] | 0x20) == 'p' && (h[i + 1] | 0x20) == 'l' && (h[i + 2] | 0x20) == 'y')
+            return KIND_PLY;
+    return KIND_OTHER;
+}
+
 mos_result scene_mesh_precheck(int fd, uint64_t size, const char *path, uint64_t max_tris, char *err,
                                size_t err_size)
 {
@@ -771,13 +814,25 @@ mos_result scene_mesh_precheck(int fd, uint64_t size, const char *path, uint64_t
     }
     const size_t got = read_at(fd, h, hn, 0);
     h[got] = 0;
-    size_t lead = 0;
-    while (lead < got && strchr(" \t\r\n", h[lead]))
-        lead++;
+    size_t kw_end;
+    const enum mesh_kind kind = mesh_kind(path, h, got, &kw_end);
     mos_result r = MOS_OK;
-    if (got >= 4 && !memcmp(h, "ply", 3) && (h[3] == '\n' || h[3] == '\r' || h[3] == ' ')) {
+    if (kind == KIND_PLY) {
         r = ply_check(fd, h, got, size, path, max_tris, err, err_size);
-    } else if (lead < got && h[lead] == '{') {
+    } else if (kind == KIND_JSON && got >= 20 && !memcmp(h, "glTF", 4) && le32(h + 16) == 0x4E4F534Au) {
+        /* GLB: the JSON chunk */
+        const uint64_t jn = le32(h + 12);
+        char *text = jn + 20 <= size && jn <= JSON_MAX ? malloc((size_t)jn + 1) : NULL;
+        if (text) {
+            size_t tn = read_at(fd, (uint8_t *)text, (size_t)jn, 20);
+            text[tn] = 0;
+            r = gltf_check(text, tn, path, err, err_size);
+            free(text);
+        } else if (jn + 20 <= size && jn <= JSON_MAX) {
+            snprintf(err, err_size, "out of memory reading '%s'", path);
+            r = MOS_ERR_OUT_OF_MEMORY;
+        }
+    } else if (kind == KIND_JSON) {
         /* JSON (glTF): the whole text */
         if (size > JSON_MAX) {
             snprintf(err, err_size, "'%s': a JSON mesh file of %llu bytes is over the %llu-byte limit", path,
@@ -794,26 +849,13 @@ mos_result scene_mesh_precheck(int fd, uint64_t size, const char *path, uint64_t
             if (text != (char *)h)
                 free(text);
         }
-    } else if (got >= 20 && !memcmp(h, "glTF", 4) && le32(h + 16) == 0x4E4F534Au) {
-        /* GLB: the JSON chunk */
-        const uint64_t jn = le32(h + 12);
-        char *text = jn + 20 <= size && jn <= JSON_MAX ? malloc((size_t)jn + 1) : NULL;
-        if (text) {
-            size_t tn = read_at(fd, (uint8_t *)text, (size_t)jn, 20);
-            text[tn] = 0;
-            r = gltf_check(text, tn, path, err, err_size);
-            free(text);
-        } else if (jn + 20 <= size && jn <= JSON_MAX) {
-            snprintf(err, err_size, "out of memory reading '%s'", path);
-            r = MOS_ERR_OUT_OF_MEMORY;
+    } else if (kind == KIND_OFF) {
+        if (!kw_end) {
+            snprintf(err, err_size, "'%s': an OFF file begins with its keyword ([ST][C][N][4]OFF)", path);
+            r = MOS_ERR_PARSE;
+        } else {
+            r = off_check(fd, h, got, kw_end, size, path, max_tris, err, err_size);
         }
-    } else {
-        /* OFF: a keyword line ending in OFF (assimp reads its counts from the next) */
-        size_t k = 0;
-        while (k < got && k < 8 && strchr("STCN4n", h[k]))
-            k++;
-        if (k + 3 <= got && !memcmp(h + k, "OFF", 3) && (k + 3 == got || strchr(" \t\r\n", h[k + 3])))
-            r = off_check(fd, h, got, k + 3, size, path, max_tris, err, err_size);
     }
     free(h);
     return r;
