@@ -144,6 +144,19 @@ render gltf_deep_nodes 1 \
 gltf_chain "$tmp/d1000.gltf" 1000
 mesh_scene gltf_1000 d1000.gltf
 render gltf_1000_levels_render 0 "" gltf_1000.scene
+# glTF 1: nodes keyed by id, children by id.
+awk -v n=20001 'BEGIN {
+    printf "{\"asset\":{\"version\":\"1.0\"},\"scene\":\"s\",\"scenes\":{\"s\":{\"nodes\":[\"n0\"]}},\"nodes\":{"
+    for (i = 0; i < n; i++) {
+        printf "%s\"n%d\":{", i ? "," : "", i
+        if (i + 1 < n) printf "\"children\":[\"n%d\"]", i + 1
+        printf "}"
+    }
+    printf "}}\n"
+}' > "$tmp/deep1.gltf"
+mesh_scene gltf1_deep deep1.gltf
+render gltf1_deep_nodes 1 \
+    "^mosaic: gltf1_deep.scene:2:8: 'deep1.gltf': glTF node hierarchy is 20001 levels deep; at most 1000 are allowed$" gltf1_deep.scene
 # The same hierarchy in a GLB (its JSON chunk).
 le32() { printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255)))"; }
 json_len=$(wc -c < "$tmp/deep.gltf")

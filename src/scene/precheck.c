@@ -561,13 +561,20 @@ static bool key(json *j, const char **k, size_t *n)
     return j->c < j->end && *j->c++ == ':';
 }
 
+typedef struct name_ref {
+    const char *s;  /* inside the JSON text, without the quotes (escapes left as written) */
+    uint32_t len, idx;
+} name_ref;
+
 typedef struct node_graph {
     uint32_t *first;    /* per node: its children in kids[first[i], first[i + 1]) */
-    uint32_t *kids;
+    uint32_t *kids;     /* node indices; UINT32_MAX: not a node (or named by kid_names, glTF 1) */
+    name_ref *kid_names;  /* per edge, glTF 1: the child's id (s NULL for an index) */
+    name_ref *ids;        /* per node, glTF 1: its id (the key in "nodes") */
     size_t nodes, edges, cap;
 } node_graph;
 
-static bool push_kid(node_graph *g, uint32_t k)
+static bool push_kid(node_graph *g, uint32_t k, const char *name, size_t len)
 {
     if (g->edges == g->cap) {
         size_t cap = g->cap ? 2 * g->cap : 64;
@@ -575,114 +582,176 @@ static bool push_kid(node_graph *g, uint32_t k)
         if (!p)
             return false;
         g->kids = p;
+        name_ref *q = realloc(g->kid_names, cap * sizeof *q);
+        if (!q)
+            return false;
+        g->kid_names = q;
         g->cap = cap;
     }
+    g->kid_names[g->edges] = (name_ref){ name, (uint32_t)(len < UINT32_MAX ? len : UINT32_MAX), 0 };
     g->kids[g->edges++] = k;
     return true;
 }
 
-/* Reads the top-level "nodes" array of glTF 2 (children: node indices) into G.  0, -1 malformed
- * (left to assimp), -2 out of memory. */
-static int read_nodes(json *j, node_graph *g)
+/* Starts node number g->nodes (glTF 1: named ID). */
+static bool push_node(node_graph *g, const char *id, size_t len)
+{
+    if (g->nodes % 1024 == 0) {
+        uint32_t *f = realloc(g->first, (g->nodes + 1025) * sizeof *f);
+        if (!f)
+            return false;
+        g->first = f;
+        name_ref *n = realloc(g->ids, (g->nodes + 1025) * sizeof *n);
+        if (!n)
+            return false;
+        g->ids = n;
+    }
+    if (g->nodes >= UINT32_MAX - 1 || g->edges >= UINT32_MAX)
+        return false;
+    g->ids[g->nodes] = (name_ref){ id, (uint32_t)(len < UINT32_MAX ? len : UINT32_MAX), (uint32_t)g->nodes };
+    g->first[g->nodes++] = (uint32_t)g->edges;
+    return true;
+}
+
+/* Expects CH at j->c (after blanks), and steps past it. */
+static bool expect(json *j, char ch)
 {
     ws(j);
-    if (j->c >= j->end || *j->c++ != '{')
-        return -1;
+    if (j->c >= j->end || *j->c != ch)
+        return false;
+    j->c++;
+    return true;
+}
+
+/* After a member or element: ',' (true, *more) or CLOSE (true, !*more). */
+static bool next_item(json *j, char close, bool *more)
+{
     ws(j);
-    if (j->c < j->end && *j->c == '}')
+    if (j->c >= j->end)
+        return false;
+    *more = *j->c == ',';
+    if (*j->c != ',' && *j->c != close)
+        return false;
+    j->c++;
+    return true;
+}
+
+/* One node's object: its "children" (indices, or glTF 1 ids) appended to G.  0, -1, -2. */
+static int read_node(json *j, node_graph *g)
+{
+    ws(j);
+    if (j->c >= j->end || *j->c != '{')
+        return skip_value(j) ? 0 : -1;
+    j->c++;
+    ws(j);
+    if (j->c < j->end && *j->c == '}') {
+        j->c++;
         return 0;
-    for (;;) {
+    }
+    for (bool more = true; more;) {
         const char *k;
         size_t n;
         if (!key(j, &k, &n))
             return -1;
         ws(j);
-        if (n == 5 && !memcmp(k, "nodes", 5) && j->c < j->end && *j->c == '[') {
+        if (n == 8 && !memcmp(k, "children", 8) && j->c < j->end && *j->c == '[') {
             j->c++;
-            for (bool first = true;; first = false) {
-                ws(j);
-                if (j->c < j->end && *j->c == ']' && first) {
-                    j->c++;
-                    break;
-                }
-                /* one node */
-                if (g->nodes % 1024 == 0) {
-                    uint32_t *f = realloc(g->first, (g->nodes + 1025) * sizeof *f);
-                    if (!f)
-                        return -2;
-                    g->first = f;
-                }
-                if (g->nodes >= UINT32_MAX - 1)
-                    return -1;
-                g->first[g->nodes++] = (uint32_t)g->edges;
-                if (j->c < j->end && *j->c == '{') {
-                    j->c++;
+            ws(j);
+            if (j->c < j->end && *j->c == ']')
+                j->c++;
+            else
+                for (bool kmore = true; kmore;) {
                     ws(j);
-                    if (j->c < j->end && *j->c == '}')
-                        j->c++;
-                    else
-                        for (;;) {
-                            const char *nk;
-                            size_t nn;
-                            if (!key(j, &nk, &nn))
-                                return -1;
-                            ws(j);
-                            if (nn == 8 && !memcmp(nk, "children", 8) && j->c < j->end && *j->c == '[') {
-                                j->c++;
-                                for (;;) {
-                                    ws(j);
-                                    if (j->c < j->end && *j->c == ']') {
-                                        j->c++;
-                                        break;
-                                    }
-                                    char *e;
-                                    unsigned long long v = strtoull(j->c, &e, 10);
-                                    if (e == j->c || *j->c == '-')
-                                        return -1;
-                                    j->c = e;
-                                    if (v < UINT32_MAX && !push_kid(g, (uint32_t)v))
-                                        return -2;
-                                    ws(j);
-                                    if (j->c < j->end && *j->c == ',')
-                                        j->c++;
-                                }
-                            } else if (!skip_value(j)) {
-                                return -1;
-                            }
-                            ws(j);
-                            if (j->c >= j->end)
-                                return -1;
-                            if (*j->c == '}') {
-                                j->c++;
-                                break;
-                            }
-                            if (*j->c++ != ',')
-                                return -1;
-                        }
-                } else if (!skip_value(j)) {
-                    return -1;
+                    if (j->c < j->end && *j->c == '"') {
+                        const char *name = j->c + 1;
+                        if (!skip_string(j))
+                            return -1;
+                        if (!push_kid(g, UINT32_MAX, name, (size_t)(j->c - 1 - name)))
+                            return -2;
+                    } else {
+                        char *e;
+                        unsigned long long v = strtoull(j->c, &e, 10);
+                        if (e == j->c || *j->c == '-')
+                            return -1;
+                        j->c = e;
+                        if (!push_kid(g, v < UINT32_MAX ? (uint32_t)v : UINT32_MAX, NULL, 0))
+                            return -2;
+                    }
+                    if (!next_item(j, ']', &kmore))
+                        return -1;
                 }
-                ws(j);
-                if (j->c >= j->end)
-                    return -1;
-                if (*j->c == ']') {
-                    j->c++;
-                    break;
-                }
-                if (*j->c++ != ',')
-                    return -1;
-            }
         } else if (!skip_value(j)) {
             return -1;
         }
-        ws(j);
-        if (j->c >= j->end)
-            return -1;
-        if (*j->c == '}')
-            return 0;
-        if (*j->c++ != ',')
+        if (!next_item(j, '}', &more))
             return -1;
     }
+    return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    const name_ref *x = a, *y = b;
+    size_t n = x->len < y->len ? x->len : y->len;
+    int c = memcmp(x->s, y->s, n);
+    return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+/* Reads the top-level "nodes" of glTF 2 (an array; children: indices) or glTF 1 (an object keyed by
+ * id; children: ids) into G.  0, -1 malformed (left to assimp), -2 out of memory. */
+static int read_nodes(json *j, node_graph *g)
+{
+    if (!expect(j, '{'))
+        return -1;
+    ws(j);
+    if (j->c < j->end && *j->c == '}')
+        return 0;
+    bool named = false;
+    for (bool more = true; more;) {
+        const char *k;
+        size_t n;
+        if (!key(j, &k, &n))
+            return -1;
+        ws(j);
+        const bool nodes = n == 5 && !memcmp(k, "nodes", 5) && j->c < j->end && (*j->c == '[' || *j->c == '{');
+        if (nodes) {
+            const char close = *j->c == '[' ? ']' : '}';
+            named = close == '}';
+            j->c++;
+            ws(j);
+            if (j->c < j->end && *j->c == close)
+                j->c++;
+            else
+                for (bool nmore = true; nmore;) {
+                    const char *id = NULL;
+                    size_t idn = 0;
+                    if (named && !key(j, &id, &idn))
+                        return -1;
+                    if (!push_node(g, id, idn))
+                        return -2;
+                    int rc = read_node(j, g);
+                    if (rc)
+                        return rc;
+                    if (!next_item(j, close, &nmore))
+                        return -1;
+                }
+        } else if (!skip_value(j)) {
+            return -1;
+        }
+        if (!next_item(j, '}', &more))
+            return -1;
+    }
+    if (named && g->nodes) {
+        /* glTF 1: children by id, resolved through the sorted ids */
+        qsort(g->ids, g->nodes, sizeof *g->ids, by_name);
+        for (size_t e = 0; e < g->edges; e++) {
+            if (!g->kid_names[e].s)
+                continue;
+            const name_ref *hit = bsearch(&g->kid_names[e], g->ids, g->nodes, sizeof *g->ids, by_name);
+            g->kids[e] = hit ? hit->idx : UINT32_MAX;
+        }
+    }
+    return 0;
 }
 
 /* The longest chain of nodes downwards from any node (cycles cut), iteratively. */
@@ -750,6 +819,8 @@ static mos_result gltf_check(const char *text, size_t n, const char *path, char 
         r = node_depth(&g, &levels);
     free(g.first);
     free(g.kids);
+    free(g.kid_names);
+    free(g.ids);
     if (r == MOS_ERR_OUT_OF_MEMORY) {
         snprintf(err, err_size, "out of memory reading '%s'", path);
     } else if (levels > SCENE_MAX_NODE_DEPTH) {
