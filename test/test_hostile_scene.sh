@@ -115,6 +115,12 @@ cp "$here/test/fuzz/regress/mesh/off_half_made_faces_preprocessor_segv.off" "$tm
 mesh_scene off_half half.off
 render off_half_made_faces 1 \
     "^mosaic: off_half.scene:2:8: 'half.off': OFF face 0 \(line 11\) is not a count and that many vertex indices$" off_half.scene
+# Two 'element vertex' lines: assimp built one mesh of both and freed it wrongly ("double free or
+# corruption", SIGABRT; found by fuzz_mesh).
+cp "$here/test/fuzz/regress/mesh/ply_element_twice_bad_free.ply" "$tmp/twice.ply"
+mesh_scene ply_twice twice.ply
+render ply_element_twice 1 "^mosaic: ply_twice.scene:2:8: 'twice.ply': PLY header line 10 declares element 'vertex' a second time$" \
+    ply_twice.scene
 # A small valid PLY still renders.
 printf 'ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n' > "$tmp/tri.ply"
 mesh_scene ply_ok tri.ply

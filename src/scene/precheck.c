@@ -199,6 +199,13 @@ static mos_result ply_check(int fd, const uint8_t *h, size_t hn, uint64_t size, 
             const char *cnt = word(&c, eol, &n);
             if (!w || !cnt)
                 goto bad;
+            for (int i = 0; i < n_el - 1; i++)
+                if (!strcmp(el[i].name, e->name)) {
+                    /* assimp builds one mesh from both and frees it wrongly (found by fuzz_mesh) */
+                    snprintf(err, err_size, "'%s': PLY header line %d declares element '%s' a second time", path, line,
+                             e->name);
+                    return MOS_ERR_PARSE;
+                }
             e->count = 0;
             for (size_t k = 0; k < n; k++) {
                 if (cnt[k] < '0' || cnt[k] > '9' || e->count > UINT64_MAX / 20)
