@@ -6,8 +6,12 @@
  * small pass, whatever the DAG's size: the partitioner's clock stops it
  * after FUZZ_PART_SECONDS), compiled for the VM and run on one batch with
  * every input it reads and a uniform block of exactly the bytes the
- * translation says the shader reads (so ASan sees a read past them).  Run
- * by `make fuzz` and test/test_fuzz.sh (replay_main.c without clang). */
+ * translation says the shader reads (so ASan sees a read past them).  A
+ * GLSL fragment shader is also built into a program with builtin.vert's
+ * twin under an allocator that fails one allocation (picked from the
+ * input): the build must say out of memory or succeed, and give every
+ * block back.  Run by `make fuzz` and test/test_fuzz.sh (replay_main.c
+ * without clang). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +97,80 @@ static void translate(const uint32_t *words, size_t count, ir_stage stage)
     spv_shader_free(&sh);
 }
 
+/* An allocator that fails its FAIL_AT-th call (0-based; -1: none) and counts. */
+typedef struct fuzz_hook {
+    long calls, live, fail_at;
+} fuzz_hook;
+static void *hook_alloc(size_t n, void *user)
+{
+    fuzz_hook *h = user;
+    if (h->calls++ == h->fail_at)
+        return NULL;
+    void *p = malloc(n);
+    h->live += p != NULL;
+    return p;
+}
+static void hook_free(void *p, void *user)
+{
+    fuzz_hook *h = user;
+    h->live -= p != NULL;
+    free(p);
+}
+
+/* builtin.vert's interface (locations 0: vec3, 1: vec2), for pairing. */
+static const char pair_vert[] =
+    "#version 450\n"
+    "layout(std140, binding = 0) uniform U { mat4 mvp; } u;\n"
+    "layout(location = 0) in vec3 position;\n"
+    "layout(location = 1) in vec3 normal;\n"
+    "layout(location = 2) in vec2 texcoord;\n"
+    "layout(location = 0) out vec3 v_normal;\n"
+    "layout(location = 1) out vec2 v_uv;\n"
+    "void main() { gl_Position = u.mvp * vec4(position, 1.0); v_normal = normal; v_uv = texcoord; }\n";
+
+/* FS (a fragment shader's SPIR-V) with the vertex shader above into a
+ * program, first to count its allocations, then with one of them failing. */
+static void build_out_of_memory(const uint32_t *fs, size_t fs_n, const uint8_t *data, size_t size)
+{
+    static uint32_t *vs;
+    static size_t vs_n;
+    char err[1024];
+    if (!vs && glsl_compile(pair_vert, sizeof pair_vert - 1, "pair.vert", GLSL_VERTEX, &vs, &vs_n, err, sizeof err) < 0) {
+        fprintf(stderr, "fuzz_shader: pair.vert: %s\n", err);
+        abort();
+    }
+    fuzz_hook h = { .fail_at = -1 };
+    const mos_allocator a = { hook_alloc, hook_free, &h };
+    program_options opt = { .costs = { 15, 5, 1 }, .allocator = &a, .time_limit_s = FUZZ_PART_SECONDS };
+    if (size % 2)  /* odd inputs are also split into passes */
+        opt.limits = (part_limits){ 6, 4, 4, 4 };
+    shader_program *p;
+    if (program_build(vs, vs_n, fs, fs_n, "pair.vert", "fuzz", &opt, &p, err, sizeof err) < 0) {
+        if (h.live) {
+            fprintf(stderr, "fuzz_shader: a failed build left %ld blocks\n", h.live);
+            abort();
+        }
+        return;
+    }
+    program_free(p);
+    uint32_t pick = 2166136261u;  /* FNV-1a of the input picks the allocation to fail */
+    for (size_t i = 0; i < size; i++)
+        pick = (pick ^ data[i]) * 16777619u;
+    const long total = h.calls;
+    h = (fuzz_hook){ .fail_at = total > 0 ? (long)(pick % (uint32_t)total) : -1 };
+    const int rc = program_build(vs, vs_n, fs, fs_n, "pair.vert", "fuzz", &opt, &p, err, sizeof err);
+    if (rc == 0)
+        program_free(p);
+    else if (rc != IR_OOM && !strstr(err, "time limit")) {  /* the clock may run out this time */
+        fprintf(stderr, "fuzz_shader: allocation %ld of %ld failing: not out of memory: %s\n", h.fail_at, total, err);
+        abort();
+    }
+    if (h.live) {
+        fprintf(stderr, "fuzz_shader: allocation %ld of %ld failing left %ld blocks\n", h.fail_at, total, h.live);
+        abort();
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -116,6 +194,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             return 0;
         }
         translate(words, count, vertex ? IR_VERTEX : IR_FRAGMENT);
+        if (!vertex)
+            build_out_of_memory(words, count, data, size);
         free(words);
         return 0;
     }
