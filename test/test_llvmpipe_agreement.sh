@@ -74,6 +74,19 @@ grep '^ratio scene=' "$tmp/oa.out" | while read -r line; do
     fi
 done | tee "$tmp/oa.verdicts"
 grep -q '^FAIL' "$tmp/oa.verdicts" && failed=1
+# A bench row's Mosaic image is what `mosaic render` makes with the same options.
+"$cli" render test/scenes/agree_lambert.scene --size 320x240 --threads 2 --spp 4 -o "$tmp/render.png" > /dev/null 2>&1
+kept=$(ls "$tmp"/out/img/agree_lambert-320x240-t2-s4-*-mosaic.png 2> /dev/null | head -n 1)
+if [ -n "$kept" ] && cmp -s "$kept" "$tmp/render.png"; then echo "PASS bench_image_is_render"
+else echo "FAIL bench_image_is_render: ${kept:-no kept image} differs from mosaic render's"; failed=1; fi
+# A scene with motion or a lens is not compared with llvmpipe's sharp frame:
+# the row fails with the reason and the way to compare it.
+"$cli" bench --vs llvmpipe --llvmpipe "$ref" --scene scenes/blur.scene --size 160x90 --frames 1 --warmup 0 \
+    --no-plots --out "$tmp/blur" > "$tmp/blur.out" 2>&1
+rc=$?
+if [ $rc -ne 0 ] && grep -q 'the scene has motion and a lens; --vs llvmpipe compares sharp frames, so compare it with --blur' \
+    "$tmp/blur.out" && ! grep -q '^ratio scene=' "$tmp/blur.out"; then echo "PASS bench_refuses_blurred_scene"
+else echo "FAIL bench_refuses_blurred_scene: exit $rc: $(tail -n 3 "$tmp/blur.out")"; failed=1; fi
 if [ $failed -ne 0 ] && [ -n "${MOSAIC_TEST_KEEP:-}" ]; then
     mkdir -p "$MOSAIC_TEST_KEEP" && cp "$tmp"/out/img/*.png "$tmp"/oa/img/*.png "$MOSAIC_TEST_KEEP"/ &&
         echo "NOTE images (diff: red = off edge, yellow = on edge) in $MOSAIC_TEST_KEEP"

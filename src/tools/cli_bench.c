@@ -477,7 +477,35 @@ void bench_fail(bench_result *r, const mos_context *ctx, mos_result res)
                  ctx && *mos_last_error(ctx) ? mos_last_error(ctx) : mos_result_message(res));
 }
 
-/* Runs one configuration R (filled in) A/B; fills its measurements. */
+static mos_result note_motion(const scene_export_draw *d, void *user)
+{
+    *(bool *)user |= d->uniforms_t1 != NULL;
+    return MOS_OK;
+}
+
+/* Why a sharp A/B cannot hold for scene S with OPTS: llvmpipe renders a
+ * sharp frame, so a scene that moves or has a lens would be compared with
+ * another image.  0, or -1 with the reason in why. */
+static int blur_refusal(const scene *s, const scene_draw_opts *opts, char *why, size_t why_size)
+{
+    bool moves = false;
+    mos_blur_desc lens = { 0 };
+    scene_export_frame(s, opts, note_motion, &moves);
+    scene_lens(s, opts, &lens);
+    const bool lensed = lens.lens_x != 0.0f || lens.lens_y != 0.0f;
+    if (!moves && !lensed)
+        return 0;
+    snprintf(why, why_size,
+             "the scene has %s; --vs llvmpipe compares sharp frames, so compare it with --blur decoupled or "
+             "--blur supersample (llvmpipe's accumulation of the same %s)",
+             moves && lensed ? "motion and a lens" : moves ? "motion" : "a lens",
+             moves && lensed ? "motion and lens" : moves ? "motion" : "lens");
+    return -1;
+}
+
+/* Runs one configuration R (filled in) A/B; fills its measurements.  The
+ * frame is the one `mosaic render` makes with the same options (its motion
+ * and lens included). */
 static void bench_one(bench_run *br, bench_result *r)
 {
     const bench_opts *o = br->o;
@@ -489,6 +517,9 @@ static void bench_one(bench_run *br, bench_result *r)
     char err[1024], reply[256];
     const size_t pixels = (size_t)r->width * (size_t)r->height;
 
+    const scene_draw_opts dopts = { .width = r->width, .height = r->height, .fma = r->fma, .view = r->view };
+    if (o->vs_llvmpipe && blur_refusal(br->sc, &dopts, r->error, sizeof r->error) != 0)
+        return;
     /* Start the reference first: it loads the scene while we do. */
     if (o->vs_llvmpipe) {
         char spp[16];
@@ -502,7 +533,7 @@ static void bench_one(bench_run *br, bench_result *r)
         goto fail;
     mos_frame_desc fd = { .target = rt };
     scene_clear_color(br->sc, fd.clear_rgba);
-    const scene_draw_opts dopts = { .width = r->width, .height = r->height, .fma = r->fma, .view = r->view };
+    scene_frame_lens(gpu, &dopts, &fd.blur);  /* the view was checked by the caller */
 
     /* Warm-up, then A/B/A/B: one Mosaic frame, one llvmpipe frame. */
     for (int f = -o->warmup; f < o->frames; f++) {
