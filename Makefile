@@ -64,7 +64,7 @@ CORE_DIRS := api util frontend binning pattern sched raster backend shader
 CORE_SRC  := $(foreach d,$(CORE_DIRS),$(wildcard src/$(d)/*.c))
 # Tool support: scene files, mesh/texture import, PNG and image diff.
 TOOLS_SRC := $(wildcard src/scene/*.c) $(wildcard src/image/*.c) $(wildcard src/glsl/*.c)
-CLI_SRC   := $(wildcard src/tools/*.c)
+CLI_SRC   := $(wildcard src/tools/*.c) $(wildcard src/tools/bench/*.c)
 
 CORE_OBJ  := $(CORE_SRC:%.c=$(BUILD)/obj/%.o)
 TOOLS_OBJ := $(TOOLS_SRC:%.c=$(BUILD)/obj/%.o)
@@ -158,6 +158,9 @@ $(TOOLS_A): $(TOOLS_OBJ)
 	@rm -f $@; ar rcs $@ $^
 $(CLI): $(CLI_OBJ) $(TOOLS_A) $(LIB_A)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(TOOLS_A) $(LIB_A) $(TOOL_LIBS) $(LDLIBS)
+$(BUILD)/obj/src/tools/bench/%.o: src/tools/bench/%.c src/tools/bench/bench.h $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
 $(BUILD)/obj/src/tools/view/%.o: src/tools/view/%.c src/tools/view/view.h $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(VIEW_CFLAGS) -c $< -o $@

@@ -72,10 +72,10 @@ llvmpipe: $(LLVMPIPE)
 
 # Links the scene module (libmosaic_tools.a) and libmosaic (the built-in uniforms)
 # built by the top Makefile.
-# --agree uses mosaic bench's own agreement rule (bench_agree.o, built with the CLI).
-$(LLVMPIPE): $(LP_SRC) $(LP_HDRS) $(BUILD)/obj/src/tools/bench_agree.o $(BUILD)/libmosaic_tools.a $(BUILD)/libmosaic.a
+# --agree uses mosaic bench's own agreement rule (bench/agree.o, built with the CLI).
+$(LLVMPIPE): $(LP_SRC) $(LP_HDRS) $(BUILD)/obj/src/tools/bench/agree.o $(BUILD)/libmosaic_tools.a $(BUILD)/libmosaic.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LP_CFLAGS) -o $@ $(LP_SRC) $(BUILD)/obj/src/tools/bench_agree.o $(BUILD)/libmosaic_tools.a \
+	$(CC) $(LP_CFLAGS) -o $@ $(LP_SRC) $(BUILD)/obj/src/tools/bench/agree.o $(BUILD)/libmosaic_tools.a \
 	  $(BUILD)/libmosaic.a $(LP_LIBS)
 
 frametime:

@@ -8,7 +8,7 @@
 
 #include "image/image.h"
 #include "lp.h"
-#include "tools/bench.h"
+#include "tools/bench/bench.h"
 
 static const char lp_usage[] =
     "usage: mosaic-llvmpipe SCENE [options]\n"
@@ -304,7 +304,7 @@ int main(int argc, char **argv)
         }
     }
     if (agree_png) {
-        bench_agreement ag;  /* mosaic bench's rule (src/tools/bench_agree.c) */
+        bench_agreement ag;  /* mosaic bench's rule (src/tools/bench/agree.c) */
         bench_agree(ref.pixels, rgba, ids, o.width, o.height, 2, &ag);
         printf("agree ref=%s within_2=%.3f%% differing=%llu off_edge=%llu max_abs=%d\n", agree_png,
                ag.pixels ? 100.0 * (double)ag.agree / (double)ag.pixels : 0.0, (unsigned long long)ag.diff,

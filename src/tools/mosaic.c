@@ -1,5 +1,5 @@
 /* mosaic.c — entry point of the `mosaic` CLI: top-level help and subcommand dispatch.
- * Fed by the shell; feeds cli_render.c, cli_diff.c, cli_patterns.c, cli_bench.c and cli_shader.c. */
+ * Fed by the shell; feeds cli_render.c, cli_diff.c, cli_patterns.c, bench/main.c and cli_shader.c. */
 #include "tools/cli.h"
 
 #include <string.h>

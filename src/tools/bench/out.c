@@ -1,6 +1,6 @@
-/* bench_out.c — `mosaic bench` results on disk: CSV, JSON, the markdown ratio table, gnuplot PNG plots.
- * Fed by cli_bench.c with the finished bench_result array; writes through image/ (all-or-nothing files). */
-#include "tools/bench.h"
+/* out.c — `mosaic bench` results: each configuration's lines on stdout, then CSV, JSON, the markdown ratio
+ * table, gnuplot PNG plots.  Fed by run.c (per configuration) and main.c (the finished run); writes through image/. */
+#include "tools/bench/bench.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -408,4 +408,97 @@ void bench_machine(char *buf, size_t size)
         fclose(f);
     }
     snprintf(buf, size, "%s, %ld online cores", model, sysconf(_SC_NPROCESSORS_ONLN));
+}
+
+/* The lines of configuration R on stdout: "bench ...", "blur ..." or "ratio ...", "error ...", and with
+ * --check its verdict.  1 when --check failed, else 0. */
+int bench_report(const bench_opts *o, const bench_result *r)
+{
+    if (r->ok) {
+        const double sec = r->m_median * 1e-3;
+        printf("bench scene=%s size=%dx%d threads=%d spp=%d mode=%s pattern=%s bin=%d median_ms=%.3f "
+               "min_ms=%.3f max_ms=%.3f tris_per_s=%.4g samples_per_s=%.4g frontend_ms=%.3f "
+               "frontend_stall_ms=%.3f first_work_ms=%.3f worker_busy_ms=%.3f\n",
+               r->scene_name, r->width, r->height, r->threads, r->spp, r->mode,
+               r->pattern_used[0] ? r->pattern_used : "-", r->bin, r->m_median, r->m_min, r->m_max,
+               sec > 0 ? (double)r->triangles_in / sec : 0.0,
+               sec > 0 ? (double)r->visibility_samples / sec : 0.0, r->frontend_ms, r->frontend_stall_ms,
+               r->first_work_ms, r->worker_busy_ms);
+    }
+    if (r->blur && r->ok && r->lp_ok) {
+        printf("blur scene=%s size=%dx%d threads=%d spp=%d mode=%s mosaic=%s mosaic_ms=%.3f mosaic_psnr=%.3f "
+               "llvmpipe_accum=%d llvmpipe_ms=%.3f llvmpipe_psnr=%.3f ratio=%.3f mosaic_accum_ms=%.3f "
+               "mosaic_accum_psnr=%.3f accum_agree_psnr=%.3f equal_k=%d equal_k_psnr=%.3f "
+               "equal_k_llvmpipe_ms=%.3f equal_ratio=%.3f truth=%dx%dspp%s\n",
+               r->scene_name, r->width, r->height, r->threads, r->spp, r->mode,
+               o->blur == MOS_SAMPLING_DECOUPLED ? "decoupled" : "supersample", r->m_median, r->m_psnr, r->spp,
+               r->l_median, r->l_psnr, r->m_median / r->l_median, r->ma_median, r->ma_psnr, r->accum_agree_psnr,
+               r->eq_k, r->eq_psnr, r->eq_k ? r->eq_median : NAN, r->eq_k ? r->m_median / r->eq_median : NAN,
+               r->truth_k, r->truth_spp, r->truth_cached ? ",cached" : "");
+    } else if (r->ok && r->lp_ok) {
+        printf("ratio scene=%s size=%dx%d threads=%d spp=%d mode=%s mosaic_ms=%.3f llvmpipe_ms=%.3f "
+               "ratio=%.3f",
+               r->scene_name, r->width, r->height, r->threads, r->spp, r->mode, r->m_median, r->l_median,
+               r->m_median / r->l_median);
+        if (r->agree_ok)
+            printf(" agree=%.3f%% differing=%llu off_edge=%llu max_abs=%d edges_only=%s", r->agree_pct,
+                   (unsigned long long)r->diff_pixels, (unsigned long long)r->diff_off_edge, r->max_abs,
+                   r->diff_off_edge ? "no" : "yes");
+        putchar('\n');
+    }
+    if (r->error[0])
+        printf("error scene=%s threads=%d spp=%d mode=%s: %s\n", r->scene_name, r->threads, r->spp, r->mode,
+               r->error);
+    if (o->check_pct >= 0) {
+        int pass = r->agree_ok && r->agree_pct >= o->check_pct && r->diff_off_edge == 0;
+        printf("%s agreement scene=%s size=%dx%d spp=%d mode=%s within_2=%.3f%% (need %.2f%%) "
+               "off_edge=%llu\n",
+               pass ? "PASS" : "FAIL", r->scene_name, r->width, r->height, r->spp, r->mode,
+               r->agree_ok ? r->agree_pct : 0.0, o->check_pct, (unsigned long long)r->diff_off_edge);
+        return !pass;
+    }
+    return 0;
+}
+
+/* bench.csv, bench.json, ratios.md, the plots (and with --blur blur.md, blur.csv) of the finished run BR;
+ * ARGV is the command line for the reports.  1 when one could not be written, else 0. */
+int bench_write_outputs(const bench_run *br, int argc, char **argv)
+{
+    const bench_opts *o = br->o;
+    char err[1024];
+    int failed = 0;
+    char command[2048] = "mosaic bench";
+    for (int i = 1; i < argc; i++) {
+        size_t l = strlen(command);
+        snprintf(command + l, sizeof command - l, " %s", argv[i]);
+    }
+    const char *renderer = o->vs_llvmpipe ? br->renderer : NULL;
+    if (o->blur && bench_write_blur(br->blur_md, br->blur_csv, br->res, br->total,
+                                    o->blur == MOS_SAMPLING_DECOUPLED ? "decoupled" : "supersample", br->renderer,
+                                    br->machine, command, err, sizeof err)) {
+        fprintf(stderr, "mosaic: %s\n", err);
+        failed = 1;
+    } else if (o->blur) {
+        printf("wrote %s %s\n", br->blur_md, br->blur_csv);
+    }
+    if (bench_write_csv(o->csv, br->res, br->total, o->vs_llvmpipe, err, sizeof err) ||
+        bench_write_json(o->json, br->res, br->total, renderer, br->machine, err, sizeof err) ||
+        bench_write_markdown(br->md_path, br->res, br->total, renderer, br->machine, command, err, sizeof err)) {
+        fprintf(stderr, "mosaic: %s\n", err);
+        failed = 1;
+    } else {
+        printf("wrote %s %s %s\n", o->csv, o->json, br->md_path);
+    }
+    if (!o->no_plots) {
+        if (bench_plot(o->out_dir, br->res, br->total, o->vs_llvmpipe, err, sizeof err) != 0) {
+            fprintf(stderr, "mosaic: plots: %s\n", err);
+            failed = 1;
+        } else {
+            printf("wrote %s/frame_ms.png%s %s/stages.png\n", o->out_dir,
+                   o->vs_llvmpipe ? " ratio.png" : "", o->out_dir);
+        }
+    }
+    if (o->vs_llvmpipe)
+        printf("# reference: %s\n", br->renderer[0] ? br->renderer : "(did not start)");
+    return failed;
 }

@@ -1,8 +1,16 @@
-/* bench.h — private interface of `mosaic bench`: configurations, results, the llvmpipe child, outputs.
- * Fed by cli_bench.c (suite and run loop); bench_blur.c, bench_child.c, bench_agree.c and bench_out.c serve it. */
-#ifndef MOSAIC_TOOLS_BENCH_H
-#define MOSAIC_TOOLS_BENCH_H
+/* bench.h — the room of `mosaic bench`: its types and each file's functions, leaves first.
+ * Fed by the room's files (and bench/llvmpipe/lp_main.c for agree.c); main.c is the only way in from outside.
+ *
+ * Every call goes one way, down this list (no file calls back into its caller):
+ *   main.c   the driver: options, run, outputs
+ *   run.c    directories, buffers, configurations and the loop over them
+ *   one.c    one sharp configuration A/B          blur.c   one --blur configuration
+ *   kit.c    what a configuration needs: context, timed frame, medians, the child started
+ *   options.c, out.c, child.c, agree.c: leaves (the command line; results; the llvmpipe child; agreement) */
+#ifndef MOSAIC_TOOLS_BENCH_BENCH_H
+#define MOSAIC_TOOLS_BENCH_BENCH_H
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -13,6 +21,8 @@
 #define BENCH_MAX_LIST 16
 #define BENCH_MAX_SCENES 32
 #define BENCH_MAX_EQUAL 64  /* equal-PSNR searches remembered per run */
+#define BENCH_TOL 2         /* agreement: channels within 2/255 */
+#define BENCH_PATH 4200
 
 /* The command line and suite file. */
 typedef struct bench_opts {
@@ -36,6 +46,8 @@ typedef struct bench_opts {
     const char *truth_dir;   /* where ground truths are cached (default OUT/truth) */
     char *owned[256];  /* strings from suite files */
     int n_owned;
+    /* the defaults of llvmpipe, csv, json and truth_dir (options.c, run.c) */
+    char llvmpipe_buf[PATH_MAX + 32], csv_buf[BENCH_PATH], json_buf[BENCH_PATH], truth_buf[BENCH_PATH];
 } bench_opts;
 
 /* One configuration of the suite and what was measured on it. */
@@ -88,8 +100,13 @@ typedef struct bench_equal {
 /* What one run of the suite shares between configurations. */
 typedef struct bench_run {
     const bench_opts *o;
-    const scene *sc;
-    char tmp_rgba[4200], tmp_ids[4200], img_dir[4200];
+    bench_result *res;  /* the configurations, in the order they run */
+    int total;
+    scene **scenes;     /* o->scenes loaded, on first use */
+    const scene *sc;    /* the current configuration's */
+    char machine[384];
+    char tmp_rgba[BENCH_PATH], tmp_ids[BENCH_PATH], img_dir[BENCH_PATH];
+    char md_path[BENCH_PATH], blur_md[BENCH_PATH], blur_csv[BENCH_PATH];
     char renderer[256];  /* GL_RENDERER of the last child */
     mos_frame_stats *st;
     double *m_ms, *l_ms, (*stage)[4];
@@ -99,7 +116,13 @@ typedef struct bench_run {
     int n_equal;
 } bench_run;
 
-/* ---- bench_child.c: the reference renderer as a child process (--serve protocol) */
+/* ---- options.c: the command line ------------------------------------------------- */
+/* Parses ARGV (and --suite files) into O: 0, CLI_EXIT_USAGE (message printed) or -1 for --help (printed). */
+int bench_parse(int argc, char **argv, bench_opts *o);
+/* Defaults for what O left out, and the checks between options: 0, or the exit status (message printed). */
+int bench_settle(bench_opts *o);
+
+/* ---- child.c: the reference renderer as a child process (--serve protocol) */
 typedef struct bench_child {
     pid_t pid;
     FILE *in, *out;  /* its stdin (we write), its stdout (we read) */
@@ -116,7 +139,7 @@ int bench_child_cmd(bench_child *c, const char *cmd, char *reply, size_t reply_s
 /* Sends "quit", closes the pipes and reaps the child. */
 void bench_child_stop(bench_child *c);
 
-/* ---- bench_agree.c: image agreement of Mosaic against llvmpipe -------------------
+/* ---- agree.c: image agreement of Mosaic against llvmpipe -------------------
  * A pixel agrees when all four channels differ by at most TOL.  A differing pixel
  * is on an edge when its 3x3 neighbourhood in the ID render (draw << 20 |
  * primitive + 1, 0 = background) holds more than one ID. */
@@ -130,7 +153,7 @@ void bench_agree(const uint8_t *a, const uint8_t *b, const uint32_t *ids, int wi
 int bench_write_diff_png(const char *path, const uint8_t *a, const uint8_t *b, const uint32_t *ids,
                          int width, int height, int tol, char *err, size_t err_size);
 
-/* ---- bench_out.c: CSV, JSON, gnuplot, markdown ---------------------------------- */
+/* ---- out.c: report lines, CSV, JSON, gnuplot, markdown ---------------------------------- */
 #define BENCH_CSV_HEADER "scene,renderer,width,height,threads,spp,mode,pattern,bin,median_ms,min_ms,max_ms"
 /* All four write into files; 0 or -1 with ERR. */
 int bench_write_csv(const char *path, const bench_result *r, int n, int with_llvmpipe, char *err,
@@ -153,8 +176,12 @@ int bench_plot(const char *dir, const bench_result *r, int n, int with_llvmpipe,
                size_t err_size);
 /* "CPU model, N online cores" for the reports. */
 void bench_machine(char *buf, size_t size);
+/* The lines of configuration R on stdout; 1 when its --check failed, else 0. */
+int bench_report(const bench_opts *o, const bench_result *r);
+/* All the files of the finished run BR (ARGV: the command for the reports); 1 when one failed, else 0. */
+int bench_write_outputs(const bench_run *br, int argc, char **argv);
 
-/* ---- cli_bench.c: helpers the configurations share ------------------------------- */
+/* ---- kit.c: what the configurations share ------------------------------------------- */
 double bench_now_ms(void);
 /* Median / min / max of V[N] (sorts V). */
 void bench_summarize(double *v, int n, double *med, double *lo, double *hi);
@@ -181,7 +208,18 @@ void bench_note_frame(bench_run *br, int f, double ms);
 /* After the frames: R's Mosaic medians, and the last frame's counters from br->st. */
 void bench_note_mosaic(bench_run *br, bench_result *r);
 
-/* ---- bench_blur.c: one --blur configuration --------------------------------------- */
+/* ---- one.c and blur.c: one configuration (filled in by run.c), measured into R --------- */
+/* Sharp: Mosaic and llvmpipe A/B, then the agreement of their images. */
+void bench_one(bench_run *br, bench_result *r);
+/* --blur: Mosaic's blur against the accumulation buffer. */
 void bench_blur_one(bench_run *br, bench_result *r);
+
+/* ---- run.c: the run --------------------------------------------------------------------- */
+/* Directories, output paths, buffers and the configurations of O into BR: 0, or the exit status. */
+int bench_prepare(bench_opts *o, bench_run *br);
+/* Runs and reports every configuration: bit 0 a configuration failed, bit 1 a --check failed. */
+int bench_run_all(bench_run *br);
+/* Frees what bench_prepare made (safe after a failed or skipped prepare). */
+void bench_release(bench_run *br);
 
 #endif

@@ -1,6 +1,6 @@
-/* bench_agree.c — image agreement: % of pixels within a tolerance, and whether the differences lie on edges.
- * Fed by cli_bench.c with Mosaic's and llvmpipe's images and llvmpipe's ID render (draw, primitive). */
-#include "tools/bench.h"
+/* agree.c — image agreement: % of pixels within a tolerance, and whether the differences lie on edges.
+ * Fed by one.c (and bench/llvmpipe/lp_main.c) with Mosaic's and llvmpipe's images and llvmpipe's ID render. */
+#include "tools/bench/bench.h"
 
 #include <stdlib.h>
 #include <string.h>

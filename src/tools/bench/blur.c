@@ -1,8 +1,8 @@
-/* bench_blur.c — `mosaic bench --blur MODE`: Mosaic's motion and defocus blur at S spp against the accumulation
- * buffer (K = S pinhole sub-frames averaged, in llvmpipe and in Mosaic), by time and by PSNR against a ground
- * truth of many sub-frames, and the K at which llvmpipe's accumulation reaches Mosaic's PSNR.
- * Fed by cli_bench.c per configuration; drives the public API, scene/, the llvmpipe child (--accum) and image/. */
-#include "tools/bench.h"
+/* blur.c — one `mosaic bench --blur MODE` configuration: Mosaic's motion and defocus blur at S spp against the
+ * accumulation buffer (K = S pinhole sub-frames averaged, in llvmpipe and in Mosaic), by time and by PSNR against a
+ * ground truth of many sub-frames, and the K at which llvmpipe's accumulation reaches Mosaic's PSNR.
+ * Fed by run.c per configuration; calls kit.c, child.c (--accum), the public API, scene/ and image/. */
+#include "tools/bench/bench.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
-/* bench_child.c — the llvmpipe reference as a child process: spawn with LP_NUM_THREADS, line protocol, reap.
- * Fed by cli_bench.c; talks to build/mosaic-llvmpipe --serve (bench/llvmpipe/lp_main.c). */
-#include "tools/bench.h"
+/* child.c — the llvmpipe reference as a child process: spawn with LP_NUM_THREADS, line protocol, reap.
+ * Fed by kit.c, one.c and blur.c; talks to build/mosaic-llvmpipe --serve (bench/llvmpipe/lp_main.c). */
+#include "tools/bench/bench.h"
 
 #include <errno.h>
 #include <fcntl.h>
