@@ -202,6 +202,13 @@ typedef struct mos_target_desc {
     int samples;        /* visibility samples per pixel: 1, 2, 4, 8, 16, 27, 32 or 64; 0 = 1 */
 } mos_target_desc;
 
+/* Whether libmosaic renders SPP visibility samples per pixel.  BLUR true:
+ * every count a target takes, 1, 2, 4, 8, 16, 27, 32 or 64 (27, 32 and 64
+ * are for blur: the lens and the shutter want more samples).  BLUR false:
+ * the counts with a standard MSAA pattern, 1, 2, 4, 8 and 16 (the ones an
+ * OpenGL renderer also draws).  The one list of supported counts: a tool
+ * that lists them asks for 1..64. */
+MOS_API bool mos_samples_supported(int spp, bool blur);
 MOS_API mos_result mos_target_create(mos_context *ctx, const mos_target_desc *desc, mos_target *out);
 MOS_API void mos_target_destroy(mos_context *ctx, mos_target t);
 /* Resolved image, rows top first, row_bytes >= 4 * width. */

@@ -1,7 +1,8 @@
 /* samples.c — where the visibility samples of a pixel lie: the fixed (x, y)
  * offsets shared by all pixels, and the (u, v, t) lens/shutter pattern that
- * repeats every 32x32 pixels.  Fed by the back-end, raster and the api
- * (sample queries); every value is a pure function of the sample count. */
+ * repeats every 32x32 pixels, and which sample counts exist (exported as
+ * mos_samples_supported).  Fed by the back-end, raster, the api (sample
+ * queries) and the tools; every value is a pure function of the sample count. */
 #include <math.h>
 
 #include "raster/raster.h"
@@ -16,6 +17,7 @@ static const int8_t pos16[] = {1, 1, -1, -3, -3, 2, 4, -1, -5, -2, 2, 5, 5, 3, 3
 
 bool raster_samples_supported(int spp) { return spp == 1 || spp == 2 || spp == 4 || spp == 8 || spp == 16; }
 bool raster_samples_valid(int spp) { return raster_samples_supported(spp) || spp == 27 || spp == 32 || spp == 64; }
+bool mos_samples_supported(int spp, bool blur) { return blur ? raster_samples_valid(spp) : raster_samples_supported(spp); }
 
 /* splitmix64: the one pseudo-random source of the fixed patterns. */
 static uint64_t mix64(uint64_t *state)

@@ -61,6 +61,14 @@ int cli_parse_isa(const char *cmd, const char *s, mos_isa *out);
 /* "WxH" with both sides in 1..MAX. */
 int cli_parse_size(const char *cmd, const char *opt, const char *s, int max, int *w, int *h);
 
+/* The sample counts libmosaic supports (mos_samples_supported over 1..64), ascending:
+ * CLI_SPP_ALL every one, CLI_SPP_SHARP those with blur false, CLI_SPP_BLUR_ONLY the rest. */
+typedef enum cli_spp_set { CLI_SPP_ALL, CLI_SPP_SHARP, CLI_SPP_BLUR_ONLY } cli_spp_set;
+/* Into OUT[0 .. CAP): returns how many there are. */
+int cli_samples(cli_spp_set set, int *out, int cap);
+/* As text for messages, "1, 2, 4" with LAST (", " or " or ") before the last one; returns BUF. */
+const char *cli_samples_text(cli_spp_set set, const char *last, char *buf, size_t size);
+
 /* ---- cli_file.c ----------------------------------------------------------- */
 
 /* Can a new file be created next to PATH (its directory exists and is

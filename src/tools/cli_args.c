@@ -1,5 +1,5 @@
 /* cli_args.c — strict parsing of the CLI's options and numbers, and usage error messages.
- * Fed by the subcommands (cli_render.c, cli_diff.c, cli_patterns.c). */
+ * Fed by the subcommands (cli_render.c, cli_diff.c, cli_patterns.c, bench/) and the viewer. */
 #include "tools/cli.h"
 
 #include <ctype.h>
@@ -162,4 +162,31 @@ int cli_parse_isa(const char *cmd, const char *s, mos_isa *out)
     }
     cli_usage_error(cmd, "--isa: expected auto, scalar, avx2 or avx512, got '%s'", s);
     return 1;
+}
+
+int cli_samples(cli_spp_set set, int *out, int cap)
+{
+    int n = 0;
+    for (int spp = 1; spp <= 64; spp++) {
+        const bool any = mos_samples_supported(spp, true), sharp = mos_samples_supported(spp, false);
+        if (set == CLI_SPP_ALL ? any : set == CLI_SPP_SHARP ? sharp : any && !sharp) {
+            if (n < cap)
+                out[n] = spp;
+            n++;
+        }
+    }
+    return n;
+}
+
+const char *cli_samples_text(cli_spp_set set, const char *last, char *buf, size_t size)
+{
+    int spp[64];
+    const int n = cli_samples(set, spp, 64);
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n && len < size; i++) {
+        snprintf(buf + len, size - len, "%s%d", i == 0 ? "" : i == n - 1 ? last : ", ", spp[i]);
+        len += strlen(buf + len);
+    }
+    return buf;
 }

@@ -130,12 +130,10 @@ int render_parse(int argc, char **argv, render_opts *o, const render_parse_cfg *
         } else if ((r = cli_option(&a, "--spp", &v)) != 0) {
             if (r < 0 || cli_parse_int(a.cmd, "--spp", v, 1, 64, &o->spp))
                 return CLI_EXIT_USAGE;
-            static const int valid_spp[] = { 1, 2, 4, 8, 16, 27, 32, 64 };
-            int ok = 0;
-            for (int k = 0; k < 8; k++)
-                ok |= o->spp == valid_spp[k];
-            if (!ok)
-                return cli_usage_error(a.cmd, "--spp: expected 1, 2, 4, 8, 16, 27, 32 or 64, got '%s'", v);
+            char list[128];
+            if (!mos_samples_supported(o->spp, true))
+                return cli_usage_error(a.cmd, "--spp: expected %s, got '%s'",
+                                       cli_samples_text(CLI_SPP_ALL, " or ", list, sizeof list), v);
         } else if ((r = cli_option(&a, "--fma", &v)) != 0) {
             if (r < 0 || cli_parse_int(a.cmd, "--fma", v, 0, 1 << 20, &o->fma))
                 return CLI_EXIT_USAGE;

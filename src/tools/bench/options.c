@@ -335,13 +335,15 @@ int bench_settle(bench_opts *o)
         if (o->bins[i] & (o->bins[i] - 1))
             return cli_usage_error("bench", "--bin: expected powers of two in 4..256, got %d", o->bins[i]);
     /* --blur: Mosaic's blur sample counts (llvmpipe accumulates that many 1-sample
-     * sub-frames); else llvmpipe's MSAA draws them, 1..16. */
+     * sub-frames); else llvmpipe's MSAA draws them, the sharp ones. */
     for (int i = 0; i < o->n_spp; i++) {
-        const int s = o->spp[i];
-        const int blur_ok = s == 1 || s == 2 || s == 4 || s == 8 || s == 16 || s == 27 || s == 32 || s == 64;
-        if (o->blur ? !blur_ok : s > 16)
-            return cli_usage_error("bench", "--spp: %d is not one of %s", s,
-                                   o->blur ? "1, 2, 4, 8, 16, 27, 32, 64 (--blur)" : "1..16 (27, 32, 64 need --blur)");
+        char list[128], blur_only[64];
+        if (!mos_samples_supported(o->spp[i], o->blur != 0))
+            return o->blur ? cli_usage_error("bench", "--spp: %d is not one of %s (--blur)", o->spp[i],
+                                             cli_samples_text(CLI_SPP_ALL, ", ", list, sizeof list))
+                           : cli_usage_error("bench", "--spp: %d is not one of %s (%s need --blur)", o->spp[i],
+                                             cli_samples_text(CLI_SPP_SHARP, ", ", list, sizeof list),
+                                             cli_samples_text(CLI_SPP_BLUR_ONLY, ", ", blur_only, sizeof blur_only));
     }
     if (o->blur && !o->vs_llvmpipe)
         return cli_usage_error("bench", "--blur needs --vs llvmpipe");

@@ -229,8 +229,12 @@ bool sw_step(view_app *app, int i, int dir)
         return apply(app, &next, "fifo");
     }
     case SW_SPP: {
-        static const double seq[] = { 1, 2, 4, 8, 16, 27, 32, 64 };
-        next.spp = (int)SEQ_STEP(seq, app->ro.spp, dir);
+        int spp[64];
+        double seq[64];
+        const int n = cli_samples(CLI_SPP_ALL, spp, 64);
+        for (int k = 0; k < n; k++)
+            seq[k] = spp[k];
+        next.spp = (int)seq[seq_step(seq, n, app->ro.spp, dir)];
         return apply(app, &next, "spp");
     }
     case SW_MODE: {
