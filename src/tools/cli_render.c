@@ -68,10 +68,181 @@ static const char *render_default_output(const char *scene_path, char *buf, size
     return buf;
 }
 
+/* One `mosaic render`: the options and what the render made, freed by job_free. */
+typedef struct render_job {
+    render_opts o;
+    scene *sc;
+    scene_gpu *gpu;
+    mos_context *ctx;
+    mos_target rt;
+    uint8_t *pixels;
+    double *frame_ms;
+    mos_frame_stats *st;
+    render_log log;
+} render_job;
+
+/* Fails before a long render when an output cannot be created: 0, or CLI_EXIT_FAIL (printed). */
+static int check_outputs(const render_opts *o)
+{
+    char err[1024];
+    if (cli_check_writable(o->out_path, err, sizeof err) != 0 ||
+        (o->stats_path && cli_check_writable(o->stats_path, err, sizeof err) != 0)) {
+        fprintf(stderr, "mosaic: %s\n", err);
+        return CLI_EXIT_FAIL;
+    }
+    return 0;
+}
+
+/* The scene loaded (its warnings printed) and its view checked: 0, or -1 (printed). */
+static int job_load(render_job *j)
+{
+    char err[1024] = "";
+    mos_result r = scene_load_ex(j->o.scene_path, &(scene_load_opts){ .glsl_builtins = j->o.glsl_builtins }, &j->sc,
+                                 err, sizeof err);
+    if (r == MOS_OK)
+        r = scene_check_view(j->sc, j->o.scene_path, j->o.view, err, sizeof err);
+    if (r != MOS_OK) {
+        fprintf(stderr, "mosaic: %s\n", *err ? err : mos_result_message(r));
+        return -1;
+    }
+    for (int i = 0; i < scene_warning_count(j->sc); i++)
+        fprintf(stderr, "mosaic: %s\n", scene_warning(j->sc, i));
+    return 0;
+}
+
+/* The context (ISA from --isa or MOSAIC_ISA), the target, the scene uploaded, the buffers: 0, or -1 (printed). */
+static int job_open(render_job *j)
+{
+    render_opts *o = &j->o;
+    const char *isa_env = getenv("MOSAIC_ISA");
+    if (o->isa == MOS_ISA_AUTO && isa_env && *isa_env && cli_parse_isa("render", isa_env, &o->isa))
+        return -1;
+    mos_context_desc cd = {
+        .pipeline = o->pipeline,
+        .isa = o->isa,
+        .logger = { .func = render_logger, .user_data = &j->log },
+    };
+    mos_result r = mos_context_create(&cd, &j->ctx);
+    if (r != MOS_OK) {
+        j->ctx = NULL;
+        return render_fail("mos_context_create", r, NULL, &j->log), -1;
+    }
+    r = mos_target_create(j->ctx, &(mos_target_desc){ .width = o->width, .height = o->height, .samples = o->spp },
+                          &j->rt);
+    if (r != MOS_OK)
+        return render_fail("mos_target_create", r, j->ctx, &j->log), -1;
+    r = scene_upload(j->sc, j->ctx, &j->gpu);
+    if (r != MOS_OK) {
+        j->gpu = NULL;
+        return render_fail("scene_upload", r, j->ctx, &j->log), -1;
+    }
+    j->st = calloc(1, sizeof *j->st);
+    j->frame_ms = calloc((size_t)o->frames, sizeof *j->frame_ms);
+    j->pixels = malloc((size_t)o->width * (size_t)o->height * 4);
+    if (!j->st || !j->frame_ms || !j->pixels) {
+        fprintf(stderr, "mosaic: out of memory for a %dx%d image\n", o->width, o->height);
+        return -1;
+    }
+    return 0;
+}
+
+/* Sub-frame K of frame F (F, K >= 0): drawn, its time added to frame_ms[F]; with --mode accum the last frame's
+ * sub-frames summed in the target.  0, or -1 (printed). */
+static int job_subframe(render_job *j, mos_frame_desc *fd, const scene_draw_opts *dopts, int f, int k)
+{
+    if (j->o.accum)
+        mos_accum_pinhole(k, fd->blur.pinhole);
+    mos_result r = mos_begin_frame(j->ctx, fd);
+    if (r != MOS_OK)
+        return render_fail("mos_begin_frame", r, j->ctx, &j->log), -1;
+    r = scene_draw(j->gpu, j->ctx, dopts);
+    if (r != MOS_OK) {
+        render_fail("scene_draw", r, j->ctx, &j->log);
+        mos_end_frame(j->ctx, NULL);  /* leave the context in a sane state */
+        return -1;
+    }
+    r = mos_end_frame(j->ctx, j->st);
+    if (r != MOS_OK)
+        return render_fail("mos_end_frame", r, j->ctx, &j->log), -1;
+    j->frame_ms[f] += j->st->frame_ms;
+    if (j->o.accum && f == j->o.frames - 1) {  /* the last frame's sub-frames, summed */
+        r = mos_target_accumulate(j->ctx, j->rt, k == 0);
+        if (r != MOS_OK)
+            return render_fail("mos_target_accumulate", r, j->ctx, &j->log), -1;
+    }
+    return 0;
+}
+
+/* The frames (each --accum sub-frames or one), then the image into j->pixels: 0, or -1 (printed). */
+static int job_frames(render_job *j)
+{
+    const render_opts *o = &j->o;
+    mos_frame_desc fd = { .target = j->rt, .blur = o->blur };
+    scene_clear_color(j->sc, fd.clear_rgba);
+    scene_draw_opts dopts = o->draw;
+    dopts.width = o->width;
+    dopts.height = o->height;
+    dopts.fma = o->fma;
+    dopts.view = o->view;
+    scene_frame_lens(j->gpu, &dopts, &fd.blur);  /* the view was checked after loading */
+    const int subframes = o->accum > 0 ? o->accum : 1;
+    for (int f = 0; f < o->frames; f++) {
+        j->frame_ms[f] = 0;
+        for (int k = 0; k < subframes; k++)
+            if (job_subframe(j, &fd, &dopts, f, k) != 0)
+                return -1;
+    }
+    mos_result r = o->accum ? mos_target_read_accumulated(j->ctx, j->rt, j->pixels, (size_t)o->width * 4, NULL)
+                            : mos_target_read_rgba8(j->ctx, j->rt, j->pixels, (size_t)o->width * 4);
+    if (r != MOS_OK)
+        return render_fail(o->accum ? "mos_target_read_accumulated" : "mos_target_read_rgba8", r, j->ctx, &j->log),
+               -1;
+    return 0;
+}
+
+/* The PNG and the statistics JSON written, the "wrote" line printed: 0, or -1 (printed). */
+static int job_write(const render_job *j)
+{
+    const render_opts *o = &j->o;
+    char err[1024], *json = NULL;
+    if (o->stats_path && !(json = cli_stats_json(j->st, j->frame_ms, o->frames, scene_warning_count(j->sc)))) {
+        fprintf(stderr, "mosaic: out of memory formatting statistics\n");
+        return -1;
+    }
+    mos_result r = img_write_png(o->out_path, o->width, o->height, j->pixels, (size_t)o->width * 4, err, sizeof err);
+    if (r != MOS_OK || (json && img_write_file(o->stats_path, json, strlen(json), err, sizeof err) != 0)) {
+        fprintf(stderr, "mosaic: %s\n", err);
+        free(json);
+        return -1;
+    }
+    free(json);
+    mos_pipeline_desc used;
+    mos_context_pipeline(j->ctx, &used);
+    printf("wrote %s (%dx%d, %d spp) frame_ms=%.3f threads=%d pattern=%s\n", o->out_path, o->width, o->height,
+           o->spp, cli_median(j->frame_ms, o->frames), used.threads, used.pattern ? used.pattern : "?");
+    return 0;
+}
+
+static void job_free(render_job *j)
+{
+    if (j->ctx) {
+        if (j->gpu)
+            scene_gpu_free(j->gpu, j->ctx);
+        if (j->rt.id)
+            mos_target_destroy(j->ctx, j->rt);
+        mos_context_destroy(j->ctx);
+    }
+    if (j->sc)
+        scene_free(j->sc);
+    free(j->pixels);
+    free(j->frame_ms);
+    free(j->st);
+}
+
 int cli_render_main(int argc, char **argv)
 {
-    render_opts o = { .width = 1920, .height = 1080, .spp = 1, .frames = 1 };
-    int rc = render_parse(argc, argv, &o, NULL);
+    render_job j = { .o = { .width = 1920, .height = 1080, .spp = 1, .frames = 1 } };
+    int rc = render_parse(argc, argv, &j.o, NULL);
     if (rc < 0) {  /* --help */
         fputs(render_usage_head, stdout);
         fputs(render_opts_usage, stdout);
@@ -80,158 +251,13 @@ int cli_render_main(int argc, char **argv)
     }
     if (rc != CLI_EXIT_OK)
         return rc;
-
-    char default_out[512], err[1024];
-    if (!o.out_path)
-        o.out_path = render_default_output(o.scene_path, default_out, sizeof default_out);
-    /* Fail before a long render when an output cannot be created. */
-    if (cli_check_writable(o.out_path, err, sizeof err) != 0 ||
-        (o.stats_path && cli_check_writable(o.stats_path, err, sizeof err) != 0)) {
-        fprintf(stderr, "mosaic: %s\n", err);
+    char default_out[512];
+    if (!j.o.out_path)
+        j.o.out_path = render_default_output(j.o.scene_path, default_out, sizeof default_out);
+    if (check_outputs(&j.o) != 0)
         return CLI_EXIT_FAIL;
-    }
-
-    scene *sc = NULL;
-    scene_gpu *gpu = NULL;
-    mos_context *ctx = NULL;
-    mos_target rt = { 0 };
-    uint8_t *pixels = NULL;
-    double *frame_ms = NULL;
-    char *json = NULL;
-    mos_frame_stats *st = NULL;
-    render_log log = { .count = 0 };
-    mos_result r;
-    rc = CLI_EXIT_FAIL;
-
-    err[0] = '\0';
-    r = scene_load_ex(o.scene_path, &(scene_load_opts){ .glsl_builtins = o.glsl_builtins }, &sc, err, sizeof err);
-    if (r == MOS_OK)
-        r = scene_check_view(sc, o.scene_path, o.view, err, sizeof err);
-    if (r != MOS_OK) {
-        fprintf(stderr, "mosaic: %s\n", *err ? err : mos_result_message(r));
-        goto done;
-    }
-    for (int i = 0; i < scene_warning_count(sc); i++)
-        fprintf(stderr, "mosaic: %s\n", scene_warning(sc, i));
-
-    const char *isa_env = getenv("MOSAIC_ISA");
-    if (o.isa == MOS_ISA_AUTO && isa_env && *isa_env && cli_parse_isa("render", isa_env, &o.isa)) {
-        r = MOS_ERR_INVALID_ARGUMENT;
-        goto done;
-    }
-    mos_context_desc cd = {
-        .pipeline = o.pipeline,
-        .isa = o.isa,
-        .logger = { .func = render_logger, .user_data = &log },
-    };
-    r = mos_context_create(&cd, &ctx);
-    if (r != MOS_OK) {
-        ctx = NULL;
-        render_fail("mos_context_create", r, NULL, &log);
-        goto done;
-    }
-    r = mos_target_create(ctx, &(mos_target_desc){ .width = o.width, .height = o.height,
-                                                   .samples = o.spp }, &rt);
-    if (r != MOS_OK) {
-        render_fail("mos_target_create", r, ctx, &log);
-        goto done;
-    }
-    r = scene_upload(sc, ctx, &gpu);
-    if (r != MOS_OK) {
-        gpu = NULL;
-        render_fail("scene_upload", r, ctx, &log);
-        goto done;
-    }
-
-    st = calloc(1, sizeof *st);
-    frame_ms = calloc((size_t)o.frames, sizeof *frame_ms);
-    pixels = malloc((size_t)o.width * (size_t)o.height * 4);
-    if (!st || !frame_ms || !pixels) {
-        fprintf(stderr, "mosaic: out of memory for a %dx%d image\n", o.width, o.height);
-        goto done;
-    }
-
-    mos_frame_desc fd = { .target = rt, .blur = o.blur };
-    scene_clear_color(sc, fd.clear_rgba);
-    scene_draw_opts dopts = o.draw;
-    dopts.width = o.width;
-    dopts.height = o.height;
-    dopts.fma = o.fma;
-    dopts.view = o.view;
-    scene_frame_lens(gpu, &dopts, &fd.blur);  /* the view was checked after loading */
-    const int subframes = o.accum > 0 ? o.accum : 1;
-    for (int f = 0; f < o.frames; f++) {
-        frame_ms[f] = 0;
-        for (int k = 0; k < subframes; k++) {
-            if (o.accum)
-                mos_accum_pinhole(k, fd.blur.pinhole);
-            r = mos_begin_frame(ctx, &fd);
-            if (r != MOS_OK) {
-                render_fail("mos_begin_frame", r, ctx, &log);
-                goto done;
-            }
-            r = scene_draw(gpu, ctx, &dopts);
-            if (r != MOS_OK) {
-                render_fail("scene_draw", r, ctx, &log);
-                mos_end_frame(ctx, NULL);  /* leave the context in a sane state */
-                goto done;
-            }
-            r = mos_end_frame(ctx, st);
-            if (r != MOS_OK) {
-                render_fail("mos_end_frame", r, ctx, &log);
-                goto done;
-            }
-            frame_ms[f] += st->frame_ms;
-            if (o.accum && f == o.frames - 1) {  /* the last frame's sub-frames, summed */
-                r = mos_target_accumulate(ctx, rt, k == 0);
-                if (r != MOS_OK) {
-                    render_fail("mos_target_accumulate", r, ctx, &log);
-                    goto done;
-                }
-            }
-        }
-    }
-    r = o.accum ? mos_target_read_accumulated(ctx, rt, pixels, (size_t)o.width * 4, NULL)
-                : mos_target_read_rgba8(ctx, rt, pixels, (size_t)o.width * 4);
-    if (r != MOS_OK) {
-        render_fail(o.accum ? "mos_target_read_accumulated" : "mos_target_read_rgba8", r, ctx, &log);
-        goto done;
-    }
-
-    if (o.stats_path && !(json = cli_stats_json(st, frame_ms, o.frames, scene_warning_count(sc)))) {
-        fprintf(stderr, "mosaic: out of memory formatting statistics\n");
-        goto done;
-    }
-    r = img_write_png(o.out_path, o.width, o.height, pixels, (size_t)o.width * 4, err, sizeof err);
-    if (r != MOS_OK) {
-        fprintf(stderr, "mosaic: %s\n", err);
-        goto done;
-    }
-    if (json && img_write_file(o.stats_path, json, strlen(json), err, sizeof err) != 0) {
-        fprintf(stderr, "mosaic: %s\n", err);
-        goto done;
-    }
-
-    mos_pipeline_desc used;
-    mos_context_pipeline(ctx, &used);
-    printf("wrote %s (%dx%d, %d spp) frame_ms=%.3f threads=%d pattern=%s\n", o.out_path, o.width,
-           o.height, o.spp, cli_median(frame_ms, o.frames), used.threads,
-           used.pattern ? used.pattern : "?");
-    rc = CLI_EXIT_OK;
-
-done:
-    if (ctx) {
-        if (gpu)
-            scene_gpu_free(gpu, ctx);
-        if (rt.id)
-            mos_target_destroy(ctx, rt);
-        mos_context_destroy(ctx);
-    }
-    if (sc)
-        scene_free(sc);
-    free(json);
-    free(pixels);
-    free(frame_ms);
-    free(st);
+    rc = job_load(&j) == 0 && job_open(&j) == 0 && job_frames(&j) == 0 && job_write(&j) == 0 ? CLI_EXIT_OK
+                                                                                               : CLI_EXIT_FAIL;
+    job_free(&j);
     return rc;
 }

@@ -56,161 +56,212 @@ int render_pattern_known(const char *name)
     return 0;
 }
 
+/* What an option group's parser says of argv[a->i]: taken (0), a usage error
+ * (CLI_EXIT_USAGE, printed), or not one of its options. */
+enum { OPT_TAKEN = 0, OPT_NOT_MINE = -2 };
+
+/* -o, --stats-json, --size, --spp, --fma, --frames, --view. */
+static int image_option(cli_args *a, render_opts *o)
+{
+    const char *v, *arg = a->argv[a->i];
+    int r;
+    if ((r = cli_option(a, "-o", &v)) != 0 || (r = cli_option(a, "--output", &v)) != 0) {
+        if (r < 0)
+            return CLI_EXIT_USAGE;
+        if (!*v)
+            return cli_usage_error(a->cmd, "%s: expected a file name, got ''", arg);
+        o->out_path = v;
+    } else if ((r = cli_option(a, "--stats-json", &v)) != 0) {
+        if (r < 0)
+            return CLI_EXIT_USAGE;
+        if (!*v)
+            return cli_usage_error(a->cmd, "--stats-json: expected a file name, got ''");
+        o->stats_path = v;
+    } else if ((r = cli_option(a, "--size", &v)) != 0) {
+        if (r < 0 || cli_parse_size(a->cmd, "--size", v, 16384, &o->width, &o->height))
+            return CLI_EXIT_USAGE;
+    } else if ((r = cli_option(a, "--spp", &v)) != 0) {
+        if (r < 0 || cli_parse_int(a->cmd, "--spp", v, 1, 64, &o->spp))
+            return CLI_EXIT_USAGE;
+        char list[128];
+        if (!mos_samples_supported(o->spp, true))
+            return cli_usage_error(a->cmd, "--spp: expected %s, got '%s'",
+                                   cli_samples_text(CLI_SPP_ALL, " or ", list, sizeof list), v);
+    } else if ((r = cli_option(a, "--fma", &v)) != 0) {
+        if (r < 0 || cli_parse_int(a->cmd, "--fma", v, 0, 1 << 20, &o->fma))
+            return CLI_EXIT_USAGE;
+    } else if ((r = cli_option(a, "--frames", &v)) != 0) {
+        if (r < 0 || cli_parse_int(a->cmd, "--frames", v, 1, 100000, &o->frames))
+            return CLI_EXIT_USAGE;
+    } else if ((r = cli_option(a, "--view", &v)) != 0) {
+        if (r < 0 || cli_parse_int(a->cmd, "--view", v, 0, 1 << 20, &o->view))
+            return CLI_EXIT_USAGE;
+    } else {
+        return OPT_NOT_MINE;
+    }
+    return OPT_TAKEN;
+}
+
+/* --threads, --pattern, --bin, --coarse, --batch, --early, --fifo, --glsl-builtins, --isa. */
+static int pipeline_option(cli_args *a, render_opts *o)
+{
+    const char *v;
+    int r, n;
+    if ((r = cli_option(a, "--threads", &v)) != 0) {
+        if (r < 0 || cli_parse_int(a->cmd, "--threads", v, 0, MOS_MAX_WORKERS, &o->pipeline.threads))
+            return CLI_EXIT_USAGE;
+    } else if ((r = cli_option(a, "--pattern", &v)) != 0) {
+        if (r < 0)
+            return CLI_EXIT_USAGE;
+        if (!render_pattern_known(v))
+            return cli_usage_error(a->cmd, "--pattern: unknown pattern '%s' (see 'mosaic patterns --list')", v);
+        o->pipeline.pattern = v;
+    } else if ((r = cli_option(a, "--bin", &v)) != 0) {
+        if (r < 0 || cli_parse_int(a->cmd, "--bin", v, 4, 256, &n))
+            return CLI_EXIT_USAGE;
+        if (n & (n - 1))
+            return cli_usage_error(a->cmd, "--bin: expected a power of two in 4..256, got '%s'", v);
+        o->pipeline.bin_px = n;
+    } else if ((r = cli_option(a, "--coarse", &v)) != 0) {
+        if (r < 0 || cli_parse_int(a->cmd, "--coarse", v, 4, 16384, &o->pipeline.coarse_px))
+            return CLI_EXIT_USAGE;
+    } else if ((r = cli_option(a, "--batch", &v)) != 0) {
+        if (r < 0)
+            return CLI_EXIT_USAGE;
+        if (strcmp(v, "frame") == 0)
+            o->pipeline.batch = -1;  /* whole frame */
+        else if (cli_parse_int(a->cmd, "--batch", v, 1, 1 << 30, &o->pipeline.batch))
+            return CLI_EXIT_USAGE;
+    } else if ((r = cli_option(a, "--early", &v)) != 0) {
+        if (r < 0 || cli_parse_int(a->cmd, "--early", v, 0, 1 << 20, &n))
+            return CLI_EXIT_USAGE;
+        o->pipeline.early = n == 0 ? -1 : n;  /* 0 in the desc means "default" */
+    } else if ((r = cli_option(a, "--fifo", &v)) != 0) {
+        if (r < 0 || cli_parse_int(a->cmd, "--fifo", v, 1, 1 << 20, &o->pipeline.fifo_depth))
+            return CLI_EXIT_USAGE;
+    } else if ((r = cli_option(a, "--glsl-builtins", &v)) != 0) {
+        if (r < 0)
+            return CLI_EXIT_USAGE;
+        o->glsl_builtins = v;
+    } else if ((r = cli_option(a, "--isa", &v)) != 0) {
+        if (r < 0 || cli_parse_isa(a->cmd, v, &o->isa))
+            return CLI_EXIT_USAGE;
+    } else {
+        return OPT_NOT_MINE;
+    }
+    return OPT_TAKEN;
+}
+
+/* --mode NAME (accum: --mode msaa with sub-frames, 64 unless --accum says). */
+static int parse_mode(const cli_args *a, const char *v, render_opts *o)
+{
+    static const char *const modes[] = { "auto", "msaa", "decoupled", "supersample" };
+    int m = -1;
+    for (int k = 0; k < 4; k++)
+        if (strcmp(v, modes[k]) == 0)
+            m = k;
+    if (strcmp(v, "accum") == 0) {
+        m = MOS_SAMPLING_MSAA;
+        if (!o->accum)
+            o->accum = 64;
+    }
+    if (m < 0)
+        return cli_usage_error(a->cmd, "--mode: expected decoupled, supersample, accum or msaa, got '%s'", v);
+    o->blur.mode = (mos_sampling)m;
+    return OPT_TAKEN;
+}
+
+/* --shutter OPEN,CLOSE. */
+static int parse_shutter(const cli_args *a, const char *v, render_opts *o)
+{
+    char open[64];
+    const char *comma = strchr(v, ',');
+    if (!comma || (size_t)(comma - v) >= sizeof open)
+        return cli_usage_error(a->cmd, "--shutter: expected OPEN,CLOSE within 0..1, got '%s'", v);
+    memcpy(open, v, (size_t)(comma - v));
+    open[comma - v] = '\0';
+    if (cli_parse_float(a->cmd, "--shutter", open, 0, 1, &o->draw.shutter[0]) ||
+        cli_parse_float(a->cmd, "--shutter", comma + 1, 0, 1, &o->draw.shutter[1]))
+        return CLI_EXIT_USAGE;
+    if (o->draw.shutter[1] < o->draw.shutter[0])
+        return cli_usage_error(a->cmd, "--shutter: CLOSE must not be before OPEN, got '%s'", v);
+    o->draw.set_shutter = true;
+    return OPT_TAKEN;
+}
+
+/* --mode, --accum, --aperture, --focus, --shutter, --shading-rate, --adaptive-rate, --cache, --bilinear. */
+static int blur_option(cli_args *a, render_opts *o)
+{
+    const char *v;
+    int r;
+    if ((r = cli_option(a, "--mode", &v)) != 0) {
+        return r < 0 ? CLI_EXIT_USAGE : parse_mode(a, v, o);
+    } else if ((r = cli_option(a, "--accum", &v)) != 0) {
+        if (r < 0 || cli_parse_int(a->cmd, "--accum", v, 1, 65536, &o->accum))
+            return CLI_EXIT_USAGE;
+        o->blur.mode = MOS_SAMPLING_MSAA;
+    } else if ((r = cli_option(a, "--aperture", &v)) != 0) {
+        if (r < 0 || cli_parse_float(a->cmd, "--aperture", v, 0, 1e6, &o->draw.aperture))
+            return CLI_EXIT_USAGE;
+        o->draw.set_aperture = true;
+    } else if ((r = cli_option(a, "--focus", &v)) != 0) {
+        if (r < 0 || cli_parse_float(a->cmd, "--focus", v, 0, 1e9, &o->draw.focus))
+            return CLI_EXIT_USAGE;
+        o->draw.set_focus = true;
+    } else if ((r = cli_option(a, "--shutter", &v)) != 0) {
+        return r < 0 ? CLI_EXIT_USAGE : parse_shutter(a, v, o);
+    } else if ((r = cli_option(a, "--shading-rate", &v)) != 0) {
+        if (r < 0 || cli_parse_float(a->cmd, "--shading-rate", v, 1.0 / 16, 16, &o->blur.shading_rate))
+            return CLI_EXIT_USAGE;
+    } else if ((r = cli_flag(a, "--adaptive-rate")) != 0) {
+        if (r < 0)
+            return CLI_EXIT_USAGE;
+        o->blur.adaptive_rate = true;
+    } else if ((r = cli_option(a, "--cache", &v)) != 0) {
+        if (r < 0 || cli_parse_int(a->cmd, "--cache", v, 4, 65536, &o->blur.cache_quads))
+            return CLI_EXIT_USAGE;
+    } else if ((r = cli_flag(a, "--bilinear")) != 0) {
+        if (r < 0)
+            return CLI_EXIT_USAGE;
+        o->blur.bilinear = true;
+    } else {
+        return OPT_NOT_MINE;
+    }
+    return OPT_TAKEN;
+}
+
+/* argv[a->i] when no group took it: the caller's own option, else SCENE. */
+static int other_argument(cli_args *a, render_opts *o, const render_parse_cfg *cfg)
+{
+    const char *arg = a->argv[a->i];
+    int r;
+    if (cfg->extra && (r = cfg->extra(a, cfg->user)) != 0)
+        return r < 0 ? CLI_EXIT_USAGE : OPT_TAKEN;
+    if (cli_is_option(a))
+        return cli_usage_error(a->cmd, "unknown option '%s'", arg);
+    if (o->scene_path)
+        return cli_usage_error(a->cmd, "unexpected argument '%s' (scene is already '%s')", arg, o->scene_path);
+    o->scene_path = arg;
+    return OPT_TAKEN;
+}
+
 int render_parse(int argc, char **argv, render_opts *o, const render_parse_cfg *cfg)
 {
     static const render_parse_cfg render_cfg = { .cmd = "render" };
     if (!cfg)
         cfg = &render_cfg;
     cli_args a = { .argc = argc, .argv = argv, .cmd = cfg->cmd };
-    const char *v;
-    int r, n;
     for (a.i = 1; a.i < argc; a.i++) {
-        const char *arg = argv[a.i];
-        if (cli_end_of_options(&a)) {
+        int r;
+        if (cli_end_of_options(&a))
             continue;
-        } else if ((r = cli_help(&a)) != 0) {
-            if (r < 0)
-                return CLI_EXIT_USAGE;
-            return -1;
-        } else if ((r = cli_option(&a, "-o", &v)) != 0 || (r = cli_option(&a, "--output", &v)) != 0) {
-            if (r < 0)
-                return CLI_EXIT_USAGE;
-            if (!*v)
-                return cli_usage_error(a.cmd, "%s: expected a file name, got ''", arg);
-            o->out_path = v;
-        } else if ((r = cli_option(&a, "--stats-json", &v)) != 0) {
-            if (r < 0)
-                return CLI_EXIT_USAGE;
-            if (!*v)
-                return cli_usage_error(a.cmd, "--stats-json: expected a file name, got ''");
-            o->stats_path = v;
-        } else if ((r = cli_option(&a, "--size", &v)) != 0) {
-            if (r < 0 || cli_parse_size(a.cmd, "--size", v, 16384, &o->width, &o->height))
-                return CLI_EXIT_USAGE;
-        } else if ((r = cli_option(&a, "--threads", &v)) != 0) {
-            if (r < 0 || cli_parse_int(a.cmd, "--threads", v, 0, MOS_MAX_WORKERS, &o->pipeline.threads))
-                return CLI_EXIT_USAGE;
-        } else if ((r = cli_option(&a, "--pattern", &v)) != 0) {
-            if (r < 0)
-                return CLI_EXIT_USAGE;
-            if (!render_pattern_known(v))
-                return cli_usage_error(a.cmd,
-                                       "--pattern: unknown pattern '%s' (see 'mosaic patterns --list')", v);
-            o->pipeline.pattern = v;
-        } else if ((r = cli_option(&a, "--bin", &v)) != 0) {
-            if (r < 0 || cli_parse_int(a.cmd, "--bin", v, 4, 256, &n))
-                return CLI_EXIT_USAGE;
-            if (n & (n - 1))
-                return cli_usage_error(a.cmd, "--bin: expected a power of two in 4..256, got '%s'", v);
-            o->pipeline.bin_px = n;
-        } else if ((r = cli_option(&a, "--coarse", &v)) != 0) {
-            if (r < 0 || cli_parse_int(a.cmd, "--coarse", v, 4, 16384, &o->pipeline.coarse_px))
-                return CLI_EXIT_USAGE;
-        } else if ((r = cli_option(&a, "--batch", &v)) != 0) {
-            if (r < 0)
-                return CLI_EXIT_USAGE;
-            if (strcmp(v, "frame") == 0)
-                o->pipeline.batch = -1;  /* whole frame */
-            else if (cli_parse_int(a.cmd, "--batch", v, 1, 1 << 30, &o->pipeline.batch))
-                return CLI_EXIT_USAGE;
-        } else if ((r = cli_option(&a, "--early", &v)) != 0) {
-            if (r < 0 || cli_parse_int(a.cmd, "--early", v, 0, 1 << 20, &n))
-                return CLI_EXIT_USAGE;
-            o->pipeline.early = n == 0 ? -1 : n;  /* 0 in the desc means "default" */
-        } else if ((r = cli_option(&a, "--fifo", &v)) != 0) {
-            if (r < 0 || cli_parse_int(a.cmd, "--fifo", v, 1, 1 << 20, &o->pipeline.fifo_depth))
-                return CLI_EXIT_USAGE;
-        } else if ((r = cli_option(&a, "--glsl-builtins", &v)) != 0) {
-            if (r < 0)
-                return CLI_EXIT_USAGE;
-            o->glsl_builtins = v;
-        } else if ((r = cli_option(&a, "--isa", &v)) != 0) {
-            if (r < 0 || cli_parse_isa(a.cmd, v, &o->isa))
-                return CLI_EXIT_USAGE;
-        } else if ((r = cli_option(&a, "--spp", &v)) != 0) {
-            if (r < 0 || cli_parse_int(a.cmd, "--spp", v, 1, 64, &o->spp))
-                return CLI_EXIT_USAGE;
-            char list[128];
-            if (!mos_samples_supported(o->spp, true))
-                return cli_usage_error(a.cmd, "--spp: expected %s, got '%s'",
-                                       cli_samples_text(CLI_SPP_ALL, " or ", list, sizeof list), v);
-        } else if ((r = cli_option(&a, "--fma", &v)) != 0) {
-            if (r < 0 || cli_parse_int(a.cmd, "--fma", v, 0, 1 << 20, &o->fma))
-                return CLI_EXIT_USAGE;
-        } else if ((r = cli_option(&a, "--frames", &v)) != 0) {
-            if (r < 0 || cli_parse_int(a.cmd, "--frames", v, 1, 100000, &o->frames))
-                return CLI_EXIT_USAGE;
-        } else if ((r = cli_option(&a, "--view", &v)) != 0) {
-            if (r < 0 || cli_parse_int(a.cmd, "--view", v, 0, 1 << 20, &o->view))
-                return CLI_EXIT_USAGE;
-        } else if ((r = cli_option(&a, "--mode", &v)) != 0) {
-            if (r < 0)
-                return CLI_EXIT_USAGE;
-            static const char *const modes[] = { "auto", "msaa", "decoupled", "supersample" };
-            int m = -1;
-            for (int k = 0; k < 4; k++)
-                if (strcmp(v, modes[k]) == 0)
-                    m = k;
-            if (strcmp(v, "accum") == 0) {
-                m = MOS_SAMPLING_MSAA;
-                if (!o->accum)
-                    o->accum = 64;
-            }
-            if (m < 0)
-                return cli_usage_error(a.cmd, "--mode: expected decoupled, supersample, accum or msaa, got '%s'", v);
-            o->blur.mode = (mos_sampling)m;
-        } else if ((r = cli_option(&a, "--accum", &v)) != 0) {
-            if (r < 0 || cli_parse_int(a.cmd, "--accum", v, 1, 65536, &o->accum))
-                return CLI_EXIT_USAGE;
-            o->blur.mode = MOS_SAMPLING_MSAA;
-        } else if ((r = cli_option(&a, "--aperture", &v)) != 0) {
-            if (r < 0 || cli_parse_float(a.cmd, "--aperture", v, 0, 1e6, &o->draw.aperture))
-                return CLI_EXIT_USAGE;
-            o->draw.set_aperture = true;
-        } else if ((r = cli_option(&a, "--focus", &v)) != 0) {
-            if (r < 0 || cli_parse_float(a.cmd, "--focus", v, 0, 1e9, &o->draw.focus))
-                return CLI_EXIT_USAGE;
-            o->draw.set_focus = true;
-        } else if ((r = cli_option(&a, "--shutter", &v)) != 0) {
-            if (r < 0)
-                return CLI_EXIT_USAGE;
-            char open[64];
-            const char *comma = strchr(v, ',');
-            if (!comma || (size_t)(comma - v) >= sizeof open)
-                return cli_usage_error(a.cmd, "--shutter: expected OPEN,CLOSE within 0..1, got '%s'", v);
-            memcpy(open, v, (size_t)(comma - v));
-            open[comma - v] = '\0';
-            if (cli_parse_float(a.cmd, "--shutter", open, 0, 1, &o->draw.shutter[0]) ||
-                cli_parse_float(a.cmd, "--shutter", comma + 1, 0, 1, &o->draw.shutter[1]))
-                return CLI_EXIT_USAGE;
-            if (o->draw.shutter[1] < o->draw.shutter[0])
-                return cli_usage_error(a.cmd, "--shutter: CLOSE must not be before OPEN, got '%s'", v);
-            o->draw.set_shutter = true;
-        } else if ((r = cli_option(&a, "--shading-rate", &v)) != 0) {
-            if (r < 0 || cli_parse_float(a.cmd, "--shading-rate", v, 1.0 / 16, 16, &o->blur.shading_rate))
-                return CLI_EXIT_USAGE;
-        } else if ((r = cli_flag(&a, "--adaptive-rate")) != 0) {
-            if (r < 0)
-                return CLI_EXIT_USAGE;
-            o->blur.adaptive_rate = true;
-        } else if ((r = cli_option(&a, "--cache", &v)) != 0) {
-            if (r < 0 || cli_parse_int(a.cmd, "--cache", v, 4, 65536, &o->blur.cache_quads))
-                return CLI_EXIT_USAGE;
-        } else if ((r = cli_flag(&a, "--bilinear")) != 0) {
-            if (r < 0)
-                return CLI_EXIT_USAGE;
-            o->blur.bilinear = true;
-        } else if (cfg->extra && (r = cfg->extra(&a, cfg->user)) != 0) {
-            if (r < 0)
-                return CLI_EXIT_USAGE;
-        } else if (cli_is_option(&a)) {
-            return cli_usage_error(a.cmd, "unknown option '%s'", arg);
-        } else if (!o->scene_path) {
-            o->scene_path = arg;
-        } else {
-            return cli_usage_error(a.cmd, "unexpected argument '%s' (scene is already '%s')", arg,
-                                   o->scene_path);
-        }
+        if ((r = cli_help(&a)) != 0)
+            return r < 0 ? CLI_EXIT_USAGE : -1;
+        if ((r = image_option(&a, o)) == OPT_NOT_MINE && (r = pipeline_option(&a, o)) == OPT_NOT_MINE &&
+            (r = blur_option(&a, o)) == OPT_NOT_MINE)
+            r = other_argument(&a, o, cfg);
+        if (r != OPT_TAKEN)
+            return r;
     }
     if (!o->scene_path && !cfg->scene_optional)
         return cli_usage_error(a.cmd, "missing SCENE");

@@ -545,6 +545,187 @@ static void handle_event(view_app *app, const SDL_Event *e)
 
 /* ---- main --------------------------------------------------------------------------------- */
 
+/* The options VO and the parsed render options into APP's settings: 0, or CLI_EXIT_FAIL (printed). */
+static int view_configure(view_app *app, const view_opts *vo)
+{
+    app->fixed_size = app->ro.width > 0;
+    app->window_w = vo->window_w ? vo->window_w : app->fixed_size ? app->ro.width : 1280;
+    app->window_h = vo->window_h ? vo->window_h : app->fixed_size ? app->ro.height : 720;
+    if (!app->fixed_size)
+        app->ro.width = app->window_w, app->ro.height = app->window_h;
+    app->quit_after = app->ro.frames;
+    app->progressive_max = vo->progressive;
+    app->continuous = !vo->no_continuous;
+    app->hud_on = !vo->no_hud;
+    app->panel.visible = vo->panel;
+    app->ov.alpha = vo->alpha;
+    for (int o = 0; o < OV_COUNT; o++)
+        if (vo->overlay[o])
+            ov_set(app, o, true);
+    if (app->ro.pipeline.pattern) {
+        snprintf(app->pattern, sizeof app->pattern, "%s", app->ro.pipeline.pattern);
+        app->ro.pipeline.pattern = app->pattern;
+    }
+    if (app->ro.stats_path || app->ro.out_path) {
+        char err[1024];
+        if ((app->ro.stats_path && cli_check_writable(app->ro.stats_path, err, sizeof err) != 0) ||
+            (app->ro.out_path && cli_check_writable(app->ro.out_path, err, sizeof err) != 0)) {
+            fprintf(stderr, "%s: %s\n", VIEW_CMD, err);
+            return CLI_EXIT_FAIL;
+        }
+    }
+    return 0;
+}
+
+/* The scene first, its view's camera and the script: a bad file fails before a window opens.
+ * 0, or CLI_EXIT_FAIL (printed, what was loaded freed). */
+static int view_load(view_app *app, const view_opts *vo)
+{
+    char err[1024];
+    const char *first = app->ro.scene_path;
+    const int want_view = app->ro.view;  /* vr_load starts at view 0 */
+    if (vr_load(app, first, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s\n", VIEW_CMD, err);
+        return CLI_EXIT_FAIL;
+    }
+    app->ro.view = want_view;
+    if (scene_check_view(app->sc, first, app->ro.view, err, sizeof err) != MOS_OK) {
+        fprintf(stderr, "%s: %s\n", VIEW_CMD, err);
+        vr_stop(app);
+        return CLI_EXIT_FAIL;
+    }
+    scene_pose home;
+    scene_view_pose(app->sc, app->ro.view, &home);
+    cam_reset(&app->cam, &home);
+    if (vo->script && script_load(&app->script, vo->script) != 0) {
+        vr_stop(app);
+        script_free(&app->script);
+        return CLI_EXIT_FAIL;
+    }
+    app->have_script = vo->script != NULL;
+    return 0;
+}
+
+/* SDL, the window, its renderer, the HUD and the render thread: 0, or -1 (printed). */
+static int view_open(view_app *app, const view_opts *vo)
+{
+    SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "nearest");
+    if (vo->renderer)
+        SDL_SetHint(SDL_HINT_RENDER_DRIVER, vo->renderer);
+    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
+        fprintf(stderr, "%s: SDL_Init: %s\n", VIEW_CMD, SDL_GetError());
+        return -1;
+    }
+    if (app->fixed_size)  /* a render bigger than the screen is shown scaled down */
+        view_fit_window(app, app->window_w, app->window_h, &app->window_w, &app->window_h);
+    app->win = SDL_CreateWindow("mosaic-view", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, app->window_w,
+                                app->window_h, SDL_WINDOW_RESIZABLE);
+    if (!app->win) {
+        fprintf(stderr, "%s: SDL_CreateWindow: %s\n", VIEW_CMD, SDL_GetError());
+        return -1;
+    }
+    app->ren = SDL_CreateRenderer(app->win, -1, 0);
+    if (!app->ren) {
+        fprintf(stderr, "%s: SDL_CreateRenderer: %s\n", VIEW_CMD, SDL_GetError());
+        return -1;
+    }
+    SDL_EventState(SDL_DROPFILE, SDL_ENABLE);
+    int w, h;
+    SDL_GetRendererOutputSize(app->ren, &w, &h);
+    app->window_w = w, app->window_h = h;
+    if (!app->fixed_size && w > 0 && h > 0)
+        app->ro.width = w, app->ro.height = h;
+    if (hud_init(app, vo->font ? vo->font : VIEW_DEFAULT_FONT, vo->csv) != 0 || vr_start(app) != 0)
+        return -1;
+    SDL_RendererInfo info;
+    if (SDL_GetRendererInfo(app->ren, &info) == 0)
+        hud_message(app, false, "%s: %d views, %d threads, SDL renderer %s", app->ro.scene_path,
+                    scene_view_count(app->sc), app->used.threads, info.name);
+    return 0;
+}
+
+/* One turn of the main loop: events, the script, the fly keys, a frame when one is due, the display.
+ * PREV is the time of the last turn, *WAS_BUSY whether it rendered. */
+static void view_turn(view_app *app, uint64_t *prev, bool *was_busy)
+{
+    const bool busy = vr_wants_frame(app) || (app->have_script && !script_done(app)) || app->drag_left ||
+                      app->drag_right || app->drag_middle || app->shot_pending;
+    SDL_Event e;
+    if (!busy && SDL_WaitEventTimeout(&e, 100))
+        handle_event(app, &e);
+    while (SDL_PollEvent(&e))
+        handle_event(app, &e);
+    if (app->have_script)
+        script_step(app);
+    if (app->quit)
+        return;
+    uint64_t now = SDL_GetPerformanceCounter();
+    const double dt_ms = (double)(now - *prev) * 1000.0 / (double)SDL_GetPerformanceFrequency();
+    *prev = now;
+    fly_keys(app, dt_ms / 1000.0);
+    bool rendered = false;
+    if (vr_wants_frame(app)) {
+        uint64_t t = SDL_GetPerformanceCounter();
+        rendered = vr_frame(app) == 0;
+        app->render_ms = ms_since(t);
+        if (!rendered) {
+            /* A library error: show it and wait for a change. */
+            app->continuous = false;
+            app->changed = false;
+            app->have_stats = true;
+            app->accum_n = 1 << 30;
+        }
+    }
+    display(app);
+    if (rendered) {
+        /* The loop time of back-to-back frames (the first one after an
+         * idle wait says nothing about the frame rate). */
+        app->loop_ms = dt_ms;
+        if (*was_busy && app->frames > 1)
+            app->fps = app->fps > 0 ? 0.9 * app->fps + 0.1 * (1000.0 / fmax(dt_ms, 0.01)) : 1000.0 / fmax(dt_ms, 0.01);
+        hud_record(app);
+    }
+    *was_busy = rendered;
+    app->displayed++;
+    if (app->have_script)
+        script_frame_done(app);
+    if (app->quit_after && app->frames >= (uint64_t)app->quit_after && !app->shot_pending)
+        app->quit = true;
+}
+
+/* Until quit; then the exit status, with the --stats-json file written. */
+static int view_loop(view_app *app)
+{
+    uint64_t prev = SDL_GetPerformanceCounter();
+    bool was_busy = false;
+    while (!app->quit)
+        view_turn(app, &prev, &was_busy);
+    int rc = app->exit_code;
+    char err[1024];
+    if (rc == CLI_EXIT_OK && app->ro.stats_path && app->have_stats &&
+        write_stats_json(app, app->ro.stats_path, err, sizeof err) != 0) {
+        fprintf(stderr, "%s: %s\n", VIEW_CMD, err);
+        rc = CLI_EXIT_FAIL;
+    }
+    return rc;
+}
+
+/* Frees what view_load and view_open made (after view_open failed too). */
+static void view_close(view_app *app)
+{
+    ov_free(&app->ov);
+    hud_free(&app->hud);
+    if (app->image_tex)
+        SDL_DestroyTexture(app->image_tex);
+    if (app->ren)
+        SDL_DestroyRenderer(app->ren);
+    if (app->win)
+        SDL_DestroyWindow(app->win);
+    SDL_Quit();
+    vr_stop(app);
+    script_free(&app->script);
+}
+
 int main(int argc, char **argv)
 {
     static view_app app_storage;  /* large (the HUD's graphs): not on the stack */
@@ -559,167 +740,9 @@ int main(int argc, char **argv)
         fputs(view_usage_tail, stdout);
         return CLI_EXIT_OK;
     }
-    if (rc != CLI_EXIT_OK)
+    if (rc != CLI_EXIT_OK || (rc = view_configure(app, &vo)) != 0 || (rc = view_load(app, &vo)) != 0)
         return rc;
-    app->fixed_size = app->ro.width > 0;
-    app->window_w = vo.window_w ? vo.window_w : app->fixed_size ? app->ro.width : 1280;
-    app->window_h = vo.window_h ? vo.window_h : app->fixed_size ? app->ro.height : 720;
-    if (!app->fixed_size)
-        app->ro.width = app->window_w, app->ro.height = app->window_h;
-    app->quit_after = app->ro.frames;
-    app->progressive_max = vo.progressive;
-    app->continuous = !vo.no_continuous;
-    app->hud_on = !vo.no_hud;
-    app->panel.visible = vo.panel;
-    app->ov.alpha = vo.alpha;
-    for (int o = 0; o < OV_COUNT; o++)
-        if (vo.overlay[o])
-            ov_set(app, o, true);
-    if (app->ro.pipeline.pattern) {
-        snprintf(app->pattern, sizeof app->pattern, "%s", app->ro.pipeline.pattern);
-        app->ro.pipeline.pattern = app->pattern;
-    }
-    if (app->ro.stats_path || app->ro.out_path) {
-        char err[1024];
-        if ((app->ro.stats_path && cli_check_writable(app->ro.stats_path, err, sizeof err) != 0) ||
-            (app->ro.out_path && cli_check_writable(app->ro.out_path, err, sizeof err) != 0)) {
-            fprintf(stderr, "%s: %s\n", VIEW_CMD, err);
-            return CLI_EXIT_FAIL;
-        }
-    }
-
-    /* The scene first: a bad file fails before a window opens. */
-    char err[1024];
-    const char *first = app->ro.scene_path;
-    const int want_view = app->ro.view;  /* vr_load starts at view 0 */
-    if (vr_load(app, first, err, sizeof err) != 0) {
-        fprintf(stderr, "%s: %s\n", VIEW_CMD, err);
-        return CLI_EXIT_FAIL;
-    }
-    app->ro.view = want_view;
-    if (scene_check_view(app->sc, first, app->ro.view, err, sizeof err) != MOS_OK) {
-        fprintf(stderr, "%s: %s\n", VIEW_CMD, err);
-        vr_stop(app);
-        return CLI_EXIT_FAIL;
-    }
-    {
-        scene_pose home;
-        scene_view_pose(app->sc, app->ro.view, &home);
-        cam_reset(&app->cam, &home);
-    }
-    if (vo.script && script_load(&app->script, vo.script) != 0) {
-        vr_stop(app);
-        script_free(&app->script);
-        return CLI_EXIT_FAIL;
-    }
-    app->have_script = vo.script != NULL;
-
-    rc = CLI_EXIT_FAIL;
-    SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "nearest");
-    if (vo.renderer)
-        SDL_SetHint(SDL_HINT_RENDER_DRIVER, vo.renderer);
-    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
-        fprintf(stderr, "%s: SDL_Init: %s\n", VIEW_CMD, SDL_GetError());
-        goto done;
-    }
-    if (app->fixed_size)  /* a render bigger than the screen is shown scaled down */
-        view_fit_window(app, app->window_w, app->window_h, &app->window_w, &app->window_h);
-    app->win = SDL_CreateWindow("mosaic-view", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, app->window_w,
-                                app->window_h, SDL_WINDOW_RESIZABLE);
-    if (!app->win) {
-        fprintf(stderr, "%s: SDL_CreateWindow: %s\n", VIEW_CMD, SDL_GetError());
-        goto done;
-    }
-    app->ren = SDL_CreateRenderer(app->win, -1, 0);
-    if (!app->ren) {
-        fprintf(stderr, "%s: SDL_CreateRenderer: %s\n", VIEW_CMD, SDL_GetError());
-        goto done;
-    }
-    SDL_EventState(SDL_DROPFILE, SDL_ENABLE);
-    {
-        int w, h;
-        SDL_GetRendererOutputSize(app->ren, &w, &h);
-        app->window_w = w, app->window_h = h;
-        if (!app->fixed_size && w > 0 && h > 0)
-            app->ro.width = w, app->ro.height = h;
-    }
-    if (hud_init(app, vo.font ? vo.font : VIEW_DEFAULT_FONT, vo.csv) != 0)
-        goto done;
-    if (vr_start(app) != 0)
-        goto done;
-    {
-        SDL_RendererInfo info;
-        if (SDL_GetRendererInfo(app->ren, &info) == 0)
-            hud_message(app, false, "%s: %d views, %d threads, SDL renderer %s", first, scene_view_count(app->sc),
-                        app->used.threads, info.name);
-    }
-
-    uint64_t prev = SDL_GetPerformanceCounter();
-    bool was_busy = false;
-    while (!app->quit) {
-        const bool busy = vr_wants_frame(app) || (app->have_script && !script_done(app)) || app->drag_left ||
-                          app->drag_right || app->drag_middle || app->shot_pending;
-        SDL_Event e;
-        if (!busy && SDL_WaitEventTimeout(&e, 100))
-            handle_event(app, &e);
-        while (SDL_PollEvent(&e))
-            handle_event(app, &e);
-        if (app->have_script)
-            script_step(app);
-        if (app->quit)
-            break;
-        uint64_t now = SDL_GetPerformanceCounter();
-        const double dt_ms = (double)(now - prev) * 1000.0 / (double)SDL_GetPerformanceFrequency();
-        prev = now;
-        fly_keys(app, dt_ms / 1000.0);
-        bool rendered = false;
-        if (vr_wants_frame(app)) {
-            uint64_t t = SDL_GetPerformanceCounter();
-            rendered = vr_frame(app) == 0;
-            app->render_ms = ms_since(t);
-            if (!rendered) {
-                /* A library error: show it and wait for a change. */
-                app->continuous = false;
-                app->changed = false;
-                app->have_stats = true;
-                app->accum_n = 1 << 30;
-            }
-        }
-        display(app);
-        if (rendered) {
-            /* The loop time of back-to-back frames (the first one after an
-             * idle wait says nothing about the frame rate). */
-            app->loop_ms = dt_ms;
-            if (was_busy && app->frames > 1)
-                app->fps = app->fps > 0 ? 0.9 * app->fps + 0.1 * (1000.0 / fmax(dt_ms, 0.01)) : 1000.0 / fmax(dt_ms, 0.01);
-            hud_record(app);
-        }
-        was_busy = rendered;
-        app->displayed++;
-        if (app->have_script)
-            script_frame_done(app);
-        if (app->quit_after && app->frames >= (uint64_t)app->quit_after && !app->shot_pending)
-            app->quit = true;
-    }
-    rc = app->exit_code;
-    if (rc == CLI_EXIT_OK && app->ro.stats_path && app->have_stats) {
-        if (write_stats_json(app, app->ro.stats_path, err, sizeof err) != 0) {
-            fprintf(stderr, "%s: %s\n", VIEW_CMD, err);
-            rc = CLI_EXIT_FAIL;
-        }
-    }
-
-done:
-    ov_free(&app->ov);
-    hud_free(&app->hud);
-    if (app->image_tex)
-        SDL_DestroyTexture(app->image_tex);
-    if (app->ren)
-        SDL_DestroyRenderer(app->ren);
-    if (app->win)
-        SDL_DestroyWindow(app->win);
-    SDL_Quit();
-    vr_stop(app);
-    script_free(&app->script);
+    rc = view_open(app, &vo) == 0 ? view_loop(app) : CLI_EXIT_FAIL;
+    view_close(app);
     return rc;
 }
