@@ -162,6 +162,20 @@ static int equal_psnr_search(bench_child *c, bench_run *br, bench_result *r, con
     return 0;
 }
 
+/* --keep-images: Mosaic's blur, llvmpipe's and Mosaic's accumulations and the ground truth as PNGs. */
+static void keep_images(const bench_run *br, const bench_result *r, const uint8_t *ma_rgba, const uint8_t *truth)
+{
+    const uint8_t *imgs[4] = { br->m_rgba, br->l_rgba, ma_rgba, truth };
+    static const char *const names[4] = { "mosaic", "llvmpipe-accum", "mosaic-accum", "truth" };
+    for (int i = 0; i < 4; i++) {
+        char path[4600], err[1024];
+        snprintf(path, sizeof path, "%s/%s-%dx%d-t%d-s%d-%s-blur-%s.png", br->img_dir, r->scene_name, r->width,
+                 r->height, r->threads, r->spp, r->mode, names[i]);
+        if (img_write_png(path, r->width, r->height, imgs[i], (size_t)r->width * 4, err, sizeof err) != MOS_OK)
+            fprintf(stderr, "mosaic: bench: %s\n", err);
+    }
+}
+
 void bench_blur_one(bench_run *br, bench_result *r)
 {
     const bench_opts *o = br->o;
@@ -256,17 +270,8 @@ void bench_blur_one(bench_run *br, bench_result *r)
     r->accum_agree_psnr = psnr_rgb(br->l_rgba, ma_rgba, r->width, r->height);
     if (r->eq_k > 0)
         bench_summarize(eq_ms, o->frames, &r->eq_median, &r->eq_min, &r->eq_max);
-    if (o->keep_images) {
-        const uint8_t *imgs[4] = { br->m_rgba, br->l_rgba, ma_rgba, truth };
-        static const char *const names[4] = { "mosaic", "llvmpipe-accum", "mosaic-accum", "truth" };
-        for (int i = 0; i < 4; i++) {
-            char path[4600];
-            snprintf(path, sizeof path, "%s/%s-%dx%d-t%d-s%d-%s-blur-%s.png", br->img_dir, r->scene_name, r->width,
-                     r->height, r->threads, r->spp, r->mode, names[i]);
-            if (img_write_png(path, r->width, r->height, imgs[i], (size_t)r->width * 4, err, sizeof err) != MOS_OK)
-                fprintf(stderr, "mosaic: bench: %s\n", err);
-        }
-    }
+    if (o->keep_images)
+        keep_images(br, r, ma_rgba, truth);
     goto done;
 child_failed:
     if (!r->error[0])

@@ -273,6 +273,58 @@ static void push_click(view_app *app, int x, int y, uint8_t button)
     SDL_PushEvent(&e);
 }
 
+/* run_camera_cmd's answer for a command that is not a camera command. */
+enum { CMD_NOT_MINE = 2 };
+
+/* The camera commands: orbit, look, pan, dolly, fly, camera, reset.  As run_cmd, or CMD_NOT_MINE. */
+static int run_camera_cmd(view_app *app, const view_script_cmd *c)
+{
+    view_script *s = &app->script;
+    const char *cmd = c->argv[0];
+    float f[6];
+    if (strcmp(cmd, "orbit") == 0 || strcmp(cmd, "look") == 0 || strcmp(cmd, "pan") == 0) {
+        if (parse_float(c->argv[1], &f[0]) || parse_float(c->argv[2], &f[1]))
+            return script_error(s, c->line, "%s: expected DX DY, got '%s'", cmd, c->argv[1]);
+        if (cmd[0] == 'o')
+            cam_orbit(&app->cam, f[0], f[1]);
+        else if (cmd[0] == 'l')
+            cam_look(&app->cam, f[0], f[1]);
+        else
+            cam_pan(&app->cam, f[0], f[1], app->rt_h);
+        vr_restart(app);
+        return 1;
+    }
+    if (strcmp(cmd, "dolly") == 0) {
+        if (parse_float(c->argv[1], &f[0]))
+            return script_error(s, c->line, "dolly: expected a number, got '%s'%s", c->argv[1], "");
+        cam_dolly(&app->cam, f[0]);
+        vr_restart(app);
+        return 1;
+    }
+    if (strcmp(cmd, "fly") == 0 || strcmp(cmd, "camera") == 0) {
+        for (int k = 0; k < c->argc - 1; k++)
+            if (parse_float(c->argv[k + 1], &f[k]))
+                return script_error(s, c->line, "%s: expected numbers, got '%s'", cmd, c->argv[k + 1]);
+        if (cmd[0] == 'f') {
+            cam_fly(&app->cam, f[0], f[1], f[2]);
+        } else {
+            if (f[0] == f[3] && f[1] == f[4] && f[2] == f[5])
+                return script_error(s, c->line, "camera: eye and target are the same point%s%s", "", "");
+            memcpy(app->cam.pose.eye, f, 3 * sizeof(float));
+            memcpy(app->cam.pose.target, f + 3, 3 * sizeof(float));
+            app->cam.moved = true;
+        }
+        vr_restart(app);
+        return 1;
+    }
+    if (strcmp(cmd, "reset") == 0) {
+        cam_reset(&app->cam, &app->cam.home);
+        vr_restart(app);
+        return 1;
+    }
+    return CMD_NOT_MINE;
+}
+
 /* Runs one command; 1 = go on with the next, 0 = wait for a frame, -1 = error. */
 static int run_cmd(view_app *app, const view_script_cmd *c)
 {
@@ -281,10 +333,11 @@ static int run_cmd(view_app *app, const view_script_cmd *c)
     char err[1024];
     float f[6];
     bool b;
+    int r;
     if (strcmp(cmd, "set") == 0 || strcmp(cmd, "view") == 0 || strcmp(cmd, "hud") == 0) {
         const char *name = strcmp(cmd, "set") == 0 ? c->argv[1] : cmd;
         const char *value = strcmp(cmd, "set") == 0 ? c->argv[2] : c->argv[1];
-        int r = sw_set(app, name, value, err, sizeof err);
+        r = sw_set(app, name, value, err, sizeof err);
         if (r == VIEW_REFUSED) {
             /* Over the memory limit: nothing changed, the script goes on
              * (expect-error checks it). */
@@ -351,46 +404,8 @@ static int run_cmd(view_app *app, const view_script_cmd *c)
                    c->argc > 3 && strcmp(c->argv[3], "right") == 0 ? SDL_BUTTON_RIGHT : SDL_BUTTON_LEFT);
         return 0;
     }
-    if (strcmp(cmd, "orbit") == 0 || strcmp(cmd, "look") == 0 || strcmp(cmd, "pan") == 0) {
-        if (parse_float(c->argv[1], &f[0]) || parse_float(c->argv[2], &f[1]))
-            return script_error(s, c->line, "%s: expected DX DY, got '%s'", cmd, c->argv[1]);
-        if (cmd[0] == 'o')
-            cam_orbit(&app->cam, f[0], f[1]);
-        else if (cmd[0] == 'l')
-            cam_look(&app->cam, f[0], f[1]);
-        else
-            cam_pan(&app->cam, f[0], f[1], app->rt_h);
-        vr_restart(app);
-        return 1;
-    }
-    if (strcmp(cmd, "dolly") == 0) {
-        if (parse_float(c->argv[1], &f[0]))
-            return script_error(s, c->line, "dolly: expected a number, got '%s'%s", c->argv[1], "");
-        cam_dolly(&app->cam, f[0]);
-        vr_restart(app);
-        return 1;
-    }
-    if (strcmp(cmd, "fly") == 0 || strcmp(cmd, "camera") == 0) {
-        for (int k = 0; k < c->argc - 1; k++)
-            if (parse_float(c->argv[k + 1], &f[k]))
-                return script_error(s, c->line, "%s: expected numbers, got '%s'", cmd, c->argv[k + 1]);
-        if (cmd[0] == 'f') {
-            cam_fly(&app->cam, f[0], f[1], f[2]);
-        } else {
-            if (f[0] == f[3] && f[1] == f[4] && f[2] == f[5])
-                return script_error(s, c->line, "camera: eye and target are the same point%s%s", "", "");
-            memcpy(app->cam.pose.eye, f, 3 * sizeof(float));
-            memcpy(app->cam.pose.target, f + 3, 3 * sizeof(float));
-            app->cam.moved = true;
-        }
-        vr_restart(app);
-        return 1;
-    }
-    if (strcmp(cmd, "reset") == 0) {
-        cam_reset(&app->cam, &app->cam.home);
-        vr_restart(app);
-        return 1;
-    }
+    if ((r = run_camera_cmd(app, c)) != CMD_NOT_MINE)
+        return r;
     if (strcmp(cmd, "resize") == 0) {
         if (parse_float(c->argv[1], &f[0]) || parse_float(c->argv[2], &f[1]) || f[0] < 1 || f[1] < 1 ||
             f[0] > 16384 || f[1] > 16384)

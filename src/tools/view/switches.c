@@ -184,7 +184,8 @@ static bool step_pattern(view_app *app, int dir)
     return false;
 }
 
-bool sw_step(view_app *app, int i, int dir)
+/* A pipeline switch: threads, pattern, bin, coarse, batch, early, FIFO, ISA. */
+static bool step_pipeline(view_app *app, int i, int dir)
 {
     render_opts next = app->ro;
     const mos_pipeline_desc *u = &app->used;
@@ -228,6 +229,25 @@ bool sw_step(view_app *app, int i, int dir)
         next.pipeline.fifo_depth = (int)SEQ_STEP(seq, u->fifo_depth, dir);
         return apply(app, &next, "fifo");
     }
+    case SW_ISA:
+        /* ISAs the CPU lacks are skipped. */
+        for (int t = 1; t < 4; t++) {
+            next.isa = (mos_isa)((((int)app->ro.isa + dir * t) % 4 + 4) % 4);
+            if (vr_apply(app, &next, err, sizeof err) == 0)
+                return true;
+        }
+        hud_message(app, true, "isa: %s", err);
+        return false;
+    }
+    return false;
+}
+
+/* A sampling or blur switch: spp, mode, accum, aperture, focus, shutter, shading rate, cache. */
+static bool step_sampling(view_app *app, int i, int dir)
+{
+    render_opts next = app->ro;
+    char err[256];
+    switch (i) {
     case SW_SPP: {
         int spp[64];
         double seq[64];
@@ -288,15 +308,16 @@ bool sw_step(view_app *app, int i, int dir)
         next.blur.cache_quads = (int)SEQ_STEP(seq, app->ro.blur.cache_quads > 0 ? app->ro.blur.cache_quads : 1024, dir);
         return apply(app, &next, "cache");
     }
-    case SW_ISA:
-        /* ISAs the CPU lacks are skipped. */
-        for (int t = 1; t < 4; t++) {
-            next.isa = (mos_isa)((((int)app->ro.isa + dir * t) % 4 + 4) % 4);
-            if (vr_apply(app, &next, err, sizeof err) == 0)
-                return true;
-        }
-        hud_message(app, true, "isa: %s", err);
-        return false;
+    }
+    return false;
+}
+
+/* A switch of the scene or the viewer: fma, view, size, progressive, overlays, HUD. */
+static bool step_view(view_app *app, int i, int dir)
+{
+    render_opts next = app->ro;
+    char err[256];
+    switch (i) {
     case SW_FMA: {
         static const double seq[] = { 0, 10, 20, 50, 100, 200, 500, 1000 };
         next.fma = (int)SEQ_STEP(seq, app->ro.fma, dir);
@@ -347,6 +368,20 @@ bool sw_step(view_app *app, int i, int dir)
     return false;
 }
 
+bool sw_step(view_app *app, int i, int dir)
+{
+    switch (i) {
+    case SW_THREADS: case SW_PATTERN: case SW_BIN: case SW_COARSE: case SW_BATCH: case SW_EARLY: case SW_FIFO:
+    case SW_ISA:
+        return step_pipeline(app, i, dir);
+    case SW_SPP: case SW_MODE: case SW_ACCUM: case SW_APERTURE: case SW_FOCUS: case SW_SHUTTER: case SW_RATE:
+    case SW_ADAPTIVE: case SW_BILINEAR: case SW_CACHE:
+        return step_sampling(app, i, dir);
+    default:
+        return step_view(app, i, dir);
+    }
+}
+
 static int parse_on_off(const char *v, bool *out)
 {
     if (strcmp(v, "on") == 0 || strcmp(v, "1") == 0 || strcmp(v, "true") == 0)
@@ -354,6 +389,34 @@ static int parse_on_off(const char *v, bool *out)
     if (strcmp(v, "off") == 0 || strcmp(v, "0") == 0 || strcmp(v, "false") == 0)
         return *out = false, 0;
     return -1;
+}
+
+/* Setting I, a `mosaic render` option: its own parser, on a copy of the options in force. */
+static int set_render_option(view_app *app, int i, const char *name, const char *value, char *err, size_t err_size)
+{
+    render_opts next = app->ro;
+    char opt[64];
+    snprintf(opt, sizeof opt, "--%s", switches[i].name);
+    char *argv[] = { (char *)VIEW_CMD, opt, (char *)value, NULL };
+    if (i == SW_MODE && strcmp(value, "accum") != 0)
+        next.accum = 0;
+    if (i == SW_FOCUS && strcmp(value, "auto") == 0) {
+        next.draw.set_focus = false;
+        return vr_apply(app, &next, err, err_size);
+    }
+    if ((i == SW_APERTURE || i == SW_SHUTTER) && strcmp(value, "scene") == 0) {
+        if (i == SW_APERTURE)
+            next.draw.set_aperture = false;
+        else
+            next.draw.set_shutter = false;
+        return vr_apply(app, &next, err, err_size);
+    }
+    const render_parse_cfg cfg = { .cmd = VIEW_CMD, .scene_optional = true };
+    if (render_parse(3, argv, &next, &cfg) != CLI_EXIT_OK) {
+        snprintf(err, err_size, "bad value '%s' for %s", value, name);
+        return -1;
+    }
+    return vr_apply(app, &next, err, err_size);
 }
 
 int sw_set(view_app *app, const char *name, const char *value, char *err, size_t err_size)
@@ -451,31 +514,8 @@ int sw_set(view_app *app, const char *name, const char *value, char *err, size_t
     case -1:
         snprintf(err, err_size, "unknown setting '%s'", name);
         return -1;
-    default: {
-        /* A `mosaic render` option: its own parser, on a copy of the options in force. */
-        char opt[64];
-        snprintf(opt, sizeof opt, "--%s", switches[i].name);
-        char *argv[] = { (char *)VIEW_CMD, opt, (char *)value, NULL };
-        if (i == SW_MODE && strcmp(value, "accum") != 0)
-            next.accum = 0;
-        if (i == SW_FOCUS && strcmp(value, "auto") == 0) {
-            next.draw.set_focus = false;
-            return vr_apply(app, &next, err, err_size);
-        }
-        if ((i == SW_APERTURE || i == SW_SHUTTER) && strcmp(value, "scene") == 0) {
-            if (i == SW_APERTURE)
-                next.draw.set_aperture = false;
-            else
-                next.draw.set_shutter = false;
-            return vr_apply(app, &next, err, err_size);
-        }
-        const render_parse_cfg cfg = { .cmd = VIEW_CMD, .scene_optional = true };
-        if (render_parse(3, argv, &next, &cfg) != CLI_EXIT_OK) {
-            snprintf(err, err_size, "bad value '%s' for %s", value, name);
-            return -1;
-        }
-        return vr_apply(app, &next, err, err_size);
-    }
+    default:
+        return set_render_option(app, i, name, value, err, err_size);
     }
     snprintf(err, err_size, "bad value '%s' for %s", value, name);
     return -1;
