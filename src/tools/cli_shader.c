@@ -107,74 +107,123 @@ static int print_plan(const ir_dag *d, const part_plan *p, const part_limits *l,
     return 0;
 }
 
-int cli_shader_main(int argc, char **argv)
+/* --dot FILE: the DAG D in Graphviz, each node coloured by its pass in PLAN.  CLI_EXIT_OK or CLI_EXIT_FAIL. */
+static int write_dot(const char *dot, const ir_dag *d, const part_plan *plan)
+{
+    int status = CLI_EXIT_OK;
+    int *pass_of = malloc((size_t)d->count * sizeof *pass_of);
+    FILE *f = fopen(dot, "w");
+    if (!pass_of || !f) {
+        fprintf(stderr, "mosaic: %s: cannot write\n", dot);
+        status = CLI_EXIT_FAIL;
+    } else {
+        int *of_node = calloc((size_t)(plan->node_of ? plan->node_count : d->count) + 1, sizeof *of_node);
+        for (int i = 0; of_node && i < (plan->node_of ? plan->node_count : d->count); i++)
+            of_node[i] = -1;
+        for (int k = 0; of_node && k < plan->pass_count; k++)
+            for (int i = 0; i < plan->pass[k].node_count; i++)
+                of_node[plan->pass[k].nodes[i]] = k;
+        /* the vector view colours each scalar node by its vector node's pass */
+        for (int i = 0; i < d->count; i++)
+            pass_of[i] = !of_node ? -1 : !plan->node_of ? of_node[i]
+                         : plan->node_of[i] >= 0 ? of_node[plan->node_of[i]] : -1;
+        free(of_node);
+        if (ir_dot(d, f, pass_of) < 0)
+            status = CLI_EXIT_FAIL;
+    }
+    if (f && fclose(f) != 0)
+        status = CLI_EXIT_FAIL;
+    free(pass_of);
+    return status;
+}
+
+/* The options of `mosaic shader`. */
+typedef struct shader_opts {
+    const char *file, *dot, *spirv;
+    part_limits limits;
+    part_costs costs;
+    part_algo algo;
+    part_view view;
+    double time_limit;
+    int dump;
+} shader_opts;
+
+/* ARGV into O: CLI_EXIT_OK, CLI_EXIT_USAGE (printed) or -1 for --help (printed). */
+static int shader_parse(int argc, char **argv, shader_opts *o)
 {
     cli_args a = { .argc = argc, .argv = argv, .i = 1, .cmd = "shader" };
-    const char *file = NULL, *dot = NULL, *spirv = NULL, *v;
-    part_limits limits = { 0, 0, 0, 0 };
-    part_costs costs = { 15, 5, 1 };
-    part_algo algo = PART_RDS;
-    part_view view = PART_SCALAR;
-    double time_limit = 60;
-    int dump = 0, r;
+    const char *v;
+    int r;
     for (; a.i < argc; a.i++) {
         if ((r = cli_help(&a)) != 0) {
             if (r < 0) return CLI_EXIT_USAGE;
             fputs(shader_usage, stdout);
-            return CLI_EXIT_OK;
+            return -1;
         }
         if ((r = cli_flag(&a, "--dump-ir")) != 0) {
             if (r < 0) return CLI_EXIT_USAGE;
-            dump = 1;
+            o->dump = 1;
         } else if ((r = cli_option(&a, "--dot", &v)) != 0) {
             if (r < 0) return CLI_EXIT_USAGE;
-            dot = v;
+            o->dot = v;
         } else if ((r = cli_option(&a, "--spirv", &v)) != 0) {
             if (r < 0) return CLI_EXIT_USAGE;
-            spirv = v;
+            o->spirv = v;
         } else if ((r = cli_option(&a, "--pc", &v)) != 0) {
             if (r < 0) return CLI_EXIT_USAGE;
             if (!((v[0] == 'P' || v[0] == 'p') && (v[1] == 'C' || v[1] == 'c') && v[2] >= '1' && v[2] <= '8' && !v[3]))
                 return cli_usage_error("shader", "--pc: expected PC1..PC8, got '%s'", v);
-            limits = pipeline_configs[v[2] - '1'];
+            o->limits = pipeline_configs[v[2] - '1'];
         } else if ((r = cli_option(&a, "--limits", &v)) != 0) {
             double l[4];
             if (r < 0) return CLI_EXIT_USAGE;
             if (parse_list(v, l, 4) < 0)
                 return cli_usage_error("shader", "--limits: expected O,R,T,V (0 = unlimited), got '%s'", v);
-            limits = (part_limits){ (int)l[0], (int)l[1], (int)l[2], (int)l[3] };
+            o->limits = (part_limits){ (int)l[0], (int)l[1], (int)l[2], (int)l[3] };
         } else if ((r = cli_option(&a, "--cost", &v)) != 0) {
             double c[3];
             if (r < 0) return CLI_EXIT_USAGE;
             if (parse_list(v, c, 3) < 0)
                 return cli_usage_error("shader", "--cost: expected CP,CT,CI, got '%s'", v);
-            costs = (part_costs){ c[0], c[1], c[2] };
+            o->costs = (part_costs){ c[0], c[1], c[2] };
         } else if ((r = cli_option(&a, "--algo", &v)) != 0) {
             if (r < 0) return CLI_EXIT_USAGE;
-            if (strcmp(v, "rds") == 0) algo = PART_RDS;
-            else if (strcmp(v, "rdsh") == 0) algo = PART_RDSH;
-            else if (strcmp(v, "optimal") == 0) algo = PART_OPTIMAL;
+            if (strcmp(v, "rds") == 0) o->algo = PART_RDS;
+            else if (strcmp(v, "rdsh") == 0) o->algo = PART_RDSH;
+            else if (strcmp(v, "optimal") == 0) o->algo = PART_OPTIMAL;
             else return cli_usage_error("shader", "--algo: expected rds, rdsh or optimal, got '%s'", v);
         } else if ((r = cli_option(&a, "--view", &v)) != 0) {
             if (r < 0) return CLI_EXIT_USAGE;
-            if (strcmp(v, "scalar") == 0) view = PART_SCALAR;
-            else if (strcmp(v, "vector") == 0) view = PART_VECTOR;
+            if (strcmp(v, "scalar") == 0) o->view = PART_SCALAR;
+            else if (strcmp(v, "vector") == 0) o->view = PART_VECTOR;
             else return cli_usage_error("shader", "--view: expected scalar or vector, got '%s'", v);
         } else if ((r = cli_option(&a, "--time-limit", &v)) != 0) {
             float t;
             if (r < 0 || cli_parse_float("shader", "--time-limit", v, 0.001, 86400, &t) != 0)
                 return CLI_EXIT_USAGE;
-            time_limit = t;
+            o->time_limit = t;
         } else if (cli_is_option(&a)) {
             return cli_usage_error("shader", "unknown option '%s'", argv[a.i]);
-        } else if (!file) {
-            file = argv[a.i];
+        } else if (!o->file) {
+            o->file = argv[a.i];
         } else {
             return cli_usage_error("shader", "one shader file, got '%s' too", argv[a.i]);
         }
     }
-    if (!file)
+    if (!o->file)
         return cli_usage_error("shader", "missing FILE.frag or FILE.vert");
+    return CLI_EXIT_OK;
+}
+
+int cli_shader_main(int argc, char **argv)
+{
+    shader_opts o = { .costs = { 15, 5, 1 }, .algo = PART_RDS, .view = PART_SCALAR, .time_limit = 60 };
+    int r = shader_parse(argc, argv, &o);
+    if (r != CLI_EXIT_OK)
+        return r < 0 ? CLI_EXIT_OK : r;
+    const char *file = o.file, *dot = o.dot, *spirv = o.spirv;
+    const part_algo algo = o.algo;
+    const part_view view = o.view;
     char err[2048];
     uint32_t *words;
     size_t count;
@@ -203,44 +252,21 @@ int cli_shader_main(int argc, char **argv)
     const ir_dag *d = &sh.dag;
     printf("%s: %s shader\n", file, stage == GLSL_VERTEX ? "vertex" : "fragment");
     print_resources(d, view);
-    if (dump)
+    if (o.dump)
         ir_print(d, stdout);
     part_plan plan;
     const clock_t t0 = clock();
-    if (part_partition_view(d, view, algo, &limits, &costs, time_limit, &plan, err, sizeof err) < 0) {
+    if (part_partition_view(d, view, algo, &o.limits, &o.costs, o.time_limit, &plan, err, sizeof err) < 0) {
         fprintf(stderr, "%s: %s\n", file, err);
         spv_shader_free(&sh);
         return CLI_EXIT_FAIL;
     }
     const double seconds = (double)(clock() - t0) / CLOCKS_PER_SEC;
-    print_plan(d, &plan, &limits, &costs, algo == PART_RDS ? "rds" : algo == PART_RDSH ? "rdsh" : "optimal",
+    print_plan(d, &plan, &o.limits, &o.costs, algo == PART_RDS ? "rds" : algo == PART_RDSH ? "rdsh" : "optimal",
                seconds);
     int status = CLI_EXIT_OK;
-    if (dot) {
-        int *pass_of = malloc((size_t)d->count * sizeof *pass_of);
-        FILE *f = fopen(dot, "w");
-        if (!pass_of || !f) {
-            fprintf(stderr, "mosaic: %s: cannot write\n", dot);
-            status = CLI_EXIT_FAIL;
-        } else {
-            int *of_node = calloc((size_t)(plan.node_of ? plan.node_count : d->count) + 1, sizeof *of_node);
-            for (int i = 0; of_node && i < (plan.node_of ? plan.node_count : d->count); i++)
-                of_node[i] = -1;
-            for (int k = 0; of_node && k < plan.pass_count; k++)
-                for (int i = 0; i < plan.pass[k].node_count; i++)
-                    of_node[plan.pass[k].nodes[i]] = k;
-            /* the vector view colours each scalar node by its vector node's pass */
-            for (int i = 0; i < d->count; i++)
-                pass_of[i] = !of_node ? -1 : !plan.node_of ? of_node[i]
-                             : plan.node_of[i] >= 0 ? of_node[plan.node_of[i]] : -1;
-            free(of_node);
-            if (ir_dot(d, f, pass_of) < 0)
-                status = CLI_EXIT_FAIL;
-        }
-        if (f && fclose(f) != 0)
-            status = CLI_EXIT_FAIL;
-        free(pass_of);
-    }
+    if (dot)
+        status = write_dot(dot, d, &plan);
     part_plan_free(&plan);
     spv_shader_free(&sh);
     return status;

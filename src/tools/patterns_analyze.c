@@ -216,6 +216,70 @@ static const char *base_name(const char *path, char *buf, size_t size)
     return buf;
 }
 
+/* What pa_analyze's passes share: the pattern tables, the renderer and the scratch buffers. */
+typedef struct pa_work {
+    const pa_tables *pt;
+    pa_render *pr;
+    pa_progress *prog;
+    uint32_t *count;  /* fragments per pixel of one slice */
+    uint64_t *grid;
+    pa_bins *bins;    /* per bin size */
+    double *load;
+} pa_work;
+
+/* View V (scene-view SV, TRIS triangles) cut into o->batches[M] slices: each slice's fragments binned at
+ * every bin size and its load spread under every pattern and rasterizer count, averaged into the cells.
+ * 0, or -1 (printed). */
+static int analyze_batches(const pa_opts *o, pa_results *res, const pa_work *w, int sv, int v, int m,
+                           uint64_t tris)
+{
+    const int nb = o->batches[m];
+    /* per-cell accumulators live in the cells: sums, then divided */
+    int *used = calloc((size_t)o->npatterns * (size_t)o->nbins * (size_t)o->nrast, sizeof *used);
+    if (!used) {
+        fputs("mosaic: patterns: out of memory\n", stderr);
+        return -1;
+    }
+    for (int j = 0; j < nb; j++) {
+        uint64_t b0 = tris * (uint64_t)j / (uint64_t)nb, b1 = tris * (uint64_t)(j + 1) / (uint64_t)nb;
+        memset(w->count, 0, (size_t)o->width * (size_t)o->height * sizeof *w->count);
+        if (count_range(w->pr, v, b0, b1, w->count)) {
+            free(used);
+            return -1;
+        }
+        if (m == 0)
+            for (size_t i = 0; i < (size_t)o->width * (size_t)o->height; i++) res->fragments += w->count[i];
+        for (int b = 0; b < o->nbins; b++)
+            bins_from_counts(w->count, o->width, o->height, o->bins[b], w->grid, &w->bins[b]);
+        for (int p = 0; p < o->npatterns; p++)
+            for (int b = 0; b < o->nbins; b++)
+                for (int n = 0; n < o->nrast; n++) {
+                    const pa_table *t = &w->pt->t[((size_t)p * (size_t)o->nrast + (size_t)n) * (size_t)o->nbins + (size_t)b];
+                    if (!t->owner)
+                        continue;
+                    double cv, mom, mx;
+                    slice_loads(&w->bins[b], t, o->rast[n], w->load, &cv, &mom, &mx);
+                    pa_cell *c = pa_at(o, res, sv, p, b, n, m);
+                    c->max_load_sum += mx;
+                    if (!isnan(cv)) {
+                        c->cv += cv, c->max_over_mean += mom;
+                        used[((size_t)p * (size_t)o->nbins + (size_t)b) * (size_t)o->nrast + (size_t)n]++;
+                    }
+                }
+        progress_step(w->prog, res->sv_name[sv]);
+    }
+    for (int p = 0; p < o->npatterns; p++)
+        for (int b = 0; b < o->nbins; b++)
+            for (int n = 0; n < o->nrast; n++) {
+                pa_cell *c = pa_at(o, res, sv, p, b, n, m);
+                int u = used[((size_t)p * (size_t)o->nbins + (size_t)b) * (size_t)o->nrast + (size_t)n];
+                c->cv = u ? c->cv / u : NAN;
+                c->max_over_mean = u ? c->max_over_mean / u : NAN;
+            }
+    free(used);
+    return 0;
+}
+
 int pa_analyze(const pa_opts *o, pa_results *res)
 {
     memset(res, 0, sizeof *res);
@@ -276,6 +340,8 @@ int pa_analyze(const pa_opts *o, pa_results *res)
                 pr.ctx ? mos_last_error(pr.ctx) : mos_result_message(r));
         goto done;
     }
+    const pa_work w = { .pt = &pt, .pr = &pr, .prog = &prog, .count = count, .grid = grid, .bins = bins,
+                        .load = load };
     int sv = 0;
     for (int s = 0; s < o->nscenes; s++) {
         if ((r = scene_upload(scenes[s], pr.ctx, &pr.gpu)) != MOS_OK) {
@@ -289,52 +355,9 @@ int pa_analyze(const pa_opts *o, pa_results *res)
             scene_draw_opts so = { .width = o->width, .height = o->height, .view = v };
             uint64_t tris = 0;
             scene_export_frame(scenes[s], &so, sum_tris, &tris);
-            for (int m = 0; m < o->nbatches; m++) {
-                const int nb = o->batches[m];
-                /* per-cell accumulators live in the cells: sums, then divided */
-                int *used = calloc((size_t)o->npatterns * (size_t)o->nbins * (size_t)o->nrast, sizeof *used);
-                if (!used) {
-                    fputs("mosaic: patterns: out of memory\n", stderr);
+            for (int m = 0; m < o->nbatches; m++)
+                if (analyze_batches(o, res, &w, sv, v, m, tris) != 0)
                     goto done;
-                }
-                for (int j = 0; j < nb; j++) {
-                    uint64_t b0 = tris * (uint64_t)j / (uint64_t)nb, b1 = tris * (uint64_t)(j + 1) / (uint64_t)nb;
-                    memset(count, 0, (size_t)o->width * (size_t)o->height * sizeof *count);
-                    if (count_range(&pr, v, b0, b1, count)) {
-                        free(used);
-                        goto done;
-                    }
-                    if (m == 0)
-                        for (size_t i = 0; i < (size_t)o->width * (size_t)o->height; i++) res->fragments += count[i];
-                    for (int b = 0; b < o->nbins; b++)
-                        bins_from_counts(count, o->width, o->height, o->bins[b], grid, &bins[b]);
-                    for (int p = 0; p < o->npatterns; p++)
-                        for (int b = 0; b < o->nbins; b++)
-                            for (int n = 0; n < o->nrast; n++) {
-                                const pa_table *t = &pt.t[((size_t)p * (size_t)o->nrast + (size_t)n) * (size_t)o->nbins + (size_t)b];
-                                if (!t->owner)
-                                    continue;
-                                double cv, mom, mx;
-                                slice_loads(&bins[b], t, o->rast[n], load, &cv, &mom, &mx);
-                                pa_cell *c = pa_at(o, res, sv, p, b, n, m);
-                                c->max_load_sum += mx;
-                                if (!isnan(cv)) {
-                                    c->cv += cv, c->max_over_mean += mom;
-                                    used[((size_t)p * (size_t)o->nbins + (size_t)b) * (size_t)o->nrast + (size_t)n]++;
-                                }
-                            }
-                    progress_step(&prog, res->sv_name[sv]);
-                }
-                for (int p = 0; p < o->npatterns; p++)
-                    for (int b = 0; b < o->nbins; b++)
-                        for (int n = 0; n < o->nrast; n++) {
-                            pa_cell *c = pa_at(o, res, sv, p, b, n, m);
-                            int u = used[((size_t)p * (size_t)o->nbins + (size_t)b) * (size_t)o->nrast + (size_t)n];
-                            c->cv = u ? c->cv / u : NAN;
-                            c->max_over_mean = u ? c->max_over_mean / u : NAN;
-                        }
-                free(used);
-            }
         }
         scene_gpu_free(pr.gpu, pr.ctx);
         pr.gpu = NULL;
