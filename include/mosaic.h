@@ -339,16 +339,23 @@ MOS_API void mos_shader_destroy(mos_context *ctx, mos_shader s);
  * GLSL.std.450 built-ins, discard, dFdx/dFdy (fine, from the 2x2 quad),
  * gl_FragCoord.xy, if/else (flattened to selects), loops whose bounds fold to
  * constants (unrolled) and function calls (inlined).  The rest fails with
- * MOS_ERR_SHADER and a "name:line: message" in mos_last_error.
+ * MOS_ERR_SHADER and a "name:line: message" in mos_last_error, and so do a
+ * vertex shader reading more than 256 input floats, a fragment shader
+ * reading more than MOS_MAX_VARYINGS varying floats, and a uniform read past
+ * MOS_MAX_UNIFORM_BYTES.  A draw must give at least the uniform bytes the
+ * shader reads (mos_draw: MOS_ERR_INVALID_ARGUMENT otherwise).
  *
  * With any pass limit set, the fragment shader is split into passes that
  * each fit them (Recursive Dominator Split, Chan et al. 2002): each pass runs
- * over the whole batch before the next, saving what later passes read.  The
- * compiler's temporary memory comes from malloc, not the context's allocator. */
+ * over the whole batch before the next, saving what later passes read.  Every
+ * partitioner stops after 60 s with the best partition it has (the
+ * heuristic's at worst, which may run to 1.5x that).  All the
+ * compiler's memory comes from the context's allocator; a failed allocation
+ * is MOS_ERR_OUT_OF_MEMORY. */
 typedef enum mos_partitioner {
     MOS_PARTITION_RDS = 0,   /* the seed's RDS: search over save / recompute decisions */
     MOS_PARTITION_RDSH,      /* its heuristic form: faster, usually costlier passes */
-    MOS_PARTITION_OPTIMAL,   /* exhaustive (small shaders; gives up after 60 s with the best found) */
+    MOS_PARTITION_OPTIMAL,   /* exhaustive (small shaders; gives up at the time limit with the best found) */
 } mos_partitioner;
 
 typedef struct mos_spirv_desc {
@@ -456,7 +463,7 @@ typedef struct mos_draw_desc {
     mos_buffer indices;   /* uint32; id 0 = non-indexed (vertices in order) */
     int index_count;      /* multiple of 3; 0 with indices = whole buffer */
     int first_index;
-    const void *uniforms; /* copied; at most MOS_MAX_UNIFORM_BYTES */
+    const void *uniforms; /* copied; at most MOS_MAX_UNIFORM_BYTES, at least what a SPIR-V shader reads */
     size_t uniform_size;
     /* Motion blur: the uniforms at shutter close (same size), or NULL for a
      * static draw.  The vertex shader runs with both; clip positions move

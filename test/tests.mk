@@ -8,9 +8,9 @@
 TEST_DEB_PKGS := clang libclang-rt-14-dev xvfb xauth
 
 TEST_DIR     := $(BUILD)/test
-TEST_C       := test_watertight test_raster_rules test_clip test_input test_determinism test_stress test_patterns test_blur test_misuse test_inspect test_sandbox test_materials test_sampling test_partition test_shader test_stoch_bounds test_two_sided
+TEST_C       := test_watertight test_raster_rules test_clip test_input test_determinism test_stress test_patterns test_blur test_misuse test_inspect test_sandbox test_materials test_sampling test_partition test_shader test_stoch_bounds test_two_sided test_shader_oom
 TEST_SH      := test_includes test_cli test_hostile test_readme test_llvmpipe_agreement test_llvmpipe_accum test_glsl_llvmpipe test_bsp test_blur_quality test_view \
-                test_install test_demo
+                test_install test_demo test_hostile_shader
 TEST_HDRS    := test/check.h test/testutil.h
 TEST_BINS    := $(TEST_C:%=$(TEST_DIR)/%) $(TEST_DIR)/embed_example
 # What each variant runs (run.sh looks for $(TEST_DIR)/NAME or test/NAME.sh).
@@ -18,7 +18,7 @@ TEST_SET_normal := $(TEST_C) embed_example $(TEST_SH)
 # test_fuzz (the parsers' fuzz targets, test/fuzz/) runs here only: the replay
 # of the committed crash inputs finds what it should under ASan+UBSan, and the
 # libFuzzer runs (clang, build/fuzz) need not repeat in the other variants.
-TEST_SET_asan   := $(TEST_C) embed_example test_cli test_hostile test_fuzz
+TEST_SET_asan   := $(TEST_C) embed_example test_cli test_hostile test_hostile_shader test_fuzz
 TEST_SET_tsan   := test_watertight test_determinism test_stress test_blur test_misuse test_inspect
 TEST_VARIANT    := $(if $(SAN),$(SAN),normal)
 TEST_JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
@@ -35,19 +35,9 @@ test-deps: deps
 # normal variant only.
 test-build: $(LIB_A) $(LIB_DIST_A) $(LIB_SO) $(TOOLS_A) $(CLI) $(TEST_BINS) $(if $(SAN),,$(VIEW) $(DEMO))
 
-$(TEST_DIR)/test_determinism: test/test_determinism.c $(TEST_HDRS) $(LIB_A) $(TOOLS_A)
-	@mkdir -p $(dir $@); rm -f $@
-	$(CC) $(CFLAGS) $(TOOL_CFLAGS) $< -o $@ $(LDFLAGS) $(TOOLS_A) $(LIB_A) $(TOOL_LIBS) $(LDLIBS)
-$(TEST_DIR)/test_patterns: test/test_patterns.c $(TEST_HDRS) $(LIB_A) $(TOOLS_A)
-	@mkdir -p $(dir $@); rm -f $@
-	$(CC) $(CFLAGS) $(TOOL_CFLAGS) $< -o $@ $(LDFLAGS) $(TOOLS_A) $(LIB_A) $(TOOL_LIBS) $(LDLIBS)
-$(TEST_DIR)/test_shader: test/test_shader.c $(TEST_HDRS) $(LIB_A) $(TOOLS_A)
-	@mkdir -p $(dir $@); rm -f $@
-	$(CC) $(CFLAGS) $(TOOL_CFLAGS) $< -o $@ $(LDFLAGS) $(TOOLS_A) $(LIB_A) $(TOOL_LIBS) $(LDLIBS)
-$(TEST_DIR)/test_materials: test/test_materials.c $(TEST_HDRS) $(LIB_A) $(TOOLS_A)
-	@mkdir -p $(dir $@); rm -f $@
-	$(CC) $(CFLAGS) $(TOOL_CFLAGS) $< -o $@ $(LDFLAGS) $(TOOLS_A) $(LIB_A) $(TOOL_LIBS) $(LDLIBS)
-$(TEST_DIR)/test_sandbox: test/test_sandbox.c $(TEST_HDRS) $(LIB_A) $(TOOLS_A)
+# The tests that load scenes, compile GLSL or read images link the tools library too.
+TEST_WITH_TOOLS := test_determinism test_patterns test_shader test_shader_oom test_materials test_sandbox
+$(TEST_WITH_TOOLS:%=$(TEST_DIR)/%): $(TEST_DIR)/%: test/%.c $(TEST_HDRS) $(LIB_A) $(TOOLS_A)
 	@mkdir -p $(dir $@); rm -f $@
 	$(CC) $(CFLAGS) $(TOOL_CFLAGS) $< -o $@ $(LDFLAGS) $(TOOLS_A) $(LIB_A) $(TOOL_LIBS) $(LDLIBS)
 # The embedding example sees the installed header only and links the static
