@@ -37,7 +37,10 @@ const char *fuzz_dir(void)
 
 void fuzz_write(const char *name, const void *data, size_t size, char out[FUZZ_PATH_MAX])
 {
-    snprintf(out, FUZZ_PATH_MAX, "%s/%s", fuzz_dir(), name);
+    if (snprintf(out, FUZZ_PATH_MAX, "%s/%s", fuzz_dir(), name) >= FUZZ_PATH_MAX) {
+        fprintf(stderr, "fuzz_write: %s/%s: path too long\n", fuzz_dir(), name);
+        abort();
+    }
     FILE *f = fopen(out, "wb");
     if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0) {
         perror(out);
