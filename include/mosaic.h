@@ -441,6 +441,22 @@ typedef struct mos_frame_desc {
     float clear_depth;    /* window depth in (0, 1]; 0 = default 1 (far) */
     mos_blur_desc blur;   /* zero = no blur, MSAA */
     unsigned inspect;     /* mos_inspect bits; 0 = record nothing extra */
+    /* Part of the screen (sort-first over processes: mosaic-mpi gives each
+     * rank its tiles).  NULL tile_mask = the whole target.  Otherwise the
+     * screen is cut into tiles of tile_px x tile_px pixels, a positive
+     * multiple of the context's bin_px (MOS_ERR_INVALID_ARGUMENT else), and
+     * tile_mask holds one byte per tile, ceil(width / tile_px) *
+     * ceil(height / tile_px) of them, row by row from the lower-left tile as
+     * the bin grid (tile (tx, ty) at [ty * tiles_x + tx], pixel rows bottom
+     * up); non-zero = render it.  Only the fine bins inside masked-in tiles
+     * are binned, rasterized and resolved, and their pixels are
+     * bit-identical to a whole-screen render of the same frame; the pixels
+     * of the other tiles keep what the target held before the frame (read
+     * them with mos_target_read_rgba8 as before; their samples, in
+     * mos_target_read_samples, read back as the clear colour).  The mask is
+     * copied by mos_begin_frame and stays in force until mos_end_frame. */
+    const uint8_t *tile_mask;
+    int tile_px;
 } mos_frame_desc;
 
 typedef enum mos_blend {

@@ -58,6 +58,8 @@ struct mos_context {
     float clear_depth;
     mos_blur_desc blur;  /* as given (validated) */
     unsigned frame_inspect;  /* mos_frame_desc.inspect of the frame being recorded */
+    const uint8_t *tile_mask;  /* mos_frame_desc.tile_mask copied into draw_arena, or NULL (whole screen) */
+    int tile_px;
     bool frame_moves;    /* a draw has uniforms_t1 */
     arena draw_arena;  /* uniform copies */
     fe_draw *draws;

@@ -79,6 +79,17 @@ mos_result mos_begin_frame(mos_context *ctx, const mos_frame_desc *desc)
     if (desc->inspect & ~(unsigned)MOS_INSPECT_ALL)
         return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_begin_frame: unknown inspect bits 0x%x",
                         desc->inspect & ~(unsigned)MOS_INSPECT_ALL);
+    const rt_target *target = pool_get(&ctx->targets, desc->target.id);
+    size_t mask_bytes = 0;
+    if (desc->tile_mask) {
+        const int bin = ctx->pipeline.bin_px, tp = desc->tile_px;
+        if (tp <= 0 || tp % bin != 0 || tp > 65536)
+            return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT,
+                            "mos_begin_frame: tile_px %d must be a positive multiple of the bin size %d (at most "
+                            "65536) when tile_mask is given",
+                            tp, bin);
+        mask_bytes = (size_t)((target->width + tp - 1) / tp) * (size_t)((target->height + tp - 1) / tp);
+    }
     if (!ctx->sched_running) {
         /* A failed mos_context_configure could restart neither shape. */
         mos_result r = sched_start(&ctx->sched, ctx->pipeline.threads, ctx->pipeline.fifo_depth, &ctx->allocator);
@@ -95,6 +106,18 @@ mos_result mos_begin_frame(mos_context *ctx, const mos_frame_desc *desc)
     ctx->clear_depth = depth;
     ctx->draw_count = 0;
     arena_reset(&ctx->draw_arena);
+    ctx->tile_mask = NULL;
+    ctx->tile_px = 0;
+    if (desc->tile_mask) {  /* copied: the caller may reuse its memory */
+        uint8_t *m = arena_alloc(&ctx->draw_arena, mask_bytes, 64);
+        if (!m) {
+            ctx->in_frame = false;
+            return ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_begin_frame: out of memory for the tile mask");
+        }
+        memcpy(m, desc->tile_mask, mask_bytes);
+        ctx->tile_mask = m;
+        ctx->tile_px = desc->tile_px;
+    }
     ctx_clear_error(ctx);
     return MOS_OK;
 }
@@ -301,6 +324,33 @@ static frame_blur blur_settings(const mos_context *ctx, const rt_target *t)
     return b;
 }
 
+/* The frame's part of the screen (mos_frame_desc.tile_mask) as fine bins
+ * and coarse tiles to render, in the draw arena; f->bin_mask stays NULL
+ * for the whole screen.  false: out of memory. */
+static bool frame_masks(mos_context *ctx, const rt_target *t, pipe_frame *f)
+{
+    if (!ctx->tile_mask) return true;
+    const int bin = f->bin_px, coarse = f->coarse_px;
+    const int bins_x = (t->width + bin - 1) / bin, bins_y = (t->height + bin - 1) / bin;
+    const int tiles_x = (t->width + ctx->tile_px - 1) / ctx->tile_px;
+    const int coarse_x = (t->width + coarse - 1) / coarse, coarse_y = (t->height + coarse - 1) / coarse;
+    const int bins_per_tile = ctx->tile_px / bin;  /* a whole number: checked at mos_begin_frame */
+    uint8_t *bm = arena_alloc(&ctx->draw_arena, (size_t)bins_x * (size_t)bins_y, 64);
+    uint8_t *cm = arena_alloc(&ctx->draw_arena, (size_t)coarse_x * (size_t)coarse_y, 64);
+    if (!bm || !cm) return false;
+    memset(cm, 0, (size_t)coarse_x * (size_t)coarse_y);
+    for (int by = 0; by < bins_y; by++) {
+        for (int bx = 0; bx < bins_x; bx++) {
+            const uint8_t on = ctx->tile_mask[(by / bins_per_tile) * tiles_x + bx / bins_per_tile] != 0;
+            bm[by * bins_x + bx] = on;
+            if (on) cm[(by * bin / coarse) * coarse_x + bx * bin / coarse] = 1;
+        }
+    }
+    f->bin_mask = bm;
+    f->coarse_mask = cm;
+    return true;
+}
+
 /* The frame the recorded draws make, for target t: the pattern, the target's
  * bin grid, (u, v, t) tables and inspection records, the workers' scratch,
  * then *f, everything the stages read.  Not MOS_OK: nothing to run. */
@@ -330,6 +380,7 @@ static mos_result frame_build(mos_context *ctx, rt_target *t, double t0, pipe_fr
         .blur = blur_settings(ctx, t),
         .t_start_ms = t0,
     };
+    if (!frame_masks(ctx, t, f)) return ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_end_frame: out of memory for the tile mask");
     for (uint32_t i = 0; i < f->draw_count; i++) {
         const size_t bytes = f->blur.stochastic ? fe_blurred_bytes(&f->draws[i], &f->blur) : fe_tri_bytes(&f->draws[i]);
         f->tri_bytes = bytes > f->tri_bytes ? bytes : f->tri_bytes;

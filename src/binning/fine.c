@@ -1,6 +1,7 @@
 /* fine.c — the fine binning pass: one coarse tile's triangles (API order)
- * are sorted into the tile's fine bins, and each non-empty bin becomes one
- * work item pushed to the FIFO of the worker that owns it (pattern table).
+ * are sorted into the tile's fine bins (those the frame renders: bin_mask),
+ * and each non-empty bin becomes one work item pushed to the FIFO of the
+ * worker that owns it (pattern table).
  * Fed by coarse.c (early-draw buffer and decoded tiles); feeds the workers. */
 #include <string.h>
 
@@ -118,6 +119,11 @@ void binner_fine_tile(binner *b, int tx, int ty, const fe_tri *const *tris, uint
     const uint32_t flush_at = BIN_FINE_PAIR_CAP - (uint32_t)local_bins;
     uint32_t pairs = 0;
     if (b->out_of_memory) return;
+    /* Part of the screen (pipe_frame.bin_mask): a coarse tile with no bin
+     * to render is skipped whole, and within a tile only rendered bins get
+     * pairs. */
+    const uint8_t *mask = b->frame->bin_mask;
+    if (mask && !b->frame->coarse_mask[ty * b->tiles_x + tx]) return;
     memset(b->bin_count, 0, (size_t)local_bins * sizeof *b->bin_count);
 
     const int sh = b->bin_shift;
@@ -132,6 +138,7 @@ void binner_fine_tile(binner *b, int tx, int ty, const fe_tri *const *tris, uint
         if (cy1 > by1 - 1) cy1 = by1 - 1;
         bool single = cx0 == cx1 && cy0 == cy1;
         if (single) {  /* one bin: most small triangles */
+            if (mask && !mask[cy0 * b->bins_x + cx0]) continue;
             const uint32_t local = (uint32_t)((cy0 - by0) * local_w + (cx0 - bx0));
             if (!add_pair(b, &pairs, local, t)) {
                 b->out_of_memory = true;
@@ -141,6 +148,7 @@ void binner_fine_tile(binner *b, int tx, int ty, const fe_tri *const *tris, uint
         } else {
             for (int by = cy0; by <= cy1; by++) {
                 for (int bx = cx0; bx <= cx1; bx++) {
+                    if (mask && !mask[by * b->bins_x + bx]) continue;
                     if (!tri_may_cover(t, bx * bin_px, by * bin_px, (bx + 1) * bin_px, (by + 1) * bin_px)) continue;
                     uint32_t local = (uint32_t)((by - by0) * local_w + (bx - bx0));
                     if (!add_pair(b, &pairs, local, t)) {

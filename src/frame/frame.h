@@ -254,6 +254,12 @@ typedef struct pipe_frame {
     const fe_draw *draws;
     uint32_t draw_count;
     const struct pattern_table *pattern;
+    /* Part of the screen (mos_frame_desc.tile_mask): bin_mask[bin] non-zero
+     * for the fine bins the frame renders, coarse_mask[ty * tiles_x + tx]
+     * for the coarse tiles holding at least one of them (the binner's
+     * coarse grid); both NULL = every bin.
+     * The binner skips the others and their owners do not resolve them. */
+    const uint8_t *bin_mask, *coarse_mask;
     int bin_px, coarse_px, batch, early;
     const struct backend_isa *hot;  /* the back-end's hot loops for this CPU (backend_isa_select) */
     mos_isa isa;                    /* hot->isa, for the stages that may not see backend_isa (the
