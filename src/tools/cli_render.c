@@ -225,13 +225,7 @@ static int job_write(const render_job *j)
 
 static void job_free(render_job *j)
 {
-    if (j->ctx) {
-        if (j->gpu)
-            scene_gpu_free(j->gpu, j->ctx);
-        if (j->rt.id)
-            mos_target_destroy(j->ctx, j->rt);
-        mos_context_destroy(j->ctx);
-    }
+    render_context_free(j->ctx, j->rt, j->gpu);
     if (j->sc)
         scene_free(j->sc);
     free(j->pixels);

@@ -1,5 +1,6 @@
 /* render_opts.c — parsing the options of `mosaic render` (image, blur, pipeline), for the CLI and the viewer.
- * Fed by cli_render.c and view/view.c (argv) and view/script.c (one option at a time). */
+ * Fed by cli_render.c and view/view.c (argv) and view/script.c (one option at a time); frees what a
+ * render made for them and bench/. */
 #include "tools/render_opts.h"
 
 #include <string.h>
@@ -39,6 +40,17 @@ const char render_opts_usage[] =
     "  --glsl-builtins DIR  draw the built-in shaders with their GLSL versions in DIR\n"
     "                       (builtin.vert, flat.frag, lambert.frag, textured.frag)\n"
     "                       on Mosaic's shader VM instead of native C\n";
+
+void render_context_free(mos_context *ctx, mos_target rt, scene_gpu *gpu)
+{
+    if (!ctx)
+        return;
+    if (gpu)
+        scene_gpu_free(gpu, ctx);
+    if (rt.id)
+        mos_target_destroy(ctx, rt);
+    mos_context_destroy(ctx);
+}
 
 /* Is NAME a registered pattern (or a file: table, which the library checks)? */
 int render_pattern_known(const char *name)

@@ -38,6 +38,10 @@ extern const char render_opts_usage[];
  * printed) or -1 for --help (nothing printed: the caller prints its usage). */
 int render_parse(int argc, char **argv, render_opts *o, const render_parse_cfg *cfg);
 
+/* Frees what a render made in CTX (NULL: nothing): the scene's GPU copy GPU (may be NULL), the target RT
+ * (id 0: none), then the context.  For the CLI's render, bench and the viewer. */
+void render_context_free(mos_context *ctx, mos_target rt, scene_gpu *gpu);
+
 /* Is NAME a registered pattern (or a file: table, which the library checks)? */
 int render_pattern_known(const char *name);
 

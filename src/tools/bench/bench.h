@@ -17,6 +17,7 @@
 
 #include "mosaic.h"
 #include "scene/scene.h"
+#include "tools/render_opts.h"
 
 #define BENCH_MAX_LIST 16
 #define BENCH_MAX_SCENES 32
@@ -194,10 +195,9 @@ void bench_logger(mos_result code, const char *message, void *user_data);
 int bench_start_llvmpipe(bench_run *br, bench_result *r, const char *const *extra, bench_child *child);
 /* R's context (its threads, pattern and bin; bench_logger into r->error), a target of SAMPLES per
  * pixel and br->sc uploaded; r->bin and r->pattern_used from the context.  MOS_OK, or the failure;
- * either way what was made is in *CTX, *RT, *GPU for bench_context_free. */
+ * either way what was made is in *CTX, *RT, *GPU for render_context_free (tools/render_opts.h). */
 mos_result bench_context(bench_run *br, bench_result *r, int samples, mos_context **ctx, mos_target *rt,
                          scene_gpu **gpu);
-void bench_context_free(mos_context *ctx, mos_target rt, scene_gpu *gpu);
 /* One Mosaic frame of the scene: begin (FD), draw, end (statistics into ST, which may be NULL). */
 mos_result bench_mosaic_frame(mos_context *ctx, const mos_frame_desc *fd, const scene_gpu *gpu,
                               const scene_draw_opts *dopts, mos_frame_stats *st);

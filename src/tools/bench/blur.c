@@ -284,7 +284,7 @@ done:
         bench_child_stop(&child);
     if (ctx && rt1.id)
         mos_target_destroy(ctx, rt1);
-    bench_context_free(ctx, rt, gpu);
+    render_context_free(ctx, rt, gpu);
     free(truth);
     free(ma_rgba);
     free(ma_ms);

@@ -122,17 +122,6 @@ mos_result bench_context(bench_run *br, bench_result *r, int samples, mos_contex
     return res;
 }
 
-void bench_context_free(mos_context *ctx, mos_target rt, scene_gpu *gpu)
-{
-    if (!ctx)
-        return;
-    if (gpu)
-        scene_gpu_free(gpu, ctx);
-    if (rt.id)
-        mos_target_destroy(ctx, rt);
-    mos_context_destroy(ctx);
-}
-
 mos_result bench_mosaic_frame(mos_context *ctx, const mos_frame_desc *fd, const scene_gpu *gpu,
                               const scene_draw_opts *dopts, mos_frame_stats *st)
 {

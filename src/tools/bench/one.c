@@ -142,5 +142,5 @@ fail:
 done:
     if (child_up)
         bench_child_stop(&child);
-    bench_context_free(ctx, rt, gpu);
+    render_context_free(ctx, rt, gpu);
 }

@@ -145,13 +145,7 @@ int vr_start(view_app *app)
 
 void vr_stop(view_app *app)
 {
-    if (app->ctx) {
-        if (app->gpu)
-            scene_gpu_free(app->gpu, app->ctx);
-        if (app->rt.id)
-            mos_target_destroy(app->ctx, app->rt);
-        mos_context_destroy(app->ctx);
-    }
+    render_context_free(app->ctx, app->rt, app->gpu);
     app->ctx = NULL, app->gpu = NULL, app->rt.id = 0;
     if (app->sc)
         scene_free(app->sc);
