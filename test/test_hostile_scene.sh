@@ -172,6 +172,13 @@ pad=$(( (4 - json_len % 4) % 4 ))
 mesh_scene glb_deep deep.glb
 render glb_deep_nodes 1 "^mosaic: glb_deep.scene:2:8: 'deep.glb': glTF node hierarchy is 20001 levels deep; at most 1000 are allowed$" \
     glb_deep.scene
+# A 710-byte GLB whose JSON chunk claims 4 GB: assimp allocated it (4.2 GB resident, 4.9 s) before
+# finding the file too short (found by fuzz_mesh).
+cp "$here/test/fuzz/regress/mesh/glb_json_chunk_4gb.glb" "$tmp/chunk.glb"
+mesh_scene glb_chunk chunk.glb
+render glb_json_chunk_length 1 \
+    "^mosaic: glb_chunk.scene:2:8: 'chunk.glb': binary glTF declares 4294378044 bytes of JSON but the file is only 710 bytes$" \
+    glb_chunk.scene
 # JSON nested deeper than anything a glTF needs: assimp's rapidjson parses recursively (2e6 levels,
 # 4 MB: SIGSEGV before this work).
 awk 'BEGIN { printf "{\"asset\":{\"version\":\"2.0\"},\"extras\":"; for (i = 0; i < 2000000; i++) printf "["; for (i = 0; i < 2000000; i++) printf "]"; printf "}\n" }' > "$tmp/nest.gltf"

@@ -897,18 +897,33 @@ mos_result scene_mesh_precheck(int fd, uint64_t size, const char *path, uint64_t
     mos_result r = MOS_OK;
     if (kind == KIND_PLY) {
         r = ply_check(fd, h, got, size, path, max_tris, err, err_size);
-    } else if (kind == KIND_JSON && got >= 20 && !memcmp(h, "glTF", 4) && le32(h + 16) == 0x4E4F534Au) {
-        /* GLB: the JSON chunk */
-        const uint64_t jn = le32(h + 12);
-        char *text = jn + 20 <= size && jn <= JSON_MAX ? malloc((size_t)jn + 1) : NULL;
-        if (text) {
-            size_t tn = read_at(fd, (uint8_t *)text, (size_t)jn, 20);
-            text[tn] = 0;
-            r = gltf_check(text, tn, path, err, err_size);
-            free(text);
-        } else if (jn + 20 <= size && jn <= JSON_MAX) {
-            snprintf(err, err_size, "out of memory reading '%s'", path);
-            r = MOS_ERR_OUT_OF_MEMORY;
+    } else if (kind == KIND_JSON && got >= 20 && !memcmp(h, "glTF", 4)) {
+        /* Binary glTF: assimp allocates what its chunk lengths say before reading them.  Version 2:
+         * the JSON chunk's length at 12, then the BIN chunk's 8-byte header after the JSON (padded to
+         * 4) when the total length at 8 reaches it; version 1: the JSON's length at 12. */
+        const uint64_t jn = le32(h + 12), total = le32(h + 8);
+        const uint64_t bin_at = 20 + ((jn + 3) & ~(uint64_t)3);
+        uint8_t bh[8];
+        if (jn > size - 20) {
+            snprintf(err, err_size, "'%s': binary glTF declares %llu bytes of JSON but the file is only %llu bytes",
+                     path, (unsigned long long)jn, (unsigned long long)size);
+            r = MOS_ERR_PARSE;
+        } else if (le32(h + 4) >= 2 && total >= bin_at + 8 && read_at(fd, bh, 8, bin_at) == 8 &&
+                   le32(bh) > size - (bin_at + 8 < size ? bin_at + 8 : size)) {
+            snprintf(err, err_size, "'%s': binary glTF declares a %llu-byte BIN chunk but the file is only %llu bytes",
+                     path, (unsigned long long)le32(bh), (unsigned long long)size);
+            r = MOS_ERR_PARSE;
+        } else {
+            char *text = malloc((size_t)jn + 1);
+            if (text) {
+                size_t tn = read_at(fd, (uint8_t *)text, (size_t)jn, 20);
+                text[tn] = 0;
+                r = gltf_check(text, tn, path, err, err_size);
+                free(text);
+            } else {
+                snprintf(err, err_size, "out of memory reading '%s'", path);
+                r = MOS_ERR_OUT_OF_MEMORY;
+            }
         }
     } else if (kind == KIND_JSON) {
         /* JSON (glTF): the whole text */
