@@ -26,9 +26,13 @@ OPT     ?= -O3
 # for the tools; spirv-headers (spirv.h, GLSL.std.450.h) for the library's
 # SPIR-V reader.
 # OpenArena maps: openarena-081-maps, and openarena-081-textures for their images.
+# mosaic-mpi (one frame over MPI ranks): libopenmpi-dev (mpi.h, libmpi and
+# ompi-c.pc, read through pkg-config) and openmpi-bin (mpirun, to run it and
+# test/test_mpi.sh).
 DEB_PKGS := glslang-dev spirv-headers libassimp-dev libstb-dev glmark2-data assimp-testmodels pkg-config libosmesa6-dev gnuplot-nox libminizip-dev zlib1g-dev openarena-081-maps openarena-081-textures unzip \
             libpng-dev libjpeg62-turbo-dev \
-            libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core
+            libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core \
+            openmpi-bin libopenmpi-dev
 
 WARN    := -Wall -Wextra -Werror -Wstrict-prototypes -Wshadow -Wsign-conversion -Wno-unused-parameter
 # -ffp-contract=off: the per-ISA variants (AVX2, AVX-512 have FMA) must compute
@@ -188,6 +192,24 @@ $(BUILD)/obj/src/tools/demo/%.o: src/tools/demo/%.c $(BUILD)/gen/demo_spv.h incl
 	$(CC) $(filter-out -Isrc,$(CFLAGS)) -I$(BUILD)/gen $(VIEW_CFLAGS) $(TOOL_CFLAGS) -c $< -o $@
 $(DEMO): $(BUILD)/obj/src/tools/demo/demo.o $(LIB_DIST_A)
 	$(CC) $(LDFLAGS) -o $@ $< $(LIB_DIST_A) $(DEMO_LIBS) $(LDLIBS)
+
+# mosaic-mpi (src/tools/mpi/, issue 33): one frame over MPI ranks, a binary of
+# its own so that libmosaic and mosaic never link MPI.  Open MPI's flags come
+# from pkg-config's ompi-c (libopenmpi-dev), its headers as system headers
+# (-isystem) so that -Werror judges our code only; it links like mosaic plus
+# the CLI's option parser, arguments, file checks and stats JSON.
+MPI_CFLAGS := $(patsubst -I%,-isystem %,$(shell pkg-config --cflags ompi-c 2>/dev/null || echo -I/usr/lib/x86_64-linux-gnu/openmpi/include))
+MPI_LIBS   := $(shell pkg-config --libs ompi-c 2>/dev/null || echo -lmpi)
+MPI_SRC    := $(wildcard src/tools/mpi/*.c)
+MPI_OBJ    := $(MPI_SRC:%.c=$(BUILD)/obj/%.o) \
+              $(addprefix $(BUILD)/obj/src/tools/,render_opts.o cli_args.o cli_file.o stats_json.o)
+MPI_BIN    := $(BUILD)/mosaic-mpi
+build: $(MPI_BIN)
+$(BUILD)/obj/src/tools/mpi/%.o: src/tools/mpi/%.c $(wildcard src/tools/mpi/*.h) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(MPI_CFLAGS) -c $< -o $@
+$(MPI_BIN): $(MPI_OBJ) $(TOOLS_A) $(LIB_A)
+	$(CC) $(LDFLAGS) -o $@ $(MPI_OBJ) $(TOOLS_A) $(LIB_A) $(TOOL_LIBS) $(MPI_LIBS) $(LDLIBS)
 
 run: all
 	@mkdir -p out
