@@ -193,7 +193,7 @@ $(BUILD)/obj/src/tools/demo/%.o: src/tools/demo/%.c $(BUILD)/gen/demo_spv.h incl
 $(DEMO): $(BUILD)/obj/src/tools/demo/demo.o $(LIB_DIST_A)
 	$(CC) $(LDFLAGS) -o $@ $< $(LIB_DIST_A) $(DEMO_LIBS) $(LDLIBS)
 
-# mosaic-mpi (src/tools/mpi/, issue 33): one frame over MPI ranks, a binary of
+# mosaic-mpi (src/tools/mpi/): one frame over MPI ranks, a binary of
 # its own so that libmosaic and mosaic never link MPI.  Open MPI's flags come
 # from pkg-config's ompi-c (libopenmpi-dev), its headers as system headers
 # (-isystem) so that -Werror judges our code only; it links like mosaic plus
@@ -231,12 +231,12 @@ install: all
 	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: mosaic\nDescription: multithreaded sort-middle software rasterizer\nVersion: %s\nLibs: -L$${libdir} -lmosaic\nLibs.private: -pthread -lm\nCflags: -I$${includedir}\n' \
 	  "$(PREFIX)" "$(MOS_VERSION)" > $(INST_LIB)/pkgconfig/mosaic.pc
 	chmod 644 $(INST_LIB)/pkgconfig/mosaic.pc
-	install -m 755 $(CLI) $(VIEW) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(CLI) $(VIEW) $(MPI_BIN) $(DESTDIR)$(PREFIX)/bin/
 # Removes the files install put there (folders stay).
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/include/mosaic.h $(INST_LIB)/libmosaic.a $(INST_LIB)/$(LIB_SO_REAL) \
 	  $(INST_LIB)/$(LIB_SO_SONAME) $(INST_LIB)/libmosaic.so $(INST_LIB)/pkgconfig/mosaic.pc \
-	  $(DESTDIR)$(PREFIX)/bin/mosaic $(DESTDIR)$(PREFIX)/bin/mosaic-view
+	  $(DESTDIR)$(PREFIX)/bin/mosaic $(DESTDIR)$(PREFIX)/bin/mosaic-view $(DESTDIR)$(PREFIX)/bin/mosaic-mpi
 
 clean:
 	rm -rf build out

@@ -8,9 +8,9 @@
 TEST_DEB_PKGS := clang libclang-rt-14-dev xvfb xauth
 
 TEST_DIR     := $(BUILD)/test
-TEST_C       := test_watertight test_raster_rules test_clip test_input test_determinism test_stress test_patterns test_blur test_misuse test_inspect test_sandbox test_materials test_sampling test_partition test_shader test_stoch_bounds test_two_sided test_shader_oom
+TEST_C       := test_watertight test_raster_rules test_clip test_input test_determinism test_stress test_patterns test_blur test_misuse test_inspect test_sandbox test_materials test_sampling test_partition test_shader test_stoch_bounds test_two_sided test_shader_oom test_tile_mask
 TEST_SH      := test_includes test_cli test_hostile test_readme test_llvmpipe_agreement test_llvmpipe_accum test_glsl_llvmpipe test_bsp test_blur_quality test_view \
-                test_install test_demo test_hostile_shader
+                test_install test_demo test_hostile_shader test_mpi
 TEST_HDRS    := test/check.h test/testutil.h
 TEST_BINS    := $(TEST_C:%=$(TEST_DIR)/%) $(TEST_DIR)/embed_example
 # What each variant runs (run.sh looks for $(TEST_DIR)/NAME or test/NAME.sh).
@@ -19,7 +19,7 @@ TEST_SET_normal := $(TEST_C) embed_example $(TEST_SH)
 # of the committed crash inputs finds what it should under ASan+UBSan, and the
 # libFuzzer runs (clang, build/fuzz) need not repeat in the other variants.
 TEST_SET_asan   := $(TEST_C) embed_example test_cli test_hostile test_hostile_shader test_fuzz
-TEST_SET_tsan   := test_watertight test_determinism test_stress test_blur test_misuse test_inspect
+TEST_SET_tsan   := test_watertight test_determinism test_stress test_blur test_misuse test_inspect test_tile_mask
 TEST_VARIANT    := $(if $(SAN),$(SAN),normal)
 TEST_JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 # Parallel builds inside test-one unless the caller already runs a jobserver.
@@ -33,7 +33,7 @@ test-deps: deps
 	@$(MAKE) --no-print-directory install-pkgs PKGS="$(TEST_DEB_PKGS)"
 # The viewer and the demo (test_view.sh, test_demo.sh) are tested in the
 # normal variant only.
-test-build: $(LIB_A) $(LIB_DIST_A) $(LIB_SO) $(TOOLS_A) $(CLI) $(TEST_BINS) $(if $(SAN),,$(VIEW) $(DEMO))
+test-build: $(LIB_A) $(LIB_DIST_A) $(LIB_SO) $(TOOLS_A) $(CLI) $(TEST_BINS) $(if $(SAN),,$(VIEW) $(DEMO) $(MPI_BIN))
 
 # The tests that load scenes, compile GLSL or read images link the tools library too.
 TEST_WITH_TOOLS := test_determinism test_patterns test_shader test_shader_oom test_materials test_sandbox
