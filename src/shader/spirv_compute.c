@@ -143,9 +143,18 @@ static int composite(spv_ctx *c, SpvOp op, const uint32_t *ins, int len)
         const int *a = spv_value(c, ins[3], &na), *b = spv_value(c, ins[4], &nb);
         if (!a || !b)
             return -1;
+        /* A component index past both vectors (or past 2^31, where a signed
+         * comparison would take it for negative) is malformed. */
         for (int i = 5; i < len && n < 16; i++) {
             const uint32_t k = ins[i];
-            comp[n++] = k == 0xffffffffu ? c->zero : (int)k < na ? a[k] : (int)k - na < nb ? b[k - (uint32_t)na] : -1;
+            if (k == 0xffffffffu)
+                comp[n++] = c->zero;
+            else if (k < (uint32_t)na)
+                comp[n++] = a[k];
+            else if (k - (uint32_t)na < (uint32_t)nb)
+                comp[n++] = b[k - (uint32_t)na];
+            else
+                return spv_fail(c, "malformed SPIR-V: OpVectorShuffle component index out of range");
         }
         break;
     }
