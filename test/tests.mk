@@ -4,13 +4,14 @@
 
 # Debian packages only the tests need (make test installs them through deps):
 # clang and its libFuzzer runtime for the fuzz targets (test/fuzz/); Xvfb and
-# xauth (xvfb-run) for the viewer's window (test_view.sh).
-TEST_DEB_PKGS := clang libclang-rt-14-dev xvfb xauth
+# xauth (xvfb-run) for the viewer's window (test_view.sh); time (/usr/bin/time)
+# for the peak memory of the hostile-input tests.
+TEST_DEB_PKGS := clang libclang-rt-14-dev xvfb xauth time
 
 TEST_DIR     := $(BUILD)/test
 TEST_C       := test_watertight test_raster_rules test_clip test_input test_determinism test_stress test_patterns test_blur test_misuse test_inspect test_sandbox test_materials test_sampling test_partition test_shader test_stoch_bounds test_two_sided test_shader_oom test_tile_mask
 TEST_SH      := test_includes test_cli test_hostile test_readme test_llvmpipe_agreement test_llvmpipe_accum test_glsl_llvmpipe test_bsp test_blur_quality test_view \
-                test_install test_demo test_hostile_shader test_mpi
+                test_install test_demo test_hostile_shader test_hostile_scene test_mpi
 TEST_HDRS    := test/check.h test/testutil.h
 TEST_BINS    := $(TEST_C:%=$(TEST_DIR)/%) $(TEST_DIR)/embed_example
 # What each variant runs (run.sh looks for $(TEST_DIR)/NAME or test/NAME.sh).
@@ -18,7 +19,7 @@ TEST_SET_normal := $(TEST_C) embed_example $(TEST_SH)
 # test_fuzz (the parsers' fuzz targets, test/fuzz/) runs here only: the replay
 # of the committed crash inputs finds what it should under ASan+UBSan, and the
 # libFuzzer runs (clang, build/fuzz) need not repeat in the other variants.
-TEST_SET_asan   := $(TEST_C) embed_example test_cli test_hostile test_hostile_shader test_fuzz
+TEST_SET_asan   := $(TEST_C) embed_example test_cli test_hostile test_hostile_shader test_hostile_scene test_fuzz
 TEST_SET_tsan   := test_watertight test_determinism test_stress test_blur test_misuse test_inspect test_tile_mask
 TEST_VARIANT    := $(if $(SAN),$(SAN),normal)
 TEST_JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
