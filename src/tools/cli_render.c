@@ -54,20 +54,6 @@ static int render_fail(const char *step, mos_result r, const mos_context *ctx,
     return CLI_EXIT_FAIL;
 }
 
-/* SCENE's base name with its extension replaced by .png, in BUF. */
-static const char *render_default_output(const char *scene_path, char *buf, size_t size)
-{
-    const char *base = strrchr(scene_path, '/');
-    base = base ? base + 1 : scene_path;
-    const char *dot = strrchr(base, '.');
-    int n = dot && dot != base ? (int)(dot - base) : (int)strlen(base);
-    if (n == 0)
-        snprintf(buf, size, "out.png");
-    else
-        snprintf(buf, size, "%.*s.png", n, base);
-    return buf;
-}
-
 /* One `mosaic render`: the options and what the render made, freed by job_free. */
 typedef struct render_job {
     render_opts o;
@@ -179,11 +165,7 @@ static int job_frames(render_job *j)
     const render_opts *o = &j->o;
     mos_frame_desc fd = { .target = j->rt, .blur = o->blur };
     scene_clear_color(j->sc, fd.clear_rgba);
-    scene_draw_opts dopts = o->draw;
-    dopts.width = o->width;
-    dopts.height = o->height;
-    dopts.fma = o->fma;
-    dopts.view = o->view;
+    scene_draw_opts dopts = render_draw_opts(o);
     scene_frame_lens(j->gpu, &dopts, &fd.blur);  /* the view was checked after loading */
     const int subframes = o->accum > 0 ? o->accum : 1;
     for (int f = 0; f < o->frames; f++) {

@@ -3,6 +3,7 @@
  * render made for them and bench/. */
 #include "tools/render_opts.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const char render_opts_usage[] =
@@ -50,6 +51,29 @@ void render_context_free(mos_context *ctx, mos_target rt, scene_gpu *gpu)
     if (rt.id)
         mos_target_destroy(ctx, rt);
     mos_context_destroy(ctx);
+}
+
+scene_draw_opts render_draw_opts(const render_opts *o)
+{
+    scene_draw_opts dopts = o->draw;
+    dopts.width = o->width;
+    dopts.height = o->height;
+    dopts.fma = o->fma;
+    dopts.view = o->view;
+    return dopts;
+}
+
+const char *render_default_output(const char *scene_path, char *buf, size_t size)
+{
+    const char *base = strrchr(scene_path, '/');
+    base = base ? base + 1 : scene_path;
+    const char *dot = strrchr(base, '.');
+    int n = dot && dot != base ? (int)(dot - base) : (int)strlen(base);
+    if (n == 0)
+        snprintf(buf, size, "out.png");
+    else
+        snprintf(buf, size, "%.*s.png", n, base);
+    return buf;
 }
 
 /* Is NAME a registered pattern (or a file: table, which the library checks)? */

@@ -42,6 +42,14 @@ int render_parse(int argc, char **argv, render_opts *o, const render_parse_cfg *
  * (id 0: none), then the context.  For the CLI's render, bench and the viewer. */
 void render_context_free(mos_context *ctx, mos_target rt, scene_gpu *gpu);
 
+/* The scene's draw options for O: its blur overrides (O->draw) with O's size, --fma and --view.
+ * For the CLI's render and mosaic-mpi. */
+scene_draw_opts render_draw_opts(const render_opts *o);
+
+/* SCENE's base name with its extension replaced by .png ("out.png" when nothing is left), in BUF:
+ * the output of `mosaic render` and mosaic-mpi without -o.  Returns BUF. */
+const char *render_default_output(const char *scene_path, char *buf, size_t size);
+
 /* Is NAME a registered pattern (or a file: table, which the library checks)? */
 int render_pattern_known(const char *name);
 

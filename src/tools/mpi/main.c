@@ -156,17 +156,6 @@ static int parse(job *j, int argc, char **argv)
     return rc;
 }
 
-/* SCENE's base name with its extension replaced by .png (as `mosaic render`). */
-static const char *default_output(const char *scene_path, char *buf, size_t size)
-{
-    const char *base = strrchr(scene_path, '/');
-    base = base ? base + 1 : scene_path;
-    const char *dot = strrchr(base, '.');
-    int n = dot && dot != base ? (int)(dot - base) : (int)strlen(base);
-    snprintf(buf, size, n ? "%.*s.png" : "out.png", n, base);
-    return buf;
-}
-
 /* The scene, the context, the target, the rank tiles and this rank's mask. */
 static void setup(job *j)
 {
@@ -236,11 +225,7 @@ static void render(job *j)
     rank_status *st = &j->status;
     mos_frame_desc fd = {.target = j->rt, .blur = o->blur, .tile_mask = j->mask, .tile_px = j->tiles.tile_px};
     scene_clear_color(j->sc, fd.clear_rgba);
-    scene_draw_opts dopts = o->draw;
-    dopts.width = o->width;
-    dopts.height = o->height;
-    dopts.fma = o->fma;
-    dopts.view = o->view;
+    scene_draw_opts dopts = render_draw_opts(o);
     scene_frame_lens(j->gpu, &dopts, &fd.blur);
     const int subframes = o->accum > 0 ? o->accum : 1;
     double t0 = now_ms();
@@ -472,7 +457,7 @@ int main(int argc, char **argv)
         fail(&j.status, EXIT_USAGE, "%s", j.parse_msg[0] ? j.parse_msg : "bad arguments");
         j.status.shown = j.rank == 0;
     } else {
-        if (!j.o.out_path) j.o.out_path = default_output(j.o.scene_path, j.default_out, sizeof j.default_out);
+        if (!j.o.out_path) j.o.out_path = render_default_output(j.o.scene_path, j.default_out, sizeof j.default_out);
         if (j.ranks > 256) fail(&j.status, EXIT_USAGE, "at most 256 ranks (%d)", j.ranks);
         setup(&j);
     }
