@@ -10,21 +10,10 @@
 build=${1:-build}
 cli=${2:-$build/mosaic}
 pk3=/usr/share/games/openarena/baseoa/pak1-maps.pk3
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-bsp.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-failed=0
-
-ok()   { echo "PASS $1"; }
-bad()  { echo "FAIL $1: $2"; failed=1; }
-
-if [ ! -x "$cli" ]; then
-    bad cli_built "$cli does not exist"
-    exit 1
-fi
-if [ ! -r "$pk3" ]; then
-    bad openarena_maps "$pk3 is missing (Debian package openarena-081-maps)"
-    exit 1
-fi
+. test/lib_test.sh  # test_tmp, ok, bad, need
+test_tmp bsp
+need cli_built "$cli does not exist" -x "$cli"
+need openarena_maps "$pk3 is missing (Debian package openarena-081-maps)" -r "$pk3"
 
 # ---- a real level ---------------------------------------------------------
 "$cli" render scenes/oa/oa_dm1.scene --size 320x180 --view 1 -o "$tmp/v1.png" \

@@ -3,17 +3,9 @@
 # diff, and usage errors (exit 2 with a message).  Fed by run.sh: BUILD CLI.
 build=${1:-build}
 cli=${2:-$build/mosaic}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-cli.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-failed=0
-
-ok()   { echo "PASS $1"; }
-bad()  { echo "FAIL $1: $2"; failed=1; }
-
-if [ ! -x "$cli" ]; then
-    bad cli_built "$cli does not exist"
-    exit 1
-fi
+. test/lib_test.sh  # test_tmp, ok, bad, need
+test_tmp cli
+need cli_built "$cli does not exist" -x "$cli"
 
 # ---- render -------------------------------------------------------------
 "$cli" render scenes/default.scene --size 320x180 -o "$tmp/a.png" --stats-json "$tmp/a.json" \

@@ -8,38 +8,12 @@
 build=${1:-build}
 cli=${2:-$build/mosaic}
 demo=$build/mosaic-demo
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-demo.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-failed=0
+. test/lib_xvfb.sh  # xvfb_start; and lib_test.sh: test_tmp, ok, bad, need
+test_tmp demo
 W=320 H=180
 
-ok()  { echo "PASS $1"; }
-bad() { echo "FAIL $1: $2"; failed=1; }
-
-if [ ! -x "$demo" ]; then
-    bad demo_built "$demo does not exist"
-    exit 1
-fi
-if ! command -v Xvfb > /dev/null 2>&1; then
-    bad demo_xvfb "Xvfb is missing (Debian xvfb, installed by make test's deps)"
-    exit 1
-fi
-# One virtual X server; Xvfb writes its display number to fd 3 once it
-# accepts clients (as test_view.sh does).
-Xvfb -displayfd 3 -screen 0 1280x1024x24 -nolisten tcp 3> "$tmp/display" > "$tmp/xvfb.log" 2>&1 &
-xvfb_pid=$!
-trap 'kill $xvfb_pid 2> /dev/null; wait $xvfb_pid 2> /dev/null; rm -rf "$tmp"' EXIT
-i=0
-while [ ! -s "$tmp/display" ] && [ $i -lt 100 ] && kill -0 $xvfb_pid 2> /dev/null; do
-    sleep 0.1
-    i=$((i + 1))
-done
-if [ ! -s "$tmp/display" ]; then
-    bad demo_xvfb "Xvfb did not start: $(tail -n 2 "$tmp/xvfb.log")"
-    exit 1
-fi
-DISPLAY=:$(cat "$tmp/display")
-export DISPLAY
+need demo_built "$demo does not exist" -x "$demo"
+xvfb_start demo
 
 if ! "$cli" render test/demo.scene --size ${W}x$H --spp 8 -o "$tmp/ref.png" > "$tmp/ref.out" 2>&1; then
     bad demo_reference "mosaic render test/demo.scene failed: $(tail -n 2 "$tmp/ref.out")"

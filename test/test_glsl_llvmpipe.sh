@@ -11,12 +11,9 @@
 build=${1:-build}
 cli=${2:-$build/mosaic}
 ref=$build/mosaic-llvmpipe
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-glsl-lp.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-failed=0
-
-ok()  { echo "PASS glsl_llvmpipe_$1"; }
-bad() { echo "FAIL glsl_llvmpipe_$1: $2"; failed=1; }
+. test/lib_test.sh  # test_tmp, ok, bad, need
+test_tmp glsl-lp
+test_prefix=glsl_llvmpipe_
 
 if [ ! -x "$cli" ]; then
     echo "FAIL glsl_llvmpipe: $cli does not exist"

@@ -10,18 +10,10 @@
 # Fed by run.sh: BUILD CLI.
 build=${1:-build}
 cli=${2:-$build/mosaic}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-hostile.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-failed=0
+. test/lib_test.sh  # test_tmp, ok, bad, need
+test_tmp hostile
 regress=$(pwd)/test/fuzz/regress/image
-
-ok()   { echo "PASS $1"; }
-bad()  { echo "FAIL $1: $2"; failed=1; }
-
-if [ ! -x "$cli" ]; then
-    bad cli_built "$cli does not exist"
-    exit 1
-fi
+need cli_built "$cli does not exist" -x "$cli"
 to="timeout -k 5 20"
 command -v timeout > /dev/null 2>&1 || to=""
 

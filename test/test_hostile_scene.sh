@@ -12,18 +12,10 @@ build=${1:-build}
 cli=${2:-$build/mosaic}
 case $cli in /*) ;; *) cli=$(pwd)/$cli ;; esac
 here=$(pwd)
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-hostile-scene.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-failed=0
+. test/lib_test.sh  # test_tmp, ok, bad, need
+test_tmp hostile-scene
 inputs=$here/test/hostile/scene
-
-ok()   { echo "PASS $1"; }
-bad()  { echo "FAIL $1: $2"; failed=1; }
-
-if [ ! -x "$cli" ]; then
-    bad cli_built "$cli does not exist"
-    exit 1
-fi
+need cli_built "$cli does not exist" -x "$cli"
 to="timeout -k 5 60"
 command -v timeout > /dev/null 2>&1 || to=""
 rss=""

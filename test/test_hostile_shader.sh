@@ -14,21 +14,10 @@ build=${1:-build}
 cli=${2:-$build/mosaic}
 case $cli in /*) ;; *) cli=$(pwd)/$cli ;; esac
 dir=$(pwd)/test/hostile/shader
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-hostile-shader.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-failed=0
-
-ok()   { echo "PASS $1"; }
-bad()  { echo "FAIL $1: $2"; failed=1; }
-
-if [ ! -x "$cli" ]; then
-    bad cli_built "$cli does not exist"
-    exit 1
-fi
-if [ ! -d "$dir" ]; then
-    bad inputs "$dir does not exist (run from the repository root)"
-    exit 1
-fi
+. test/lib_test.sh  # test_tmp, ok, bad, need
+test_tmp hostile-shader
+need cli_built "$cli does not exist" -x "$cli"
+need inputs "$dir does not exist (run from the repository root)" -d "$dir"
 to="timeout -k 5 20"
 command -v timeout > /dev/null 2>&1 || to=""
 

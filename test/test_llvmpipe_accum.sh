@@ -12,12 +12,9 @@
 build=${1:-build}
 cli=${2:-$build/mosaic}
 ref=$build/mosaic-llvmpipe
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-lpaccum.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-failed=0
+. test/lib_test.sh  # test_tmp, ok, bad, need
+test_tmp lpaccum
 size=320x180
-ok()  { echo "PASS $1"; }
-bad() { echo "FAIL $1: $2"; failed=1; }
 . test/lib_image.sh  # psnr, at_least, below
 field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p" | head -n 1; }
 

@@ -10,13 +10,8 @@
 build=${1:-build}
 cli=${2:-$build/mosaic}
 mpi=$build/mosaic-mpi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-mpi.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-failed=0
-
-ok()   { echo "PASS $1"; }
-bad()  { echo "FAIL $1: $2"; failed=1; }
-
+. test/lib_test.sh  # test_tmp, ok, bad, need
+test_tmp mpi
 for f in "$cli" "$mpi"; do
     [ -x "$f" ] || { bad built "$f does not exist"; exit 1; }
 done

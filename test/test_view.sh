@@ -8,41 +8,13 @@
 build=${1:-build}
 cli=${2:-$build/mosaic}
 view=$build/mosaic-view
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-view.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-failed=0
+. test/lib_xvfb.sh  # xvfb_start; and lib_test.sh: test_tmp, ok, bad, need
+test_tmp view
 W=320 H=180 BIN=16
 
-ok()   { echo "PASS $1"; }
-bad()  { echo "FAIL $1: $2"; failed=1; }
-
-if [ ! -x "$view" ]; then
-    bad view_built "$view does not exist"
-    exit 1
-fi
-if ! command -v Xvfb >/dev/null 2>&1; then
-    bad view_xvfb "Xvfb is missing (Debian xvfb, installed by make test's deps)"
-    exit 1
-fi
-
-# One virtual X server (24-bit, 1280x1024) for every run: Xvfb picks a free
-# display and writes its number to fd 3 once it accepts clients.  (xvfb-run
-# per run raced: its clean-up sometimes could not remove its folder while the
-# server was still stopping, and it then exits 5.)
-Xvfb -displayfd 3 -screen 0 1280x1024x24 -nolisten tcp 3> "$tmp/display" > "$tmp/xvfb.log" 2>&1 &
-xvfb_pid=$!
-trap 'kill $xvfb_pid 2> /dev/null; wait $xvfb_pid 2> /dev/null; rm -rf "$tmp"' EXIT
-i=0
-while [ ! -s "$tmp/display" ] && [ $i -lt 100 ] && kill -0 $xvfb_pid 2> /dev/null; do
-    sleep 0.1
-    i=$((i + 1))
-done
-if [ ! -s "$tmp/display" ]; then
-    bad view_xvfb "Xvfb did not start: $(tail -n 2 "$tmp/xvfb.log")"
-    exit 1
-fi
-DISPLAY=:$(cat "$tmp/display")
-export DISPLAY
+need view_built "$view does not exist" -x "$view"
+# One virtual X server for every run.
+xvfb_start view
 
 # Runs the viewer on the virtual screen: viewer ARGS... (output in $tmp/LOG.out)
 run_view() {
