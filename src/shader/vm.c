@@ -206,9 +206,9 @@ static int emit_multiply_add(builder *b, const ir_node *x, int n, int i, int pas
     return 0;
 }
 
-/* Builds one pass over NODES (vector nodes, id order); ROOT_SLOT >= 0: the
- * last node is saved there; OUTPUTS: the ROOT pass writes the outputs. */
-static int build_pass(builder *b, int pass, const int *nodes, int count, int saved_root, int outputs)
+/* Before a pass is built: which nodes are in it, their uses in it, the MULs
+ * fused into an ADD / SUB, and each node's last use in it. */
+static void plan_pass(builder *b, int pass, const int *nodes, int count, int saved_root, int outputs)
 {
     const ir_dag *d = b->d;
     for (int i = 0; i < count; i++) {
@@ -251,6 +251,133 @@ static int build_pass(builder *b, int pass, const int *nodes, int count, int sav
             if (b->in_pass[x->arg[j]] == pass + 1 && at > b->last_use[x->arg[j]])
                 b->last_use[x->arg[j]] = at;
     }
+}
+
+/* A texture fetch at NODES[I]: one VM_TEX for every component of the pass
+ * fetched from the same unit at the same (u, v). */
+static int emit_fetch(builder *b, const int *nodes, int count, int i, int pass, int saved_root, int outputs,
+                      uint8_t *written)
+{
+    const ir_dag *d = b->d;
+    const ir_node *x = &d->node[nodes[i]];
+    int tu, tv;
+    const int lu = vector_operand(b, x->arg[0], &tu), lv = vector_operand(b, x->arg[1], &tv);
+    if (lu < 0 || lv < 0)
+        return berr(b, "internal error: texture operand unavailable");
+    vm_ins *t = emit(b);
+    if (!t)
+        return berr(b, "out of memory");
+    t->op = VM_TEX;
+    t->aux = (uint16_t)x->v.index;
+    t->a = lu;
+    t->b = lv;
+    int got[4] = { -1, -1, -1, -1 };
+    for (int k = i; k < count; k++) {
+        const ir_node *y = &d->node[nodes[k]];
+        if (y->op == IR_TEX && y->v.index == x->v.index && y->arg[0] == x->arg[0] &&
+            y->arg[1] == x->arg[1] && got[y->aux & 3] < 0)
+            got[y->aux & 3] = nodes[k];
+    }
+    int dummy[4] = { -1, -1, -1, -1 };
+    for (int c = 0; c < 4; c++) {
+        const int r = reg_alloc(b);
+        t->d[c] = LOC(L_REG, r);
+        if (got[c] >= 0)
+            b->reg_of[got[c]] = r;
+        else
+            dummy[c] = r;
+    }
+    for (int c = 0; c < 4; c++)
+        if (dummy[c] >= 0)
+            reg_release(b, dummy[c]);
+    if (tu >= 0) reg_release(b, tu);
+    if (tv >= 0) reg_release(b, tv);
+    release_operands(b, x, i, pass);
+    for (int c = 0; c < 4; c++) {
+        const int m = got[c];
+        if (m < 0)
+            continue;
+        if (outputs && write_outputs(b, m, written) < 0)
+            return -1;
+        if (m == saved_root && b->slot_of[m] >= 0) {
+            vm_ins *cp = emit(b);
+            if (!cp)
+                return berr(b, "out of memory");
+            cp->op = VM_COPY;
+            cp->dst = LOC(L_SLOT, b->slot_of[m]);
+            cp->a = LOC(L_REG, b->reg_of[m]);
+        }
+        if (b->last_use[m] < 0) {
+            reg_release(b, b->reg_of[m]);
+            b->reg_of[m] = -2;  /* done, never read in this pass */
+        }
+    }
+    return 0;
+}
+
+/* Any other operation X (node N, NODES[I]): its operands located, one instruction. */
+static int emit_operation(builder *b, const ir_node *x, int n, int i, int pass, int to_slot, int outputs,
+                          uint8_t *written)
+{
+    const int na = x->nargs;
+    int loc[3] = { -1, -1, -1 }, tmp[3] = { -1, -1, -1 };
+    const int binary_modes = na == 2;
+    for (int j = 0; j < na; j++) {
+        loc[j] = binary_modes ? locate(b, x->arg[j]) : vector_operand(b, x->arg[j], &tmp[j]);
+        if (loc[j] < 0)
+            return berr(b, "internal error: operand unavailable in its pass");
+    }
+    vm_ins *o = emit(b);
+    if (!o)
+        return berr(b, "out of memory");
+    o->op = x->op;
+    o->mode = VM_VV;
+    if (binary_modes && LOC_KIND(loc[1]) == L_SCALAR)
+        o->mode = VM_VS;
+    else if (binary_modes && LOC_KIND(loc[0]) == L_SCALAR)
+        o->mode = VM_SV;
+    o->a = o->mode == VM_SV ? LOC_IDX(loc[0]) : loc[0];
+    o->b = o->mode == VM_VS ? LOC_IDX(loc[1]) : loc[1];
+    o->c = loc[2];
+    int unused;
+    if (assign_result(b, b->p->ins_count - 1, n, to_slot, outputs, written, &unused) < 0)
+        return -1;
+    for (int j = 0; j < 3; j++)
+        if (tmp[j] >= 0)
+            reg_release(b, tmp[j]);
+    release_operands(b, x, i, pass);
+    if (unused >= 0)
+        reg_release(b, unused);
+    return 0;
+}
+
+/* The ROOT pass: the outputs no instruction has written yet, copied out. */
+static int emit_outputs(builder *b, const uint8_t *written)
+{
+    const ir_dag *d = b->d;
+    for (int k = 0; k < d->out_count; k++) {
+        if (written[k])
+            continue;
+        const int l = locate(b, d->out[k]);
+        if (l < 0)
+            return berr(b, "internal error: output unavailable");
+        vm_ins *o = emit(b);
+        if (!o)
+            return berr(b, "out of memory");
+        o->op = VM_OUT;
+        o->aux = (uint16_t)k;
+        o->mode = LOC_KIND(l) == L_SCALAR ? VM_SV : VM_VV;
+        o->a = o->mode == VM_SV ? LOC_IDX(l) : l;
+    }
+    return 0;
+}
+
+/* Builds one pass over NODES (vector nodes, id order); ROOT_SLOT >= 0: the
+ * last node is saved there; OUTPUTS: the ROOT pass writes the outputs. */
+static int build_pass(builder *b, int pass, const int *nodes, int count, int saved_root, int outputs)
+{
+    const ir_dag *d = b->d;
+    plan_pass(b, pass, nodes, count, saved_root, outputs);
     uint8_t written[4 + MOS_MAX_VARYINGS + 1] = { 0 };
     if (d->out_count > (int)sizeof written)
         return berr(b, "internal error: too many outputs");
@@ -265,109 +392,17 @@ static int build_pass(builder *b, int pass, const int *nodes, int count, int sav
             continue;  /* computed by its ADD / SUB */
         const int to_slot = n == saved_root && b->slot_of[n] >= 0;
         if (x->op == IR_TEX) {
-            int tu, tv;
-            const int lu = vector_operand(b, x->arg[0], &tu), lv = vector_operand(b, x->arg[1], &tv);
-            if (lu < 0 || lv < 0)
-                return berr(b, "internal error: texture operand unavailable");
-            vm_ins *t = emit(b);
-            if (!t)
-                return berr(b, "out of memory");
-            t->op = VM_TEX;
-            t->aux = (uint16_t)x->v.index;
-            t->a = lu;
-            t->b = lv;
-            int got[4] = { -1, -1, -1, -1 };
-            for (int k = i; k < count; k++) {
-                const ir_node *y = &d->node[nodes[k]];
-                if (y->op == IR_TEX && y->v.index == x->v.index && y->arg[0] == x->arg[0] &&
-                    y->arg[1] == x->arg[1] && got[y->aux & 3] < 0)
-                    got[y->aux & 3] = nodes[k];
-            }
-            int dummy[4] = { -1, -1, -1, -1 };
-            for (int c = 0; c < 4; c++) {
-                const int r = reg_alloc(b);
-                t->d[c] = LOC(L_REG, r);
-                if (got[c] >= 0)
-                    b->reg_of[got[c]] = r;
-                else
-                    dummy[c] = r;
-            }
-            for (int c = 0; c < 4; c++)
-                if (dummy[c] >= 0)
-                    reg_release(b, dummy[c]);
-            if (tu >= 0) reg_release(b, tu);
-            if (tv >= 0) reg_release(b, tv);
-            release_operands(b, x, i, pass);
-            for (int c = 0; c < 4; c++) {
-                const int m = got[c];
-                if (m < 0)
-                    continue;
-                if (outputs && write_outputs(b, m, written) < 0)
-                    return -1;
-                if (m == saved_root && b->slot_of[m] >= 0) {
-                    vm_ins *cp = emit(b);
-                    if (!cp)
-                        return berr(b, "out of memory");
-                    cp->op = VM_COPY;
-                    cp->dst = LOC(L_SLOT, b->slot_of[m]);
-                    cp->a = LOC(L_REG, b->reg_of[m]);
-                }
-                if (b->last_use[m] < 0) {
-                    reg_release(b, b->reg_of[m]);
-                    b->reg_of[m] = -2;  /* done, never read in this pass */
-                }
-            }
+            if (emit_fetch(b, nodes, count, i, pass, saved_root, outputs, written) < 0)
+                return -1;
         } else if (fused_operand(b, x, n) >= 0) {
             if (emit_multiply_add(b, x, n, i, pass, to_slot, outputs, written) < 0)
                 return -1;
-        } else {
-            const int na = x->nargs;
-            int loc[3] = { -1, -1, -1 }, tmp[3] = { -1, -1, -1 };
-            const int binary_modes = na == 2;
-            for (int j = 0; j < na; j++) {
-                loc[j] = binary_modes ? locate(b, x->arg[j]) : vector_operand(b, x->arg[j], &tmp[j]);
-                if (loc[j] < 0)
-                    return berr(b, "internal error: operand unavailable in its pass");
-            }
-            vm_ins *o = emit(b);
-            if (!o)
-                return berr(b, "out of memory");
-            o->op = x->op;
-            o->mode = VM_VV;
-            if (binary_modes && LOC_KIND(loc[1]) == L_SCALAR)
-                o->mode = VM_VS;
-            else if (binary_modes && LOC_KIND(loc[0]) == L_SCALAR)
-                o->mode = VM_SV;
-            o->a = o->mode == VM_SV ? LOC_IDX(loc[0]) : loc[0];
-            o->b = o->mode == VM_VS ? LOC_IDX(loc[1]) : loc[1];
-            o->c = loc[2];
-            int unused;
-            if (assign_result(b, b->p->ins_count - 1, n, to_slot, outputs, written, &unused) < 0)
-                return -1;
-            for (int j = 0; j < 3; j++)
-                if (tmp[j] >= 0)
-                    reg_release(b, tmp[j]);
-            release_operands(b, x, i, pass);
-            if (unused >= 0)
-                reg_release(b, unused);
+        } else if (emit_operation(b, x, n, i, pass, to_slot, outputs, written) < 0) {
+            return -1;
         }
     }
-    if (outputs) {
-        for (int k = 0; k < d->out_count; k++) {
-            if (written[k])
-                continue;
-            const int l = locate(b, d->out[k]);
-            if (l < 0)
-                return berr(b, "internal error: output unavailable");
-            vm_ins *o = emit(b);
-            if (!o)
-                return berr(b, "out of memory");
-            o->op = VM_OUT;
-            o->aux = (uint16_t)k;
-            o->mode = LOC_KIND(l) == L_SCALAR ? VM_SV : VM_VV;
-            o->a = o->mode == VM_SV ? LOC_IDX(l) : l;
-        }
-    }
+    if (outputs && emit_outputs(b, written) < 0)
+        return -1;
     /* Registers of this pass die with it; only slots carry values on. */
     for (int i = 0; i < count; i++) {
         const int n = nodes[i];
