@@ -12,8 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "fuzz_util.h"
 #include "scene/scene.h"
@@ -36,12 +34,7 @@ static void setup(void)
         int n = snprintf(text, sizeof text, "object m\n  mesh m.%s\nend\n", exts[i]);
         fuzz_write(name, text, (size_t)n, path);
     }
-    snprintf(path, sizeof path, "%s/escape.png", fuzz_dir());
-    if (symlink("/etc/passwd", path) != 0)
-        abort();
-    snprintf(path, sizeof path, "%s/fifo.bin", fuzz_dir());
-    if (mkfifo(path, 0600) != 0)
-        abort();
+    fuzz_traps("fifo.bin");
 }
 
 /* The extension the bytes ask for (index into exts). */
@@ -63,32 +56,10 @@ static size_t by_content(const uint8_t *d, size_t n)
     return 1;
 }
 
-/* Every error reads "PATH:LINE:COL: message". */
-static int well_formed(const char *err, const char *path)
-{
-    size_t n = strlen(path);
-    if (strncmp(err, path, n) || err[n] != ':')
-        return 0;
-    const char *c = err + n + 1;
-    for (int field = 0; field < 2; field++) {
-        if (*c < '1' || *c > '9')
-            return 0;
-        while (*c >= '0' && *c <= '9')
-            c++;
-        if (*c++ != ':')
-            return 0;
-    }
-    return *c == ' ' && c[1] != '\0';
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static int ready;
-    if (!ready) {
-        setup();
-        ready = 1;
-    }
+    fuzz_once(setup);
     size_t ext;
     if (size > 0 && data[0] >= 1 && data[0] <= EXT_COUNT) {
         ext = data[0] - 1u;
@@ -105,12 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                              .max_texture_bytes = 64u << 20 };
     scene *s;
     if (scene_load_ex(path, &opts, &s, err, sizeof err) != MOS_OK) {
-        if (fuzz_verbose())
-            fprintf(stderr, "fuzz_mesh: %s\n", err);
-        if (!well_formed(err, path)) {
-            fprintf(stderr, "fuzz_mesh: malformed error message: '%s'\n", err);
-            abort();
-        }
+        fuzz_check_error("fuzz_mesh", err, path);
         return 0;
     }
     if (scene_triangle_count(s) > FUZZ_MAX_TRIANGLES) {

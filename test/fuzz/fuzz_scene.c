@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "fuzz_util.h"
 #include "scene/scene.h"
@@ -34,51 +33,19 @@ static void setup(void)
         abort();
     fuzz_write("textures/tiles.png", fuzz_png_4x4, sizeof fuzz_png_4x4, path);
     fuzz_write("textures/bricks.png", fuzz_png_4x4, sizeof fuzz_png_4x4, path);
-    snprintf(path, sizeof path, "%s/escape.png", fuzz_dir());
-    if (symlink("/etc/passwd", path) != 0)
-        abort();
-    snprintf(path, sizeof path, "%s/fifo.obj", fuzz_dir());
-    if (mkfifo(path, 0600) != 0)
-        abort();
-}
-
-/* Every error reads "PATH:LINE:COL: message". */
-static int well_formed(const char *err, const char *path)
-{
-    size_t n = strlen(path);
-    if (strncmp(err, path, n) || err[n] != ':')
-        return 0;
-    const char *c = err + n + 1;
-    for (int field = 0; field < 2; field++) {
-        if (*c < '1' || *c > '9')
-            return 0;
-        while (*c >= '0' && *c <= '9')
-            c++;
-        if (*c++ != ':')
-            return 0;
-    }
-    return *c == ' ' && c[1] != '\0';
+    fuzz_traps("fifo.obj");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static int ready;
-    if (!ready) {
-        setup();
-        ready = 1;
-    }
+    fuzz_once(setup);
     char path[FUZZ_PATH_MAX], err[1024];
     fuzz_write("fuzz.scene", data, size, path);
     scene_load_opts opts = { .sandbox_dir = fuzz_dir(), .max_triangles = FUZZ_MAX_TRIANGLES };
     scene *s;
     if (scene_load_ex(path, &opts, &s, err, sizeof err) != MOS_OK) {
-        if (fuzz_verbose())
-            fprintf(stderr, "fuzz_scene: %s\n", err);
-        if (!well_formed(err, path)) {
-            fprintf(stderr, "fuzz_scene: malformed error message: '%s'\n", err);
-            abort();
-        }
+        fuzz_check_error("fuzz_scene", err, path);
         return 0;
     }
     if (scene_triangle_count(s) > FUZZ_MAX_TRIANGLES || scene_view_count(s) < 1) {

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <zlib.h>
 
@@ -54,6 +56,53 @@ int fuzz_verbose(void)
     if (verbose < 0)
         verbose = getenv("MOSAIC_FUZZ_VERBOSE") != NULL;
     return verbose;
+}
+
+void fuzz_traps(const char *fifo)
+{
+    char path[FUZZ_PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/escape.png", fuzz_dir()) >= (int)sizeof path ||
+        symlink("/etc/passwd", path) != 0)
+        abort();
+    if (snprintf(path, sizeof path, "%s/%s", fuzz_dir(), fifo) >= (int)sizeof path || mkfifo(path, 0600) != 0)
+        abort();
+}
+
+void fuzz_once(void (*setup)(void))
+{
+    static int ready;
+    if (!ready) {
+        setup();
+        ready = 1;
+    }
+}
+
+/* Whether ERR reads "PATH:LINE:COL: message". */
+static int well_formed(const char *err, const char *path)
+{
+    size_t n = strlen(path);
+    if (strncmp(err, path, n) || err[n] != ':')
+        return 0;
+    const char *c = err + n + 1;
+    for (int field = 0; field < 2; field++) {
+        if (*c < '1' || *c > '9')
+            return 0;
+        while (*c >= '0' && *c <= '9')
+            c++;
+        if (*c++ != ':')
+            return 0;
+    }
+    return *c == ' ' && c[1] != '\0';
+}
+
+void fuzz_check_error(const char *who, const char *err, const char *path)
+{
+    if (fuzz_verbose())
+        fprintf(stderr, "%s: %s\n", who, err);
+    if (!well_formed(err, path)) {
+        fprintf(stderr, "%s: malformed error message: '%s'\n", who, err);
+        abort();
+    }
 }
 
 /* ---- little-endian writers -------------------------------------------------------------- */

@@ -18,6 +18,17 @@ void fuzz_write(const char *name, const void *data, size_t size, char out[FUZZ_P
  * outcome (the loader's error message or what loaded), for triage. */
 int fuzz_verbose(void);
 
+/* The two traps a sandbox must refuse, in fuzz_dir(): escape.png, a link to a file outside
+ * (/etc/passwd), and FIFO, a FIFO that would block a reader forever.  Aborts when they cannot be made. */
+void fuzz_traps(const char *fifo);
+
+/* Calls SETUP the first time it is reached in this process (each target's fixtures, made once). */
+void fuzz_once(void (*setup)(void));
+
+/* A loader's refusal, as target WHO ("fuzz_scene"): prints "WHO: ERR" when verbose, and aborts
+ * unless ERR reads "PATH:LINE:COL: message" (every error names where it is). */
+void fuzz_check_error(const char *who, const char *err, const char *path);
+
 /* A small valid Quake 3 map (IBSP 46): a textured quad, a 3x3 Bezier patch,
  * a sky face and a flare (both skipped), an intermission point aimed at a
  * target and two spawn points.  Malloc'ed, *SIZE bytes. */
