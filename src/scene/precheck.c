@@ -554,7 +554,7 @@ static bool skip_value(json *j)
     return true;
 }
 
-/* The key at j->c (a string), its text in [*k, *k + *n). */
+/* The key at j->c (a string), its text in [*k, *k + *n); j->c is then at its value. */
 static bool key(json *j, const char **k, size_t *n)
 {
     ws(j);
@@ -565,7 +565,10 @@ static bool key(json *j, const char **k, size_t *n)
         return false;
     *n = (size_t)(j->c - 1 - *k);
     ws(j);
-    return j->c < j->end && *j->c++ == ':';
+    if (j->c >= j->end || *j->c++ != ':')
+        return false;
+    ws(j);
+    return true;
 }
 
 typedef struct name_ref {
@@ -660,7 +663,6 @@ static int read_node(json *j, node_graph *g)
         size_t n;
         if (!key(j, &k, &n))
             return -1;
-        ws(j);
         if (n == 8 && !memcmp(k, "children", 8) && j->c < j->end && *j->c == '[') {
             j->c++;
             ws(j);
@@ -719,7 +721,6 @@ static int read_nodes(json *j, node_graph *g)
         size_t n;
         if (!key(j, &k, &n))
             return -1;
-        ws(j);
         const bool nodes = n == 5 && !memcmp(k, "nodes", 5) && j->c < j->end && (*j->c == '[' || *j->c == '{');
         if (nodes) {
             const char close = *j->c == '[' ? ']' : '}';
