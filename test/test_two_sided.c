@@ -2,7 +2,8 @@
  * corners, the second drawn from another corner and in the other winding)
  * must not z-fight: with the less-than depth test the first drawn covers the
  * second at every sample, in every raster path (small-triangle blocks, 4x4
- * blocks, quads), every ISA, 1 to 16 samples per pixel.  Fed by make test. */
+ * blocks, quads), every ISA, 1 to 16 samples per pixel, sharp and blurred,
+ * and where clipping at the near plane cuts the card.  Fed by make test. */
 #include "testutil.h"
 
 enum { TW = 160, TH = 96, TRIS = 300 };
@@ -33,10 +34,11 @@ static void vs_moved(const mos_vs_batch *b)
 
 static float unit(test_rng *r) { return (float)rng_unit(r); }
 
-/* TRIS random triangles as clip x, y, z, w (w = 1): sizes from a pixel to
- * half the screen, so both the small-triangle path and the block walk run;
- * depths in (-0.9, 0.9), tilted. */
-static void make_cards(uint32_t seed, float *first, float *second)
+/* TRIS random triangles as clip x, y, z, w: sizes from a pixel to half the
+ * screen, so both the small-triangle path and the block walk run; depths in
+ * (-0.9, 0.9), tilted.  With NEAR, w in (0.3, 2) and z down to -1.6 w: most
+ * cards cross the near plane, and clipping cuts them into polygons. */
+static void make_cards(uint32_t seed, bool near, float *first, float *second)
 {
     test_rng rs = { seed }, *s = &rs;
     for (int i = 0; i < TRIS; i++) {
@@ -44,10 +46,11 @@ static void make_cards(uint32_t seed, float *first, float *second)
         const float cx = 2.0f * unit(s) - 1.0f, cy = 2.0f * unit(s) - 1.0f;
         float *a = first + 12 * i, *b = second + 12 * i;
         for (int v = 0; v < 3; v++) {
-            a[4 * v + 0] = cx + size * (2.0f * unit(s) - 1.0f);
-            a[4 * v + 1] = cy + size * (2.0f * unit(s) - 1.0f);
-            a[4 * v + 2] = 1.8f * unit(s) - 0.9f;
-            a[4 * v + 3] = 1.0f;
+            const float w = near ? 0.3f + 1.7f * unit(s) : 1.0f;
+            a[4 * v + 0] = w * (cx + size * (2.0f * unit(s) - 1.0f));
+            a[4 * v + 1] = w * (cy + size * (2.0f * unit(s) - 1.0f));
+            a[4 * v + 2] = near ? w * (2.5f * unit(s) - 1.6f) : 1.8f * unit(s) - 0.9f;
+            a[4 * v + 3] = w;
         }
         /* The same corners from corner 1, the other way round: 1, 0, 2. */
         static const int order[3] = {1, 0, 2};
@@ -123,11 +126,12 @@ static void two_sided_cards(void)
                                              .lens_x = mode ? 0.02f : 0.0f, .lens_y = mode ? 0.02f : 0.0f,
                                              .focus_w = 0.5f };
                 for (uint32_t seed = 1; seed <= (mode ? 2u : 4u); seed++) {
-                    make_cards(seed * 2654435761u, first, second);
+                    const bool near = seed % 2 == 0;  /* every other set crosses the near plane */
+                    make_cards(seed * 2654435761u, near, first, second);
                     const long shown = second_side_samples(ctx, t, sh, spps[si], first, second, &blur);
-                    CHECK_MSG(shown == 0, "%s, %d spp, %s, seed %u: the second side shows at %ld samples",
+                    CHECK_MSG(shown == 0, "%s, %d spp, %s, seed %u%s: the second side shows at %ld samples",
                               isa_names[ii], spps[si], mode == 0 ? "sharp" : mode == 1 ? "decoupled" : "supersample",
-                              seed, shown);
+                              seed, near ? " (near plane)" : "", shown);
                 }
             }
             mos_target_destroy(ctx, t);

@@ -29,6 +29,14 @@ static void lerp_vertex(fe_vertex *out, const fe_vertex *a, const fe_vertex *b, 
     for (int i = 0; i < nvar; i++) out->var[i] = a->var[i] + (b->var[i] - a->var[i]) * t;
 }
 
+/* A total order on clip positions (x, then y, z, w) for the fan's first corner. */
+static bool vertex_before(const fe_vertex *a, const fe_vertex *b)
+{
+    for (int i = 0; i < 4; i++)
+        if (a->clip[i] != b->clip[i]) return a->clip[i] < b->clip[i];
+    return false;
+}
+
 int fe_clip_triangle(const fe_vertex in[3], int varying_count, float guard_x, float guard_y,
                      fe_vertex out[FE_CLIP_MAX_TRIS][3])
 {
@@ -68,11 +76,19 @@ int fe_clip_triangle(const fe_vertex in[3], int varying_count, float guard_x, fl
         n = m;
         cur ^= 1;
     }
+    /* The fan starts at the polygon's canonical corner, not at whichever the
+     * draw gave first: two triangles with the same corners (the sides of a
+     * two-sided card) are cut into the same points above, and so into the
+     * same triangles here, whatever their order and winding. */
+    const fe_vertex *p = poly[cur];
+    int k = 0;
+    for (int i = 1; i < n; i++)
+        if (vertex_before(&p[i], &p[k])) k = i;
     int tris = 0;
     for (int i = 1; i + 1 < n && tris < FE_CLIP_MAX_TRIS; i++, tris++) {
-        out[tris][0] = poly[cur][0];
-        out[tris][1] = poly[cur][i];
-        out[tris][2] = poly[cur][i + 1];
+        out[tris][0] = p[k];
+        out[tris][1] = p[(k + i) % n];
+        out[tris][2] = p[(k + i + 1) % n];
     }
     return tris;
 }
