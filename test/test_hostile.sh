@@ -188,6 +188,12 @@ expect glsl_macro_cycle_refused 1 "macro_cycle.frag:4: macro B is reached again"
 expect glsl_macro_calls_parameter_refused 1 "macro_callp.frag:5: a macro calls its parameter f" \
     "$cli" shader "$tmp/macro_callp.frag"
 expect glsl_macro_small_compiles 0 "" "$cli" shader "$tmp/macro_ok.frag"
+# Desktop GLSL before 1.50: glslang printed its built-in prelude and "Unable
+# to parse built-ins"; now the #version line is refused by name.
+printf '// old\n#version 110\nvoid main() { gl_FragColor = vec4(1.0); }\n' > "$tmp/v110.frag"
+expect glsl_version_110_refused 1 "v110.frag:2: #version 110 is not supported: Mosaic compiles GLSL to SPIR-V for OpenGL, which needs #version 330" \
+    "$cli" shader "$tmp/v110.frag"
+grep -q 'Unable to parse built-ins' "$tmp/out" "$tmp/err" && bad glsl_version_110_quiet "glslang's prelude was printed"
 
 # ---- options -----------------------------------------------------------------
 expect view_out_of_range 1 "view 9 does not exist: scenes/default.scene has [0-9]+ views?, 0\.\.[0-9]+ \(0 " \

@@ -111,6 +111,41 @@ static int check_depth(const char *code, const char *file, char *err, size_t err
     return 0;
 }
 
+/* glslang cannot build its built-in tables for desktop GLSL before 1.50
+ * with SPIR-V as the target: it prints its whole built-in prelude and
+ * "Unable to parse built-ins".  Such a #version is refused first, at its
+ * line; the others get glslang's own messages. */
+static int check_version(const char *code, const char *file, char *err, size_t err_size)
+{
+    int line = 1;
+    for (const char *p = code; *p; p++) {
+        if (*p == '\n') {
+            line++;
+        } else if (p[0] == '/' && p[1] == '/') {
+            while (p[1] && p[1] != '\n') p++;
+        } else if (p[0] == '/' && p[1] == '*') {
+            for (p += 2; *p && !(p[0] == '*' && p[1] == '/'); p++) line += *p == '\n';
+            if (!*p) break;
+            p++;
+        } else if (*p == '#') {
+            int version = 0;
+            if (sscanf(p, "#%*[ \t]version %d", &version) != 1 && sscanf(p, "#version %d", &version) != 1)
+                return 0;  /* another directive first: glslang says what it thinks */
+            if (version > 0 && version < 150) {
+                snprintf(err, err_size,
+                         "%s:%d: #version %d is not supported: Mosaic compiles GLSL to SPIR-V for OpenGL, which "
+                         "needs #version 330 or higher (Mosaic's shaders use 450)",
+                         file, line, version);
+                return -1;
+            }
+            return 0;
+        } else if (*p != ' ' && *p != '\t' && *p != '\r') {
+            return 0;  /* code before any #version: glslang's default (450) */
+        }
+    }
+    return 0;
+}
+
 typedef struct glsl_job {
     const glslang_input_t *input;
     glslang_stage_t stage;
@@ -137,7 +172,8 @@ static void *compile_job(void *arg)
         snprintf(err, err_size, "%s: glslang could not start", file);
         goto done;
     }
-    if (glsl_check_macros(job->input->code, file, err, err_size) != 0)
+    if (check_version(job->input->code, file, err, err_size) != 0 ||
+        glsl_check_macros(job->input->code, file, err, err_size) != 0)
         goto done;
     if (!glslang_shader_preprocess(sh, job->input)) {
         format_log(glslang_shader_get_info_log(sh), file, err, err_size);
