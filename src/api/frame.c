@@ -69,7 +69,8 @@ mos_result mos_begin_frame(mos_context *ctx, const mos_frame_desc *desc)
     if (!ctx) return MOS_ERR_INVALID_ARGUMENT;
     if (!desc) return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_begin_frame: NULL desc");
     if (ctx->in_frame) return ctx_fail(ctx, MOS_ERR_FRAME_STATE, "mos_begin_frame: a frame is already being recorded");
-    if (!pool_get(&ctx->targets, desc->target.id))
+    const rt_target *target = pool_get(&ctx->targets, desc->target.id);
+    if (!target)
         return ctx_fail(ctx, MOS_ERR_BAD_HANDLE, "mos_begin_frame: target handle %u is invalid", desc->target.id);
     float depth = desc->clear_depth == 0.0f ? 1.0f : desc->clear_depth;
     if (!(depth > 0.0f && depth <= 1.0f))
@@ -79,7 +80,6 @@ mos_result mos_begin_frame(mos_context *ctx, const mos_frame_desc *desc)
     if (desc->inspect & ~(unsigned)MOS_INSPECT_ALL)
         return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_begin_frame: unknown inspect bits 0x%x",
                         desc->inspect & ~(unsigned)MOS_INSPECT_ALL);
-    const rt_target *target = pool_get(&ctx->targets, desc->target.id);
     size_t mask_bytes = 0;
     if (desc->tile_mask) {
         const int bin = ctx->pipeline.bin_px, tp = desc->tile_px;
