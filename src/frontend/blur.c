@@ -333,7 +333,9 @@ static void rank_empty(fe_blur *b, int stride, int j)
  * back-face culled, projective triangle) ranks where it faces away are
  * empty.  Writes the pixels the ranks cover (x0, y0, x1, y1 inclusive) to
  * box; false when they cover none. */
-#define RANK_POINTS (2 * FRAME_MAX_POSITIONS)
+/* Times a rank table reads: both ends of every rank when the ranks' t
+ * ranges overlap (interleaved tuples), padded (RANK_PAD). */
+#define RANK_POINTS FE_RANK_STRIDE(2 * FRAME_MAX_POSITIONS + 1)
 /* Every rank's eight ends before rounding, in pixels (FE_RANK_*), and
  * whether it is empty; padded to FE_RANK_STRIDE ranks.  The loops over
  * ranks and times below have fixed, padded trip counts and no branches,
