@@ -374,8 +374,10 @@ MOS_API mos_result mos_shader_create_spirv(mos_context *ctx, const mos_spirv_des
 /* ---- frames and draws ----------------------------------------------------- */
 /* How visibility samples get their colour.  Sample s of a pixel has a fixed
  * (x, y) offset (one pattern for all pixels) and a lens position (u, v) on
- * the unit disk and a shutter time t in [0, 1) from a stratified, jittered
- * 3D pattern that repeats every 32x32 pixels. */
+ * the unit disk and a shutter time t in [0, 1) from a bounded set of 4 S
+ * tuples: each pixel class (x & 1, y & 1) has its own S (a Halton segment,
+ * times stratified), interleaved across the image (mos_target_sample_position
+ * gives them). */
 typedef enum mos_sampling {
     MOS_SAMPLING_AUTO = 0,     /* DECOUPLED when the frame has blur, else MSAA */
     MOS_SAMPLING_MSAA,         /* no blur: every draw seen at one (u, v, t), shaded once per pixel */
@@ -556,12 +558,13 @@ MOS_API mos_result mos_target_read_map(mos_context *ctx, mos_target t, mos_inspe
  *   blurred_triangles   binned triangles that move or are defocused
  *   cache_hit_rate      hits / (hits + misses)
  *   blur_area           mean pixels touched per shading-grid point used
- *   sample_candidates   sample slots the stochastic rasterizer visited: one
- *                       sample of one rank per pixel of a 4x4 block inside
- *                       the rank's box, each held against the triangle's
- *                       bounds at that sample's lens position
- *   sample_tests        those of them the bounds did not rule out, given
- *                       the full 5D coverage test
+ *   sample_candidates   sample slots the stochastic rasterizer visited: for
+ *                       a large triangle, the lanes of 4x4 blocks inside a
+ *                       (u, v, t) tuple's box; for a small one, one sample
+ *                       of one rank per pixel inside the rank's box, each
+ *                       held against the triangle's bounds there
+ *   sample_tests        those of them given the full coverage test (a large
+ *                       triangle's are all of them)
  *   sample_test_efficiency   covered / sample_tests (0 without any)
  *   worker_busy_ms, worker_fragments   per worker: busy time, covered samples */
 #define MOS_FRAME_STATS(S, A)                                                                        \

@@ -467,7 +467,12 @@ static void test_streak_length(void)
             }
         int len = first < 0 ? 0 : last - first + 1;
         printf("  square moving %d px: streak %d px (from x = %d)\n", d, len, first);
-        CHECK_MSG(len >= d + (int)size - 1 && len <= d + (int)size + 1, "streak %d px for a %d px move", len, d);
+        /* The streak's end pixels are covered only near t = 0 or 1: the
+         * left one over a fraction 0.75^2 / (2 d) of (x, t), the one next
+         * to the right end 1.75 / d; at 64 spp that is under two expected
+         * samples once d passes 48, so one of them may hold none. */
+        const int slack = d > 48 ? 2 : 1;
+        CHECK_MSG(len >= d + (int)size - slack && len <= d + (int)size + 1, "streak %d px for a %d px move", len, d);
         free(img);
         mos_buffer_destroy(ctx, vb);
     }
@@ -629,8 +634,54 @@ static void test_back_faces_culled(void)
     free(tris);
 }
 
+/* The lens/time pattern is interleaved tuples: every pixel of a class (x
+ * & 1, y & 1) has the same S tuples, the four classes different ones, each
+ * class's times one in each of S strata, its lenses on the unit disk. */
+static void test_interleaved_tuples(void)
+{
+    mos_context *ctx = tu_context(1, 0);
+    if (!ctx) return;
+    static const int spps[] = {4, 16, 27, 64};
+    for (int k = 0; k < 4; k++) {
+        const int S = spps[k];
+        mos_target rt;
+        CHECK_OK(mos_target_create(ctx, &(mos_target_desc){.width = 40, .height = 36, .samples = S}, &rt));
+        float ref[4][64][5];
+        for (int c = 0; c < 4; c++)
+            for (int s = 0; s < S; s++) CHECK_OK(mos_target_sample_position(ctx, rt, c & 1, c >> 1, s, ref[c][s]));
+        int mismatched = 0, shared = 0, unstratified = 0, off_disk = 0;
+        for (int y = 0; y < 36; y++)
+            for (int x = 0; x < 40; x++)
+                for (int s = 0; s < S; s++) {
+                    float q[5];
+                    CHECK_OK(mos_target_sample_position(ctx, rt, x, y, s, q));
+                    const float *r = ref[(x & 1) | (y & 1) << 1][s];
+                    mismatched += q[2] != r[2] || q[3] != r[3] || q[4] != r[4];
+                }
+        for (int c = 0; c < 4; c++) {
+            bool stratum[64] = {false};
+            for (int s = 0; s < S; s++) {
+                const int j = (int)(ref[c][s][4] * (float)S);
+                if (j >= 0 && j < S) stratum[j] = true;
+                off_disk += ref[c][s][2] * ref[c][s][2] + ref[c][s][3] * ref[c][s][3] > 1.0001f;
+                for (int o = 0; o < c; o++)  /* another class holding the same tuple */
+                    for (int z = 0; z < S; z++)
+                        shared += ref[o][z][2] == ref[c][s][2] && ref[o][z][3] == ref[c][s][3] &&
+                                  ref[o][z][4] == ref[c][s][4];
+            }
+            for (int j = 0; j < S; j++) unstratified += !stratum[j];
+        }
+        printf("  %2d spp: %d samples off their class's tuple, %d tuples shared between classes, %d empty time strata, "
+               "%d lenses off the disk\n", S, mismatched, shared, unstratified, off_disk);
+        CHECK(mismatched == 0 && shared == 0 && unstratified == 0 && off_disk == 0);
+        mos_target_destroy(ctx, rt);
+    }
+    mos_context_destroy(ctx);
+}
+
 int main(void)
 {
+    TEST_RUN(test_interleaved_tuples);
     TEST_RUN(test_coverage_paths);
     TEST_RUN(test_decoupled_equals_msaa_without_blur);
     TEST_RUN(test_cache_size_invariance);

@@ -25,26 +25,13 @@ void mos_blur_lens(mos_blur_desc *b, float aperture, float focus_dist, float fov
     b->focus_w = ok ? focus_dist : 0.0f;
 }
 
-static float radical_inverse(unsigned i, unsigned b)
-{
-    float f = 1.0f, r = 0.0f;
-    for (; i; i /= b) {
-        f /= (float)b;
-        r += f * (float)(i % b);
-    }
-    return r;
-}
-
 /* Halton in bases 2, 3, 5 (stratified): a lens point uniform on the unit
- * disk and a shutter time. */
+ * disk and a shutter time (raster_halton_uvt, the same points the
+ * stochastic pattern's tuples take). */
 void mos_accum_pinhole(int k, float uvt[3])
 {
     if (!uvt) return;
-    unsigned i = (unsigned)(k < 0 ? 0 : k) + 1;
-    float r = sqrtf(radical_inverse(i, 2)), phi = 6.28318531f * radical_inverse(i, 3);
-    uvt[0] = r * cosf(phi);
-    uvt[1] = r * sinf(phi);
-    uvt[2] = radical_inverse(i, 5);
+    raster_halton_uvt((uint64_t)(k < 0 ? 0 : k) + 1, uvt);
 }
 
 /* Checks a frame's blur settings; NULL when they are valid, else why not. */

@@ -15,12 +15,14 @@ mos_result rt_target_init(rt_target *t, int width, int height, int samples, cons
     t->depth = util_calloc(a, pixels * (size_t)samples, sizeof *t->depth);
     t->resolved = util_calloc(a, pixels, sizeof *t->resolved);
     t->uvt = util_alloc(a, raster_uvt_floats(samples) * sizeof *t->uvt);
-    if (!t->color || !t->depth || !t->resolved || !t->uvt) {
+    t->tuples = util_alloc(a, sizeof *t->tuples);
+    if (!t->color || !t->depth || !t->resolved || !t->uvt || !t->tuples) {
         rt_target_release(t, a);
         return MOS_ERR_OUT_OF_MEMORY;
     }
     raster_samples_get(samples, &t->positions);
-    raster_uvt_fill(samples, 0, t->uvt);
+    raster_tuples_fill(samples, 0, &t->positions, t->tuples);
+    raster_uvt_fill(t->tuples, t->uvt);
     mos_result r = raster_ranked_init(&t->ranked, samples, t->uvt, &t->positions, a);
     if (r != MOS_OK) rt_target_release(t, a);
     return r;
@@ -48,6 +50,7 @@ void rt_target_release(rt_target *t, const mos_allocator *a)
     util_free(a, t->resolved);
     util_free(a, t->accum);
     util_free(a, t->uvt);
+    util_free(a, t->tuples);
     raster_ranked_release(&t->ranked, a);
     util_free(a, t->bin_stamp);
     memset(t, 0, sizeof *t);
@@ -73,7 +76,9 @@ mos_result rt_target_uvt_seed(rt_target *t, uint32_t seed, const mos_allocator *
     frame_ranked ranked;
     float *uvt = util_alloc(a, raster_uvt_floats(t->samples) * sizeof *uvt);
     if (!uvt) return MOS_ERR_OUT_OF_MEMORY;
-    raster_uvt_fill(t->samples, seed, uvt);
+    frame_tuples tuples;
+    raster_tuples_fill(t->samples, seed, &t->positions, &tuples);
+    raster_uvt_fill(&tuples, uvt);
     if (raster_ranked_init(&ranked, t->samples, uvt, &t->positions, a) != MOS_OK) {
         util_free(a, uvt);
         return MOS_ERR_OUT_OF_MEMORY;
@@ -81,6 +86,7 @@ mos_result rt_target_uvt_seed(rt_target *t, uint32_t seed, const mos_allocator *
     util_free(a, t->uvt);
     raster_ranked_release(&t->ranked, a);
     t->uvt = uvt;
+    *t->tuples = tuples;
     t->ranked = ranked;
     t->uvt_seed = seed;
     return MOS_OK;

@@ -32,6 +32,28 @@ typedef struct frame_samples {
     float fx[FRAME_MAX_POSITIONS], fy[FRAME_MAX_POSITIONS];  /* same, in pixels */
 } frame_samples;
 
+/* The lens/time pattern as a bounded set of (u, v, t) tuples, each of which
+ * the stochastic rasterizer draws as a plain 2D triangle (Fatahalian et
+ * al. 2009, interleaved UVT): pixel (x, y) is of class (x & 1) | (y & 1)
+ * << 1, each class has its own spp tuples (a low-discrepancy set), and the
+ * tuples are held in spp groups of one per class, close together in (u, v,
+ * t) so that a group's four triangles nearly coincide: tuple 4 g + c is
+ * class c's in group g, its sample index sample[4 g + c] (sample s of a
+ * pixel of class c sees the tuple whose sample is s).  lane_sample[g][l]
+ * is the sample index that lane l of a 4x4 block (class (l & 1) | (l >> 2
+ * & 1) << 1) takes in group g, lane_x / lane_y where that sample lies
+ * (raster_tuples_fill). */
+#define FRAME_CLASSES 4
+#define FRAME_MAX_TUPLES (FRAME_CLASSES * FRAME_MAX_POSITIONS)
+typedef struct frame_tuples {
+    int spp;
+    _Alignas(64) float u[FRAME_MAX_TUPLES], v[FRAME_MAX_TUPLES], t[FRAME_MAX_TUPLES];
+    uint8_t sample[FRAME_MAX_TUPLES];
+    _Alignas(16) uint8_t lane_sample[FRAME_MAX_POSITIONS][16];
+    /* and that sample's position from the block's lower-left corner */
+    _Alignas(64) float lane_x[FRAME_MAX_POSITIONS][16], lane_y[FRAME_MAX_POSITIONS][16];
+} frame_tuples;
+
 /* The target's lens/time samples ranked by t and by u, as planes the
  * stochastic rasterizer reads sixteen pixels at a time (layout: raster.h). */
 typedef struct frame_ranked {
@@ -65,7 +87,8 @@ typedef struct rt_inspect {
 typedef struct rt_target {
     int width, height, samples;
     frame_samples positions;  /* (x, y) of each sample in a pixel */
-    float *uvt;  /* the lens/time pattern (raster_uvt_fill) */
+    float *uvt;  /* the lens/time pattern per pixel (raster_uvt_fill) */
+    frame_tuples *tuples;  /* the same as tuples (raster_tuples_fill) */
     frame_ranked ranked;  /* its samples ranked by t and u */
     uint32_t *color;
     float *depth;

@@ -21,9 +21,12 @@ bool raster_samples_valid(int spp);      /* 1, 2, 4, 8, 16, 27, 32, 64 */
 void raster_samples_get(int spp, frame_samples *out);
 
 /* The lens and time pattern: (u, v, t) of sample s of pixel (x, y) is
- * uvt[(((y & 31) * 32 + (x & 31)) * spp + s) * 3 + k].  Stratified and
- * jittered (each of u', v', t in spp strata per pixel, shuffled
- * independently), (u', v') taken to the unit disk by the concentric map. */
+ * uvt[(((y & 31) * 32 + (x & 31)) * spp + s) * 3 + k], the tuple of its
+ * class that has sample index s (frame_tuples).  Class c's tuples are the
+ * Halton points (bases 2, 3, 5, as mos_accum_pinhole's) numbered from
+ * (4 seed + c) spp + 1, the lens's pair mapped to the unit disk as
+ * mos_accum_pinhole maps it; so every seed gives four new segments of one
+ * low-discrepancy sequence. */
 #define RASTER_UVT_TILE 32
 size_t raster_uvt_floats(int spp);
 /* The pattern pixel (0..1023) pixel (x, y) repeats. */
@@ -33,7 +36,15 @@ static inline const float *raster_uvt_at(const float *uvt, int spp, int x, int y
 {
     return uvt + ((size_t)raster_uvt_pixel(x, y) * (size_t)spp + (size_t)s) * 3;
 }
-void raster_uvt_fill(int spp, uint32_t seed, float *uvt);
+/* The class of pixel (x, y) and of lane l of a 4x4 block. */
+static inline int raster_pixel_class(int x, int y) { return (x & 1) | (y & 1) << 1; }
+static inline int raster_lane_class(int l) { return (l & 1) | (l >> 2 & 1) << 1; }
+/* Halton point i (i >= 1; bases 2, 3, 5): a lens point on the unit disk
+ * (radius sqrt of the first, angle the second) and a shutter time in
+ * [0, 1); mos_accum_pinhole's sub-frame i - 1. */
+void raster_halton_uvt(uint64_t i, float out[3]);
+void raster_tuples_fill(int spp, uint32_t seed, const frame_samples *pos, frame_tuples *out);
+void raster_uvt_fill(const frame_tuples *tuples, float *uvt);
 
 /* The samples of each pattern pixel ranked by time (key FE_RANK_T) and by
  * lens u (FE_RANK_U), as tables the stochastic walk (stoch_walk_fn, below) reads sixteen pixels
@@ -218,7 +229,8 @@ typedef struct stoch_pixels {
  * blurred, fe_blur.rank), a 4x4 block at a time; emits each block with a
  * covered sample, in that order, and counts covered samples and pixels.
  * One body (stoch_walk_tmp.h) per ISA: every ISA decides the same. */
-typedef void (*stoch_walk_fn)(const fe_tri *tri, const raster_view *v, const frame_ranked *ranked, int bin_px,
+typedef void (*stoch_walk_fn)(const fe_tri *tri, const raster_view *v, const frame_ranked *ranked,
+                              const frame_tuples *tuples, int bin_px,
                               int x0, int y0, int x1, int y1, stoch_pixels *px, stoch_emit_fn emit, void *consumer,
                               raster_counts *counts);
 
@@ -235,16 +247,16 @@ uint32_t stoch_block_static(const fe_tri *t, const frame_samples *sp, float rate
  * table (backend_isa_select) picks a set. */
 int raster_triangle_scalar(const fe_tri *, const raster_view *, int, int, int, int, raster_quad *, float *,
                            raster_counts *);
-void raster_stochastic_scalar(const fe_tri *, const raster_view *, const frame_ranked *, int, int, int, int, int,
+void raster_stochastic_scalar(const fe_tri *, const raster_view *, const frame_ranked *, const frame_tuples *, int, int, int, int, int,
                               stoch_pixels *, stoch_emit_fn, void *, raster_counts *);
 #if defined(UTIL_X86)
 int raster_triangle_avx2(const fe_tri *, const raster_view *, int, int, int, int, raster_quad *, float *,
                          raster_counts *);
 int raster_triangle_avx512(const fe_tri *, const raster_view *, int, int, int, int, raster_quad *, float *,
                            raster_counts *);
-void raster_stochastic_avx2(const fe_tri *, const raster_view *, const frame_ranked *, int, int, int, int, int,
+void raster_stochastic_avx2(const fe_tri *, const raster_view *, const frame_ranked *, const frame_tuples *, int, int, int, int, int,
                             stoch_pixels *, stoch_emit_fn, void *, raster_counts *);
-void raster_stochastic_avx512(const fe_tri *, const raster_view *, const frame_ranked *, int, int, int, int, int,
+void raster_stochastic_avx512(const fe_tri *, const raster_view *, const frame_ranked *, const frame_tuples *, int, int, int, int, int,
                               stoch_pixels *, stoch_emit_fn, void *, raster_counts *);
 #endif
 

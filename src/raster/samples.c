@@ -28,8 +28,6 @@ static uint64_t mix64(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-static float unit01(uint64_t *state) { return (float)(mix64(state) >> 40) * (1.0f / 16777216.0f); }
-
 static void shuffle(int *p, int n, uint64_t *state)
 {
     for (int i = 0; i < n; i++) p[i] = i;
@@ -67,44 +65,104 @@ void raster_samples_get(int spp, frame_samples *out)
 
 size_t raster_uvt_floats(int spp) { return (size_t)RASTER_UVT_TILE * RASTER_UVT_TILE * (size_t)spp * 3; }
 
-/* Shirley and Chiu's concentric map of [-1, 1]^2 onto the unit disk. */
-static void concentric_disk(float a, float b, float *u, float *v)
+/* The radical inverse of i in base b (Halton's coordinate). */
+static double radical_inverse(uint64_t i, unsigned b)
 {
-    if (a == 0.0f && b == 0.0f) {
-        *u = *v = 0.0f;
-        return;
+    double f = 1.0, r = 0.0;
+    for (; i; i /= b) {
+        f /= (double)b;
+        r += f * (double)(i % b);
     }
-    const float quarter_pi = 0.78539816f;
-    float r, phi;
-    if (fabsf(a) > fabsf(b)) {
-        r = a;
-        phi = quarter_pi * (b / a);
-    } else {
-        r = b;
-        phi = 2.0f * quarter_pi - quarter_pi * (a / b);
-    }
-    *u = r * cosf(phi);
-    *v = r * sinf(phi);
+    return r;
 }
 
-void raster_uvt_fill(int spp, uint32_t seed, float *uvt)
+void raster_halton_uvt(uint64_t i, float out[3])
 {
-    int pu[FRAME_MAX_POSITIONS], pv[FRAME_MAX_POSITIONS], pt[FRAME_MAX_POSITIONS];
-    for (int pix = 0; pix < RASTER_UVT_TILE * RASTER_UVT_TILE; pix++) {
-        uint64_t state = ((uint64_t)spp << 32) ^ (uint64_t)pix * UINT64_C(0x2545f4914f6cdd1d) ^
-                         (uint64_t)seed * UINT64_C(0xd1b54a32d192ed03);
-        shuffle(pu, spp, &state);
-        shuffle(pv, spp, &state);
-        shuffle(pt, spp, &state);
+    const double r = sqrt(radical_inverse(i, 2)), phi = 6.283185307179586 * radical_inverse(i, 3);
+    out[0] = (float)(r * cos(phi));
+    out[1] = (float)(r * sin(phi));
+    const float t = (float)radical_inverse(i, 5);
+    out[2] = t < 1.0f ? t : 0x1.fffffep-1f;
+}
+
+/* How far two tuples lie apart for a group: the lens's disk is 2 wide,
+ * the shutter 1, and a group's spread in either widens its triangles'
+ * union alike, so time counts twice. */
+static float tuple_distance(const float a[3], const float b[3])
+{
+    const float du = a[0] - b[0], dv = a[1] - b[1], dt = 2.0f * (a[2] - b[2]);
+    return du * du + dv * dv + dt * dt;
+}
+
+void raster_tuples_fill(int spp, uint32_t seed, const frame_samples *pos, frame_tuples *out)
+{
+    float pt[FRAME_CLASSES][FRAME_MAX_POSITIONS][3];
+    for (int c = 0; c < FRAME_CLASSES; c++) {
+        const uint64_t first = ((uint64_t)seed * FRAME_CLASSES + (uint64_t)c) * (uint64_t)spp + 1;
+        for (int s = 0; s < spp; s++) raster_halton_uvt(first + (uint64_t)s, pt[c][s]);
+        /* Times stratified: the point whose time ranks r among the
+         * class's takes (r + jitter) / spp, the jitter Halton's base 7, so
+         * every class holds a time in each of spp strata (the first and
+         * the last too: a streak reaches its ends). */
+        float t[FRAME_MAX_POSITIONS];
         for (int s = 0; s < spp; s++) {
-            float a = ((float)pu[s] + unit01(&state)) / (float)spp * 2.0f - 1.0f;
-            float b = ((float)pv[s] + unit01(&state)) / (float)spp * 2.0f - 1.0f;
-            float *o = uvt + ((size_t)pix * (size_t)spp + (size_t)s) * 3;
-            concentric_disk(a, b, &o[0], &o[1]);
-            float t = ((float)pt[s] + unit01(&state)) / (float)spp;
-            o[2] = t < 1.0f ? t : 0x1.fffffep-1f;
+            int rank = 0;
+            for (int o = 0; o < spp; o++) rank += pt[c][o][2] < pt[c][s][2] || (pt[c][o][2] == pt[c][s][2] && o < s);
+            const float u = (float)(((double)rank + radical_inverse(first + (uint64_t)s, 7)) / (double)spp);
+            t[s] = u < 1.0f ? u : 0x1.fffffep-1f;
+        }
+        for (int s = 0; s < spp; s++) pt[c][s][2] = t[s];
+    }
+    /* Group g holds class 0's sample g; each other class's samples join
+     * the groups by greedy matching, the closest pair left first. */
+    int member[FRAME_CLASSES][FRAME_MAX_POSITIONS];
+    for (int g = 0; g < spp; g++) member[0][g] = g;
+    for (int c = 1; c < FRAME_CLASSES; c++) {
+        bool group_done[FRAME_MAX_POSITIONS] = {false}, sample_done[FRAME_MAX_POSITIONS] = {false};
+        for (int k = 0; k < spp; k++) {
+            int bg = -1, bs = -1;
+            float best = INFINITY;
+            for (int g = 0; g < spp; g++) {
+                if (group_done[g]) continue;
+                for (int s = 0; s < spp; s++) {
+                    if (sample_done[s]) continue;
+                    const float d = tuple_distance(pt[0][g], pt[c][s]);
+                    if (d < best) best = d, bg = g, bs = s;
+                }
+            }
+            group_done[bg] = sample_done[bs] = true;
+            member[c][bg] = bs;
         }
     }
+    out->spp = spp;
+    for (int g = 0; g < spp; g++)
+        for (int c = 0; c < FRAME_CLASSES; c++) {
+            const int i = FRAME_CLASSES * g + c, s = member[c][g];
+            out->u[i] = pt[c][s][0];
+            out->v[i] = pt[c][s][1];
+            out->t[i] = pt[c][s][2];
+            out->sample[i] = (uint8_t)s;
+        }
+    for (int g = 0; g < spp; g++)
+        for (int l = 0; l < 16; l++) {
+            const int s = out->sample[FRAME_CLASSES * g + raster_lane_class(l)];
+            out->lane_sample[g][l] = (uint8_t)s;
+            out->lane_x[g][l] = (float)(l & 3) + pos->fx[s];
+            out->lane_y[g][l] = (float)(l >> 2) + pos->fy[s];
+        }
+}
+
+void raster_uvt_fill(const frame_tuples *tuples, float *uvt)
+{
+    const int spp = tuples->spp;
+    for (int y = 0; y < RASTER_UVT_TILE; y++)
+        for (int x = 0; x < RASTER_UVT_TILE; x++)
+            for (int i = raster_pixel_class(x, y); i < FRAME_CLASSES * spp; i += FRAME_CLASSES) {
+                float *o = uvt + ((size_t)raster_uvt_pixel(x, y) * (size_t)spp + tuples->sample[i]) * 3;
+                o[0] = tuples->u[i];
+                o[1] = tuples->v[i];
+                o[2] = tuples->t[i];
+            }
 }
 
 mos_result raster_ranked_init(frame_ranked *r, int spp, const float *uvt, const frame_samples *pos,

@@ -37,11 +37,10 @@ void stoch_pixels_next(stoch_pixels *px)
     }
 }
 
-void raster_stochastic_static(const fe_tri *tri, const raster_view *v, const frame_ranked *ranked, int bin_px,
+void raster_stochastic_static(const fe_tri *tri, const raster_view *v, const frame_tuples *tuples, int bin_px,
                               int x0, int y0, int x1, int y1, stoch_pixels *px, stoch_emit_fn emit, void *consumer,
                               raster_counts *counts)
 {
-    const int S = v->samples->count, key = FE_RANK_U;  /* any order */
     const bool depth_test = v->depth && tri->draw->depth_test;
     if (x0 >= x1 || y0 >= y1) return;
     stoch_pixels_next(px);
@@ -49,20 +48,19 @@ void raster_stochastic_static(const fe_tri *tri, const raster_view *v, const fra
     blk.tri = tri;
     stoch_box box;
     stoch_box_init(&box, x0, y0, x1, y1);
-    for (int j = 0; j < S; j++) {
-        const uint8_t *sample = raster_ranked_sample(ranked, key, j);
+    for (int g = 0; g < tuples->spp; g++) {
+        const uint8_t *sample = tuples->lane_sample[g];
         for (int by = box.by_first; by < y1; by += 4) {
             for (int bx = box.bx_first; bx < x1; bx += 4) {
                 const uint32_t mask = stoch_box_lanes(&box, bx, by);
-                const int lane0 = raster_uvt_lane(bx, by);
-                blk.covered = stoch_block_static(tri, v->samples, v->rate, bx, by, sample + lane0, mask, &blk.hits);
+                blk.covered = stoch_block_static(tri, v->samples, v->rate, bx, by, sample, mask, &blk.hits);
                 counts->stoch_candidates += (uint64_t)__builtin_popcount(mask);
                 counts->stoch_tested += (uint64_t)__builtin_popcount(mask);
                 counts->stoch_covered += (uint64_t)__builtin_popcount(blk.covered);
                 if (!blk.covered) continue;
                 blk.x0 = bx;
                 blk.y0 = by;
-                blk.sample = sample + lane0;
+                blk.sample = sample;
                 stoch_finish_block(&blk, depth_test ? stoch_early_depth(&blk, v) : blk.covered, bin_px, px, emit,
                                    consumer, counts);
             }

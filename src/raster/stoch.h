@@ -124,7 +124,7 @@ static inline void stoch_finish_block(stoch_block *blk, uint32_t live, int bin_p
 
 /* The walk of a static, sharp triangle (any rank order; its box is the
  * rectangle), stoch_block_static per block. */
-void raster_stochastic_static(const fe_tri *tri, const raster_view *v, const frame_ranked *ranked, int bin_px,
+void raster_stochastic_static(const fe_tri *tri, const raster_view *v, const frame_tuples *tuples, int bin_px,
                               int x0, int y0, int x1, int y1, stoch_pixels *px, stoch_emit_fn emit, void *consumer,
                               raster_counts *counts);
 

@@ -20,84 +20,140 @@ static inline int stoch_edge_inside(float e, float gx, float gy)
 
 /* Decides a sample from the three homogeneous edge lines c[e] (triangle
  * order) at window point (x, y), the determinant of the warped vertices and
- * their clip z and w; writes the window depth and the weights (meaningful
- * only when it returns 1).  Depth is z / w at the sample, both interpolated
+ * their clip z and w, in two parts: the edges (their values e, the sample's
+ * weights) and the depth, between the near and far planes (meaningful only
+ * when both return 1).  Depth is z / w at the sample, both interpolated
  * with the edge values (sum e_k w_k is det in exact arithmetic): their
  * rounding errors cancel in the ratio, where over det they do not, and for
  * a triangle of a few pixels far from the window's origin they are
  * percents of its edge values, enough to lose depth tests to a surface
  * behind it. */
-static inline int stoch_lane_finish(int cull_back, const float c[3][3], float x, float y, float det,
-                                    const float z[3], const float w[3], float *depth, float *w0, float *w1,
-                                    float *w2)
+static inline int stoch_lane_edges(int cull_back, const float c[3][3], float x, float y, float det, float e[3])
 {
-    float e[3];
     for (int k = 0; k < 3; k++) e[k] = c[k][0] * x + c[k][1] * y + c[k][2];
     const float sd = (float)(det > 0.0f) * 2.0f - 1.0f;
     int ok = (det != 0.0f) & !(cull_back & (det < 0.0f));
     for (int k = 0; k < 3; k++) ok &= stoch_edge_inside(sd * e[k], sd * c[k][0], sd * c[k][1]);
     /* The hit lies at w = det / (e0 + e1 + e2): in front of the eye. */
-    ok &= sd * (e[0] + e[1] + e[2]) > 0.0f;
+    return ok & (sd * (e[0] + e[1] + e[2]) > 0.0f);
+}
+static inline int stoch_lane_depth(const float e[3], const float z[3], const float w[3], float *depth)
+{
     const float zn = (e[0] * z[0] + e[1] * z[1] + e[2] * z[2]) / (e[0] * w[0] + e[1] * w[1] + e[2] * w[2]);
-    ok &= (zn >= -1.0f) & (zn <= 1.0f);  /* near and far planes */
     *depth = 0.5f * zn + 0.5f;
+    return (zn >= -1.0f) & (zn <= 1.0f);  /* near and far planes */
+}
+/* Both parts: stoch_lane_edges (the edge values are the weights), then
+ * stoch_lane_depth. */
+static inline int stoch_lane_finish(int cull_back, const float c[3][3], float x, float y, float det,
+                                    const float z[3], const float w[3], float *depth, float *w0, float *w1,
+                                    float *w2)
+{
+    float e[3];
+    const int ok = stoch_lane_edges(cull_back, c, x, y, det, e);
+    const int in_depth = stoch_lane_depth(e, z, w, depth);
     *w0 = e[0];
     *w1 = e[1];
     *w2 = e[2];
-    return ok;
+    return ok & in_depth;
 }
 
+/* A triangle at one (u, v, t), the part of a sample's test that does not
+ * depend on its (x, y): the three homogeneous edge lines, the determinant,
+ * the vertices' clip z and w (stoch_lane_finish's inputs).  One formula
+ * per kind of blur, so every sample at the same (u, v, t) sees the same
+ * lines whoever asks. */
+typedef struct stoch_lines {
+    float c[3][3], det, z[3], w[3];
+} stoch_lines;
+
 /* Motion: c(t) = c0 + t (c1 + t c2); vertex 0 moves linearly. */
-static inline int stoch_lane_motion(const fe_blur *b, float x, float y, float t, float *depth, float *w0,
-                                    float *w1, float *w2)
+static inline void stoch_lines_motion(const fe_blur *b, float t, stoch_lines *o)
 {
-    float c[3][3], z[3], w[3];
     for (int e = 0; e < 3; e++) {
-        for (int k = 0; k < 3; k++) c[e][k] = b->sign[e] * (b->c0[e][k] + t * (b->c1[e][k] + t * b->c2[e][k]));
-        z[e] = b->p[e][2] + t * b->dp[e][2];
-        w[e] = b->p[e][3] + t * b->dp[e][3];
+        for (int k = 0; k < 3; k++) o->c[e][k] = b->sign[e] * (b->c0[e][k] + t * (b->c1[e][k] + t * b->c2[e][k]));
+        o->z[e] = b->p[e][2] + t * b->dp[e][2];
+        o->w[e] = b->p[e][3] + t * b->dp[e][3];
     }
     const float v0[3] = {b->p[0][0] + t * b->dp[0][0], b->p[0][1] + t * b->dp[0][1], b->p[0][3] + t * b->dp[0][3]};
-    const float det = c[0][0] * v0[0] + c[0][1] * v0[1] + c[0][2] * v0[2];
-    return stoch_lane_finish(b->cull_back, c, x, y, det, z, w, depth, w0, w1, w2);
+    o->det = o->c[0][0] * v0[0] + o->c[0][1] * v0[1] + o->c[0][2] * v0[2];
 }
 
 /* Defocus: c(u, v) = c0 + u c1 + v c2; vertex 0 sheared by the lens. */
-static inline int stoch_lane_defocus(const fe_blur *b, float x, float y, float u, float v, float *depth, float *w0,
-                                     float *w1, float *w2)
+static inline void stoch_lines_defocus(const fe_blur *b, float u, float v, stoch_lines *o)
 {
-    float c[3][3], z[3], w[3];
     for (int e = 0; e < 3; e++) {
-        for (int k = 0; k < 3; k++) c[e][k] = b->sign[e] * (b->c0[e][k] + u * b->c1[e][k] + v * b->c2[e][k]);
-        z[e] = b->p[e][2];
-        w[e] = b->p[e][3];
+        for (int k = 0; k < 3; k++) o->c[e][k] = b->sign[e] * (b->c0[e][k] + u * b->c1[e][k] + v * b->c2[e][k]);
+        o->z[e] = b->p[e][2];
+        o->w[e] = b->p[e][3];
     }
     const float W = b->p[0][3], off = W - b->focus;
     const float v0[3] = {b->p[0][0] + u * b->sx * off, b->p[0][1] + v * b->sy * off, W};
-    const float det = c[0][0] * v0[0] + c[0][1] * v0[1] + c[0][2] * v0[2];
-    return stoch_lane_finish(b->cull_back, c, x, y, det, z, w, depth, w0, w1, w2);
+    o->det = o->c[0][0] * v0[0] + o->c[0][1] * v0[1] + o->c[0][2] * v0[2];
+}
+
+/* The vertices of b at (u, v, t) in window-homogeneous (X, Y, W): moved,
+ * then sheared by the lens when b is defocused. */
+static inline void stoch_vertices(const fe_blur *b, float u, float v, float t, float p[3][3])
+{
+    const float lens = (b->kind & FE_BLUR_DEFOCUS) ? 1.0f : 0.0f;
+    for (int i = 0; i < 3; i++) {
+        const float W = b->p[i][3] + t * b->dp[i][3], off = lens * (W - b->focus);
+        p[i][0] = b->p[i][0] + t * b->dp[i][0] + u * b->sx * off;
+        p[i][1] = b->p[i][1] + t * b->dp[i][1] + v * b->sy * off;
+        p[i][2] = W;
+    }
 }
 
 /* Both: warp the vertices to (u, v, t), then the 2D homogeneous edges.
  * Without contraction a x b is exactly -(b x a), so the edges need no
  * canonical order to be exact negatives across a shared edge. */
+static inline void stoch_lines_warp(const fe_blur *b, float u, float v, float t, stoch_lines *o)
+{
+    float p[3][3];
+    stoch_vertices(b, u, v, t, p);
+    for (int i = 0; i < 3; i++) {
+        o->z[i] = b->p[i][2] + t * b->dp[i][2];
+        o->w[i] = p[i][2];
+    }
+    fe_cross3(o->c[0], p[1], p[2]);
+    fe_cross3(o->c[1], p[2], p[0]);
+    fe_cross3(o->c[2], p[0], p[1]);
+    o->det = o->c[0][0] * p[0][0] + o->c[0][1] * p[0][1] + o->c[0][2] * p[0][2];
+}
+
+/* The lines of b at (u, v, t), by its kind's formula. */
+static inline void stoch_lines_at(const fe_blur *b, float u, float v, float t, stoch_lines *o)
+{
+    switch (b->kind) {
+    case FE_BLUR_MOTION: stoch_lines_motion(b, t, o); break;
+    case FE_BLUR_DEFOCUS: stoch_lines_defocus(b, u, v, o); break;
+    default: stoch_lines_warp(b, u, v, t, o); break;
+    }
+}
+
+/* One sample (x, y, u, v, t) of each kind: its lines, then
+ * stoch_lane_finish (the rank walk's test, a sample at a time). */
+static inline int stoch_lane_motion(const fe_blur *b, float x, float y, float t, float *depth, float *w0, float *w1,
+                                    float *w2)
+{
+    stoch_lines L;
+    stoch_lines_motion(b, t, &L);
+    return stoch_lane_finish(b->cull_back, L.c, x, y, L.det, L.z, L.w, depth, w0, w1, w2);
+}
+static inline int stoch_lane_defocus(const fe_blur *b, float x, float y, float u, float v, float *depth, float *w0,
+                                     float *w1, float *w2)
+{
+    stoch_lines L;
+    stoch_lines_defocus(b, u, v, &L);
+    return stoch_lane_finish(b->cull_back, L.c, x, y, L.det, L.z, L.w, depth, w0, w1, w2);
+}
 static inline int stoch_lane_warp(const fe_blur *b, float x, float y, float u, float v, float t, float *depth,
                                   float *w0, float *w1, float *w2)
 {
-    float p[3][3], z[3], w[3], c[3][3];
-    for (int i = 0; i < 3; i++) {
-        const float W = b->p[i][3] + t * b->dp[i][3], off = W - b->focus;
-        p[i][0] = b->p[i][0] + t * b->dp[i][0] + u * b->sx * off;
-        p[i][1] = b->p[i][1] + t * b->dp[i][1] + v * b->sy * off;
-        p[i][2] = W;
-        z[i] = b->p[i][2] + t * b->dp[i][2];
-        w[i] = W;
-    }
-    fe_cross3(c[0], p[1], p[2]);
-    fe_cross3(c[1], p[2], p[0]);
-    fe_cross3(c[2], p[0], p[1]);
-    const float det = c[0][0] * p[0][0] + c[0][1] * p[0][1] + c[0][2] * p[0][2];
-    return stoch_lane_finish(b->cull_back, c, x, y, det, z, w, depth, w0, w1, w2);
+    stoch_lines L;
+    stoch_lines_warp(b, u, v, t, &L);
+    return stoch_lane_finish(b->cull_back, L.c, x, y, L.det, L.z, L.w, depth, w0, w1, w2);
 }
 
 /* Where a covered sample with weights (w0, w1, w2) lands in the shading

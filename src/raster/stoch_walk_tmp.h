@@ -1,304 +1,268 @@
 /* stoch_walk_tmp.h — the body of the stochastic rasterizer's walk over one
  * blurred triangle in one bin, included once per ISA by raster_scalar.c,
  * raster_avx2.c and raster_avx512.c, which define STOCH_WALK_FN (its name),
- * STOCH_CHUNK (samples one test runs at a time), STOCH_MASK16 (the
- * mask of sixteen int lanes that are 0 or -1, 64-byte aligned),
- * STOCH_COMPRESS16 (append the 32-bit lanes a mask selects, in lane order;
- * it may write all 16 lanes at dst) and STOCH_EARLY_DEPTH16 (a block's
- * early depth, stoch_early_depth's bits).  Rank by rank (each rank's box,
- * bound lines and edge bounds come from tables filled sixteen ranks at a
- * time, STOCH_RANKS), the 4x4 blocks of the rank's box: each pixel's
- * sample of that rank is first held
- * against the rank's dual-space bounds at its own lens position
- * (fe_blur.rank: four multiply-adds); those that pass are packed into a
- * packet and given the full 5D test (stoch_lane.h) STOCH_CHUNK at a time,
- * and the covered ones go back to their blocks, which leave in walk order
- * (early depth, then stoch_finish_block: counts, emit). */
+ * STOCH_MASK16 (the mask of sixteen int lanes that are 0 or -1, 64-byte
+ * aligned), STOCH_EXPAND16 (sixteen lanes, 64-byte aligned, from four
+ * floats, lane l taking float raster_lane_class(l)) and STOCH_EARLY_DEPTH16 (a block's early depth,
+ * stoch_early_depth's bits).
+ *
+ * Interleaved (u, v, t) (Fatahalian et al. 2009): the frame's lens/time
+ * pattern is a bounded set of tuples (frame_tuples), and at one tuple a
+ * blurred triangle is a plain 2D triangle.  So, per triangle and bin:
+ *   1. SETUP, every tuple at once (a loop the compiler vectorizes): its
+ *      edge lines, determinant, clip z and w (stoch_lines_at, the formula
+ *      of the triangle's kind of blur) and the pixel box of its vertices;
+ *   2. per group of four tuples (one per pixel class, close in (u, v, t)),
+ *      the union of their boxes within the bin, its 4x4 blocks each one
+ *      test of sixteen lanes, lane l at its class's tuple and its own
+ *      sample (stoch_lane_finish: three edge values, the near and far
+ *      planes, depth), the covered lanes' reference and grid points, then
+ *      early depth and stoch_finish_block (counts, emit).
+ * No bounds per sample, no packing: a block costs one vector test.
+ * Small triangles (STOCH_TUPLE_MIN_AREA) take the rank walk instead. */
 
 #include <string.h>
 
-#ifndef MOSAIC_RASTER_STOCH_PACKET_
-#define MOSAIC_RASTER_STOCH_PACKET_
-/* Samples: tested once 16 wait, so an append finds n <= 15, and its
- * 16-lane writes (STOCH_COMPRESS16, the memset of `block`) end by n + 15. */
-#define STOCH_PACKET 32
-_Static_assert(2 * STOCH_LANES - 1 <= STOCH_PACKET, "a block's append must fit the packet");
-typedef struct stoch_packet {
-    _Alignas(64) float x[STOCH_PACKET], y[STOCH_PACKET], u[STOCH_PACKET], v[STOCH_PACKET], t[STOCH_PACKET];
-    _Alignas(64) int32_t lane[STOCH_PACKET];  /* the lane of its block each came from */
-    uint8_t block[STOCH_PACKET];              /* and the block (of blk) */
-    _Alignas(64) float z[STOCH_PACKET], w[3][STOCH_PACKET], rx[STOCH_PACKET], ry[STOCH_PACKET];
-    _Alignas(64) int32_t gx[STOCH_PACKET], gy[STOCH_PACKET];
-    int n, blocks;
-    stoch_block blk[STOCH_PACKET];
-} stoch_packet;
+#ifndef MOSAIC_RASTER_STOCH_TUPLES_
+#define MOSAIC_RASTER_STOCH_TUPLES_
+/* One triangle's tuples in one bin, a table per field (tuple i at [i]):
+ * stoch_lines' fields, and the pixels [bx0, bx1) x [by0, by1) of the bin
+ * that may hold a covered sample (empty when the tuple's triangle is
+ * degenerate or culled; the whole bin when a vertex is not in front of
+ * the eye). */
+typedef struct stoch_setup {
+    _Alignas(64) float c[3][3][FRAME_MAX_TUPLES];
+    _Alignas(64) float det[FRAME_MAX_TUPLES], z[3][FRAME_MAX_TUPLES], w[3][FRAME_MAX_TUPLES];
+    _Alignas(64) int32_t bx0[FRAME_MAX_TUPLES], bx1[FRAME_MAX_TUPLES], by0[FRAME_MAX_TUPLES], by1[FRAME_MAX_TUPLES];
+} stoch_setup;
 
-/* Every rank of one triangle in one bin, a table per field so that one
- * loop fills sixteen ranks at a time (the rank ends are SoA too): whether
- * its box meets the bin's rectangle (-1), the box there (its end x1, y1
- * and the stoch_box of its blocks), the lens u range its bounds run over,
- * its bounds as lines f = a + b u (x) or a + b v (y) through their two
- * ends, widened by the slack, and its edge bounds. */
-#define STOCH_RANK_TABLE(type, name) _Alignas(64) type name[FRAME_MAX_POSITIONS];
-typedef struct stoch_ranks {
-    STOCH_RANK_TABLE(int32_t, meet) STOCH_RANK_TABLE(int32_t, x1) STOCH_RANK_TABLE(int32_t, y1)
-    STOCH_RANK_TABLE(int32_t, bx_first) STOCH_RANK_TABLE(int32_t, bx_last)
-    STOCH_RANK_TABLE(int32_t, by_first) STOCH_RANK_TABLE(int32_t, by_last)
-    STOCH_RANK_TABLE(uint32_t, col_first) STOCH_RANK_TABLE(uint32_t, col_last)
-    STOCH_RANK_TABLE(uint32_t, row_first) STOCH_RANK_TABLE(uint32_t, row_last)
-    STOCH_RANK_TABLE(float, u0) STOCH_RANK_TABLE(float, u1)
-    STOCH_RANK_TABLE(float, axl) STOCH_RANK_TABLE(float, bxl) STOCH_RANK_TABLE(float, axh) STOCH_RANK_TABLE(float, bxh)
-    STOCH_RANK_TABLE(float, ayl) STOCH_RANK_TABLE(float, byl) STOCH_RANK_TABLE(float, ayh) STOCH_RANK_TABLE(float, byh)
-    /* With fe_blur.edges: bound k as the plane ex X + ey Y + eu U + ev V <= ec. */
-    _Alignas(64) float ex[3][FRAME_MAX_POSITIONS], ey[3][FRAME_MAX_POSITIONS], eu[3][FRAME_MAX_POSITIONS];
-    _Alignas(64) float ev[3][FRAME_MAX_POSITIONS], ec[3][FRAME_MAX_POSITIONS];
-} stoch_ranks;
-#undef STOCH_RANK_TABLE
+/* One group's lines in lane order (lane l: its class's tuple). */
+typedef struct stoch_group_lanes {
+    _Alignas(64) float c[3][3][STOCH_LANES];
+    _Alignas(64) float det[STOCH_LANES], z[3][STOCH_LANES], w[3][STOCH_LANES];
+} stoch_group_lanes;
 
-static const int32_t stoch_lane_index[STOCH_LANES] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+/* A box whose vertices lie beyond +-2^30 pixels (or are not finite) is
+ * the whole bin. */
+#define STOCH_BOX_LIMIT 1073741824.0f
+/* The box's margin, in pixels: the float error between a tuple's lines
+ * (from the kind's coefficients) and its vertices, 1/16 pixel plus 2^-12
+ * of the box's distance from the window's origin. */
+#define STOCH_BOX_SLACK 0.0625f
+#define STOCH_BOX_SLACK_REL 0x1p-12f
+
+/* Triangles whose pixel bounds (over the whole shutter and lens) hold
+ * fewer pixels go to the rank walk (stoch_rank_walk_tmp.h): a group's
+ * setup and block tests cost more than bounds on so few samples. */
+#define STOCH_TUPLE_MIN_AREA 512
+
+static inline float stoch_min(float a, float b) { return a < b ? a : b; }
+static inline float stoch_max(float a, float b) { return a > b ? a : b; }
+
+static inline void stoch_setup_store(stoch_setup *restrict S, int i, const stoch_lines *L)
+{
+    for (int e = 0; e < 3; e++) {
+        for (int k = 0; k < 3; k++) S->c[e][k][i] = L->c[e][k];
+        S->z[e][i] = L->z[e];
+        S->w[e][i] = L->w[e];
+    }
+    S->det[i] = L->det;
+}
 #endif
 
 #define STOCH_CAT_(a, b) a##b
 #define STOCH_CAT(a, b) STOCH_CAT_(a, b)
-#define STOCH_TEST STOCH_CAT(STOCH_WALK_FN, _test)
-#define STOCH_FLUSH STOCH_CAT(STOCH_WALK_FN, _flush)
-#define STOCH_RANKS STOCH_CAT(STOCH_WALK_FN, _ranks)
+#define STOCH_SETUP STOCH_CAT(STOCH_WALK_FN, _setup)
+#define STOCH_GROUP STOCH_CAT(STOCH_WALK_FN, _group)
 
-/* The full test of the packet's n samples: covered ones as bits, their
- * depth, shading-reference points and grid points in z, rx, ry, gx, gy. */
-static uint32_t STOCH_TEST(const fe_blur *restrict b, stoch_packet *restrict P)
+/* Step 1: every tuple's lines (one loop per kind of blur, so that each
+ * vectorizes), then its box. */
+static void STOCH_SETUP(const fe_blur *restrict b, const frame_tuples *restrict tp, int x0, int y0, int x1, int y1,
+                        stoch_setup *restrict S)
 {
-    const int n = P->n, end = (n + STOCH_CHUNK - 1) / STOCH_CHUNK * STOCH_CHUNK;
-    for (int l = n; l < end; l++) {  /* padding: a copy of the first sample */
-        P->x[l] = P->x[0];
-        P->y[l] = P->y[0];
-        P->u[l] = P->u[0];
-        P->v[l] = P->v[0];
-        P->t[l] = P->t[0];
+    const int n = FRAME_CLASSES * tp->spp;
+    const float *restrict U = tp->u, *restrict V = tp->v, *restrict T = tp->t;
+    switch (b->kind) {
+    case FE_BLUR_MOTION:
+#pragma GCC ivdep /* the tables are distinct */
+        for (int i = 0; i < n; i++) {
+            stoch_lines L;
+            stoch_lines_motion(b, T[i], &L);
+            stoch_setup_store(S, i, &L);
+        }
+        break;
+    case FE_BLUR_DEFOCUS:
+#pragma GCC ivdep /* the tables are distinct */
+        for (int i = 0; i < n; i++) {
+            stoch_lines L;
+            stoch_lines_defocus(b, U[i], V[i], &L);
+            stoch_setup_store(S, i, &L);
+        }
+        break;
+    default:
+#pragma GCC ivdep /* the tables are distinct */
+        for (int i = 0; i < n; i++) {
+            stoch_lines L;
+            stoch_lines_warp(b, U[i], V[i], T[i], &L);
+            stoch_setup_store(S, i, &L);
+        }
+        break;
     }
-    _Alignas(64) int hit[STOCH_PACKET];  /* -1: covered; set up to end */
-    float *restrict z = P->z, *restrict w0 = P->w[0], *restrict w1 = P->w[1], *restrict w2 = P->w[2];
-    const float *restrict x = P->x, *restrict y = P->y, *restrict u = P->u, *restrict v = P->v, *restrict t = P->t;
-    for (int l0 = 0; l0 < end; l0 += STOCH_CHUNK) {
-        switch (b->kind) {
-        case FE_BLUR_MOTION:
-#pragma GCC ivdep /* the packet's arrays are distinct */
-            for (int l = l0; l < l0 + STOCH_CHUNK; l++)
-                hit[l] = -stoch_lane_motion(b, x[l], y[l], t[l], &z[l], &w0[l], &w1[l], &w2[l]);
-            break;
-        case FE_BLUR_DEFOCUS:
-#pragma GCC ivdep /* the packet's arrays are distinct */
-            for (int l = l0; l < l0 + STOCH_CHUNK; l++)
-                hit[l] = -stoch_lane_defocus(b, x[l], y[l], u[l], v[l], &z[l], &w0[l], &w1[l], &w2[l]);
-            break;
-        default:
-#pragma GCC ivdep /* the packet's arrays are distinct */
-            for (int l = l0; l < l0 + STOCH_CHUNK; l++)
-                hit[l] = -stoch_lane_warp(b, x[l], y[l], u[l], v[l], t[l], &z[l], &w0[l], &w1[l], &w2[l]);
-            break;
+    const int cull = b->cull_back;
+    const float fx0 = (float)x0, fx1 = (float)x1, fy0 = (float)y0, fy1 = (float)y1;
+#pragma GCC ivdep /* the tables are distinct */
+    for (int i = 0; i < n; i++) {
+        float p[3][3];
+        stoch_vertices(b, U[i], V[i], T[i], p);
+        const float vx0 = p[0][0] / p[0][2], vx1 = p[1][0] / p[1][2], vx2 = p[2][0] / p[2][2];
+        const float vy0 = p[0][1] / p[0][2], vy1 = p[1][1] / p[1][2], vy2 = p[2][1] / p[2][2];
+        const float xl = stoch_min(vx0, stoch_min(vx1, vx2)), xh = stoch_max(vx0, stoch_max(vx1, vx2));
+        const float yl = stoch_min(vy0, stoch_min(vy1, vy2)), yh = stoch_max(vy0, stoch_max(vy1, vy2));
+        const float mx = stoch_max(fabsf(xl), fabsf(xh)), my = stoch_max(fabsf(yl), fabsf(yh));
+        const float sx = STOCH_BOX_SLACK + STOCH_BOX_SLACK_REL * mx, sy = STOCH_BOX_SLACK + STOCH_BOX_SLACK_REL * my;
+        /* In front of the eye and finite (NaN fails a compare): the
+         * vertices' box; else all. */
+        const int front = (p[0][2] > 0.0f) & (p[1][2] > 0.0f) & (p[2][2] > 0.0f) & (mx < STOCH_BOX_LIMIT) &
+                          (my < STOCH_BOX_LIMIT);
+        const float det = S->det[i];
+        const int none = (!(det > 0.0f || det < 0.0f)) | (cull & (det < 0.0f));
+        const float bx0 = front ? stoch_max(floorf(xl - sx), fx0) : fx0, bx1 = front ? stoch_min(floorf(xh + sx) + 1.0f, fx1) : fx1;
+        const float by0 = front ? stoch_max(floorf(yl - sy), fy0) : fy0, by1 = front ? stoch_min(floorf(yh + sy) + 1.0f, fy1) : fy1;
+        /* An empty box as (x1, x0) x (y1, y0), so that a union is min and max. */
+        const int empty = none | !(bx0 < bx1) | !(by0 < by1);
+        S->bx0[i] = empty ? x1 : (int32_t)bx0;
+        S->bx1[i] = empty ? x0 : (int32_t)bx1;
+        S->by0[i] = empty ? y1 : (int32_t)by0;
+        S->by1[i] = empty ? y0 : (int32_t)by1;
+    }
+}
+
+/* The lanes of each pixel class in a 4x4 block (raster_lane_class). */
+static const uint32_t stoch_class_lanes[FRAME_CLASSES] = {0x0505u, 0x0a0au, 0x5050u, 0xa0a0u};
+
+/* Step 2 for group g over pixels [x0, x1) x [y0, y1) (the union of its
+ * tuples' boxes within the bin, not empty; box[c] class c's box, clipped
+ * to the bin, as x0, x1, y0, y1). */
+static void STOCH_GROUP(const fe_tri *tri, const stoch_setup *restrict S, const frame_tuples *tp, int g,
+                        const int32_t box[FRAME_CLASSES][4], const raster_view *v, bool depth_test, int bin_px,
+                        int x0, int y0, int x1, int y1, stoch_pixels *px, stoch_emit_fn emit, void *consumer,
+                        raster_counts *counts)
+{
+    const fe_blur *b = tri->blur;
+    const uint8_t *sample = tp->lane_sample[g];
+    const float *restrict OX = tp->lane_x[g], *restrict OY = tp->lane_y[g];
+    const int i0 = FRAME_CLASSES * g;
+    stoch_group_lanes G;
+    for (int e = 0; e < 3; e++) {
+        for (int k = 0; k < 3; k++) STOCH_EXPAND16(G.c[e][k], S->c[e][k] + i0);
+        STOCH_EXPAND16(G.z[e], S->z[e] + i0);
+        STOCH_EXPAND16(G.w[e], S->w[e] + i0);
+    }
+    STOCH_EXPAND16(G.det, S->det + i0);
+    const int cull = b->cull_back;
+    const float rate = b->rate;
+    const float r00 = b->ref[0][0], r10 = b->ref[1][0], r20 = b->ref[2][0];
+    const float r01 = b->ref[0][1], r11 = b->ref[1][1], r21 = b->ref[2][1];
+    const float r02 = b->ref[0][2], r12 = b->ref[1][2], r22 = b->ref[2][2];
+    const int bx_first = x0 & ~3, by_first = y0 & ~3;
+    stoch_block blk;
+    blk.tri = tri;
+    blk.sample = sample;
+    for (int by = by_first; by < y1; by += 4) {
+        for (int bx = bx_first; bx < x1; bx += 4) {
+            /* The lanes of each class inside its own tuple's box. */
+            uint32_t mask = 0;
+            for (int c = 0; c < FRAME_CLASSES; c++)
+                mask |= stoch_class_lanes[c] & raster_block_cols(box[c][0] - bx, box[c][1] - bx) &
+                        raster_block_rows(box[c][2] - by, box[c][3] - by);
+            if (!mask) continue;
+            counts->stoch_candidates += (uint64_t)__builtin_popcount(mask);
+            counts->stoch_tested += (uint64_t)__builtin_popcount(mask);
+            const float fx = (float)bx, fy = (float)by;
+            _Alignas(64) int hit[STOCH_LANES];
+            _Alignas(64) float w0[STOCH_LANES], w1[STOCH_LANES], w2[STOCH_LANES];
+#pragma GCC ivdep /* the lanes are distinct */
+            for (int l = 0; l < STOCH_LANES; l++) {  /* the edges */
+                const float c[3][3] = {{G.c[0][0][l], G.c[0][1][l], G.c[0][2][l]},
+                                       {G.c[1][0][l], G.c[1][1][l], G.c[1][2][l]},
+                                       {G.c[2][0][l], G.c[2][1][l], G.c[2][2][l]}};
+                float e[3];
+                hit[l] = -stoch_lane_edges(cull, c, fx + OX[l], fy + OY[l], G.det[l], e);
+                w0[l] = e[0];
+                w1[l] = e[1];
+                w2[l] = e[2];
+            }
+            uint32_t m = STOCH_MASK16(hit) & mask;
+            if (!m) continue;
+#pragma GCC ivdep /* the lanes are distinct */
+            for (int l = 0; l < STOCH_LANES; l++) {  /* depth, near and far */
+                const float e[3] = {w0[l], w1[l], w2[l]};
+                const float z[3] = {G.z[0][l], G.z[1][l], G.z[2][l]}, w[3] = {G.w[0][l], G.w[1][l], G.w[2][l]};
+                hit[l] = -stoch_lane_depth(e, z, w, &blk.hits.z[l]);
+            }
+            m &= STOCH_MASK16(hit);
+            if (!m) continue;
+            counts->stoch_covered += (uint64_t)__builtin_popcount(m);
+#pragma GCC ivdep /* the lanes are distinct */
+            for (int l = 0; l < STOCH_LANES; l++) {  /* stoch_lane_reference, then the grid point */
+                const float X = w0[l] * r00 + w1[l] * r10 + w2[l] * r20;
+                const float Y = w0[l] * r01 + w1[l] * r11 + w2[l] * r21;
+                const float W = w0[l] * r02 + w1[l] * r12 + w2[l] * r22;
+                const float rx = X / W, ry = Y / W;
+                blk.hits.rx[l] = rx;
+                blk.hits.ry[l] = ry;
+                blk.hits.gx[l] = util_floor_i32(raster_grid_clamp(rx * rate));
+                blk.hits.gy[l] = util_floor_i32(raster_grid_clamp(ry * rate));
+            }
+            blk.x0 = bx;
+            blk.y0 = by;
+            blk.covered = m;
+            stoch_finish_block(&blk, depth_test ? STOCH_EARLY_DEPTH16(&blk, v) : m, bin_px, px, emit, consumer, counts);
         }
     }
-    for (int l = end; l < STOCH_PACKET; l++) hit[l] = 0;
-    const uint32_t m = (STOCH_MASK16(hit) | STOCH_MASK16(hit + STOCH_LANES) << STOCH_LANES) &
-                       (uint32_t)((UINT64_C(1) << n) - 1);
-    if (!m) return 0;  /* no divisions for the reference */
-    float *restrict rx = P->rx, *restrict ry = P->ry;
-    int32_t *restrict gx = P->gx, *restrict gy = P->gy;
-    const float rate = b->rate;
-#pragma GCC ivdep /* the packet's arrays are distinct */
-    for (int l = 0; l < end; l++) {
-        stoch_lane_reference(b, w0[l], w1[l], w2[l], &rx[l], &ry[l]);
-        gx[l] = util_floor_i32(raster_grid_clamp(rx[l] * rate));
-        gy[l] = util_floor_i32(raster_grid_clamp(ry[l] * rate));
-    }
-    return m;
 }
 
-/* Tests the waiting samples, hands each covered one back to its block and
- * finishes the blocks in the order they were walked. */
-static void STOCH_FLUSH(const fe_tri *tri, stoch_packet *P, const raster_view *v, bool depth_test, int bin_px,
-                        stoch_pixels *px, stoch_emit_fn emit, void *consumer, raster_counts *counts)
-{
-    const uint32_t m = STOCH_TEST(tri->blur, P);
-    counts->stoch_tested += (uint64_t)P->n;
-    counts->stoch_covered += (uint64_t)__builtin_popcount(m);
-    for (uint32_t k = m; k; k &= k - 1) {
-        const int l = __builtin_ctz(k), lane = P->lane[l];
-        stoch_block *blk = &P->blk[P->block[l]];
-        blk->covered |= 1u << lane;
-        blk->hits.z[lane] = P->z[l];
-        blk->hits.rx[lane] = P->rx[l];
-        blk->hits.ry[lane] = P->ry[l];
-        blk->hits.gx[lane] = P->gx[l];
-        blk->hits.gy[lane] = P->gy[l];
-    }
-    if (m)
-        for (int i = 0; i < P->blocks; i++)
-            if (P->blk[i].covered) {
-                stoch_block *blk = &P->blk[i];
-                stoch_finish_block(blk, depth_test ? STOCH_EARLY_DEPTH16(blk, v) : blk->covered, bin_px, px, emit,
-                                   consumer, counts);
-            }
-    P->n = P->blocks = 0;
-}
-
-/* Fills T for the ranks of b over pixels [x0, x1) x [y0, y1): a rank's box
- * runs from the column of its least x_lo to that of its greatest x_hi
- * (the shift), rows likewise; empty ranks have x_lo above every column,
- * so their boxes are empty. */
-static void STOCH_RANKS(const fe_blur *restrict b, const frame_ranked *ranked, int S, int x0, int y0, int x1,
-                        int y1, stoch_ranks *restrict T)
-{
-    const int stride = FE_RANK_STRIDE(S), shift = b->rank_shift;
-    const float unit = 1.0f / (float)(1 << shift), slack = STOCH_LANE_SLACK;
-    const int16_t *restrict R = b->rank;
-    /* The bounds' lines run over the rank's u (key U) or the lens's [-1, 1]. */
-    for (int j = 0; j < stride; j++) T->u0[j] = -1.0f, T->u1[j] = 1.0f;
-    if (b->rank_key == FE_RANK_U)
-        for (int j = 0; j < S; j++) T->u0[j] = ranked->range[FE_RANK_U][j][0], T->u1[j] = ranked->range[FE_RANK_U][j][1];
-    for (int j = 0; j < stride; j++) {
-        const int32_t xl0 = R[FE_RANK_XL0 * stride + j], xl1 = R[FE_RANK_XL1 * stride + j];
-        const int32_t yl0 = R[FE_RANK_YL0 * stride + j], yl1 = R[FE_RANK_YL1 * stride + j];
-        const int32_t xh0 = R[FE_RANK_XH0 * stride + j], xh1 = R[FE_RANK_XH1 * stride + j];
-        const int32_t yh0 = R[FE_RANK_YH0 * stride + j], yh1 = R[FE_RANK_YH1 * stride + j];
-        const int32_t lo_x = (xl0 < xl1 ? xl0 : xl1) >> shift, hi_x = (xh0 > xh1 ? xh0 : xh1) >> shift;
-        const int32_t lo_y = (yl0 < yl1 ? yl0 : yl1) >> shift, hi_y = (yh0 > yh1 ? yh0 : yh1) >> shift;
-        const int32_t bx0 = lo_x > x0 ? lo_x : x0, by0 = lo_y > y0 ? lo_y : y0;
-        const int32_t bx1 = hi_x + 1 < x1 ? hi_x + 1 : x1, by1 = hi_y + 1 < y1 ? hi_y + 1 : y1;
-        T->meet[j] = -((bx0 < bx1) & (by0 < by1));
-        T->x1[j] = bx1;
-        T->y1[j] = by1;
-        stoch_box box;
-        stoch_box_init(&box, bx0, by0, bx1, by1);
-        T->bx_first[j] = box.bx_first, T->bx_last[j] = box.bx_last;
-        T->by_first[j] = box.by_first, T->by_last[j] = box.by_last;
-        T->col_first[j] = box.col_first, T->col_last[j] = box.col_last;
-        T->row_first[j] = box.row_first, T->row_last[j] = box.row_last;
-        const float u0 = T->u0[j], u1 = T->u1[j], du = u1 > u0 ? 1.0f / (u1 - u0) : 0.0f;
-        const float fxl0 = (float)xl0 * unit, fxl1 = (float)xl1 * unit, fxh0 = (float)xh0 * unit, fxh1 = (float)xh1 * unit;
-        const float fyl0 = (float)yl0 * unit, fyl1 = (float)yl1 * unit, fyh0 = (float)yh0 * unit, fyh1 = (float)yh1 * unit;
-        const float sxl = (fxl1 - fxl0) * du, sxh = (fxh1 - fxh0) * du;
-        const float syl = (fyl1 - fyl0) * 0.5f, syh = (fyh1 - fyh0) * 0.5f;
-        /* a = f0 - b u0 (x; one u, du = 0: the bound's extreme end) or
-         * f0 - b v0 at v0 = -1 (y). */
-        T->axl[j] = (du == 0.0f ? (float)(xl0 < xl1 ? xl0 : xl1) * unit : fxl0 - sxl * u0) - slack;
-        T->axh[j] = (du == 0.0f ? (float)(xh0 > xh1 ? xh0 : xh1) * unit : fxh0 - sxh * u0) + slack;
-        T->ayl[j] = (fyl0 - syl * -1.0f) - slack;
-        T->ayh[j] = (fyh0 - syh * -1.0f) + slack;
-        T->bxl[j] = sxl;
-        T->bxh[j] = sxh;
-        T->byl[j] = syl;
-        T->byh[j] = syh;
-    }
-    if (!b->edges) return;
-    for (int k = 0; k < 3; k++) {
-        const int16_t *restrict Q0 = R + (FE_RANK_ENDS + 2 * k) * stride, *restrict Q1 = Q0 + stride;
-#pragma GCC ivdep /* the ends and the lens ranges are read only; the bound tables are written */
-        for (int j = 0; j < stride; j++)
-            stoch_edge_plane(b, k, Q0[j], Q1[j], T->u0[j], T->u1[j], slack, &T->ex[k][j], &T->ey[k][j], &T->eu[k][j],
-                             &T->ev[k][j], &T->ec[k][j]);
-    }
-}
-
-void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *ranked, int bin_px, int x0, int y0,
-                   int x1, int y1, stoch_pixels *px, stoch_emit_fn emit, void *consumer, raster_counts *counts)
+void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *ranked, const frame_tuples *tp,
+                   int bin_px, int x0, int y0, int x1, int y1, stoch_pixels *px, stoch_emit_fn emit, void *consumer,
+                   raster_counts *counts)
 {
     const fe_blur *b = tri->blur;
     if (!b) {
-        raster_stochastic_static(tri, v, ranked, bin_px, x0, y0, x1, y1, px, emit, consumer, counts);
+        raster_stochastic_static(tri, v, tp, bin_px, x0, y0, x1, y1, px, emit, consumer, counts);
+        return;
+    }
+    const int64_t area = ((int64_t)tri->max_x - tri->min_x + 1) * ((int64_t)tri->max_y - tri->min_y + 1);
+    if (area < STOCH_TUPLE_MIN_AREA) {
+        STOCH_RANK_WALK_FN(tri, v, ranked, bin_px, x0, y0, x1, y1, px, emit, consumer, counts);
         return;
     }
     stoch_pixels_next(px);
-    const int S = v->samples->count, key = b->rank_key;
     const bool depth_test = v->depth && tri->draw->depth_test;
-    stoch_packet P;
-    P.n = P.blocks = 0;
-    stoch_ranks rk;
-    STOCH_RANKS(b, ranked, S, x0, y0, x1, y1, &rk);
-    /* The ranks whose box meets the rectangle, in rank order. */
-    const int stride = FE_RANK_STRIDE(S);
-    uint64_t ranks = 0;
-    for (int j0 = 0; j0 < stride; j0 += STOCH_LANES) ranks |= (uint64_t)STOCH_MASK16(rk.meet + j0) << j0;
-    for (; ranks; ranks &= ranks - 1) {
-        const int j = __builtin_ctzll(ranks);
-        if (ranks & (ranks - 1)) {  /* the next rank's first block (x, y, u, v), while this one is walked */
-            const int jn = __builtin_ctzll(ranks & (ranks - 1));
-            const float *next = raster_ranked_block(
-                ranked, key, jn, raster_uvt_block_row(rk.by_first[jn]) + raster_uvt_block_col(rk.bx_first[jn]));
-            for (int f = 0; f < RASTER_RANKED_T; f++) __builtin_prefetch(next + f * STOCH_LANES);
+    stoch_setup S;
+    STOCH_SETUP(b, tp, x0, y0, x1, y1, &S);
+    for (int g = 0; g < tp->spp; g++) {
+        int32_t box[FRAME_CLASSES][4];
+        int gx0 = x1, gx1 = x0, gy0 = y1, gy1 = y0;
+        for (int c = 0; c < FRAME_CLASSES; c++) {  /* the union: empty boxes are (x1, x0) x (y1, y0) */
+            const int i = FRAME_CLASSES * g + c;
+            box[c][0] = S.bx0[i], box[c][1] = S.bx1[i], box[c][2] = S.by0[i], box[c][3] = S.by1[i];
+            gx0 = box[c][0] < gx0 ? box[c][0] : gx0;
+            gx1 = box[c][1] > gx1 ? box[c][1] : gx1;
+            gy0 = box[c][2] < gy0 ? box[c][2] : gy0;
+            gy1 = box[c][3] > gy1 ? box[c][3] : gy1;
         }
-        const int bx1 = rk.x1[j], by1 = rk.y1[j];
-        const stoch_box box = {rk.bx_first[j], rk.bx_last[j], rk.by_first[j], rk.by_last[j],
-                               rk.col_first[j], rk.col_last[j], rk.row_first[j], rk.row_last[j]};
-        /* Samples beyond a line by more than the slack cannot be covered. */
-        const float axl = rk.axl[j], bxl = rk.bxl[j], axh = rk.axh[j], bxh = rk.bxh[j];
-        const float ayl = rk.ayl[j], byl = rk.byl[j], ayh = rk.ayh[j], byh = rk.byh[j];
-        const uint8_t *sample = raster_ranked_sample(ranked, key, j);
-        const float *plane = raster_ranked_block(ranked, key, j, 0);
-        for (int by = box.by_first; by < by1; by += 4) {
-            const int row = raster_uvt_block_row(by);
-            for (int bx = box.bx_first; bx < bx1; bx += 4) {
-                const uint32_t mask = stoch_box_lanes(&box, bx, by);
-                const int lane0 = row + raster_uvt_block_col(bx);
-                const float *restrict lanes = __builtin_assume_aligned(plane + lane0 * RASTER_RANKED_FIELDS, 64);
-                const float *restrict X = lanes + RASTER_RANKED_X * STOCH_LANES;
-                const float *restrict Y = lanes + RASTER_RANKED_Y * STOCH_LANES;
-                const float *restrict U = lanes + RASTER_RANKED_U * STOCH_LANES;
-                const float *restrict V = lanes + RASTER_RANKED_V * STOCH_LANES;
-                const float *restrict T = lanes + RASTER_RANKED_T * STOCH_LANES;
-                const float fx = (float)bx, fy = (float)by;
-                _Alignas(64) float xs[STOCH_LANES], ys[STOCH_LANES];
-                _Alignas(64) int in[STOCH_LANES];
-#pragma GCC ivdep /* the block's lanes are read only; xs, ys, in are this loop's own */
-                for (int i = 0; i < STOCH_LANES; i++) {
-                    xs[i] = fx + X[i];
-                    ys[i] = fy + Y[i];
-                    in[i] = -((xs[i] >= axl + bxl * U[i]) & (xs[i] <= axh + bxh * U[i]) & (ys[i] >= ayl + byl * V[i]) &
-                              (ys[i] <= ayh + byh * V[i]));
-                }
-                uint32_t pass = STOCH_MASK16(in) & mask;
-                counts->stoch_candidates += (uint64_t)__builtin_popcount(mask);
-                if (pass && b->edges) {  /* then the edge bounds */
-                    for (int i = 0; i < STOCH_LANES; i++) {
-                        int inside = 1;
-                        for (int k = 0; k < 3; k++)
-                            inside &= rk.ex[k][j] * xs[i] + rk.ey[k][j] * ys[i] + rk.eu[k][j] * U[i] +
-                                          rk.ev[k][j] * V[i] <=
-                                      rk.ec[k][j];
-                        in[i] = -inside;
-                    }
-                    pass &= STOCH_MASK16(in);
-                }
-                if (!pass) continue;
-                const int slot = P.blocks++;
-                stoch_block *blk = &P.blk[slot];
-                blk->tri = tri;
-                blk->x0 = bx;
-                blk->y0 = by;
-                blk->sample = sample + lane0;
-                blk->covered = 0;
-                STOCH_COMPRESS16(P.x + P.n, xs, pass);
-                STOCH_COMPRESS16(P.y + P.n, ys, pass);
-                STOCH_COMPRESS16(P.u + P.n, U, pass);
-                STOCH_COMPRESS16(P.v + P.n, V, pass);
-                STOCH_COMPRESS16(P.t + P.n, T, pass);
-                STOCH_COMPRESS16(P.lane + P.n, stoch_lane_index, pass);
-                memset(P.block + P.n, slot, STOCH_LANES);
-                P.n += __builtin_popcount(pass);
-                if (P.n >= STOCH_LANES) STOCH_FLUSH(tri, &P, v, depth_test, bin_px, px, emit, consumer, counts);
-            }
-        }
+        if (gx0 >= gx1 || gy0 >= gy1) continue;
+        STOCH_GROUP(tri, &S, tp, g, (const int32_t(*)[4])box, v, depth_test, bin_px, gx0, gy0, gx1, gy1, px, emit,
+                    consumer, counts);
     }
-    if (P.n) STOCH_FLUSH(tri, &P, v, depth_test, bin_px, px, emit, consumer, counts);
 }
 
-#undef STOCH_TEST
-#undef STOCH_FLUSH
-#undef STOCH_RANKS
+#undef STOCH_SETUP
+#undef STOCH_GROUP
 #undef STOCH_CAT
 #undef STOCH_CAT_
 #undef STOCH_WALK_FN
-#undef STOCH_CHUNK
 #undef STOCH_MASK16
-#undef STOCH_COMPRESS16
 #undef STOCH_EARLY_DEPTH16
+#undef STOCH_EXPAND16
+#undef STOCH_RANK_WALK_FN
