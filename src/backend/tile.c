@@ -214,8 +214,8 @@ void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, cons
         if (c.x0 >= c.x1 || c.y0 >= c.y1) continue;
         if (needs_stochastic(f, tri)) {
             if (s->pending) flush_writes(s, f, st);
-            f->hot->stoch_walk(tri, &s->view, &t->ranked, t->tuples, f->bin_px, c.x0, c.y0, c.x1, c.y1, s->pixels, decouple_block,
-                               (void *)&dc, &counts);
+            f->hot->stoch_walk(tri, &s->view, &t->ranked, t->tuples, f->bin_px, c.x0, c.y0, c.x1, c.y1, s->pixels,
+                               decouple_block, (void *)&dc, &counts);
             s->queued = true;
         } else {
             if (s->queued) flush_writes(s, f, st);

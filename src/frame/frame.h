@@ -88,7 +88,7 @@ typedef struct rt_target {
     int width, height, samples;
     frame_samples positions;  /* (x, y) of each sample in a pixel */
     float *uvt;  /* the lens/time pattern per pixel (raster_uvt_fill) */
-    frame_tuples *tuples;  /* the same as tuples (raster_tuples_fill) */
+    frame_tuples *tuples;  /* the same pattern as tuples (raster_tuples_fill) */
     frame_ranked ranked;  /* its samples ranked by t and u */
     uint32_t *color;
     float *depth;

@@ -175,12 +175,14 @@ static inline float raster_grid_clamp(float g)
 }
 
 /* Stochastic coverage of 5D visibility samples (x, y, u, v, t), a 4x4
- * block of pixels at a time, each pixel at one sample of one rank
- * (frame_ranked).  Four paths (seed 001, 5.1): the 2D rasterizer's fixed-
- * point edges for a static, sharp triangle (stoch.c); time-continuous edge
- * functions when it moves, aperture-continuous 4D edge functions when it
- * is defocused, warping its vertices to the sample's (u, v, t) when both
- * (stoch_lane.h, in stoch_walk_tmp.h).  Fed by backend/tile.c. */
+ * block of pixels at a time, each pixel at one sample.  Edges (seed 001,
+ * 5.1): the 2D rasterizer's fixed-point edges for a static, sharp triangle
+ * (stoch.c); time-continuous edge functions when it moves,
+ * aperture-continuous 4D edge functions when it is defocused, warping its
+ * vertices to the sample's (u, v, t) when both (stoch_lane.h).  Walks: a
+ * blurred triangle at each (u, v, t) tuple of frame_tuples, a group of four
+ * at a time (stoch_walk_tmp.h), or, when small, rank by rank within bounds
+ * (frame_ranked, stoch_rank_walk_tmp.h).  Fed by backend/tile.c. */
 /* Lane (y & 3) * 4 + (x & 3) of a block: for each covered lane, the
  * sample's window depth, where it lands in the triangle's shading
  * reference (for a static, sharp triangle: the sample itself), and the
@@ -225,14 +227,13 @@ typedef struct stoch_pixels {
 } stoch_pixels;
 
 /* The stochastic rasterizer: tri over pixels [x0, x1) x [y0, y1) of a bin
- * of bin_px pixels, rank by rank (within the rank's bounds when it is
- * blurred, fe_blur.rank), a 4x4 block at a time; emits each block with a
- * covered sample, in that order, and counts covered samples and pixels.
- * One body (stoch_walk_tmp.h) per ISA: every ISA decides the same. */
+ * of bin_px pixels, a 4x4 block at a time (by tuple groups, or by ranks
+ * within fe_blur.rank's bounds when the triangle is small); emits each block
+ * with a covered sample, in that order, and counts covered samples and
+ * pixels.  One body (stoch_walk_tmp.h) per ISA: every ISA decides the same. */
 typedef void (*stoch_walk_fn)(const fe_tri *tri, const raster_view *v, const frame_ranked *ranked,
-                              const frame_tuples *tuples, int bin_px,
-                              int x0, int y0, int x1, int y1, stoch_pixels *px, stoch_emit_fn emit, void *consumer,
-                              raster_counts *counts);
+                              const frame_tuples *tuples, int bin_px, int x0, int y0, int x1, int y1,
+                              stoch_pixels *px, stoch_emit_fn emit, void *consumer, raster_counts *counts);
 
 /* The block test of a static, sharp triangle: sample[lane] is each lane's
  * sample index, tested against the fixed-point edges of the 2D rasterizer
@@ -247,16 +248,19 @@ uint32_t stoch_block_static(const fe_tri *t, const frame_samples *sp, float rate
  * table (backend_isa_select) picks a set. */
 int raster_triangle_scalar(const fe_tri *, const raster_view *, int, int, int, int, raster_quad *, float *,
                            raster_counts *);
-void raster_stochastic_scalar(const fe_tri *, const raster_view *, const frame_ranked *, const frame_tuples *, int, int, int, int, int,
+void raster_stochastic_scalar(const fe_tri *, const raster_view *, const frame_ranked *, const frame_tuples *, int,
+                              int, int, int, int,
                               stoch_pixels *, stoch_emit_fn, void *, raster_counts *);
 #if defined(UTIL_X86)
 int raster_triangle_avx2(const fe_tri *, const raster_view *, int, int, int, int, raster_quad *, float *,
                          raster_counts *);
 int raster_triangle_avx512(const fe_tri *, const raster_view *, int, int, int, int, raster_quad *, float *,
                            raster_counts *);
-void raster_stochastic_avx2(const fe_tri *, const raster_view *, const frame_ranked *, const frame_tuples *, int, int, int, int, int,
+void raster_stochastic_avx2(const fe_tri *, const raster_view *, const frame_ranked *, const frame_tuples *, int, int,
+                            int, int, int,
                             stoch_pixels *, stoch_emit_fn, void *, raster_counts *);
-void raster_stochastic_avx512(const fe_tri *, const raster_view *, const frame_ranked *, const frame_tuples *, int, int, int, int, int,
+void raster_stochastic_avx512(const fe_tri *, const raster_view *, const frame_ranked *, const frame_tuples *, int,
+                              int, int, int, int,
                               stoch_pixels *, stoch_emit_fn, void *, raster_counts *);
 #endif
 

@@ -122,16 +122,6 @@ static inline void stoch_lines_warp(const fe_blur *b, float u, float v, float t,
     o->det = o->c[0][0] * p[0][0] + o->c[0][1] * p[0][1] + o->c[0][2] * p[0][2];
 }
 
-/* The lines of b at (u, v, t), by its kind's formula. */
-static inline void stoch_lines_at(const fe_blur *b, float u, float v, float t, stoch_lines *o)
-{
-    switch (b->kind) {
-    case FE_BLUR_MOTION: stoch_lines_motion(b, t, o); break;
-    case FE_BLUR_DEFOCUS: stoch_lines_defocus(b, u, v, o); break;
-    default: stoch_lines_warp(b, u, v, t, o); break;
-    }
-}
-
 /* One sample (x, y, u, v, t) of each kind: its lines, then
  * stoch_lane_finish (the rank walk's test, a sample at a time). */
 static inline int stoch_lane_motion(const fe_blur *b, float x, float y, float t, float *depth, float *w0, float *w1,

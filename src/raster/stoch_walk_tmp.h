@@ -1,5 +1,7 @@
 /* stoch_walk_tmp.h — the body of the stochastic rasterizer's walk over one
- * blurred triangle in one bin, included once per ISA by raster_scalar.c,
+ * triangle in one bin (static ones go to stoch.c, small blurred ones to the
+ * rank walk, stoch_rank_walk_tmp.h, the rest take the tuple walk below),
+ * included once per ISA by raster_scalar.c,
  * raster_avx2.c and raster_avx512.c, which define STOCH_WALK_FN (its name),
  * STOCH_MASK16 (the mask of sixteen int lanes that are 0 or -1, 64-byte
  * aligned), STOCH_EXPAND16 (sixteen lanes, 64-byte aligned, from four
@@ -10,7 +12,7 @@
  * pattern is a bounded set of tuples (frame_tuples), and at one tuple a
  * blurred triangle is a plain 2D triangle.  So, per triangle and bin:
  *   1. SETUP, every tuple at once (a loop the compiler vectorizes): its
- *      edge lines, determinant, clip z and w (stoch_lines_at, the formula
+ *      edge lines, determinant, clip z and w (stoch_lines_*, the formula
  *      of the triangle's kind of blur) and the pixel box of its vertices;
  *   2. per group of four tuples (one per pixel class, close in (u, v, t)),
  *      the union of their boxes within the bin, its 4x4 blocks each one
@@ -161,9 +163,6 @@ static void STOCH_GROUP(const fe_tri *tri, const stoch_setup *restrict S, const 
     STOCH_EXPAND16(G.det, S->det + i0);
     const int cull = b->cull_back;
     const float rate = b->rate;
-    const float r00 = b->ref[0][0], r10 = b->ref[1][0], r20 = b->ref[2][0];
-    const float r01 = b->ref[0][1], r11 = b->ref[1][1], r21 = b->ref[2][1];
-    const float r02 = b->ref[0][2], r12 = b->ref[1][2], r22 = b->ref[2][2];
     const int bx_first = x0 & ~3, by_first = y0 & ~3;
     stoch_block blk;
     blk.tri = tri;
@@ -176,8 +175,9 @@ static void STOCH_GROUP(const fe_tri *tri, const stoch_setup *restrict S, const 
                 mask |= stoch_class_lanes[c] & raster_block_cols(box[c][0] - bx, box[c][1] - bx) &
                         raster_block_rows(box[c][2] - by, box[c][3] - by);
             if (!mask) continue;
-            counts->stoch_candidates += (uint64_t)__builtin_popcount(mask);
-            counts->stoch_tested += (uint64_t)__builtin_popcount(mask);
+            const uint64_t lanes = (uint64_t)__builtin_popcount(mask);  /* every candidate is tested */
+            counts->stoch_candidates += lanes;
+            counts->stoch_tested += lanes;
             const float fx = (float)bx, fy = (float)by;
             _Alignas(64) int hit[STOCH_LANES];
             _Alignas(64) float w0[STOCH_LANES], w1[STOCH_LANES], w2[STOCH_LANES];
@@ -204,11 +204,9 @@ static void STOCH_GROUP(const fe_tri *tri, const stoch_setup *restrict S, const 
             if (!m) continue;
             counts->stoch_covered += (uint64_t)__builtin_popcount(m);
 #pragma GCC ivdep /* the lanes are distinct */
-            for (int l = 0; l < STOCH_LANES; l++) {  /* stoch_lane_reference, then the grid point */
-                const float X = w0[l] * r00 + w1[l] * r10 + w2[l] * r20;
-                const float Y = w0[l] * r01 + w1[l] * r11 + w2[l] * r21;
-                const float W = w0[l] * r02 + w1[l] * r12 + w2[l] * r22;
-                const float rx = X / W, ry = Y / W;
+            for (int l = 0; l < STOCH_LANES; l++) {  /* the reference point, then the grid point */
+                float rx, ry;
+                stoch_lane_reference(b, w0[l], w1[l], w2[l], &rx, &ry);
                 blk.hits.rx[l] = rx;
                 blk.hits.ry[l] = ry;
                 blk.hits.gx[l] = util_floor_i32(raster_grid_clamp(rx * rate));
