@@ -67,22 +67,21 @@ esac
 
 # ---- exported symbols ------------------------------------------------------
 napi=$(grep -c '^MOS_API ' include/mosaic.h)
-nm -D --defined-only "$lib/libmosaic.so" | awk 'NF == 3 { print $3 }' | sort > "$tmp/dyn.txt"
-other=$(grep -v '^mos_' "$tmp/dyn.txt" | head -n 5 | tr '\n' ' ')
-nmos=$(grep -c '^mos_' "$tmp/dyn.txt")
-if [ -z "$other" ] && [ "$nmos" -eq "$napi" ]; then
-    ok "exports_so (nm -D: $nmos symbols, all mos_, = the header's $napi MOS_API)"
-else
-    bad exports_so "nm -D shows $nmos mos_ of $napi MOS_API, and others: $other"
-fi
-nm -g --defined-only "$lib/libmosaic.a" | awk 'NF == 3 { print $3 }' | sort -u > "$tmp/sta.txt"
-other=$(grep -v '^mos_' "$tmp/sta.txt" | head -n 5 | tr '\n' ' ')
-nmos=$(grep -c '^mos_' "$tmp/sta.txt")
-if [ -z "$other" ] && [ "$nmos" -eq "$napi" ]; then
-    ok "exports_a (libmosaic.a: $nmos global symbols, all mos_)"
-else
-    bad exports_a "libmosaic.a has $nmos global mos_ of $napi, and others: $other"
-fi
+# exports NAME WHAT: the defined global symbols listed in $tmp/NAME.txt are
+# all mos_ and as many as the header's MOS_API declarations.
+exports() {
+    other=$(grep -v '^mos_' "$tmp/$1.txt" | head -n 5 | tr '\n' ' ')
+    nmos=$(grep -c '^mos_' "$tmp/$1.txt")
+    if [ -z "$other" ] && [ "$nmos" -eq "$napi" ]; then
+        ok "exports_$1 ($2: $nmos symbols, all mos_, = the header's $napi MOS_API)"
+    else
+        bad "exports_$1" "$2 shows $nmos mos_ of $napi MOS_API, and others: $other"
+    fi
+}
+nm -D --defined-only "$lib/libmosaic.so" | awk 'NF == 3 { print $3 }' | sort > "$tmp/so.txt"
+exports so "nm -D libmosaic.so"
+nm -g --defined-only "$lib/libmosaic.a" | awk 'NF == 3 { print $3 }' | sort -u > "$tmp/a.txt"
+exports a "nm -g libmosaic.a"
 
 # ---- the embedding example through pkg-config ------------------------------
 # Dynamic: needs libmosaic.so.SOVERSION at run time, which install provided.

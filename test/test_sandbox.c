@@ -22,6 +22,16 @@ static void put(const char *name, const void *data, size_t size)
 }
 static void put_text(const char *name, const char *text) { put(name, text, strlen(text)); }
 
+/* The bytes of the project's file PATH into buf (cap bytes); how many (0: unreadable). */
+static size_t slurp(const char *path, void *buf, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    const size_t n = f ? fread(buf, 1, cap, f) : 0;
+    if (f)
+        fclose(f);
+    return n;
+}
+
 /* Loads box/NAME (the scene TEXT) in the sandbox BOX with budget MAX_TRIS;
  * the result, the message in err. */
 static mos_result load_tex(const char *text, uint64_t max_tris, uint64_t max_tex, scene **out)
@@ -65,11 +75,8 @@ static void setup(void)
     CHECK(mkdir(box, 0700) == 0);
     snprintf(path, sizeof path, "%s/sub", box);
     CHECK(mkdir(path, 0700) == 0);
-    FILE *f = fopen("scenes/textures/tiles.png", "rb");
     uint8_t png[8192];
-    size_t n = f ? fread(png, 1, sizeof png, f) : 0;
-    if (f)
-        fclose(f);
+    size_t n = slurp("scenes/textures/tiles.png", png, sizeof png);
     CHECK(n > 100 && n < sizeof png);
     put("box/tex.png", png, n);
     put("outside.png", png, n);
@@ -86,17 +93,10 @@ static void setup(void)
     CHECK(mkfifo(path, 0600) == 0);
     /* GLSL shaders whose vertex shader is the implicit builtin.vert beside them: a link out of the
      * sandbox (vlink/), a FIFO (vfifo/), a real one (vok/). */
-    f = fopen("shaders/lambert.frag", "rb");
-    char frag[16384];
-    n = f ? fread(frag, 1, sizeof frag, f) : 0;
-    if (f)
-        fclose(f);
+    char frag[16384], vert[16384];
+    n = slurp("shaders/lambert.frag", frag, sizeof frag);
     CHECK(n > 10 && n < sizeof frag);
-    f = fopen("shaders/builtin.vert", "rb");
-    char vert[16384];
-    size_t vn = f ? fread(vert, 1, sizeof vert, f) : 0;
-    if (f)
-        fclose(f);
+    const size_t vn = slurp("shaders/builtin.vert", vert, sizeof vert);
     CHECK(vn > 10 && vn < sizeof vert);
     put("outside.vert", vert, vn);
     static const char *const dirs[] = { "vlink", "vfifo", "vok" };

@@ -357,31 +357,27 @@ static void users(pctx *c, int n)
         if (c->reach[x])
             for (int j = c->astart[x]; j < c->astart[x + 1]; j++)
                 c->reach[c->arg[j]] = 1;
-    for (int x = 0; x < n; x++) {
-        if (!c->reach[x])
-            continue;
-        const uint32_t s = next_stamp(c);
-        for (int j = c->astart[x]; j < c->astart[x + 1]; j++) {
-            const int a = c->arg[j];
-            if (c->kind[a] >= K_ARITH && c->seen[a] != s) {
+    /* Two passes over each reached node's distinct arithmetic args: count
+     * every arg's users, then (after the prefix sum) place them. */
+    for (int pass = 0; pass < 2; pass++) {
+        for (int x = 0; x < n; x++) {
+            if (!c->reach[x])
+                continue;
+            const uint32_t s = next_stamp(c);
+            for (int j = c->astart[x]; j < c->astart[x + 1]; j++) {
+                const int a = c->arg[j];
+                if (c->kind[a] < K_ARITH || c->seen[a] == s)
+                    continue;
                 c->seen[a] = s;
-                c->ustart[a + 1]++;
+                if (pass)
+                    c->user[c->ustart[a] + c->fi[a]++] = x;  /* users in id order */
+                else
+                    c->ustart[a + 1]++;
             }
         }
-    }
-    for (int i = 0; i < n; i++)
-        c->ustart[i + 1] += c->ustart[i];
-    for (int x = 0; x < n; x++) {
-        if (!c->reach[x])
-            continue;
-        const uint32_t s = next_stamp(c);
-        for (int j = c->astart[x]; j < c->astart[x + 1]; j++) {
-            const int a = c->arg[j];
-            if (c->kind[a] >= K_ARITH && c->seen[a] != s) {
-                c->seen[a] = s;
-                c->user[c->ustart[a] + c->fi[a]++] = x;  /* users in id order */
-            }
-        }
+        if (!pass)
+            for (int i = 0; i < n; i++)
+                c->ustart[i + 1] += c->ustart[i];
     }
 }
 
