@@ -3,6 +3,12 @@
 # Fed by bench/bench.mk (make bench) or by hand; drives build/mosaic render --stats-json.
 #
 # usage: bench/frametime.sh [options] [SCENE...]        (default: scenes/*.scene)
+#   The table: per scene and thread count, the median frame_ms, first_work_ms,
+#   the front-end's serial CPU ms (frontend_serial_ms: binning, clipping,
+#   dispatch; more workers do not shorten it), the workers' busy ms summed,
+#   and the speed-up over the scene's first thread count.  Then, per scene
+#   run with 1 thread, the Amdahl bound that serial part sets at 16 threads:
+#   frame >= max(serial, (workers + front-end jobs) / 16).
 #        bench/frametime.sh [options] --early-compare SCENE
 #   --mosaic PATH     the CLI to run (default: build/mosaic)
 #   --threads "1 2"   thread counts to run (default: "1 2")
@@ -20,7 +26,7 @@ SIZE=1920x1080
 MODE=table
 KEEP=
 
-usage() { sed -n '5,13s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '5,19s/^# \{0,1\}//p' "$0"; }
 die() { echo "frametime.sh: $*" >&2; echo "Try 'bench/frametime.sh --help'." >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
@@ -65,13 +71,19 @@ stat() { sed -n "s/^ *\"$2\": *\([^,]*\),\{0,1\}\$/\1/p" "$1"; }
 ms() { case "$1" in ''|null) echo - ;; *) printf '%.3f' "$1" ;; esac; }
 
 FAILED=0
-# run NAME ARGS... -> runs one render; prints "frame_ms first_work_ms" or "FAILED rc".
+# Sum of an array key ("key": [a, b]).
+stat_sum() { sed -n "s/^ *\"$2\": \[\(.*\)\],\{0,1\}\$/\1/p" "$1" | tr ',' '\n' | awk '{ s += $1 } END { printf "%.3f", s }'; }
+
+# run NAME ARGS... -> runs one render; prints "frame_ms first_work_ms serial_ms worker_ms fe_cpu_ms"
+# or "FAILED rc".
 run() {
     name=$1; shift
     if "$MOSAIC" render "$@" --size "$SIZE" --frames "$FRAMES" -o "$WORK/$name.png" \
         --stats-json "$WORK/$name.json" >"$WORK/$name.log" 2>&1; then
-        printf '%s %s\n' "$(ms "$(stat "$WORK/$name.json" frame_ms)")" \
-            "$(ms "$(stat "$WORK/$name.json" first_work_ms)")"
+        j=$WORK/$name.json
+        printf '%s %s %s %s %s\n' "$(ms "$(stat "$j" frame_ms)")" "$(ms "$(stat "$j" first_work_ms)")" \
+            "$(ms "$(stat "$j" frontend_serial_ms)")" "$(stat_sum "$j" worker_busy_ms)" \
+            "$(ms "$(stat "$j" frontend_cpu_ms)")"
     else
         rc=$?
         sed 's/^/    /' "$WORK/$name.log" >&2
@@ -81,15 +93,29 @@ run() {
 
 if [ "$MODE" = table ]; then
     echo "# $SIZE, median of $FRAMES frames per run ($MOSAIC)"
-    printf '%-28s %7s %12s %14s\n' scene threads frame_ms first_work_ms
+    printf '%-16s %7s %10s %13s %9s %10s %8s\n' scene threads frame_ms first_work_ms serial_ms worker_ms speedup
+    : >"$WORK/amdahl"
     for s in "$@"; do
         base=$(basename "$s" .scene)
+        first=
         for t in $THREADS; do
             res=$(run "$base-t$t" "$s" --threads "$t")
-            case "$res" in FAILED*) FAILED=1 ;; esac
-            printf '%-28s %7s %12s %14s\n' "$base" "$t" "${res%% *}" "${res#* }"
+            case "$res" in FAILED*) FAILED=1; printf '%-16s %7s %s\n' "$base" "$t" "$res"; continue ;; esac
+            set -- $res "$@"
+            [ -n "$first" ] || first=$1
+            printf '%-16s %7s %10s %13s %9s %10s %8s\n' "$base" "$t" "$1" "$2" "$3" "$4" \
+                "$(awk -v a="$first" -v b="$1" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')"
+            # 1 thread: serial, the workers' busy ms and the front-end's job CPU (cpu - serial).
+            [ "$t" = 1 ] && echo "$base $1 $3 $4 $5" >>"$WORK/amdahl"
+            shift 5
         done
     done
+    if [ -s "$WORK/amdahl" ]; then
+        echo "# Amdahl at 16 threads from the 1-thread runs: frame >= max(serial, (worker + front-end jobs) / 16)"
+        printf '%-16s %10s %9s %10s %10s %12s %14s\n' scene frame1_ms serial_ms worker_ms serial/work pred16_ms pred16_speedup
+        awk '{ par = $4 + ($5 - $3); b = par / 16; if ($3 > b) b = $3;
+               printf "%-16s %10.1f %9.2f %10.1f %10.4f %12.2f %14.1f\n", $1, $2, $3, $4, $3 / $4, b, $2 / b }' "$WORK/amdahl"
+    fi
 else
     s=$1
     base=$(basename "$s" .scene)

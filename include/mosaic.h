@@ -68,14 +68,15 @@ extern "C" {
 /* VERSION
  * Until 1.0 a minor version may change the layout of public structs (0.2:
  * mos_shader_desc.user, scratch_bytes; mos_vs_batch and mos_fs_batch.user,
- * scratch, isa; 0.3: mos_shader_desc.batch_quads, mos_vs_batch.isa):
+ * scratch, isa; 0.3: mos_shader_desc.batch_quads, mos_vs_batch.isa; 0.4:
+ * mos_frame_stats.frontend_serial_ms):
  * rebuild against the header of the library you link.  These three lines are
  * the one place the version is written: the Makefile reads them for the
  * shared library's file name and soname (libmosaic.so.MAJOR.MINOR.PATCH;
  * soname libmosaic.so.MAJOR, or libmosaic.so.0.MINOR before 1.0, as a minor
  * version then breaks the ABI) and for mosaic.pc's Version. */
 #define MOS_VERSION_MAJOR 0
-#define MOS_VERSION_MINOR 3
+#define MOS_VERSION_MINOR 4
 #define MOS_VERSION_PATCH 0
 /* The version packed into one integer, 0x00MMmmpp: compare with < and >. */
 #define MOS_MAKE_VERSION(major, minor, patch) \
@@ -537,6 +538,11 @@ MOS_API mos_result mos_target_read_map(mos_context *ctx, mos_target t, mos_inspe
  *   frontend_cpu_ms     the front-end thread's CPU time (its own work and
  *                       the setup chunks it ran): below frontend_ms where
  *                       the threads outnumber the cores and it waited for one
+ *   frontend_serial_ms  of frontend_cpu_ms, the part outside the data-parallel
+ *                       vertex and setup jobs (running or awaiting them):
+ *                       binning in API order, clipping, dispatch.  More
+ *                       workers do not shorten it, so a frame takes at least
+ *                       this long whatever the thread count
  *   frontend_ns_per_triangle   frontend_ms per triangle submitted
  *   frontend_chunks_helped     vertex / setup chunks the workers ran for
  *                       the front-end (they run the vertex stage and setup
@@ -569,7 +575,7 @@ MOS_API mos_result mos_target_read_map(mos_context *ctx, mos_target t, mos_inspe
  *   worker_busy_ms, worker_fragments   per worker: busy time, covered samples */
 #define MOS_FRAME_STATS(S, A)                                                                        \
     S(double, frame_ms) S(double, first_work_ms) S(double, frontend_ms) S(double, frontend_stall_ms)  \
-    S(double, frontend_cpu_ms) S(double, frontend_ns_per_triangle)                                   \
+    S(double, frontend_cpu_ms) S(double, frontend_serial_ms) S(double, frontend_ns_per_triangle)      \
     S(uint64_t, frontend_chunks_helped)                                                              \
     S(int, width) S(int, height) S(int, spp)                                                         \
     S(int, threads) S(int, bin) S(int, coarse) S(int, batch) S(int, early) S(int, fifo)              \

@@ -29,7 +29,7 @@ else
 fi
 
 # JSON: valid, with the stable keys and the requested size.
-keys="frame_ms first_work_ms frontend_ms frontend_stall_ms frontend_cpu_ms width height spp threads bin coarse
+keys="frame_ms first_work_ms frontend_ms frontend_stall_ms frontend_cpu_ms frontend_serial_ms width height spp threads bin coarse
       batch early fifo pattern triangles_in triangles_binned bin_spread bin_items covered_pixels
       visibility_samples shade_invocations shading_rate worker_busy_ms worker_fragments load_cv load_max_over_mean"
 if [ ! -s "$tmp/a.json" ]; then

@@ -153,6 +153,11 @@ static void test_config_churn(void)
         ok &= CHECK_MSG(st.frontend_cpu_ms >= 0.0 && st.frontend_cpu_ms <= st.frame_ms + 0.5,
                         "frame %d: frontend_cpu_ms %.3f outside [0, frame_ms %.3f]", f, st.frontend_cpu_ms,
                         st.frame_ms);
+        /* Its serial part is a part of it (the jobs' CPU time is measured
+         * inside the same interval, so up to clock rounding). */
+        ok &= CHECK_MSG(st.frontend_serial_ms >= -0.01 && st.frontend_serial_ms <= st.frontend_cpu_ms + 0.01,
+                        "frame %d: frontend_serial_ms %.3f outside [0, frontend_cpu_ms %.3f]", f,
+                        st.frontend_serial_ms, st.frontend_cpu_ms);
         if (!empty && refs[si][pi])
             ok &= CHECK_MSG(memcmp(img, refs[si][pi], (size_t)sizes[si][0] * (size_t)sizes[si][1] * 4) == 0,
                             "frame %d: %dx%d spp %d threads=%d pattern=%s bin=%d coarse=%d batch=%d early=%d "

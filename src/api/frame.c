@@ -244,6 +244,7 @@ static void fill_stats(const mos_context *ctx, const pipe_frame *f, double frame
     st->frontend_ms = f->frontend_ms;
     st->frontend_stall_ms = f->frontend_stall_ms;
     st->frontend_cpu_ms = f->frontend_cpu_ms;
+    st->frontend_serial_ms = f->frontend_cpu_ms - f->frontend_job_cpu_ms;
     st->width = f->target->width;
     st->height = f->target->height;
     st->spp = f->target->samples;

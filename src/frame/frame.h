@@ -292,6 +292,7 @@ typedef struct pipe_frame {
     double t_start_ms;
     /* front-end statistics */
     double frontend_ms, frontend_stall_ms, frontend_cpu_ms;
+    double frontend_job_cpu_ms;  /* of frontend_cpu_ms, spent in or waiting on data-parallel jobs */
     uint64_t triangles_in, triangles_binned, bin_refs, bin_items, triangles_blurred;
     mos_result status;  /* MOS_OK, or out of memory in the front-end */
     bool over_memory_limit;  /* out of memory: the frame passed FE_FRAME_MEMORY_LIMIT */

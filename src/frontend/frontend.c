@@ -194,11 +194,16 @@ static bool job_start(frontend *fe, pipe_frame *f, const frame_dispatch *d, fram
 /* Every chunk of j is done: closes it to the workers. */
 static void job_end(pipe_frame *f) { atomic_store_explicit(&f->job, NULL, memory_order_relaxed); }
 
-/* Waits until chunk c of j is done, running unclaimed chunks meanwhile. */
-static void job_wait(frame_job *j, uint32_t c, void *scratch)
+/* Waits until chunk c of j is done, running unclaimed chunks meanwhile.
+ * The thread CPU time this takes is data-parallel work (or waiting for it),
+ * not the front-end's serial part: it is added to f->frontend_job_cpu_ms. */
+static void job_wait(pipe_frame *f, frame_job *j, uint32_t c, void *scratch)
 {
+    if (atomic_load_explicit(&j->done[c], memory_order_acquire)) return;
+    const double cpu0 = util_thread_cpu_ms();
     while (!atomic_load_explicit(&j->done[c], memory_order_acquire))
         if (!frame_job_step(j, 0, scratch)) sched_yield();  /* a worker runs it */
+    f->frontend_job_cpu_ms += util_thread_cpu_ms() - cpu0;
 }
 
 /* ---- Binning in API order, on the front-end thread. */
@@ -263,12 +268,12 @@ static bool run_draw(frontend *fe, pipe_frame *f, const fe_draw *d, const frame_
     if (!dj->tri || !dj->state) return false;
 
     if (!job_start(fe, f, disp, &dj->vertex, dj->v.chunks, run_vertex_chunk)) return false;
-    for (uint32_t c = 0; c < dj->v.chunks; c++) job_wait(&dj->vertex, c, fc->scratch);
+    for (uint32_t c = 0; c < dj->v.chunks; c++) job_wait(f, &dj->vertex, c, fc->scratch);
     job_end(f);
     const uint32_t setup_chunks = (uint32_t)((prims + SETUP_CHUNK - 1) / SETUP_CHUNK);
     if (!job_start(fe, f, disp, &dj->setup, setup_chunks, run_setup_chunk)) return false;
     for (uint32_t c = 0; c < setup_chunks; c++) {
-        job_wait(&dj->setup, c, fc->scratch);
+        job_wait(f, &dj->setup, c, fc->scratch);
         if (c + 1 == setup_chunks) job_end(f);
         const int p1 = (int)(c + 1) * SETUP_CHUNK < d->prim_count ? (int)(c + 1) * SETUP_CHUNK : d->prim_count;
         for (int p = (int)c * SETUP_CHUNK; p < p1; p++) {
