@@ -1,6 +1,6 @@
 #!/bin/sh
-# mpi.sh — the cost of MPI on one host (issue 33): `mosaic render` with 1 process x 2 threads against
-# `mosaic-mpi` with 2 ranks x 1 thread, and the gather's bytes and time per frame at several sizes.
+# mpi.sh — the cost of MPI on one host: `mosaic render` with 1 process x C threads against
+# `mosaic-mpi` with R ranks x C/R threads, and the gather's bytes and time per frame at several sizes.
 # Fed by hand (or make bench's callers); drives build/mosaic and build/mosaic-mpi with --stats-json.
 #
 # usage: bench/mpi.sh [options] [SCENE...]          (default: scenes/default.scene scenes/blur.scene)
@@ -9,10 +9,15 @@
 #   --frames F        frames per run (frame_ms is their median) (default: 3)
 #   --sizes "A B"     sizes of the gather table (default: "1920x1080 3840x2160")
 #   --keep DIR        keep the PNG and JSON of every run in DIR
+#   --cores C         threads of the one process, C/R per rank (default: 2)
+#   --ranks "R ..."   rank counts to run, each dividing C (default: "2")
+#   MPIRUN (environment) the launcher and its options (default: mpirun --allow-run-as-root
+#                     --oversubscribe --mca btl self,vader)
 # Table 1 per scene at 1920x1080: frame_ms (median over runs of each run's median frame),
 # wall ms of the whole command (scene load, MPI start-up and gather included), and for
-# mosaic-mpi the slowest rank's render ms per frame, rank 0's wait and the gather.
-# Table 2: bytes gathered per frame and gather ms (2 ranks) per size.
+# mosaic-mpi the slowest rank's render ms per frame, rank 0's wait and the gather; every
+# rank count's image must equal the one process's.
+# Table 2: bytes gathered per frame and gather ms (the first rank count) per size.
 # Exit status: 0 when every run succeeded, 1 when any failed, 2 for bad arguments.
 set -u
 
@@ -21,8 +26,10 @@ RUNS=3
 FRAMES=3
 SIZES="1920x1080 3840x2160"
 KEEP=
+CORES=2
+RANKS=2
 
-usage() { sed -n '5,18s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '5,23s/^# \{0,1\}//p' "$0"; }
 die() { echo "mpi.sh: $*" >&2; echo "Try 'bench/mpi.sh --help'." >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
@@ -32,6 +39,8 @@ while [ $# -gt 0 ]; do
     --frames) [ $# -ge 2 ] || die "--frames: missing value"; FRAMES=$2; shift 2 ;;
     --sizes) [ $# -ge 2 ] || die "--sizes: missing value"; SIZES=$2; shift 2 ;;
     --keep) [ $# -ge 2 ] || die "--keep: missing value"; KEEP=$2; shift 2 ;;
+    --cores) [ $# -ge 2 ] || die "--cores: missing value"; CORES=$2; shift 2 ;;
+    --ranks) [ $# -ge 2 ] || die "--ranks: missing value"; RANKS=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     -*) die "unknown option '$1'" ;;
     *) break ;;
@@ -45,7 +54,12 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-mpi-bench.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 [ -n "$KEEP" ] && mkdir -p "$KEEP"
 failed=0
-MPIRUN="mpirun --allow-run-as-root --oversubscribe --mca btl self,vader"
+MPIRUN=${MPIRUN:-mpirun --allow-run-as-root --oversubscribe --mca btl self,vader}
+for r in $RANKS; do
+    case "$r" in ''|*[!0-9]*|0) die "--ranks: expected positive numbers, got '$RANKS'" ;; esac
+    [ $((CORES % r)) -eq 0 ] || die "--ranks: $r does not divide --cores $CORES"
+done
+R1=$(echo "$RANKS" | awk '{ print $1 }')
 
 now_ms() { date +%s%N | awk '{ printf "%.1f", $1 / 1e6 }'; }
 # The value of a numeric key in a --stats-json file ("key": number).
@@ -81,20 +95,25 @@ printf '%-8s %-22s %9s %9s %11s %8s %9s\n' scene config frame_ms wall_ms rank_ma
 for sc in $SCENES; do
     s=$(basename "$sc" .scene)
     opts="--size 1920x1080 --frames $FRAMES"
-    for r in $(seq "$RUNS"); do
-        run "${s}_p1t2" "$BUILD/mosaic" render "$sc" $opts --threads 2
-        run "${s}_r2t1" $MPIRUN -n 2 "$BUILD/mosaic-mpi" render "$sc" $opts --threads 1
+    one=${s}_p1t$CORES
+    for i in $(seq "$RUNS"); do
+        run "$one" "$BUILD/mosaic" render "$sc" $opts --threads "$CORES"
+        for r in $RANKS; do
+            run "${s}_r${r}t$((CORES / r))" $MPIRUN -n "$r" "$BUILD/mosaic-mpi" render "$sc" $opts --threads $((CORES / r))
+        done
     done
-    if [ -f "$tmp/${s}_p1t2.tsv" ]; then
-        printf '%-8s %-22s %9.1f %9.0f %11s %8s %9s\n' "$s" "1 process x 2 threads" \
-            "$(col "$tmp/${s}_p1t2.tsv" 1)" "$(col "$tmp/${s}_p1t2.tsv" 2)" - - -
+    if [ -f "$tmp/$one.tsv" ]; then
+        printf '%-8s %-22s %9.1f %9.0f %11s %8s %9s\n' "$s" "1 process x $CORES threads" \
+            "$(col "$tmp/$one.tsv" 1)" "$(col "$tmp/$one.tsv" 2)" - - -
     fi
-    if [ -f "$tmp/${s}_r2t1.tsv" ]; then
-        printf '%-8s %-22s %9.1f %9.0f %11.1f %8.1f %9.2f\n' "$s" "2 ranks x 1 thread" \
-            "$(col "$tmp/${s}_r2t1.tsv" 1)" "$(col "$tmp/${s}_r2t1.tsv" 2)" "$(col "$tmp/${s}_r2t1.mpi" 1)" \
-            "$(col "$tmp/${s}_r2t1.mpi" 2)" "$(col "$tmp/${s}_r2t1.mpi" 3)"
-        cmp -s "$tmp/${s}_p1t2.png" "$tmp/${s}_r2t1.png" || { echo "mpi.sh: $s: images differ" >&2; failed=1; }
-    fi
+    for r in $RANKS; do
+        n=${s}_r${r}t$((CORES / r))
+        [ -f "$tmp/$n.tsv" ] || continue
+        printf '%-8s %-22s %9.1f %9.0f %11.1f %8.1f %9.2f\n' "$s" "$r ranks x $((CORES / r)) threads" \
+            "$(col "$tmp/$n.tsv" 1)" "$(col "$tmp/$n.tsv" 2)" "$(col "$tmp/$n.mpi" 1)" \
+            "$(col "$tmp/$n.mpi" 2)" "$(col "$tmp/$n.mpi" 3)"
+        cmp -s "$tmp/$one.png" "$tmp/$n.png" || { echo "mpi.sh: $s, $r ranks: images differ" >&2; failed=1; }
+    done
 done
 
 echo
@@ -102,7 +121,7 @@ printf '%-10s %14s %9s\n' size gather_bytes gather_ms
 sc=$(echo "$SCENES" | awk '{ print $1 }')
 for size in $SIZES; do
     for r in $(seq "$RUNS"); do
-        run "gather_$size" $MPIRUN -n 2 "$BUILD/mosaic-mpi" render "$sc" --size "$size" --threads 1
+        run "gather_$size" $MPIRUN -n "$R1" "$BUILD/mosaic-mpi" render "$sc" --size "$size" --threads $((CORES / R1))
     done
     [ -f "$tmp/gather_$size.mpi" ] &&
         printf '%-10s %14s %9.2f\n' "$size" "$(col "$tmp/gather_$size.mpi" 4)" "$(col "$tmp/gather_$size.mpi" 3)"
