@@ -1,10 +1,13 @@
-/* binning.h — two-level binning (seed 004) on the front-end thread.
- * The coarse pass encodes, per batch, which coarse tiles each triangle
- * overlaps; the first K triangles (API order) that overlap the first coarse
- * tile also go to a self-contained early-draw buffer that the fine pass
- * consumes while the coarse pass still runs, closed by a guard token.  The
- * fine pass then replays each coarse tile in order into fine bins and pushes
- * each bin's triangles to the worker that owns the bin.
+/* binning.h — two-level binning (seed 004), conducted by the front-end
+ * thread.  The coarse pass encodes, per batch, which coarse tiles each
+ * triangle overlaps; the first K triangles (API order) that overlap the
+ * first coarse tile also go to a self-contained early-draw buffer that the
+ * fine pass consumes while the coarse pass still runs, closed by a guard
+ * token.  The fine pass then sorts each coarse tile's triangles into its
+ * fine bins, tiles in parallel (a frame_job the workers help with: each
+ * tile's bin lists are its own output), and the front-end pushes each
+ * tile's bins, tiles in order, to the workers that own them, so every
+ * FIFO receives what a serial pass would have sent it, in the same order.
  * Fed by the front-end loop (frontend.c); feeds the workers' FIFOs. */
 #ifndef MOSAIC_BINNING_H
 #define MOSAIC_BINNING_H
@@ -42,10 +45,43 @@ typedef struct early_draw_buffer {
     bool guard;     /* guard token written: the coarse buffer is complete */
 } early_draw_buffer;
 
+/* One helper's scratch for the fine pass (helper 0 is the front-end,
+ * 1 + w worker w): only that helper's thread touches it once the frame's
+ * first job is open, and it grows there (kept across frames). */
+typedef struct fine_scratch {
+    uint32_t *bin_count;     /* bins_per_tile^2 */
+    size_t bin_count_capacity;
+    uint32_t *pair_bin;      /* (bin, triangle) pairs of one tile */
+    const fe_tri **pair_tri;
+    uint32_t pair_capacity;
+} fine_scratch;
+
+/* One fine bin's triangles (API order), ready for its owner. */
+typedef struct fine_item {
+    uint32_t bin, count;
+    const fe_tri *const *tris;
+} fine_item;
+
+/* What the fine pass made of one coarse tile: segments of bins, each at
+ * most BIN_FINE_PAIR_CAP pairs (a bin's later items follow its earlier
+ * ones), in the helper's arena. */
+typedef struct fine_segment {
+    struct fine_segment *next;
+    uint32_t items, pairs;
+    fine_item item[];
+} fine_segment;
+
+typedef struct fine_out {
+    fine_segment *first, *last;
+    bool out_of_memory, over_budget;
+} fine_out;
+
 typedef struct binner {
     pipe_frame *frame;
     const frame_dispatch *dispatch;
-    arena *arena;
+    arena *arena;                 /* the front-end's frame arena (helper 0's) */
+    arena *const *helper_arenas;  /* per helper: where its fine pass keeps bin lists */
+    int helpers;
     const mos_allocator *allocator;
     int width, height, bin_px, coarse_px;
     int bin_shift;     /* log2(bin_px) */
@@ -62,30 +98,41 @@ typedef struct binner {
     /* scratch for decoding and the fine pass (grown, reused across frames) */
     uint32_t *tile_start;    /* tiles + 1 */
     const fe_tri **tile_tris;  /* decoded coarse buffer: triangles per tile */
-    uint32_t *bin_count;     /* bins_per_tile^2 */
-    uint32_t *pair_bin;      /* fine-pass (bin, triangle) pairs of one tile */
-    const fe_tri **pair_tri;
-    uint32_t pair_capacity;
-    size_t tile_start_capacity, bin_count_capacity, tile_tris_capacity;
+    size_t tile_start_capacity, tile_tris_capacity;
+    fine_scratch *scratch;   /* per helper */
+    int scratch_count;
+    /* the front-end's dispatch of one segment: its items grouped by owner */
+    work_item *by_owner;     /* bins_per_tile^2 */
+    uint32_t *owner_at;      /* workers + 1 */
+    size_t by_owner_capacity, owner_at_capacity;
     uint64_t bin_ref_limit;
+    _Atomic uint64_t refs_taken;  /* bin references the fine pass has made this frame */
     bool out_of_memory;
     bool over_budget;  /* out_of_memory because of bin_ref_limit */
 } binner;
 
 /* Prepares the binner for frame f, whose draws make at most max_tris set-up
- * triangles, to hand bins out through d (sizes scratch).  false: out of
- * memory. */
-bool binner_begin_frame(binner *b, pipe_frame *f, const frame_dispatch *d, uint64_t max_tris, arena *ar,
-                        const mos_allocator *a);
+ * triangles, to hand bins out through d (sizes scratch); helper_arenas[h]
+ * is helper h's frame arena (h = 0 the front-end's own, 1 + w worker w's,
+ * helpers = d->workers + 1).  false: out of memory. */
+bool binner_begin_frame(binner *b, pipe_frame *f, const frame_dispatch *d, uint64_t max_tris,
+                        arena *const *helper_arenas, int helpers, const mos_allocator *a);
 void binner_release(binner *b);
-/* Coarse pass: adds one set-up triangle in API order.  May run the fine pass
- * on the early-draw buffer, and on the whole batch when the batch is full. */
-void binner_add(binner *b, const fe_tri *t);
+/* The coarse tiles triangle t overlaps (any thread: the setup jobs find it
+ * while the triangle is in their cache, so the front-end need not touch it). */
+coarse_rect binner_rect(const binner *b, const fe_tri *t);
+/* Coarse pass: adds one set-up triangle, over tiles r, in API order.  May
+ * run the fine pass on the early-draw buffer, and on the whole batch when
+ * the batch is full. */
+void binner_add(binner *b, const fe_tri *t, coarse_rect r);
 /* Ends the batch: guard token, then the fine pass over the coarse buffer. */
 void binner_flush(binner *b);
 
-/* Fine pass over triangles that all overlap coarse tile (tx, ty): sorts
- * them into the tile's fine bins (API order kept) and dispatches each bin. */
-void binner_fine_tile(binner *b, int tx, int ty, const fe_tri *const *tris, uint32_t n);
+/* The fine pass (fine.c).  fine_sort, on any helper's thread: sorts
+ * triangles that all overlap coarse tile (tx, ty) into the tile's fine
+ * bins (API order kept) and appends the bins to *out.  fine_dispatch, on
+ * the front-end's: pushes them to their owners. */
+void fine_sort(binner *b, int helper, int tx, int ty, const fe_tri *const *tris, uint32_t n, fine_out *out);
+void fine_dispatch(binner *b, const fine_out *out);
 
 #endif

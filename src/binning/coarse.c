@@ -1,6 +1,8 @@
 /* coarse.c — the coarse binning pass, its encoded coarse buffer and the
- * early-draw buffer with its guard token (seed 004).
+ * early-draw buffer with its guard token (seed 004), and the batch's fine
+ * pass run as a job over its coarse tiles.
  * Fed by frontend.c one set-up triangle at a time; feeds fine.c. */
+#include <stddef.h>
 #include <string.h>
 
 #include "binning/binning.h"
@@ -20,12 +22,35 @@ static bool grow(const mos_allocator *a, void **p, size_t *have, size_t need, si
     return true;
 }
 
-bool binner_begin_frame(binner *b, pipe_frame *f, const frame_dispatch *d, uint64_t max_tris, arena *ar,
-                        const mos_allocator *a)
+/* Scratch for `helpers` helpers, each with room for `bins` bin counts;
+ * false when out of memory. */
+static bool scratch_reserve(binner *b, int helpers, size_t bins)
 {
+    if (helpers > b->scratch_count) {
+        fine_scratch *s = util_calloc(b->allocator, (size_t)helpers, sizeof *s);
+        if (!s) return false;
+        if (b->scratch_count) memcpy(s, b->scratch, (size_t)b->scratch_count * sizeof *s);
+        util_free(b->allocator, b->scratch);
+        b->scratch = s;
+        b->scratch_count = helpers;
+    }
+    for (int h = 0; h < helpers; h++) {
+        fine_scratch *s = &b->scratch[h];
+        if (!grow(b->allocator, (void **)&s->bin_count, &s->bin_count_capacity, bins, sizeof(uint32_t)))
+            return false;
+    }
+    return true;
+}
+
+bool binner_begin_frame(binner *b, pipe_frame *f, const frame_dispatch *d, uint64_t max_tris,
+                        arena *const *helper_arenas, int helpers, const mos_allocator *a)
+{
+    arena *ar = helper_arenas[0];
     b->frame = f;
     b->dispatch = d;
     b->arena = ar;
+    b->helper_arenas = helper_arenas;
+    b->helpers = helpers;
     b->allocator = a;
     b->width = f->target->width;
     b->height = f->target->height;
@@ -41,6 +66,7 @@ bool binner_begin_frame(binner *b, pipe_frame *f, const frame_dispatch *d, uint6
     b->batch_count = 0;
     b->batch_pairs = 0;
     b->out_of_memory = b->over_budget = false;
+    atomic_store_explicit(&b->refs_taken, 0, memory_order_relaxed);
     uint64_t layers = (uint64_t)b->bins_x * (uint64_t)b->bins_y * BIN_REFS_PER_BIN;
     b->bin_ref_limit = layers > BIN_REFS_MIN ? layers : BIN_REFS_MIN;
 
@@ -61,7 +87,9 @@ bool binner_begin_frame(binner *b, pipe_frame *f, const frame_dispatch *d, uint6
     b->pair_cap = tiles > BIN_COARSE_PAIR_CAP ? tiles : BIN_COARSE_PAIR_CAP;
     return b->batch_tris && b->batch_rects && b->early.tris &&
            grow(a, (void **)&b->tile_start, &b->tile_start_capacity, tiles, sizeof(uint32_t)) &&
-           grow(a, (void **)&b->bin_count, &b->bin_count_capacity, bins, sizeof(uint32_t)) &&
+           scratch_reserve(b, helpers, bins) &&
+           grow(a, (void **)&b->by_owner, &b->by_owner_capacity, bins, sizeof(work_item)) &&
+           grow(a, (void **)&b->owner_at, &b->owner_at_capacity, (size_t)d->workers + 1, sizeof(uint32_t)) &&
            grow(a, (void **)&b->tile_tris, &b->tile_tris_capacity, cap, sizeof(fe_tri *));
 }
 
@@ -69,34 +97,109 @@ void binner_release(binner *b)
 {
     const mos_allocator *a = b->allocator;
     util_free(a, b->tile_start);
-    util_free(a, b->bin_count);
     util_free(a, (void *)b->tile_tris);
-    util_free(a, b->pair_bin);
-    util_free(a, (void *)b->pair_tri);
+    for (int h = 0; h < b->scratch_count; h++) {
+        util_free(a, b->scratch[h].bin_count);
+        util_free(a, b->scratch[h].pair_bin);
+        util_free(a, (void *)b->scratch[h].pair_tri);
+    }
+    util_free(a, b->scratch);
+    util_free(a, b->by_owner);
+    util_free(a, b->owner_at);
     memset(b, 0, sizeof *b);
 }
 
-/* Replays the early-draw buffer into the fine pass: its triangles all
- * overlap coarse tile (0, 0), the first tile the fine pass visits. */
+/* Whether the frame renders any bin of coarse tile (tx, ty). */
+static bool tile_rendered(const binner *b, int tx, int ty)
+{
+    return !b->frame->bin_mask || b->frame->coarse_mask[ty * b->tiles_x + tx];
+}
+
+/* Replays the early-draw buffer into the fine pass, on the front-end: its
+ * triangles all overlap coarse tile (0, 0), the first tile the fine pass
+ * visits. */
 static void replay_early(binner *b)
 {
     if (b->early.replayed) return;
     b->early.replayed = true;
-    if (b->early.count) binner_fine_tile(b, 0, 0, b->early.tris, b->early.count);
+    if (!b->early.count || b->out_of_memory || !tile_rendered(b, 0, 0)) return;
+    fine_out out = {0};
+    fine_sort(b, 0, 0, 0, b->early.tris, b->early.count, &out);
+    fine_dispatch(b, &out);
 }
 
-void binner_add(binner *b, const fe_tri *t)
+/* The fine pass of one batch as a job: chunk c is coarse tile tile[c],
+ * its triangles tris[first[c] .. first[c] + count[c]). */
+typedef struct fine_job {
+    frame_job job;
+    binner *b;
+    uint32_t *tile, *first, *count;
+    fine_out *out;
+} fine_job;
+
+static void run_fine_chunk(frame_job *j, uint32_t c, int helper, void *scratch)
 {
-    coarse_rect r;
+    fine_job *fj = (fine_job *)((char *)j - offsetof(fine_job, job));
+    binner *b = fj->b;
+    const int tile = (int)fj->tile[c];
+    fine_sort(b, helper, tile % b->tiles_x, tile / b->tiles_x, b->tile_tris + fj->first[c], fj->count[c], &fj->out[c]);
+}
+
+/* The fine pass over the decoded batch (start[k]: the end of tile k's
+ * triangles in tile_tris), tiles sorted by any helper, dispatched by the
+ * front-end in tile order as each is done. */
+static void fine_pass(binner *b, const uint32_t *start)
+{
+    const uint32_t tiles = (uint32_t)(b->tiles_x * b->tiles_y);
+    fine_job *fj = arena_alloc(b->arena, sizeof *fj, 64);
+    uint32_t *idx = arena_alloc(b->arena, 3 * (size_t)tiles * sizeof *idx, 64);
+    fine_out *out = arena_alloc(b->arena, (size_t)tiles * sizeof *out, 64);
+    if (!fj || !idx || !out) {
+        b->out_of_memory = true;
+        return;
+    }
+    *fj = (fine_job){.b = b, .tile = idx, .first = idx + tiles, .count = idx + 2 * tiles, .out = out};
+    uint32_t chunks = 0, begin = 0;
+    for (uint32_t k = 0; k < tiles; k++) {
+        uint32_t first = begin, end = start[k];
+        begin = end;
+        if (k == 0) first += b->early.count;  /* already replayed early */
+        if (end <= first || !tile_rendered(b, (int)(k % (uint32_t)b->tiles_x), (int)(k / (uint32_t)b->tiles_x)))
+            continue;
+        fj->tile[chunks] = k;
+        fj->first[chunks] = first;
+        fj->count[chunks] = end - first;
+        out[chunks++] = (fine_out){0};
+    }
+    pipe_frame *f = b->frame;
+    frame_job *displaced;
+    if (!frame_job_open(f, b->dispatch, b->arena, &fj->job, chunks, run_fine_chunk, &displaced)) {
+        b->out_of_memory = true;
+        return;
+    }
+    /* Every chunk is waited for, also after a failure: helpers may be
+     * writing into this batch's memory until then. */
+    for (uint32_t c = 0; c < chunks; c++) {
+        frame_job_wait(f, &fj->job, c, NULL);
+        if (!b->out_of_memory) fine_dispatch(b, &out[c]);
+    }
+    frame_job_close(f, b->dispatch, displaced);
+}
+
+coarse_rect binner_rect(const binner *b, const fe_tri *t)
+{
     if (b->coarse_shift >= 0) {  /* bounds are on screen: not negative */
         const int sh = b->coarse_shift;
-        r = (coarse_rect){(uint16_t)((uint32_t)t->min_x >> sh), (uint16_t)((uint32_t)t->min_y >> sh),
-                          (uint16_t)((uint32_t)t->max_x >> sh), (uint16_t)((uint32_t)t->max_y >> sh)};
-    } else {
-        const int c = b->coarse_px;
-        r = (coarse_rect){(uint16_t)(t->min_x / c), (uint16_t)(t->min_y / c), (uint16_t)(t->max_x / c),
-                          (uint16_t)(t->max_y / c)};
+        return (coarse_rect){(uint16_t)((uint32_t)t->min_x >> sh), (uint16_t)((uint32_t)t->min_y >> sh),
+                             (uint16_t)((uint32_t)t->max_x >> sh), (uint16_t)((uint32_t)t->max_y >> sh)};
     }
+    const int c = b->coarse_px;
+    return (coarse_rect){(uint16_t)(t->min_x / c), (uint16_t)(t->min_y / c), (uint16_t)(t->max_x / c),
+                         (uint16_t)(t->max_y / c)};
+}
+
+void binner_add(binner *b, const fe_tri *t, coarse_rect r)
+{
     /* A batch ends early when its (triangle, coarse tile) pairs would pass
      * the cap, so the decoded coarse buffer stays bounded whatever the
      * triangle count, sizes and tile size (one triangle always fits). */
@@ -153,17 +256,8 @@ void binner_flush(binner *b)
             for (int ty = r.ty0; ty <= r.ty1; ty++)
                 for (int tx = r.tx0; tx <= r.tx1; tx++) b->tile_tris[start[ty * tiles_x + tx]++] = b->batch_tris[i];
         }
-        /* start[k] now holds the end of tile k; walk the tiles in order. */
-        uint32_t begin = 0;
-        for (int ty = 0; ty < b->tiles_y && n && !b->out_of_memory; ty++) {
-            for (int tx = 0; tx < b->tiles_x; tx++) {
-                uint32_t end = start[ty * b->tiles_x + tx];
-                uint32_t first = begin;
-                if (tx == 0 && ty == 0) first += b->early.count;  /* already replayed early */
-                if (end > first) binner_fine_tile(b, tx, ty, b->tile_tris + first, end - first);
-                begin = end;
-            }
-        }
+        /* start[k] now holds the end of tile k. */
+        if (n && !b->out_of_memory) fine_pass(b, start);
     }
     b->batch_count = 0;
     b->batch_pairs = 0;

@@ -1,7 +1,8 @@
 /* fine.c — the fine binning pass: one coarse tile's triangles (API order)
  * are sorted into the tile's fine bins (those the frame renders: bin_mask),
- * and each non-empty bin becomes one work item pushed to the FIFO of the
- * worker that owns it (pattern table).
+ * on whichever helper runs the tile (fine_sort), and each non-empty bin
+ * then becomes one work item the front-end pushes to the FIFO of the worker
+ * that owns it (fine_dispatch, pattern table).
  * Fed by coarse.c (early-draw buffer and decoded tiles); feeds the workers. */
 #include <string.h>
 
@@ -22,109 +23,97 @@ static bool tri_may_cover(const fe_tri *t, int x0, int y0, int x1, int y1)
 }
 
 /* Doubles the room for (bin, triangle) pairs, keeping the first count. */
-static bool grow_pairs(binner *b, uint32_t count)
+static bool grow_pairs(const mos_allocator *a, fine_scratch *s, uint32_t count)
 {
-    uint32_t cap = b->pair_capacity ? b->pair_capacity * 2 : 4096;
-    uint32_t *nb = util_alloc(b->allocator, (size_t)cap * sizeof *nb);
-    const fe_tri **nt = util_alloc(b->allocator, (size_t)cap * sizeof *nt);
+    uint32_t cap = s->pair_capacity ? s->pair_capacity * 2 : 4096;
+    uint32_t *nb = util_alloc(a, (size_t)cap * sizeof *nb);
+    const fe_tri **nt = util_alloc(a, (size_t)cap * sizeof *nt);
     if (!nb || !nt) {
-        util_free(b->allocator, nb);
-        util_free(b->allocator, (void *)nt);
+        util_free(a, nb);
+        util_free(a, (void *)nt);
         return false;
     }
     if (count) {
-        memcpy(nb, b->pair_bin, count * sizeof *nb);
-        memcpy((void *)nt, b->pair_tri, count * sizeof *nt);
+        memcpy(nb, s->pair_bin, count * sizeof *nb);
+        memcpy((void *)nt, s->pair_tri, count * sizeof *nt);
     }
-    util_free(b->allocator, b->pair_bin);
-    util_free(b->allocator, (void *)b->pair_tri);
-    b->pair_bin = nb;
-    b->pair_tri = nt;
-    b->pair_capacity = cap;
+    util_free(a, s->pair_bin);
+    util_free(a, (void *)s->pair_tri);
+    s->pair_bin = nb;
+    s->pair_tri = nt;
+    s->pair_capacity = cap;
     return true;
 }
 
-static inline bool add_pair(binner *b, uint32_t *count, uint32_t bin, const fe_tri *t)
+static inline bool add_pair(const mos_allocator *a, fine_scratch *s, uint32_t *count, uint32_t bin,
+                            const fe_tri *t)
 {
-    if (*count == b->pair_capacity && !grow_pairs(b, *count)) return false;
-    b->pair_bin[*count] = bin;
-    b->pair_tri[*count] = t;
+    if (*count == s->pair_capacity && !grow_pairs(a, s, *count)) return false;
+    s->pair_bin[*count] = bin;
+    s->pair_tri[*count] = t;
+    s->bin_count[bin]++;
     (*count)++;
     return true;
 }
 
-/* Inspection: the work a bin receives, and the bin spread of its blurred
- * triangles. */
-static void inspect_bin(const binner *b, rt_inspect *in, uint32_t bin, const fe_tri *const *tris, uint32_t n)
+/* The gathered pairs as one segment of *out: a counting sort by bin (API
+ * order kept inside each bin) into lists in arena ar, then one item per
+ * non-empty bin.  false when out of memory or past the frame's limit on
+ * bin references. */
+static bool emit_segment(binner *b, fine_scratch *s, arena *ar, uint32_t pairs, int bx0, int by0, int local_w,
+                         int local_bins, fine_out *out)
 {
-    in->bin_tris[bin] += n;
-    for (uint32_t i = 0; i < n; i++) {
-        const fe_tri *t = tris[i];
-        if (!t->blur) continue;
-        int bins_x = t->max_x / b->bin_px - t->min_x / b->bin_px + 1;
-        int bins_y = t->max_y / b->bin_px - t->min_y / b->bin_px + 1;
-        in->bin_blurred[bin]++;
-        in->bin_spread[bin] += (double)bins_x * (double)bins_y;
+    if (atomic_fetch_add_explicit(&b->refs_taken, pairs, memory_order_relaxed) + pairs > b->bin_ref_limit) {
+        out->out_of_memory = out->over_budget = true;
+        return false;
     }
-}
-
-/* Dispatches the gathered pairs: a counting sort by bin (API order kept
- * inside each bin), then one work item per non-empty bin. */
-static void dispatch_pairs(binner *b, uint32_t pairs, int bx0, int by0, int local_w, int local_bins)
-{
-    pipe_frame *f = b->frame;
-    if (f->bin_refs + pairs > b->bin_ref_limit) {
-        b->out_of_memory = b->over_budget = true;
-        return;
-    }
-    /* Bin lists live in the frame arena until the workers are done. */
-    const fe_tri **lists = arena_alloc(b->arena, (size_t)pairs * sizeof *lists, 64);
-    if (!lists) {
-        b->out_of_memory = true;
-        return;
-    }
-    uint32_t offset = 0;
+    /* Bin lists live in the helper's frame arena until the workers are done. */
+    const fe_tri **lists = arena_alloc(ar, (size_t)pairs * sizeof *lists, 64);
+    uint32_t offset = 0, items = 0;
     for (int k = 0; k < local_bins; k++) {
-        uint32_t c = b->bin_count[k];
-        b->bin_count[k] = offset;
+        uint32_t c = s->bin_count[k];
+        s->bin_count[k] = offset;
         offset += c;
+        items += c != 0;
     }
-    for (uint32_t p = 0; p < pairs; p++) lists[b->bin_count[b->pair_bin[p]]++] = b->pair_tri[p];
-
-    uint32_t begin = 0;
+    fine_segment *seg = arena_alloc(ar, sizeof *seg + (size_t)items * sizeof(fine_item), 64);
+    if (!lists || !seg) {
+        out->out_of_memory = true;
+        return false;
+    }
+    for (uint32_t p = 0; p < pairs; p++) lists[s->bin_count[s->pair_bin[p]]++] = s->pair_tri[p];
+    *seg = (fine_segment){.items = items, .pairs = pairs};
+    uint32_t begin = 0, i = 0;
     for (int k = 0; k < local_bins; k++) {
-        uint32_t end = b->bin_count[k];
+        uint32_t end = s->bin_count[k];
         if (end == begin) continue;
         uint32_t bin = (uint32_t)((by0 + k / local_w) * b->bins_x + bx0 + k % local_w);
-        work_item it = {.kind = WORK_BIN, .bin = bin, .count = end - begin, .tris = lists + begin};
-        if (f->target->recording && (f->target->inspect.what & MOS_INSPECT_BINS))
-            inspect_bin(b, &f->target->inspect, bin, lists + begin, end - begin);
-        f->frontend_stall_ms += b->dispatch->push(b->dispatch->queues, f->pattern->owner[bin], &it);
-        f->bin_items++;
+        seg->item[i++] = (fine_item){.bin = bin, .count = end - begin, .tris = lists + begin};
         begin = end;
     }
-    f->bin_refs += pairs;
+    if (out->last) out->last->next = seg;
+    else out->first = seg;
+    out->last = seg;
+    return true;
 }
 
-void binner_fine_tile(binner *b, int tx, int ty, const fe_tri *const *tris, uint32_t n)
+void fine_sort(binner *b, int helper, int tx, int ty, const fe_tri *const *tris, uint32_t n, fine_out *out)
 {
+    fine_scratch *s = &b->scratch[helper];
+    arena *ar = b->helper_arenas[helper];
+    const mos_allocator *a = b->allocator;
     const int bpt = b->bins_per_tile, bin_px = b->bin_px;
     const int bx0 = tx * bpt, by0 = ty * bpt;
     const int bx1 = bx0 + bpt < b->bins_x ? bx0 + bpt : b->bins_x;
     const int by1 = by0 + bpt < b->bins_y ? by0 + bpt : b->bins_y;
     const int local_w = bx1 - bx0, local_bins = local_w * (by1 - by0);
-    /* Gathered pairs are dispatched whenever one more triangle might pass
-     * the cap; a bin's later items follow its earlier ones in its owner's
-     * FIFO, so API order holds across dispatches. */
+    /* The gathered pairs become a segment whenever one more triangle might
+     * pass the cap, which bounds the scratch whatever the tile holds. */
     const uint32_t flush_at = BIN_FINE_PAIR_CAP - (uint32_t)local_bins;
     uint32_t pairs = 0;
-    if (b->out_of_memory) return;
-    /* Part of the screen (pipe_frame.bin_mask): a coarse tile with no bin
-     * to render is skipped whole, and within a tile only rendered bins get
-     * pairs. */
+    /* Part of the screen (pipe_frame.bin_mask): only rendered bins get pairs. */
     const uint8_t *mask = b->frame->bin_mask;
-    if (mask && !b->frame->coarse_mask[ty * b->tiles_x + tx]) return;
-    memset(b->bin_count, 0, (size_t)local_bins * sizeof *b->bin_count);
+    memset(s->bin_count, 0, (size_t)local_bins * sizeof *s->bin_count);
 
     const int sh = b->bin_shift;
     for (uint32_t i = 0; i < n; i++) {
@@ -136,35 +125,85 @@ void binner_fine_tile(binner *b, int tx, int ty, const fe_tri *const *tris, uint
         if (cy0 < by0) cy0 = by0;
         if (cx1 > bx1 - 1) cx1 = bx1 - 1;
         if (cy1 > by1 - 1) cy1 = by1 - 1;
-        bool single = cx0 == cx1 && cy0 == cy1;
-        if (single) {  /* one bin: most small triangles */
+        if (cx0 == cx1 && cy0 == cy1) {  /* one bin: most small triangles */
             if (mask && !mask[cy0 * b->bins_x + cx0]) continue;
-            const uint32_t local = (uint32_t)((cy0 - by0) * local_w + (cx0 - bx0));
-            if (!add_pair(b, &pairs, local, t)) {
-                b->out_of_memory = true;
-                return;
-            }
-            b->bin_count[local]++;
+            if (!add_pair(a, s, &pairs, (uint32_t)((cy0 - by0) * local_w + (cx0 - bx0)), t)) goto out_of_memory;
         } else {
             for (int by = cy0; by <= cy1; by++) {
                 for (int bx = cx0; bx <= cx1; bx++) {
                     if (mask && !mask[by * b->bins_x + bx]) continue;
                     if (!tri_may_cover(t, bx * bin_px, by * bin_px, (bx + 1) * bin_px, (by + 1) * bin_px)) continue;
-                    uint32_t local = (uint32_t)((by - by0) * local_w + (bx - bx0));
-                    if (!add_pair(b, &pairs, local, t)) {
-                        b->out_of_memory = true;
-                        return;
-                    }
-                    b->bin_count[local]++;
+                    if (!add_pair(a, s, &pairs, (uint32_t)((by - by0) * local_w + (bx - bx0)), t))
+                        goto out_of_memory;
                 }
             }
         }
         if (pairs > flush_at) {
-            dispatch_pairs(b, pairs, bx0, by0, local_w, local_bins);
-            if (b->out_of_memory) return;
+            if (!emit_segment(b, s, ar, pairs, bx0, by0, local_w, local_bins, out)) return;
             pairs = 0;
-            memset(b->bin_count, 0, (size_t)local_bins * sizeof *b->bin_count);
+            memset(s->bin_count, 0, (size_t)local_bins * sizeof *s->bin_count);
         }
     }
-    if (pairs) dispatch_pairs(b, pairs, bx0, by0, local_w, local_bins);
+    if (pairs) emit_segment(b, s, ar, pairs, bx0, by0, local_w, local_bins, out);
+    return;
+out_of_memory:
+    out->out_of_memory = true;
+}
+
+/* Inspection: the work a bin receives, and the bin spread of its blurred
+ * triangles. */
+static void inspect_bin(const binner *b, rt_inspect *in, const fine_item *it)
+{
+    in->bin_tris[it->bin] += it->count;
+    for (uint32_t i = 0; i < it->count; i++) {
+        const fe_tri *t = it->tris[i];
+        if (!t->blur) continue;
+        int bins_x = t->max_x / b->bin_px - t->min_x / b->bin_px + 1;
+        int bins_y = t->max_y / b->bin_px - t->min_y / b->bin_px + 1;
+        in->bin_blurred[it->bin]++;
+        in->bin_spread[it->bin] += (double)bins_x * (double)bins_y;
+    }
+}
+
+/* Pushes one segment: its items grouped by owner (a stable counting sort,
+ * so each worker receives its bins in the order a push per item would have
+ * sent them), one push per owner. */
+static void dispatch_segment(binner *b, const fine_segment *seg)
+{
+    pipe_frame *f = b->frame;
+    const frame_dispatch *d = b->dispatch;
+    const uint16_t *owner = f->pattern->owner;
+    uint32_t *at = b->owner_at;
+    memset(at, 0, ((size_t)d->workers + 1) * sizeof *at);
+    for (uint32_t i = 0; i < seg->items; i++) at[owner[seg->item[i].bin] + 1]++;
+    for (int w = 0; w < d->workers; w++) at[w + 1] += at[w];
+    for (uint32_t i = 0; i < seg->items; i++) {
+        const fine_item *fi = &seg->item[i];
+        b->by_owner[at[owner[fi->bin]]++] =
+            (work_item){.kind = WORK_BIN, .bin = fi->bin, .count = fi->count, .tris = fi->tris};
+    }
+    /* at[w] is now the end of worker w's run. */
+    for (int w = 0, begin = 0; w < d->workers; w++) {
+        const uint32_t end = at[w];
+        if (end > (uint32_t)begin)
+            f->frontend_stall_ms += d->push(d->queues, w, b->by_owner + begin, end - (uint32_t)begin);
+        begin = (int)end;
+    }
+    f->bin_items += seg->items;
+    f->bin_refs += seg->pairs;
+}
+
+void fine_dispatch(binner *b, const fine_out *out)
+{
+    pipe_frame *f = b->frame;
+    const bool inspect = f->target->recording && (f->target->inspect.what & MOS_INSPECT_BINS);
+    for (const fine_segment *seg = out->first; seg; seg = seg->next) {
+        if (inspect)
+            for (uint32_t i = 0; i < seg->items; i++) inspect_bin(b, &f->target->inspect, &seg->item[i]);
+        dispatch_segment(b, seg);
+    }
+    if (out->out_of_memory) {
+        b->out_of_memory = true;
+        b->over_budget = b->over_budget || out->over_budget;
+    }
 }

@@ -8,12 +8,15 @@
 #ifndef MOSAIC_FRAME_H
 #define MOSAIC_FRAME_H
 
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "mosaic.h"
+#include "util/alloc.h"
+#include "util/clock.h"
 
 struct pattern_table;
 struct backend_isa;
@@ -325,13 +328,14 @@ typedef enum work_kind {
     WORK_QUIT,
 } work_kind;
 
-/* A data-parallel loop of the front-end (vertex stage, triangle setup)
- * that workers may help with: chunks [0, count) are claimed one at a time
- * through `next`; run(job, chunk, helper) does one, writing only that
- * chunk's outputs, and done[chunk] is then set (release).  The front-end
- * publishes the job in pipe_frame.job while it is open, claims chunks too
- * and reads the outputs in chunk order once done (frontend.c); a worker
- * runs chunks between its own work items while its queue is empty.
+/* A data-parallel loop of the front-end (vertex stage, triangle setup,
+ * the fine binning pass) that workers may help with: chunks [0, count) are
+ * claimed one at a time through `next`; run(job, chunk, helper) does one,
+ * writing only that chunk's outputs, and done[chunk] is then set (release).
+ * The front-end publishes the job in pipe_frame.job while it is open
+ * (frame_job_open), claims chunks too and reads the outputs in chunk order
+ * once done (frame_job_wait); a worker runs chunks between its own work
+ * items while its queue is empty.
  * Which thread ran a chunk changes no output.  helper 0 is the front-end,
  * 1 + w worker w (per-helper memory); scratch is the helper's
  * shader scratch (as large as any draw's scratch_bytes, NULL if none). */
@@ -362,16 +366,64 @@ typedef struct work_item {
     frame_job *job;
 } work_item;
 
-/* How the front-end hands work to the workers: push(queues, worker, item)
- * queues the item for one worker and returns the milliseconds it waited
- * on a full queue; offer(queues, worker, item) queues it only when the
- * worker's queue is empty (a wake-up), and says whether it did (sched
- * builds it; binning and the front-end call it). */
+/* How the front-end hands work to the workers: push(queues, worker, items,
+ * count) queues the items, in order, for one worker (waking it once, not
+ * per item) and returns the milliseconds it waited on a full queue;
+ * offer(queues, worker, item) queues it only when the worker's queue is
+ * empty (a wake-up), and says whether it did (sched builds it; binning and
+ * the front-end call it). */
 typedef struct frame_dispatch {
-    double (*push)(void *queues, int worker, const work_item *it);
+    double (*push)(void *queues, int worker, const work_item *items, uint32_t count);
     bool (*offer)(void *queues, int worker, const work_item *it);
     void *queues;
     int workers;
 } frame_dispatch;
+
+/* The front-end's side of a job (frontend.c, binning/), on its own thread.
+ * frame_job_open starts j over `count` chunks (j in memory that outlives the
+ * frame's workers: a frame arena) and, when there is more than one, opens
+ * it to the workers through f->job and wakes the idle ones (an offer lands
+ * only in an empty queue); it returns the job it displaced, for
+ * frame_job_close to reopen (a batch's fine pass runs while a draw's setup
+ * job is open).  false when out of memory. */
+static inline bool frame_job_open(pipe_frame *f, const frame_dispatch *d, arena *ar, frame_job *j,
+                                  uint32_t count, void (*run)(frame_job *, uint32_t, int, void *),
+                                  frame_job **displaced)
+{
+    *displaced = atomic_load_explicit(&f->job, memory_order_relaxed);
+    j->run = run;
+    j->count = count;
+    atomic_init(&j->next, 0);
+    j->done = arena_alloc(ar, (count ? count : 1) * sizeof *j->done, 64);
+    if (!j->done) return false;
+    for (uint32_t c = 0; c < count; c++) atomic_init(&j->done[c], 0);
+    if (count > 1) {
+        atomic_store_explicit(&f->job, j, memory_order_release);
+        work_item it = {.kind = WORK_HELP};
+        for (int w = 0; w < d->workers; w++) d->offer(d->queues, w, &it);
+    }
+    return true;
+}
+/* Waits until chunk c of j is done, running unclaimed chunks meanwhile; the
+ * thread CPU time this takes is data-parallel work (or waiting for it), not
+ * the front-end's serial part: it goes to f->frontend_job_cpu_ms. */
+static inline void frame_job_wait(pipe_frame *f, frame_job *j, uint32_t c, void *scratch)
+{
+    if (atomic_load_explicit(&j->done[c], memory_order_acquire)) return;
+    const double cpu0 = util_thread_cpu_ms();
+    while (!atomic_load_explicit(&j->done[c], memory_order_acquire))
+        if (!frame_job_step(j, 0, scratch)) sched_yield();  /* a worker runs it */
+    f->frontend_job_cpu_ms += util_thread_cpu_ms() - cpu0;
+}
+/* Every chunk of the open job is done (or the frame ends): reopens the job
+ * it displaced (waking the idle workers again), if any, else closes the
+ * front-end's job to the workers. */
+static inline void frame_job_close(pipe_frame *f, const frame_dispatch *d, frame_job *displaced)
+{
+    atomic_store_explicit(&f->job, displaced, memory_order_release);
+    if (!displaced) return;
+    work_item it = {.kind = WORK_HELP};
+    for (int w = 0; w < d->workers; w++) d->offer(d->queues, w, &it);
+}
 
 #endif

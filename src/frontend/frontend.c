@@ -3,7 +3,6 @@
  * culling, and the coarse binning pass in batches (binning/).
  * Fed by sched.c with a pipe_frame; feeds the workers through binning. */
 #include <math.h>
-#include <sched.h>
 #include <stddef.h>
 
 #include "binning/binning.h"
@@ -45,7 +44,7 @@ void frontend_destroy(frontend *fe)
 static void broadcast(const frame_dispatch *d, pipe_frame *f, work_kind kind)
 {
     work_item it = {.kind = kind, .frame = f};
-    for (int w = 0; w < d->workers; w++) f->frontend_stall_ms += d->push(d->queues, w, &it);
+    for (int w = 0; w < d->workers; w++) f->frontend_stall_ms += d->push(d->queues, w, &it, 1);
 }
 
 /* ---- Vertex stage and setup as jobs the workers may help with
@@ -55,7 +54,7 @@ static void broadcast(const frame_dispatch *d, pipe_frame *f, work_kind kind)
 
 #define SETUP_CHUNK 1024  /* primitives per setup chunk */
 
-enum { PRIM_CULLED, PRIM_SET_UP, PRIM_CLIP, PRIM_OUT_OF_MEMORY };
+enum { PRIM_CULLED, PRIM_SET_UP, PRIM_SET_UP_BLURRED, PRIM_CLIP, PRIM_OUT_OF_MEMORY };
 
 /* What the helpers of one frame share (arena memory: a worker may pop a
  * job's offer after the draw is done, and then finds nothing to claim). */
@@ -65,6 +64,7 @@ typedef struct frame_ctx {
     fe_vertex_temp *temp;  /* per helper */
     arena **arenas;        /* per helper: where the triangles it sets up are kept */
     void *scratch;         /* the front-end's shader scratch (workers bring theirs) */
+    const binner *binner;  /* for the coarse tiles of each set-up triangle */
 } frame_ctx;
 
 /* One draw's two jobs and their outputs. */
@@ -76,6 +76,7 @@ typedef struct draw_jobs {
     bool blurred;       /* the triangles take blurred setup (moving, or seen through a lens) */
     size_t slot_bytes;  /* of a set-up triangle of this draw */
     const fe_tri **tri; /* per primitive: its set-up triangle, if kept */
+    coarse_rect *rect;  /* per primitive: the coarse tiles of that triangle */
     uint8_t *state;     /* per primitive: PRIM_* */
 } draw_jobs;
 
@@ -134,9 +135,10 @@ static inline void *pool_slot(slot_pool *sp)
     return sp->at;
 }
 
-/* Sets up primitive p in the pool's next slot, keeping it if it is not
- * culled, or says why not: culled, left to the front-end's clipping, or out
- * of memory. */
+/* Sets up primitive p in the pool's next slot, keeping it (and the coarse
+ * tiles it overlaps, so that binning in API order need not read it again)
+ * if it is not culled, or says why not: culled, left to the front-end's
+ * clipping, or out of memory. */
 static uint8_t setup_primitive(const draw_jobs *dj, int p, slot_pool *pool)
 {
     const fe_draw *d = dj->d;
@@ -158,9 +160,11 @@ static uint8_t setup_primitive(const draw_jobs *dj, int p, slot_pool *pool)
         kept = fe_setup_triangle(pv, vv, d, &dj->fc->vp, slot);
     }
     if (!kept) return PRIM_CULLED;
-    dj->tri[p] = slot;
+    const fe_tri *t = slot;
+    dj->tri[p] = t;
+    dj->rect[p] = binner_rect(dj->fc->binner, t);
     pool->at += pool->bytes;
-    return PRIM_SET_UP;
+    return t->blur ? PRIM_SET_UP_BLURRED : PRIM_SET_UP;
 }
 
 static void run_setup_chunk(frame_job *j, uint32_t chunk, int helper, void *scratch)
@@ -169,41 +173,6 @@ static void run_setup_chunk(frame_job *j, uint32_t chunk, int helper, void *scra
     const int p0 = (int)chunk * SETUP_CHUNK, p1 = p0 + SETUP_CHUNK < dj->d->prim_count ? p0 + SETUP_CHUNK : dj->d->prim_count;
     slot_pool pool = {.bytes = dj->slot_bytes, .ar = dj->fc->arenas[helper]};
     for (int p = p0; p < p1; p++) dj->state[p] = setup_primitive(dj, p, &pool);
-}
-
-/* Starts job j of `count` chunks and, when there is more than one, opens
- * it to the workers (pipe_frame.job) and wakes the idle ones (an offer
- * lands only in an empty queue).  false when out of memory. */
-static bool job_start(frontend *fe, pipe_frame *f, const frame_dispatch *d, frame_job *j, uint32_t count,
-                      void (*run)(frame_job *, uint32_t, int, void *))
-{
-    j->run = run;
-    j->count = count;
-    atomic_init(&j->next, 0);
-    j->done = arena_alloc(&fe->arena, (count ? count : 1) * sizeof *j->done, 64);
-    if (!j->done) return false;
-    for (uint32_t c = 0; c < count; c++) atomic_init(&j->done[c], 0);
-    if (count > 1) {
-        atomic_store_explicit(&f->job, j, memory_order_release);
-        work_item it = {.kind = WORK_HELP};
-        for (int w = 0; w < d->workers; w++) d->offer(d->queues, w, &it);
-    }
-    return true;
-}
-
-/* Every chunk of j is done: closes it to the workers. */
-static void job_end(pipe_frame *f) { atomic_store_explicit(&f->job, NULL, memory_order_relaxed); }
-
-/* Waits until chunk c of j is done, running unclaimed chunks meanwhile.
- * The thread CPU time this takes is data-parallel work (or waiting for it),
- * not the front-end's serial part: it is added to f->frontend_job_cpu_ms. */
-static void job_wait(pipe_frame *f, frame_job *j, uint32_t c, void *scratch)
-{
-    if (atomic_load_explicit(&j->done[c], memory_order_acquire)) return;
-    const double cpu0 = util_thread_cpu_ms();
-    while (!atomic_load_explicit(&j->done[c], memory_order_acquire))
-        if (!frame_job_step(j, 0, scratch)) sched_yield();  /* a worker runs it */
-    f->frontend_job_cpu_ms += util_thread_cpu_ms() - cpu0;
 }
 
 /* ---- Binning in API order, on the front-end thread. */
@@ -217,7 +186,7 @@ static bool bin_clipped(frontend *fe, pipe_frame *f, const fe_draw *d, const fe_
     const fe_tri *t = keep_triangle(&fe->arena, buf, fe_tri_bytes(d));
     if (!t) return false;
     f->triangles_binned++;
-    binner_add(&fe->binner, t);
+    binner_add(&fe->binner, t, binner_rect(&fe->binner, t));
     return !fe->binner.out_of_memory;
 }
 
@@ -264,28 +233,31 @@ static bool run_draw(frontend *fe, pipe_frame *f, const fe_draw *d, const frame_
     dj->slot_bytes = dj->blurred ? fe_blurred_bytes(d, &f->blur) : fe_tri_bytes(d);
     const size_t prims = (size_t)d->prim_count;
     dj->tri = arena_alloc(&fe->arena, (prims ? prims : 1) * sizeof *dj->tri, 64);
+    dj->rect = arena_alloc(&fe->arena, (prims ? prims : 1) * sizeof *dj->rect, 64);
     dj->state = arena_alloc(&fe->arena, prims ? prims : 1, 64);
-    if (!dj->tri || !dj->state) return false;
+    if (!dj->tri || !dj->rect || !dj->state) return false;
 
-    if (!job_start(fe, f, disp, &dj->vertex, dj->v.chunks, run_vertex_chunk)) return false;
-    for (uint32_t c = 0; c < dj->v.chunks; c++) job_wait(f, &dj->vertex, c, fc->scratch);
-    job_end(f);
+    frame_job *none;  /* no job is open between draws */
+    if (!frame_job_open(f, disp, &fe->arena, &dj->vertex, dj->v.chunks, run_vertex_chunk, &none)) return false;
+    for (uint32_t c = 0; c < dj->v.chunks; c++) frame_job_wait(f, &dj->vertex, c, fc->scratch);
+    frame_job_close(f, disp, NULL);
     const uint32_t setup_chunks = (uint32_t)((prims + SETUP_CHUNK - 1) / SETUP_CHUNK);
-    if (!job_start(fe, f, disp, &dj->setup, setup_chunks, run_setup_chunk)) return false;
+    if (!frame_job_open(f, disp, &fe->arena, &dj->setup, setup_chunks, run_setup_chunk, &none)) return false;
     for (uint32_t c = 0; c < setup_chunks; c++) {
-        job_wait(f, &dj->setup, c, fc->scratch);
-        if (c + 1 == setup_chunks) job_end(f);
-        const int p1 = (int)(c + 1) * SETUP_CHUNK < d->prim_count ? (int)(c + 1) * SETUP_CHUNK : d->prim_count;
-        for (int p = (int)c * SETUP_CHUNK; p < p1; p++) {
-            f->triangles_in++;
-            if (dj->state[p] == PRIM_OUT_OF_MEMORY) return false;
-            if (dj->state[p] == PRIM_SET_UP) {
-                const fe_tri *t = dj->tri[p];
+        frame_job_wait(f, &dj->setup, c, fc->scratch);
+        if (c + 1 == setup_chunks) frame_job_close(f, disp, NULL);
+        const int p0 = (int)c * SETUP_CHUNK;
+        const int p1 = p0 + SETUP_CHUNK < d->prim_count ? p0 + SETUP_CHUNK : d->prim_count;
+        f->triangles_in += (uint64_t)(p1 - p0);
+        for (int p = p0; p < p1; p++) {
+            const uint8_t state = dj->state[p];
+            if (state == PRIM_OUT_OF_MEMORY) return false;
+            if (state == PRIM_SET_UP || state == PRIM_SET_UP_BLURRED) {
                 f->triangles_binned++;
-                f->triangles_blurred += t->blur != NULL;
-                binner_add(&fe->binner, t);
+                f->triangles_blurred += state == PRIM_SET_UP_BLURRED;
+                binner_add(&fe->binner, dj->tri[p], dj->rect[p]);
                 if (fe->binner.out_of_memory) return false;
-            } else if (dj->state[p] == PRIM_CLIP) {
+            } else if (state == PRIM_CLIP) {
                 const fe_post *pv[3];
                 const float *vv[3], *cv[3];
                 assemble(dj, p, pv, vv, cv);
@@ -320,6 +292,7 @@ static const frame_ctx *frame_ctx_create(frontend *fe, const pipe_frame *f, int 
     fc->temp = arena_alloc(&fe->arena, (size_t)(workers + 1) * sizeof *fc->temp, 64);
     fc->arenas = arena_alloc(&fe->arena, (size_t)(workers + 1) * sizeof *fc->arenas, 64);
     fc->scratch = scratch_bytes ? arena_alloc(&fe->arena, scratch_bytes, 64) : NULL;
+    fc->binner = &fe->binner;
     if (!fc->temp || !fc->arenas || (scratch_bytes && !fc->scratch)) return NULL;
     fc->arenas[0] = &fe->arena;
     for (int w = 0; w < workers; w++) fc->arenas[1 + w] = &fe->worker_arenas[w];
@@ -356,11 +329,12 @@ void frontend_run_frame(frontend *fe, pipe_frame *f, const frame_dispatch *d)
     f->status = MOS_OK;
     uint64_t max_tris = 0;  /* clipping makes up to FE_CLIP_MAX_TRIS of each primitive */
     for (uint32_t i = 0; i < f->draw_count; i++) max_tris += (uint64_t)f->draws[i].prim_count * FE_CLIP_MAX_TRIS;
-    if (!binner_begin_frame(&fe->binner, f, d, max_tris, &fe->arena, fe->allocator)) {
+    /* Helper h (the front-end, then each worker) sets triangles up and
+     * sorts fine bins in fc->arenas[h]. */
+    const frame_ctx *fc = arenas_ok ? frame_ctx_create(fe, f, d->workers) : NULL;
+    if (!fc || !binner_begin_frame(&fe->binner, f, d, max_tris, fc->arenas, d->workers + 1, fe->allocator)) {
         f->status = MOS_ERR_OUT_OF_MEMORY;
     } else {
-        const frame_ctx *fc = arenas_ok ? frame_ctx_create(fe, f, d->workers) : NULL;
-        if (!fc) f->status = MOS_ERR_OUT_OF_MEMORY;
         for (uint32_t i = 0; i < f->draw_count && f->status == MOS_OK; i++)
             if (!run_draw(fe, f, &f->draws[i], fc, d)) f->status = MOS_ERR_OUT_OF_MEMORY;
         if (f->status == MOS_OK) binner_flush(&fe->binner);
@@ -375,7 +349,7 @@ void frontend_run_frame(frontend *fe, pipe_frame *f, const frame_dispatch *d)
         if (fe->binner.over_budget) f->bin_ref_limit = fe->binner.bin_ref_limit;
         atomic_store_explicit(&f->abandoned, true, memory_order_relaxed);
     }
-    job_end(f);  /* also when a draw ended early, out of memory */
+    frame_job_close(f, d, NULL);  /* also when a draw ended early, out of memory */
     broadcast(d, f, WORK_FRAME_END);
     f->frontend_ms = util_now_ms() - t0 - f->frontend_stall_ms;
     f->frontend_cpu_ms = util_thread_cpu_ms() - cpu0;

@@ -36,22 +36,27 @@ void fifo_destroy(work_fifo *f)
     pthread_mutex_destroy(&f->lock);
 }
 
-double fifo_push(work_fifo *f, const work_item *it)
+double fifo_push(work_fifo *f, const work_item *items, uint32_t count)
 {
     double stalled_ms = 0;
     pthread_mutex_lock(&f->lock);
-    if (f->count == f->capacity) {
-        double t0 = util_now_ms();
-        while (f->count > fifo_low_water(f)) {
-            f->producer_waiting = 1;
-            pthread_cond_wait(&f->not_full, &f->lock);
+    while (count) {
+        if (f->count == f->capacity) {
+            double t0 = util_now_ms();
+            while (f->count > fifo_low_water(f)) {
+                f->producer_waiting = 1;
+                pthread_cond_wait(&f->not_full, &f->lock);
+            }
+            f->producer_waiting = 0;
+            stalled_ms += util_now_ms() - t0;
         }
-        f->producer_waiting = 0;
-        stalled_ms = util_now_ms() - t0;
+        const uint32_t room = f->capacity - f->count, n = count < room ? count : room;
+        for (uint32_t i = 0; i < n; i++) f->items[(f->head + f->count + i) % f->capacity] = items[i];
+        f->count += n;
+        items += n;
+        count -= n;
+        if (f->consumer_waiting) pthread_cond_signal(&f->not_empty);
     }
-    f->items[(f->head + f->count) % f->capacity] = *it;
-    f->count++;
-    if (f->consumer_waiting) pthread_cond_signal(&f->not_empty);
     pthread_mutex_unlock(&f->lock);
     return stalled_ms;
 }

@@ -20,8 +20,10 @@ typedef struct work_fifo {
 
 int fifo_init(work_fifo *f, work_item *storage, uint32_t capacity);
 void fifo_destroy(work_fifo *f);
-/* Pushes one item; returns the milliseconds spent blocked on a full FIFO. */
-double fifo_push(work_fifo *f, const work_item *it);
+/* Pushes items[0 .. count) in order under one lock, waking a sleeping
+ * consumer once per run that fits rather than once per item; returns the
+ * milliseconds spent blocked on a full FIFO. */
+double fifo_push(work_fifo *f, const work_item *items, uint32_t count);
 /* Pushes one item only into an empty FIFO (a consumer that may be asleep;
  * one with items comes back to its loop soon anyway); true when it did. */
 bool fifo_offer(work_fifo *f, const work_item *it);

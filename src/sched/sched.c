@@ -76,10 +76,10 @@ static void *worker_main(void *arg)
 }
 
 /* The front-end's way to the workers (frame_dispatch.push). */
-static double push_to_worker(void *queues, int worker_id, const work_item *it)
+static double push_to_worker(void *queues, int worker_id, const work_item *items, uint32_t count)
 {
     sched *s = queues;
-    return fifo_push(&s->workers[worker_id].fifo, it);
+    return fifo_push(&s->workers[worker_id].fifo, items, count);
 }
 
 static bool offer_to_worker(void *queues, int worker_id, const work_item *it)
@@ -168,7 +168,7 @@ void sched_stop(sched *s)
         worker *w = &s->workers[i];
         if (w->started) {
             work_item quit = {.kind = WORK_QUIT};
-            fifo_push(&w->fifo, &quit);
+            fifo_push(&w->fifo, &quit, 1);
             pthread_join(w->thread, NULL);
         }
         if (w->fifo_ready) fifo_destroy(&w->fifo);
