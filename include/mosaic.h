@@ -152,7 +152,7 @@ typedef struct mos_context mos_context;
 
 /* The sort-middle pipeline's shape.  Zero fields take the defaults below. */
 typedef struct mos_pipeline_desc {
-    int threads;          /* worker threads (logical rasterizers); 0 = online cores */
+    int threads;          /* worker threads (logical rasterizers); 0 = the cores this process may run on */
     const char *pattern;  /* bin -> worker table: "diagonal" (default), "g80", ...; at most 255 chars */
     int bin_px;           /* fine bin edge in pixels, power of two 4..256; default 16 */
     int coarse_px;        /* coarse tile edge in pixels, multiple of bin_px; default 256 */

@@ -105,4 +105,27 @@ else
     bad rank_pattern_refused "status $rc: $(grep mosaic-mpi "$tmp/pat.log" | head -2 | tr '\n' ' ')"
 fi
 
+# ---- a rank bound to fewer cores than its threads -------------------------
+# taskset stands for a launcher's binding (Open MPI binds 1 or 2 ranks to a
+# core each): the library's default threads follow the cores a process may
+# run on, and mosaic-mpi warns when --threads outnumbers them (the image is
+# still the same).
+if [ "$(nproc --all)" -gt 1 ] && command -v taskset >/dev/null 2>&1; then
+    if taskset -c 0 "$cli" render scenes/default.scene --size 192x108 --stats-json "$tmp/bound.json" \
+            -o "$tmp/bound.png" > "$tmp/bound.log" 2>&1 &&
+       grep -q '"threads": 1,' "$tmp/bound.json"; then
+        ok default_threads_follow_affinity
+    else
+        bad default_threads_follow_affinity "$(grep '"threads"' "$tmp/bound.json" 2>/dev/null) $(tail -1 "$tmp/bound.log")"
+    fi
+    if taskset -c 0 timeout 120 mpirun --allow-run-as-root --oversubscribe --bind-to none --mca btl self,vader -n 1 \
+            "$mpi" render scenes/default.scene --size 192x108 --threads 2 -o "$tmp/bound_mpi.png" > "$tmp/bm.log" 2>&1 &&
+       grep -q "mosaic-mpi: rank 0: warning: 2 worker threads share the 1 core(s)" "$tmp/bm.log" &&
+       cmp -s "$tmp/bound_mpi.png" "$tmp/ref_default.png"; then
+        ok bound_rank_warned
+    else
+        bad bound_rank_warned "$(grep mosaic-mpi "$tmp/bm.log" | head -2 | tr '\n' ' ')"
+    fi
+fi
+
 exit $failed

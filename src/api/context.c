@@ -1,5 +1,6 @@
 /* context.c — mos_context lifecycle, pipeline configuration with defaults
  * and validation, and the last-error message.  Fed by the application. */
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,9 +22,15 @@ void ctx_clear_error(mos_context *ctx) { ctx->last_error[0] = '\0'; }
 
 const char *mos_last_error(const mos_context *ctx) { return ctx ? ctx->last_error : "no context"; }
 
-static int online_cores(void)
+/* The cores this process may run on: its affinity mask (taskset, a
+ * cgroup's cpuset, an MPI launcher's binding), else the online cores. */
+static int usable_cores(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
+#ifdef __linux__
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) n = CPU_COUNT(&set);
+#endif
     return n < 1 ? 1 : n > MOS_MAX_WORKERS ? MOS_MAX_WORKERS : (int)n;
 }
 
@@ -32,7 +39,7 @@ static mos_result resolve_pipeline(const mos_pipeline_desc *in, mos_pipeline_des
                                    char *err, size_t n)
 {
     mos_pipeline_desc d = in ? *in : (mos_pipeline_desc){0};
-    if (d.threads == 0) d.threads = online_cores();
+    if (d.threads == 0) d.threads = usable_cores();
     if (!d.pattern) d.pattern = "diagonal";
     if (d.bin_px == 0) d.bin_px = 16;
     if (d.coarse_px == 0) d.coarse_px = d.bin_px > 256 ? d.bin_px : 256;

@@ -21,7 +21,7 @@ typedef struct pa_opts {
     const char *csv_path, *plot_dir, *bin_costs;
     char **scenes;
     int nscenes;
-    int threads;    /* worker threads of the counting renders (0 = online cores) */
+    int threads;    /* worker threads of the counting renders (0 = the cores it may run on) */
     int progress;   /* progress bar on stderr */
 } pa_opts;
 

@@ -26,7 +26,7 @@ const char render_opts_usage[] =
     "  --cache QUADS        shading-cache capacity per worker, 4..65536 (default 1024)\n"
     "  --bilinear           bilinear reconstruction from the shading grid\n"
     "Pipeline (0 or absent = the library's default):\n"
-    "  --threads N          worker threads, 0..256 (default: online cores)\n"
+    "  --threads N          worker threads, 0..256 (default: the cores it may run on)\n"
     "  --pattern NAME       bin -> worker pattern (see 'mosaic patterns --list');\n"
     "                       file:PATH loads a table from a file\n"
     "  --bin S              fine bin edge in pixels, power of two 4..256 (default 16)\n"

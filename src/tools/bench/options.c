@@ -26,7 +26,7 @@ static const char bench_usage[] =
     "Lists take commas or spaces (\"1,2\").  Configuration:\n"
     "  --scene S           scene file; repeat for several (default scenes/default.scene)\n"
     "  --size WxH          image size (default 1920x1080)\n"
-    "  --threads LIST      worker threads (default: online cores)\n"
+    "  --threads LIST      worker threads (default: the cores it may run on)\n"
     "  --spp LIST          samples per pixel (default 1; 1..16, with --blur 1, 2, 4, 8,\n"
     "                      16, 27, 32 or 64)\n"
     "  --mode LIST         cheap (built-in shaders as they are) and/or expensive\n"
