@@ -105,6 +105,36 @@ else
     bad rank_pattern_refused "status $rc: $(grep mosaic-mpi "$tmp/pat.log" | head -2 | tr '\n' ' ')"
 fi
 
+# ---- a rank's workers share its tiles evenly ----------------------------------
+# With a tile mask the library deals the pattern over the rendered bins packed
+# together: applied to the whole grid, the diagonal pattern's 16-bin period
+# aliased with 2 ranks' checkerboard of 128-px tiles and left half of each
+# rank's 16 workers without a bin (max/mean 1.99 on rank 0).
+if run_mpi 2 "$mpi" render scenes/default.scene --size 960x540 --threads 16 --stats-json "$tmp/w16.json" \
+        -o "$tmp/w16.png" > "$tmp/w16.log" 2>&1; then
+    spread=$(sed -n 's/^ *"worker_fragments": \[\(.*\)\],\{0,1\}$/\1/p' "$tmp/w16.json" | tr ',' '\n' |
+             awk 'NF { n++; s += $1; if ($1 > m) m = $1; if ($1 == 0) z++ } END { printf "%.3f %d %d", n ? m / (s / n) : 0, z, n }')
+    set -- $spread
+    if awk -v r="$1" 'BEGIN { exit !(r > 0 && r < 1.3) }' && [ "$2" = 0 ] && [ "$3" = 16 ]; then
+        ok rank_workers_share_tiles
+    else
+        bad rank_workers_share_tiles "rank 0's 16 workers: max/mean $1, $2 without a bin ($3 counted)"
+    fi
+else
+    bad rank_workers_share_tiles "$(grep mosaic-mpi "$tmp/w16.log" | head -2 | tr '\n' ' ')"
+fi
+# The analyzer's rank level models the same packing: one rank's loads have no
+# spread, one worker holds everything, and 2 ranks x 16 workers stay near 1.
+"$cli" patterns scenes/default.scene --size 960x540 --bins 16 --rasterizers 2 --ranks 1,2 --workers 1,16 \
+    --patterns vdc,diagonal --quiet > "$tmp/pat.txt" 2>&1
+row=$(grep '^vdc ' "$tmp/pat.txt" | tail -1)
+set -- $row
+if [ "$2" = 0.00 ] && [ "$4" = 1.00 ] && awk -v r="$7" 'BEGIN { exit !(r >= 1 && r < 1.3) }'; then
+    ok patterns_rank_level
+else
+    bad patterns_rank_level "vdc row: '$row'"
+fi
+
 # ---- a rank bound to fewer cores than its threads -------------------------
 # taskset stands for a launcher's binding (Open MPI binds 1 or 2 ranks to a
 # core each): the library's default threads follow the cores a process may

@@ -20,6 +20,19 @@ mos_result ctx_fail(mos_context *ctx, mos_result code, const char *fmt, ...)
 
 void ctx_clear_error(mos_context *ctx) { ctx->last_error[0] = '\0'; }
 
+void ctx_packed_free(mos_context *ctx)
+{
+    pattern_free(&ctx->packed, &ctx->allocator);
+    util_free(&ctx->allocator, ctx->packed_mask);
+    ctx->packed_mask = NULL;
+}
+
+void ctx_patterns_free(mos_context *ctx)
+{
+    pattern_free(&ctx->pattern, &ctx->allocator);
+    ctx_packed_free(ctx);
+}
+
 const char *mos_last_error(const mos_context *ctx) { return ctx ? ctx->last_error : "no context"; }
 
 /* The cores this process may run on: its affinity mask (taskset, a
@@ -111,7 +124,7 @@ mos_result mos_context_configure(mos_context *ctx, const mos_pipeline_desc *desc
     if (d.pattern != ctx->pattern_name)  /* (the caller may pass mos_context_pipeline's own) */
         snprintf(ctx->pattern_name, sizeof ctx->pattern_name, "%s", d.pattern);
     d.pattern = ctx->pattern_name;
-    if (ctx->pattern.owner) pattern_free(&ctx->pattern, &ctx->allocator);  /* rebuilt at the next frame */
+    ctx_patterns_free(ctx);  /* rebuilt at the next frame */
     ctx->pipeline = d;
     ctx_clear_error(ctx);
     return MOS_OK;
@@ -168,7 +181,7 @@ void mos_context_destroy(mos_context *ctx)
     if (!ctx) return;
     if (ctx->sched_running) sched_stop(&ctx->sched);
     pool_release_all(ctx);
-    pattern_free(&ctx->pattern, &ctx->allocator);
+    ctx_patterns_free(ctx);
     arena_release(&ctx->draw_arena);
     util_free(&ctx->allocator, ctx->draws);
     mos_allocator a = ctx->allocator;

@@ -47,6 +47,10 @@ struct mos_context {
     /* bin -> worker table for the last frame's grid */
     pattern_table pattern;
     int pattern_bin_px, pattern_width, pattern_height;
+    /* the same pattern packed onto the bins a tile mask leaves (frame.c,
+     * frame_packed_pattern), and that mask (bins of the grid above) */
+    pattern_table packed;
+    uint8_t *packed_mask;
 
     pool targets, buffers, textures, shaders;
 
@@ -70,6 +74,10 @@ struct mos_context {
 mos_result ctx_fail(mos_context *ctx, mos_result code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void ctx_clear_error(mos_context *ctx);
+/* Frees the bin -> worker tables, both or the packed one (the next frame
+ * builds them again). */
+void ctx_patterns_free(mos_context *ctx);
+void ctx_packed_free(mos_context *ctx);
 
 /* Pools (resources.c). */
 void *pool_get(const pool *p, uint32_t id);

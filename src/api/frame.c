@@ -224,7 +224,7 @@ static mos_result frame_pattern(mos_context *ctx, const rt_target *t)
     if (ctx->pattern.owner && ctx->pattern_bin_px == bin && ctx->pattern_width == t->width &&
         ctx->pattern_height == t->height)
         return MOS_OK;
-    pattern_free(&ctx->pattern, &ctx->allocator);
+    ctx_patterns_free(ctx);
     char err[256];
     mos_result r = pattern_build(&ctx->pattern, ctx->pipeline.pattern, ctx->pipeline.threads,
                                  (t->width + bin - 1) / bin, (t->height + bin - 1) / bin, &ctx->allocator, err,
@@ -339,6 +339,56 @@ static bool frame_masks(mos_context *ctx, const rt_target *t, pipe_frame *f)
     return true;
 }
 
+/* With a tile mask, the workers share the bins the frame renders: the
+ * pattern applied to those bins packed together (each bin row's rendered
+ * bins side by side, rows without any left out).  Applied to the whole
+ * grid, it aliases with the tiles a mask spreads over the screen: two
+ * mosaic-mpi ranks owning 128-pixel tiles in a checkerboard left half of
+ * each rank's 16 workers without a bin.  Which worker runs a bin changes
+ * no pixel.  Kept while the mask stays the same; the whole-grid pattern
+ * stays in use should the packed one fail. */
+static void frame_packed_pattern(mos_context *ctx, pipe_frame *f)
+{
+    const pattern_table *full = &ctx->pattern;
+    const int bx = full->bins_x, by = full->bins_y;
+    const size_t n = (size_t)bx * (size_t)by;
+    if (ctx->packed.owner && memcmp(ctx->packed_mask, f->bin_mask, n) == 0) {
+        f->pattern = &ctx->packed;
+        return;
+    }
+    ctx_packed_free(ctx);
+    int pw = 0, ph = 0;
+    for (int y = 0; y < by; y++) {
+        int c = 0;
+        for (int x = 0; x < bx; x++) c += f->bin_mask[(size_t)y * (size_t)bx + (size_t)x] != 0;
+        pw = c > pw ? c : pw;
+        ph += c > 0;
+    }
+    pattern_table compact = {0};
+    char err[256];
+    if (!pw || pattern_build(&compact, ctx->pipeline.pattern, ctx->pipeline.threads, pw, ph, &ctx->allocator, err,
+                             sizeof err) != MOS_OK)
+        return;
+    ctx->packed = (pattern_table){.bins_x = bx, .bins_y = by, .workers = full->workers,
+                                  .owner = util_alloc(&ctx->allocator, n * sizeof *ctx->packed.owner)};
+    ctx->packed_mask = util_alloc(&ctx->allocator, n);
+    if (ctx->packed.owner && ctx->packed_mask) {
+        memcpy(ctx->packed_mask, f->bin_mask, n);
+        for (int y = 0, cy = 0; y < by; y++) {
+            int cx = 0;
+            for (int x = 0; x < bx; x++) {
+                const size_t b = (size_t)y * (size_t)bx + (size_t)x;
+                ctx->packed.owner[b] = f->bin_mask[b] ? compact.owner[(size_t)cy * (size_t)pw + (size_t)cx++] : full->owner[b];
+            }
+            cy += cx > 0;
+        }
+        f->pattern = &ctx->packed;
+    } else {
+        ctx_packed_free(ctx);
+    }
+    pattern_free(&compact, &ctx->allocator);
+}
+
 /* The frame the recorded draws make, for target t: the pattern, the target's
  * bin grid, (u, v, t) tables and inspection records, the workers' scratch,
  * then *f, everything the stages read.  Not MOS_OK: nothing to run. */
@@ -349,8 +399,6 @@ static mos_result frame_build(mos_context *ctx, rt_target *t, double t0, pipe_fr
         r = ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_end_frame: out of memory");
     if (r == MOS_OK && rt_target_uvt_seed(t, ctx->blur.seed, &ctx->allocator) != MOS_OK)
         r = ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_end_frame: out of memory for the (u, v, t) pattern");
-    if (r == MOS_OK && rt_target_inspect_begin(t, ctx->frame_inspect, ctx->pattern.owner, &ctx->allocator) != MOS_OK)
-        r = ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_end_frame: out of memory for the inspection records");
     if (r != MOS_OK) return r;
     *f = (pipe_frame){
         .target = t,
@@ -369,6 +417,9 @@ static mos_result frame_build(mos_context *ctx, rt_target *t, double t0, pipe_fr
         .t_start_ms = t0,
     };
     if (!frame_masks(ctx, t, f)) return ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_end_frame: out of memory for the tile mask");
+    if (f->bin_mask) frame_packed_pattern(ctx, f);
+    if (rt_target_inspect_begin(t, ctx->frame_inspect, f->pattern->owner, &ctx->allocator) != MOS_OK)
+        return ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_end_frame: out of memory for the inspection records");
     for (uint32_t i = 0; i < f->draw_count; i++) {
         const size_t bytes = f->blur.stochastic ? fe_blurred_bytes(&f->draws[i], &f->blur) : fe_tri_bytes(&f->draws[i]);
         f->tri_bytes = bytes > f->tri_bytes ? bytes : f->tri_bytes;

@@ -44,6 +44,12 @@ static const char patterns_usage[] =
     "                      frame_PATTERN.png (first view tinted by owning worker)\n"
     "  --bin-costs KIND    cost of a bin for the scale-out: fragments (default:\n"
     "                      covered samples)\n"
+    "  --ranks LIST        the rank level (mosaic-mpi): per rank count, the cv of\n"
+    "                      the ranks' loads with screen tiles owned by each\n"
+    "                      pattern, and the most loaded worker over a perfect spread\n"
+    "                      (e.g. 4,16,64; default: off)\n"
+    "  --workers LIST      workers per rank of the rank level (default 16,64)\n"
+    "  --rank-tile PX      rank tile edge, a multiple of 16 (default 128)\n"
     "  --threads N         worker threads of the counting renders (default: cores)\n"
     "  --quiet             no progress bar\n"
     "  --list              list the patterns\n"
@@ -162,6 +168,8 @@ int cli_patterns_main(int argc, char **argv)
     memcpy(o.bins, default_bins, sizeof default_bins);
     for (int i = 2; i <= 64; i++) o.rast[o.nrast++] = i;
     o.batches[0] = 1, o.nbatches = 1;
+    o.workers[0] = 16, o.workers[1] = 64, o.nworkers = 2;
+    o.rank_tile = 128;
     char **scenes = calloc((size_t)argc + 1, sizeof *scenes);
     char *pattern_list = NULL;
     int rc = CLI_EXIT_USAGE, r, want_list = 0;
@@ -191,6 +199,13 @@ int cli_patterns_main(int argc, char **argv)
             if (r < 0 || parse_int_list("--rasterizers", v, 1, PA_MAX_RAST, o.rast, PA_MAX_RAST, &o.nrast)) goto out;
         } else if ((r = cli_option(&a, "--batches", &v)) != 0) {
             if (r < 0 || parse_int_list("--batches", v, 1, 100000, o.batches, PA_MAX_LIST, &o.nbatches)) goto out;
+        } else if ((r = cli_option(&a, "--ranks", &v)) != 0) {
+            if (r < 0 || parse_int_list("--ranks", v, 1, 256, o.ranks, PA_MAX_LIST, &o.nranks)) goto out;
+        } else if ((r = cli_option(&a, "--workers", &v)) != 0) {
+            if (r < 0 || parse_int_list("--workers", v, 1, MOS_MAX_WORKERS, o.workers, PA_MAX_LIST, &o.nworkers)) goto out;
+        } else if ((r = cli_option(&a, "--rank-tile", &v)) != 0) {
+            if (r < 0 || cli_parse_int(a.cmd, "--rank-tile", v, 16, 16384, &o.rank_tile)) goto out;
+            if (o.rank_tile % 16) { cli_usage_error(a.cmd, "--rank-tile: expected a multiple of 16, got '%s'", v); goto out; }
         } else if ((r = cli_option(&a, "--threads", &v)) != 0) {
             if (r < 0 || cli_parse_int(a.cmd, "--threads", v, 0, MOS_MAX_WORKERS, &o.threads)) goto out;
         } else if ((r = cli_option(&a, "--csv", &v)) != 0) {
@@ -246,6 +261,8 @@ int cli_patterns_main(int argc, char **argv)
     rc = CLI_EXIT_OK;
     print_cv_table(&o, &res);
     pa_print_scaleout(&o, &res, stdout);
+    if (o.nranks)
+        pa_print_ranks(&o, &res, stdout);
     if (res.saturated_splits)
         fprintf(stderr, "mosaic: patterns: %llu slice(s) reached 255 fragments on a pixel and were counted in halves\n",
                 (unsigned long long)res.saturated_splits);

@@ -323,7 +323,10 @@ int pa_analyze(const pa_opts *o, pa_results *res)
     res->sv_name = calloc((size_t)res->nsv, sizeof *res->sv_name);
     const size_t ncells = (size_t)res->nsv * (size_t)o->npatterns * (size_t)o->nbins * (size_t)o->nrast * (size_t)o->nbatches;
     res->cells = calloc(ncells, sizeof *res->cells);
-    if (!res->sv_name || !res->cells) {
+    if (o->nranks)
+        res->rank_cells = calloc((size_t)res->nsv * (size_t)o->npatterns * (size_t)o->nranks * (size_t)o->nworkers,
+                                 sizeof *res->rank_cells);
+    if (!res->sv_name || !res->cells || (o->nranks && !res->rank_cells)) {
         fputs("mosaic: patterns: out of memory\n", stderr);
         goto done;
     }
@@ -358,6 +361,11 @@ int pa_analyze(const pa_opts *o, pa_results *res)
             for (int m = 0; m < o->nbatches; m++)
                 if (analyze_batches(o, res, &w, sv, v, m, tris) != 0)
                     goto done;
+            if (o->nranks) {  /* the whole frame at once, as mosaic-mpi renders it */
+                memset(count, 0, (size_t)o->width * (size_t)o->height * sizeof *count);
+                if (count_range(&pr, v, 0, tris, count) || pa_rank_level(o, res, sv, count))
+                    goto done;
+            }
         }
         scene_gpu_free(pr.gpu, pr.ctx);
         pr.gpu = NULL;
@@ -384,6 +392,7 @@ void pa_results_free(pa_results *r)
 {
     free(r->sv_name);
     free(r->cells);
+    free(r->rank_cells);
     memset(r, 0, sizeof *r);
 }
 
