@@ -61,6 +61,8 @@ void scene_gpu_free(scene_gpu *g, mos_context *ctx)
     free(g->index_count);
     free(g->tex);
     free(g->objects);
+    for (int i = 0; g->cameras && i < g->camera_count; i++)
+        free(g->cameras[i].path);
     free(g->cameras);
     free(g);
 }
@@ -71,6 +73,22 @@ static void *dup_array(const void *src, int count, size_t elem)
     if (d && count > 0)
         memcpy(d, src, (size_t)count * elem);
     return d;
+}
+
+/* G's own copies of the COUNT cameras of SRC, with their paths: 0, or -1
+ * when out of memory (what was copied is G's to free). */
+static int copy_cameras(scene_gpu *g, const scene_camera *src, int count)
+{
+    if (!(g->cameras = dup_array(src, count, sizeof *src)))
+        return -1;
+    for (int i = 0; i < count; i++)
+        g->cameras[i].path = NULL;
+    g->camera_count = count;
+    for (int i = 0; i < count; i++)
+        if (src[i].path_count > 0 &&
+            !(g->cameras[i].path = dup_array(src[i].path, src[i].path_count, sizeof *src[i].path)))
+            return -1;
+    return 0;
 }
 
 mos_result scene_upload(const scene *s, mos_context *ctx, scene_gpu **out)
@@ -88,11 +106,10 @@ mos_result scene_upload(const scene *s, mos_context *ctx, scene_gpu **out)
     g->index_count = calloc((size_t)s->mesh_count + 1, sizeof *g->index_count);
     g->tex = calloc((size_t)s->image_count + 1, sizeof *g->tex);
     g->objects = dup_array(s->objects, s->object_count, sizeof *s->objects);
-    g->cameras = dup_array(s->cameras, s->camera_count, sizeof *s->cameras);
-    if (!g->vb || !g->ib || !g->vert_count || !g->index_count || !g->tex || !g->objects || !g->cameras)
+    if (!g->vb || !g->ib || !g->vert_count || !g->index_count || !g->tex || !g->objects ||
+        copy_cameras(g, s->cameras, s->camera_count))
         goto fail;
     g->object_count = s->object_count;
-    g->camera_count = s->camera_count;
     memcpy(g->lights, s->lights, sizeof g->lights);
     g->light_count = s->light_count;
     memcpy(g->ambient, s->ambient, sizeof g->ambient);

@@ -1,4 +1,4 @@
-/* export.c — the one walk over a frame's draws (camera, per-instance matrices, lights, state).
+/* export.c — the one walk over a frame's draws (camera, per-instance matrices, lights, state), at a scene time.
  * Fed by scene_draw (draw.c, libmosaic) and by scene_export_frame's callers (bench/llvmpipe). */
 #include <math.h>
 #include <stdlib.h>
@@ -6,30 +6,109 @@
 
 #include "scene/scene_priv.h"
 
-/* Object -> world at shutter time t: the transforms at t = 0 and t = 1
- * blended linearly, plus the velocity. */
-static void object_transform_at(const scene_object *o, float t, float m[16])
+/* ---- scene time: objects at time tau (frames) -------------------------------- */
+
+double scene_opts_time(const scene_draw_opts *opts)
 {
-    for (int k = 0; k < 16; k++) m[k] = o->xform[k] + t * (o->xform1[k] - o->xform[k]);
-    for (int k = 0; k < 3; k++) m[12 + k] += t * o->velocity[k];
+    const double t = opts->time;
+    return t > 0.0 ? (t < SCENE_MAX_TIME ? t : SCENE_MAX_TIME) : 0.0;
 }
 
-/* Squared distance from EYE to the centre of O's first instance at t = 0. */
-static float eye_distance2(const scene_object *o, const float eye[3])
+/* out = a * b (column-major 4x4, double); out may be a or b. */
+static void mul4d(double out[16], const double a[16], const double b[16])
 {
+    double r[16];
+    for (int c = 0; c < 4; c++)
+        for (int w = 0; w < 4; w++)
+            r[c * 4 + w] = a[w] * b[c * 4] + a[4 + w] * b[c * 4 + 1] + a[8 + w] * b[c * 4 + 2] +
+                           a[12 + w] * b[c * 4 + 3];
+    memcpy(out, r, sizeof r);
+}
+
+/* The inverse of the affine M (last row 0 0 0 1) in double; false when M is
+ * not affine or has no finite inverse. */
+static bool affine_inverse(double inv[16], const float m[16])
+{
+    if (m[3] != 0.0f || m[7] != 0.0f || m[11] != 0.0f || m[15] != 1.0f)
+        return false;
+    const double a = m[0], b = m[4], c = m[8], d = m[1], e = m[5], f = m[9], g = m[2], h = m[6], i = m[10];
+    const double A = e * i - f * h, B = -(d * i - f * g), C = d * h - e * g;
+    const double D = -(b * i - c * h), E = a * i - c * g, F = -(a * h - b * g);
+    const double G = b * f - c * e, H = -(a * f - c * d), I = a * e - b * d;
+    const double det = a * A + b * B + c * C;
+    if (!(det != 0.0) || !isfinite(det) || !isfinite(1.0 / det))
+        return false;
+    const double k = 1.0 / det;
+    memset(inv, 0, 16 * sizeof(double));
+    inv[0] = A * k, inv[4] = D * k, inv[8] = G * k;   /* adj / det: the cofactors transposed */
+    inv[1] = B * k, inv[5] = E * k, inv[9] = H * k;
+    inv[2] = C * k, inv[6] = F * k, inv[10] = I * k;
+    for (int r = 0; r < 3; r++)
+        inv[12 + r] = -(inv[r] * m[12] + inv[4 + r] * m[13] + inv[8 + r] * m[14]);
+    inv[15] = 1.0;
+    return true;
+}
+
+/* Object -> world at scene time TAU >= 0 (frames).  Within the first frame
+ * (TAU <= 1) the transforms at 0 and 1 blended linearly, as written, plus the
+ * velocity.  Later the change over one frame, D = xform1 * inverse(xform),
+ * goes on: between A_n = D^n xform and A_n+1 (n = floor(TAU)) linearly, in
+ * double, A_1 being xform1 itself; the velocity times TAU on the translation.
+ * An xform without an inverse holds xform1 after the first frame. */
+static void object_transform_at(const scene_object *o, double tau, float m[16])
+{
+    if (!(tau > 1.0)) {  /* bit for bit the single-frame blend (t = 0 and 1 exactly the written ends) */
+        const float t = tau > 0.0 ? (float)tau : 0.0f;
+        for (int k = 0; k < 16; k++) m[k] = o->xform[k] + t * (o->xform1[k] - o->xform[k]);
+        for (int k = 0; k < 3; k++) m[12 + k] += t * o->velocity[k];
+        return;
+    }
+    const double n = floor(tau), f = tau - n;
+    double a[16], b[16], d[16], inv[16];
+    for (int k = 0; k < 16; k++)
+        a[k] = b[k] = o->has_motion ? o->xform1[k] : o->xform[k];
+    if (o->has_motion && affine_inverse(inv, o->xform)) {
+        double x1[16], p[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
+        for (int k = 0; k < 16; k++) x1[k] = o->xform1[k];
+        mul4d(d, x1, inv);
+        for (uint64_t e = (uint64_t)n - 1; e; e >>= 1) {  /* p = D^(n-1), by squaring */
+            if (e & 1)
+                mul4d(p, p, d);
+            if (e > 1)
+                mul4d(d, d, d);
+        }
+        mul4d(a, p, x1);  /* A_n = D^(n-1) xform1 */
+        mul4d(d, x1, inv);
+        mul4d(b, d, a);   /* A_n+1 = D A_n */
+    }
+    for (int k = 0; k < 16; k++) m[k] = (float)(a[k] + f * (b[k] - a[k]));
+    for (int k = 0; k < 3; k++)
+        m[12 + k] = (float)(a[12 + k] + f * (b[12 + k] - a[12 + k]) + tau * o->velocity[k]);
+}
+
+/* ---- the walk ---------------------------------------------------------------- */
+
+/* Squared distance from EYE to the centre of O's first instance at scene time TAU. */
+static float eye_distance2(const scene_object *o, double tau, const float eye[3])
+{
+    float m[16];
+    if (tau > 0.0)
+        object_transform_at(o, tau, m);
+    else
+        memcpy(m, o->xform, sizeof m);
     float d2 = 0.0f;
     for (int r = 0; r < 3; r++) {
-        float w = o->xform[r] * o->center[0] + o->xform[4 + r] * o->center[1] + o->xform[8 + r] * o->center[2] +
-                  o->xform[12 + r] - eye[r];
+        float w = m[r] * o->center[0] + m[4 + r] * o->center[1] + m[8 + r] * o->center[2] + m[12 + r] - eye[r];
         d2 += w * w;
     }
     return d2;
 }
 
 /* The order objects are drawn in (into order[0..count)): opaque ones in
- * file order, then blended ones from the farthest to the nearest centre
- * (file order among equals), as blending over what is behind asks. */
-static int draw_order(const scene_object *objs, int count, const float eye[3], int *order)
+ * file order, then blended ones from the farthest to the nearest centre at
+ * scene time TAU (file order among equals), as blending over what is behind
+ * asks.  DIST: room for COUNT distances. */
+static int draw_order(const scene_object *objs, int count, const float eye[3], double tau, int *order, float *dist)
 {
     int n = 0;
     for (int i = 0; i < count; i++)
@@ -39,13 +118,20 @@ static int draw_order(const scene_object *objs, int count, const float eye[3], i
     for (int i = 0; i < count; i++) {
         if (objs[i].blend == MOS_BLEND_OPAQUE)
             continue;
-        const float d = eye_distance2(&objs[i], eye);
+        const float d = dist[i] = eye_distance2(&objs[i], tau, eye);
         int k = n++;
-        for (; k > first && eye_distance2(&objs[order[k - 1]], eye) < d; k--)  /* insertion, stable */
+        for (; k > first && dist[order[k - 1]] < d; k--)  /* insertion, stable */
             order[k] = order[k - 1];
         order[k] = i;
     }
     return n;
+}
+
+/* The shutter of the frame: OPTS' override, else the camera's. */
+static void frame_shutter(const scene_camera *c, const scene_draw_opts *opts, float *open, float *close)
+{
+    *open = opts->set_shutter ? opts->shutter[0] : c->shutter[0];
+    *close = opts->set_shutter ? opts->shutter[1] : c->shutter[1];
 }
 
 mos_result scene_camera_lens(const scene_camera *cameras, int camera_count, const scene_draw_opts *opts,
@@ -54,8 +140,11 @@ mos_result scene_camera_lens(const scene_camera *cameras, int camera_count, cons
     if (!cameras || !opts || !b || opts->view < 0 || opts->view >= camera_count)
         return MOS_ERR_INVALID_ARGUMENT;
     const scene_camera *c = &cameras[opts->view];
-    const float *eye = opts->pose ? opts->pose->eye : c->eye;
-    const float *target = opts->pose ? opts->pose->target : c->target;
+    float open, close, mid_eye[3], mid_target[3];  /* a path's pose in the middle of the shutter interval */
+    frame_shutter(c, opts, &open, &close);
+    scene_camera_pose_at(c, scene_opts_time(opts) + 0.5 * ((double)open + close), mid_eye, mid_target);
+    const float *eye = opts->pose ? opts->pose->eye : mid_eye;
+    const float *target = opts->pose ? opts->pose->target : mid_target;
     const float fov = opts->pose ? opts->pose->fov_y_deg : c->fov_y_deg;
     float aperture = opts->set_aperture ? opts->aperture : c->aperture;
     float focus = opts->set_focus ? opts->focus : c->focus_dist;
@@ -70,6 +159,100 @@ mos_result scene_camera_lens(const scene_camera *cameras, int camera_count, cons
     return MOS_OK;
 }
 
+/* The frame's view: scene times t0 (shutter open) and t1 (close) of the walk. */
+typedef struct walk_view {
+    double t0, t1, start;  /* start: the frame's scene time (the blended objects' order) */
+    float vp0[16], vp1[16];  /* view-projection at open and close */
+    float eye[3];            /* at start: where blended objects are sorted from */
+    bool moving;             /* the camera's path differs between open and close */
+} walk_view;
+
+/* Fills WV's matrices for CAM (or POSE, which holds still) at ASPECT. */
+static void walk_view_init(walk_view *wv, const scene_camera *cam, const scene_pose *pose, float aspect)
+{
+    float view[16], proj[16], e0[3], g0[3], e1[3], g1[3], target[3];
+    wv->moving = false;
+    if (pose) {
+        scene_look_at(view, pose->eye, pose->target, pose->up);
+        scene_perspective(proj, pose->fov_y_deg, aspect, pose->near_z, pose->far_z);
+        scene_mat4_mul(wv->vp0, proj, view);
+        memcpy(wv->vp1, wv->vp0, sizeof wv->vp1);
+        memcpy(wv->eye, pose->eye, sizeof wv->eye);
+        return;
+    }
+    scene_camera_pose_at(cam, wv->t0, e0, g0);
+    scene_camera_pose_at(cam, wv->t1, e1, g1);
+    scene_camera_pose_at(cam, wv->start, wv->eye, target);
+    scene_look_at(view, e0, g0, cam->up);
+    scene_perspective(proj, cam->fov_y_deg, aspect, cam->near_z, cam->far_z);
+    scene_mat4_mul(wv->vp0, proj, view);
+    for (int i = 0; i < 3; i++)
+        wv->moving = wv->moving || e0[i] != e1[i] || g0[i] != g1[i];
+    wv->moving = wv->moving && wv->t1 > wv->t0;
+    if (wv->moving) {
+        scene_look_at(view, e1, g1, cam->up);
+        scene_mat4_mul(wv->vp1, proj, view);
+    } else {
+        memcpy(wv->vp1, wv->vp0, sizeof wv->vp1);
+    }
+}
+
+/* Calls FN for each instance of object OI: U's matrices at open (U1's at
+ * close when the object or the camera moves). */
+static mos_result walk_object(const scene_object *o, int oi, const walk_view *wv, float open, float close,
+                              shader_builtin_uniforms *u, mos_result (*fn)(const scene_walk_draw *d, void *user),
+                              void *user)
+{
+    memcpy(u->base_color, o->color, sizeof u->base_color);
+    u->alpha_cutoff = o->alpha_cutoff;
+    /* Linear motion: the object's transform at shutter open and close. */
+    const bool moving = (o->has_motion || o->velocity[0] != 0.0f || o->velocity[1] != 0.0f ||
+                         o->velocity[2] != 0.0f) && close > open;
+    float model0[16], model1[16];
+    object_transform_at(o, moving ? wv->t0 : wv->start, model0);
+    if (moving)
+        object_transform_at(o, wv->t1, model1);
+    else
+        memcpy(model1, model0, sizeof model1);
+    const bool motion = moving || wv->moving;
+    shader_builtin_uniforms u1;
+    float det = scene_normal_matrix(u->normal_matrix, model0);
+    scene_walk_draw d = {
+        .object = o,
+        .object_index = oi,
+        .uniforms = u,
+        .uniforms_t1 = motion ? &u1 : NULL,
+        .depth_test = true,
+        .depth_write = o->depth_write,
+        /* A mirroring transform turns front faces clockwise; there is no
+         * front-face culling, so such objects draw both sides. */
+        .cull = det < 0.0f ? MOS_CULL_NONE : o->cull,
+        .blend = o->blend,
+    };
+    mos_result res = MOS_OK;
+    for (int iz = 0; iz < o->array_n[2]; iz++)
+        for (int iy = 0; iy < o->array_n[1]; iy++)
+            for (int ix = 0; ix < o->array_n[0]; ix++) {
+                memcpy(u->model, model0, sizeof u->model);
+                u->model[12] += (float)ix * o->array_d[0];
+                u->model[13] += (float)iy * o->array_d[1];
+                u->model[14] += (float)iz * o->array_d[2];
+                scene_mat4_mul(u->mvp, wv->vp0, u->model);
+                if (motion) {
+                    u1 = *u;
+                    memcpy(u1.model, model1, sizeof u1.model);
+                    u1.model[12] += (float)ix * o->array_d[0];
+                    u1.model[13] += (float)iy * o->array_d[1];
+                    u1.model[14] += (float)iz * o->array_d[2];
+                    scene_mat4_mul(u1.mvp, wv->vp1, u1.model);
+                }
+                if (res == MOS_OK)
+                    res = fn(&d, user);
+                d.instance++;
+            }
+    return res;
+}
+
 mos_result scene_walk(const scene_walk_src *src, const scene_draw_opts *opts,
                       mos_result (*fn)(const scene_walk_draw *d, void *user), void *user)
 {
@@ -77,18 +260,14 @@ mos_result scene_walk(const scene_walk_src *src, const scene_draw_opts *opts,
         return MOS_ERR_INVALID_ARGUMENT;
     const scene_camera *cam = &src->cameras[opts->view];
     float aspect = opts->width > 0 && opts->height > 0 ? (float)opts->width / (float)opts->height : 1.0f;
-    float view[16], proj[16], vp[16];
-    const scene_pose *pose = opts->pose;
-    if (pose) {
-        scene_look_at(view, pose->eye, pose->target, pose->up);
-        scene_perspective(proj, pose->fov_y_deg, aspect, pose->near_z, pose->far_z);
-    } else {
-        scene_look_at(view, cam->eye, cam->target, cam->up);
-        scene_perspective(proj, cam->fov_y_deg, aspect, cam->near_z, cam->far_z);
-    }
-    scene_mat4_mul(vp, proj, view);
+    float open, close;
+    frame_shutter(cam, opts, &open, &close);
+    /* The frame sees scene times T + open .. T + close (the first frame, T = 0, the scene as written). */
+    const double T = scene_opts_time(opts);
+    walk_view wv = { .t0 = T + open, .t1 = T + close, .start = T };
+    walk_view_init(&wv, cam, opts->pose, aspect);
 
-    shader_builtin_uniforms u, u1;
+    shader_builtin_uniforms u;
     shader_builtin_uniforms_init(&u);
     for (int j = 0; j < src->light_count && j < SCENE_MAX_LIGHTS; j++)
         for (int k = 0; k < 3; k++) {
@@ -97,62 +276,16 @@ mos_result scene_walk(const scene_walk_src *src, const scene_draw_opts *opts,
         }
     memcpy(u.ambient, src->ambient, 3 * sizeof(float));
     u.fma = opts->fma > 0 ? opts->fma : 0;
-    const float open = opts->set_shutter ? opts->shutter[0] : cam->shutter[0];
-    const float close = opts->set_shutter ? opts->shutter[1] : cam->shutter[1];
 
     /* Opaque objects in file order, then blended ones far to near. */
     int *order = malloc(((size_t)src->object_count + 1) * sizeof *order);
-    if (!order)
-        return MOS_ERR_OUT_OF_MEMORY;
-    const float *eye = pose ? pose->eye : cam->eye;
-    const int n = draw_order(src->objects, src->object_count, eye, order);
-    mos_result res = MOS_OK;
-    for (int k = 0; k < n && res == MOS_OK; k++) {
-        const int oi = order[k];
-        const scene_object *o = &src->objects[oi];
-        memcpy(u.base_color, o->color, sizeof u.base_color);
-        u.alpha_cutoff = o->alpha_cutoff;
-        /* Linear motion: the object's transform at shutter open and close. */
-        const bool moving = (o->has_motion || o->velocity[0] != 0.0f || o->velocity[1] != 0.0f ||
-                             o->velocity[2] != 0.0f) && close > open;
-        float model0[16], model1[16];
-        object_transform_at(o, moving ? open : 0.0f, model0);
-        object_transform_at(o, close, model1);
-        float det = scene_normal_matrix(u.normal_matrix, model0);
-        scene_walk_draw d = {
-            .object = o,
-            .object_index = oi,
-            .uniforms = &u,
-            .uniforms_t1 = moving ? &u1 : NULL,
-            .depth_test = true,
-            .depth_write = o->depth_write,
-            /* A mirroring transform turns front faces clockwise; there is no
-             * front-face culling, so such objects draw both sides. */
-            .cull = det < 0.0f ? MOS_CULL_NONE : o->cull,
-            .blend = o->blend,
-        };
-        for (int iz = 0; iz < o->array_n[2]; iz++)
-            for (int iy = 0; iy < o->array_n[1]; iy++)
-                for (int ix = 0; ix < o->array_n[0]; ix++) {
-                    memcpy(u.model, model0, sizeof u.model);
-                    u.model[12] += (float)ix * o->array_d[0];
-                    u.model[13] += (float)iy * o->array_d[1];
-                    u.model[14] += (float)iz * o->array_d[2];
-                    scene_mat4_mul(u.mvp, vp, u.model);
-                    if (moving) {
-                        u1 = u;
-                        memcpy(u1.model, model1, sizeof u1.model);
-                        u1.model[12] += (float)ix * o->array_d[0];
-                        u1.model[13] += (float)iy * o->array_d[1];
-                        u1.model[14] += (float)iz * o->array_d[2];
-                        scene_mat4_mul(u1.mvp, vp, u1.model);
-                    }
-                    if (res == MOS_OK)
-                        res = fn(&d, user);
-                    d.instance++;
-                }
-    }
+    float *dist = malloc(((size_t)src->object_count + 1) * sizeof *dist);
+    mos_result res = order && dist ? MOS_OK : MOS_ERR_OUT_OF_MEMORY;
+    const int n = res == MOS_OK ? draw_order(src->objects, src->object_count, wv.eye, T, order, dist) : 0;
+    for (int k = 0; k < n && res == MOS_OK; k++)
+        res = walk_object(&src->objects[order[k]], order[k], &wv, open, close, &u, fn, user);
     free(order);
+    free(dist);
     return res;
 }
 

@@ -176,6 +176,8 @@ void scene_free(scene *s)
         scene_image_free(&s->images[i]);
     for (int i = 0; i < s->warning_count; i++)
         free(s->warnings[i]);
+    for (int i = 0; i < s->camera_count; i++)
+        free(s->cameras[i].path);
     scene_glsl_free(s);
     free(s->warnings);
     free(s->meshes);
@@ -234,8 +236,7 @@ mos_result scene_view_pose(const scene *s, int view, scene_pose *out)
     if (!s || !out || view < 0 || view >= s->camera_count)
         return MOS_ERR_INVALID_ARGUMENT;
     const scene_camera *c = &s->cameras[view];
-    memcpy(out->eye, c->eye, sizeof out->eye);
-    memcpy(out->target, c->target, sizeof out->target);
+    scene_camera_pose_at(c, 0.0, out->eye, out->target);  /* a path's pose at scene time 0 */
     memcpy(out->up, c->up, sizeof out->up);
     out->fov_y_deg = c->fov_y_deg;
     out->near_z = c->near_z;

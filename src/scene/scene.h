@@ -78,6 +78,12 @@ typedef struct scene_draw_opts {
      * the normal frame. */
     uint64_t tri_begin, tri_end;  /* draw only triangles [begin, end) in API order
                                    * (scene_triangle_count numbering); end 0 = to the end */
+    /* Scene time at the start of the frame's shutter interval, in frames:
+     * frame k of a sequence covers [k, k + 1) (the shutter's open and close
+     * within it); 0 = the scene as written (negative and NaN are taken as 0).
+     * Objects' motion continues and cameras follow their paths: scenes/README.md,
+     * "Scene time". */
+    double time;
     /* Blur: the camera's aperture, focus and shutter unless set here. */
     bool set_aperture, set_focus, set_shutter;
     float aperture, focus;  /* world units; focus 0 = |target - eye| */
@@ -106,7 +112,8 @@ const char *scene_view_name(const scene *s, int view);  /* NULL if out of range 
  * views of the scene loaded from PATH. */
 mos_result scene_check_view(const scene *s, const char *path, int view, char *err, size_t err_size);
 int scene_find_view(const scene *s, const char *name);  /* index, or -1 */
-/* The pose of view VIEW (MOS_ERR_INVALID_ARGUMENT when out of range). */
+/* The pose of view VIEW at scene time 0 (a camera path's first key);
+ * MOS_ERR_INVALID_ARGUMENT when out of range. */
 mos_result scene_view_pose(const scene *s, int view, scene_pose *out);
 /* Objects and meshes after import (for tools that print statistics). */
 int scene_object_count(const scene *s);

@@ -38,14 +38,27 @@ typedef struct scene_image {
     bool mip_linear; /* MOS_MIP_LINEAR */
 } scene_image;
 
+/* One key of a camera path: the eye and target at scene time TIME (frames). */
+typedef struct scene_camera_key {
+    double time;
+    float eye[3], target[3];
+} scene_camera_key;
+
+#define SCENE_MAX_PATH_KEYS 4096        /* one camera's path */
+#define SCENE_MAX_TIME 9007199254740992.0 /* 2^53 frames: later scene times are taken as this */
+
 typedef struct scene_camera {
     char name[SCENE_NAME_MAX];
-    float eye[3], target[3], up[3];
+    float eye[3], target[3], up[3];  /* with a path: its pose at time 0 */
     float fov_y_deg, near_z, far_z;
     /* Lens and shutter (scene_frame_lens, scene_walk). */
     float aperture;       /* lens radius in world units; 0 = pinhole */
     float focus_dist;     /* world units along the view direction; 0 = |target - eye| */
     float shutter[2];     /* open, close in [0, 1]; default 0 1 */
+    /* Keyframed eye and target (`path` lines), in increasing time; NULL = still.
+     * Owned by the camera (malloc'd): scene_free and scene_gpu_free free it. */
+    scene_camera_key *path;
+    int path_count;
 } scene_camera;
 
 typedef struct scene_light {
@@ -73,6 +86,8 @@ typedef struct scene_object {
     bool has_motion;     /* a `motion` line was given */
     float xform1[16];    /* object -> world at t = 1 (= xform without motion lines) */
     float velocity[3];   /* world units per shutter interval, added on top: p(t) += v * t */
+    /* Later frames (scene time > 1) continue the change over one frame,
+     * xform1 * inverse(xform), and the velocity: scene_walk. */
 } scene_object;
 
 /* A GLSL shader pair the scene names (shaders.c). */
@@ -275,6 +290,10 @@ void scene_perspective(float m[16], float fov_y_deg, float aspect, float n, floa
 /* Inverse transpose of mat3(M) as 3 padded columns (up to a positive scale);
  * returns det(mat3(M)): negative when M mirrors. */
 float scene_normal_matrix(float out[12], const float m[16]);
+/* The eye and target of camera C at scene time TAU (frames): its path's keys
+ * interpolated linearly, held before the first key and after the last;
+ * without a path its eye and target. */
+void scene_camera_pose_at(const scene_camera *c, double tau, float eye[3], float target[3]);
 
 /* ---- export.c: the one walk over a frame's draws (scene_draw and scene_export_frame use it) */
 typedef struct scene_walk_src {
@@ -298,16 +317,22 @@ typedef struct scene_walk_draw {
     mos_blend blend;
 } scene_walk_draw;
 
-/* Calls FN for every draw of one frame, in submission order; stops at the
- * first result other than MOS_OK and returns it.  MOS_ERR_INVALID_ARGUMENT
- * for a bad view. */
 /* The lens of view opts->view of CAMERAS (aperture, focus, field of view,
- * aspect; opts' overrides and pose first) as mos_blur_desc lens_x / lens_y /
- * focus_w: scene_frame_lens and scene_lens. */
+ * aspect; opts' overrides and pose first; a path's pose at the middle of the
+ * shutter interval) as mos_blur_desc lens_x / lens_y / focus_w:
+ * scene_frame_lens and scene_lens. */
 mos_result scene_camera_lens(const scene_camera *cameras, int camera_count, const scene_draw_opts *opts,
                              mos_blur_desc *b);
 
+/* Calls FN for every draw of one frame, in submission order; stops at the
+ * first result other than MOS_OK and returns it.  MOS_ERR_INVALID_ARGUMENT
+ * for a bad view.  The frame sees scene times opts->time + open and + close
+ * (the shutter): objects and a camera path that differ between the two are
+ * drawn with motion (uniforms at open, uniforms_t1 at close). */
 mos_result scene_walk(const scene_walk_src *src, const scene_draw_opts *opts,
                       mos_result (*fn)(const scene_walk_draw *d, void *user), void *user);
+/* opts->time as the walk uses it: NaN and negative times are 0, later than
+ * SCENE_MAX_TIME is SCENE_MAX_TIME. */
+double scene_opts_time(const scene_draw_opts *opts);
 
 #endif

@@ -1,5 +1,6 @@
-/* xform.c — the scene module's transforms: column-major 4x4 matrices, look-at, perspective, normal matrix.
- * Fed by parse.c (object transforms, bsp views) and export.c (each draw's uniforms); no rendering here. */
+/* xform.c — the scene module's transforms: column-major 4x4 matrices, look-at, perspective, normal matrix, a camera
+ * path's pose at a scene time.  Fed by parse.c (object transforms, bsp views), export.c (each draw's uniforms) and
+ * scene.c (view poses); no rendering here. */
 #include <math.h>
 #include <string.h>
 
@@ -113,4 +114,34 @@ float scene_normal_matrix(float out[12], const float m[16])
     out[4] = D * k, out[5] = E * k, out[6] = F * k;
     out[8] = G * k, out[9] = H * k, out[10] = I * k;
     return det;
+}
+
+/* ---- camera paths ------------------------------------------------------------ */
+
+void scene_camera_pose_at(const scene_camera *c, double tau, float eye[3], float target[3])
+{
+    const scene_camera_key *k = c->path;
+    const int n = c->path_count;
+    const float *e = c->eye, *g = c->target;
+    if (k && n > 0) {
+        if (!(tau > k[0].time)) {  /* before the first key (NaN too): held */
+            e = k[0].eye, g = k[0].target;
+        } else if (tau >= k[n - 1].time) {  /* after the last: held */
+            e = k[n - 1].eye, g = k[n - 1].target;
+        } else {
+            int lo = 0, hi = n - 1;  /* k[lo].time <= tau < k[hi].time */
+            while (hi - lo > 1) {
+                const int mid = lo + (hi - lo) / 2;
+                *(k[mid].time <= tau ? &lo : &hi) = mid;
+            }
+            const double u = (tau - k[lo].time) / (k[hi].time - k[lo].time);
+            for (int i = 0; i < 3; i++) {
+                eye[i] = (float)(k[lo].eye[i] + u * ((double)k[hi].eye[i] - k[lo].eye[i]));
+                target[i] = (float)(k[lo].target[i] + u * ((double)k[hi].target[i] - k[lo].target[i]));
+            }
+            return;
+        }
+    }
+    memcpy(eye, e, 3 * sizeof(float));
+    memcpy(target, g, 3 * sizeof(float));
 }
