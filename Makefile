@@ -76,8 +76,10 @@ CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 HEADERS   := include/mosaic.h $(wildcard src/*/*.h) Makefile
 # The viewer: its own files plus the CLI's option parser, arguments and stats JSON.
 VIEW_SRC  := $(wildcard src/tools/view/*.c)
-VIEW_OBJ  := $(VIEW_SRC:%.c=$(BUILD)/obj/%.o) \
-             $(addprefix $(BUILD)/obj/src/tools/,render_opts.o cli_args.o cli_file.o stats_json.o)
+# What the viewer and mosaic-mpi take of the CLI: its option parser (with
+# sequences' output names), arguments, file checks and stats JSON.
+RENDER_OPTS_OBJ := $(addprefix $(BUILD)/obj/src/tools/,render_opts.o sequence.o cli_args.o cli_file.o stats_json.o)
+VIEW_OBJ  := $(VIEW_SRC:%.c=$(BUILD)/obj/%.o) $(RENDER_OPTS_OBJ)
 
 # The library.  Every object is compiled with -fvisibility=hidden and
 # include/mosaic.h marks the public functions MOS_API (visibility default):
@@ -201,8 +203,7 @@ $(DEMO): $(BUILD)/obj/src/tools/demo/demo.o $(LIB_DIST_A)
 MPI_CFLAGS := $(patsubst -I%,-isystem %,$(shell pkg-config --cflags ompi-c 2>/dev/null || echo -I/usr/lib/x86_64-linux-gnu/openmpi/include))
 MPI_LIBS   := $(shell pkg-config --libs ompi-c 2>/dev/null || echo -lmpi)
 MPI_SRC    := $(wildcard src/tools/mpi/*.c)
-MPI_OBJ    := $(MPI_SRC:%.c=$(BUILD)/obj/%.o) \
-              $(addprefix $(BUILD)/obj/src/tools/,render_opts.o cli_args.o cli_file.o stats_json.o)
+MPI_OBJ    := $(MPI_SRC:%.c=$(BUILD)/obj/%.o) $(RENDER_OPTS_OBJ)
 MPI_BIN    := $(BUILD)/mosaic-mpi
 build: $(MPI_BIN)
 $(BUILD)/obj/src/tools/mpi/%.o: src/tools/mpi/%.c $(wildcard src/tools/mpi/*.h) $(HEADERS)

@@ -8,6 +8,7 @@
 
 #include "image/image.h"
 #include "scene/scene.h"
+#include "tools/sequence.h"
 
 static const char render_usage_head[] =
     "usage: mosaic render SCENE [options]\n"
@@ -19,10 +20,15 @@ static const char render_usage_head[] =
     "                       current directory); written only when rendering succeeds\n"
     "  --stats-json FILE    write the last frame's statistics as one JSON object\n"
     "                       (frame_ms is the median over all frames)\n";
+static const char render_usage_sequence_tail[] =
+    "  Each frame is written when done, whole (a temporary file renamed), with a\n"
+    "  'wrote' line; a failed frame ends the run (exit 1), and --resume goes on\n"
+    "  from there.\n";
 static const char render_usage_tail[] =
     "  -h, --help           show this help\n"
     "\n"
-    "Prints 'wrote OUT.png (WxH, S spp) frame_ms=MEDIAN threads=N pattern=P'.\n"
+    "Prints 'wrote OUT.png (WxH, S spp) frame_ms=MEDIAN threads=N pattern=P'\n"
+    "(and ' frame=K (I/N)' in a sequence).\n"
     "Exit status: 0 ok, 1 scene/library/file error, 2 bad arguments.\n";
 
 /* What the logger saw last, so a failure is not reported twice. */
@@ -67,12 +73,19 @@ typedef struct render_job {
     render_log log;
 } render_job;
 
-/* Fails before a long render when an output cannot be created: 0, or CLI_EXIT_FAIL (printed). */
+/* Fails before a long render when an output (a sequence's first) cannot be created: 0, or CLI_EXIT_FAIL
+ * (printed). */
 static int check_outputs(const render_opts *o)
 {
-    char err[1024];
-    if (cli_check_writable(o->out_path, err, sizeof err) != 0 ||
-        (o->stats_path && cli_check_writable(o->stats_path, err, sizeof err) != 0)) {
+    char err[1024], out[1024], stats[1024];
+    const int k = o->sequence ? o->first : 0;
+    if (!seq_frame_path(o->out_path, k, out, sizeof out) ||
+        (o->stats_path && !seq_frame_path(o->stats_path, k, stats, sizeof stats))) {
+        fprintf(stderr, "mosaic: an output file name is too long\n");
+        return CLI_EXIT_FAIL;
+    }
+    if (cli_check_writable(out, err, sizeof err) != 0 ||
+        (o->stats_path && cli_check_writable(stats, err, sizeof err) != 0)) {
         fprintf(stderr, "mosaic: %s\n", err);
         return CLI_EXIT_FAIL;
     }
@@ -159,13 +172,15 @@ static int job_subframe(render_job *j, mos_frame_desc *fd, const scene_draw_opts
     return 0;
 }
 
-/* The frames (each --accum sub-frames or one), then the image into j->pixels: 0, or -1 (printed). */
-static int job_frames(render_job *j)
+/* The frames of scene time TIME (each --accum sub-frames or one; --frames repeats it), then the image into
+ * j->pixels: 0, or -1 (printed). */
+static int job_frames(render_job *j, double time)
 {
     const render_opts *o = &j->o;
     mos_frame_desc fd = { .target = j->rt, .blur = o->blur };
     scene_clear_color(j->sc, fd.clear_rgba);
     scene_draw_opts dopts = render_draw_opts(o);
+    dopts.time = time;
     scene_frame_lens(j->gpu, &dopts, &fd.blur);  /* the view was checked after loading */
     const int subframes = o->accum > 0 ? o->accum : 1;
     for (int f = 0; f < o->frames; f++) {
@@ -182,17 +197,18 @@ static int job_frames(render_job *j)
     return 0;
 }
 
-/* The PNG and the statistics JSON written, the "wrote" line printed: 0, or -1 (printed). */
-static int job_write(const render_job *j)
+/* The PNG OUT and the statistics JSON STATS (NULL: none) written, the "wrote" line printed with PROGRESS
+ * after it: 0, or -1 (printed). */
+static int job_write(const render_job *j, const char *out, const char *stats, const char *progress)
 {
     const render_opts *o = &j->o;
     char err[1024], *json = NULL;
-    if (o->stats_path && !(json = cli_stats_json(j->st, j->frame_ms, o->frames, scene_warning_count(j->sc)))) {
+    if (stats && !(json = cli_stats_json(j->st, j->frame_ms, o->frames, scene_warning_count(j->sc)))) {
         fprintf(stderr, "mosaic: out of memory formatting statistics\n");
         return -1;
     }
-    mos_result r = img_write_png(o->out_path, o->width, o->height, j->pixels, (size_t)o->width * 4, err, sizeof err);
-    if (r != MOS_OK || (json && img_write_file(o->stats_path, json, strlen(json), err, sizeof err) != 0)) {
+    mos_result r = img_write_png(out, o->width, o->height, j->pixels, (size_t)o->width * 4, err, sizeof err);
+    if (r != MOS_OK || (json && img_write_file(stats, json, strlen(json), err, sizeof err) != 0)) {
         fprintf(stderr, "mosaic: %s\n", err);
         free(json);
         return -1;
@@ -200,8 +216,39 @@ static int job_write(const render_job *j)
     free(json);
     mos_pipeline_desc used;
     mos_context_pipeline(j->ctx, &used);
-    printf("wrote %s (%dx%d, %d spp) frame_ms=%.3f threads=%d pattern=%s\n", o->out_path, o->width, o->height,
-           o->spp, cli_median(j->frame_ms, o->frames), used.threads, used.pattern ? used.pattern : "?");
+    printf("wrote %s (%dx%d, %d spp) frame_ms=%.3f threads=%d pattern=%s%s\n", out, o->width, o->height, o->spp,
+           cli_median(j->frame_ms, o->frames), used.threads, used.pattern ? used.pattern : "?", progress);
+    fflush(stdout);
+    return 0;
+}
+
+/* Frames first..last, each rendered and written unless --resume finds its file: 0, or -1 (printed; the
+ * frames before the failed one are written). */
+static int job_sequence(render_job *j)
+{
+    const render_opts *o = &j->o;
+    const int n = o->last - o->first + 1;
+    int skipped = 0;
+    for (int k = o->first; k <= o->last; k++) {
+        char out[1024], stats[1024], progress[64];
+        if (!seq_frame_path(o->out_path, k, out, sizeof out) ||
+            (o->stats_path && !seq_frame_path(o->stats_path, k, stats, sizeof stats))) {
+            fprintf(stderr, "mosaic: frame %d: the output file name is too long\n", k);
+            return -1;
+        }
+        if (o->resume && seq_frame_done(out)) {
+            skipped++;
+            continue;
+        }
+        snprintf(progress, sizeof progress, " frame=%d (%d/%d)", k, k - o->first + 1, n);
+        if (job_frames(j, k) != 0 || job_write(j, out, o->stats_path ? stats : NULL, progress) != 0) {
+            fprintf(stderr, "mosaic: frame %d failed; frames %d..%d not written (--resume goes on from there)\n", k,
+                    k, o->last);
+            return -1;
+        }
+    }
+    if (skipped)
+        printf("resume: %d of %d frames were already written\n", skipped, n);
     return 0;
 }
 
@@ -222,6 +269,8 @@ int cli_render_main(int argc, char **argv)
     if (rc < 0) {  /* --help */
         fputs(render_usage_head, stdout);
         fputs(render_opts_usage, stdout);
+        fputs(render_sequence_usage, stdout);
+        fputs(render_usage_sequence_tail, stdout);
         fputs(render_usage_tail, stdout);
         return CLI_EXIT_OK;
     }
@@ -229,10 +278,16 @@ int cli_render_main(int argc, char **argv)
         return rc;
     char default_out[512];
     if (!j.o.out_path)
-        j.o.out_path = render_default_output(j.o.scene_path, default_out, sizeof default_out);
+        j.o.out_path = j.o.sequence ? seq_default_pattern(j.o.scene_path, default_out, sizeof default_out)
+                                    : render_default_output(j.o.scene_path, default_out, sizeof default_out);
     if (check_outputs(&j.o) != 0)
         return CLI_EXIT_FAIL;
-    rc = job_load(&j) == 0 && job_open(&j) == 0 && job_frames(&j) == 0 && job_write(&j) == 0 ? CLI_EXIT_OK
+    if (job_load(&j) != 0 || job_open(&j) != 0)
+        rc = CLI_EXIT_FAIL;
+    else if (j.o.sequence)
+        rc = job_sequence(&j) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+    else
+        rc = job_frames(&j, 0.0) == 0 && job_write(&j, j.o.out_path, j.o.stats_path, "") == 0 ? CLI_EXIT_OK
                                                                                                : CLI_EXIT_FAIL;
     job_free(&j);
     return rc;

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tools/sequence.h"
+
 const char render_opts_usage[] =
     "Image:\n"
     "  --size WxH           image size in pixels, 1..16384 each (default 1920x1080)\n"
@@ -41,6 +43,14 @@ const char render_opts_usage[] =
     "  --glsl-builtins DIR  draw the built-in shaders with their GLSL versions in DIR\n"
     "                       (builtin.vert, flat.frag, lambert.frag, textured.frag)\n"
     "                       on Mosaic's shader VM instead of native C\n";
+
+const char render_sequence_usage[] =
+    "Sequences (frame k's shutter covers scene time [k, k + 1): motion continues,\n"
+    "cameras follow their path):\n"
+    "  --sequence A:B       render frames A..B, each to -o with its number in a %d\n"
+    "                       field (%04d; default SCENE_%04d.png)\n"
+    "  --frame-index I      render frame I only (the form for a job array)\n"
+    "  --resume             skip the frames whose file already exists\n";
 
 void render_context_free(mos_context *ctx, mos_target rt, scene_gpu *gpu)
 {
@@ -266,6 +276,62 @@ static int blur_option(cli_args *a, render_opts *o)
     return OPT_TAKEN;
 }
 
+/* --sequence, --frame-index, --resume. */
+static int sequence_option(cli_args *a, render_opts *o)
+{
+    const char *v;
+    int r;
+    if ((r = cli_option(a, "--sequence", &v)) != 0) {
+        if (r < 0)
+            return CLI_EXIT_USAGE;
+        char first[32];
+        const char *colon = strchr(v, ':');
+        if (!colon || (size_t)(colon - v) >= sizeof first)
+            return cli_usage_error(a->cmd, "--sequence: expected FIRST:LAST, got '%s'", v);
+        memcpy(first, v, (size_t)(colon - v));
+        first[colon - v] = '\0';
+        if (cli_parse_int(a->cmd, "--sequence", first, 0, SEQ_MAX_FRAME, &o->first) ||
+            cli_parse_int(a->cmd, "--sequence", colon + 1, 0, SEQ_MAX_FRAME, &o->last))
+            return CLI_EXIT_USAGE;
+        if (o->last < o->first)
+            return cli_usage_error(a->cmd, "--sequence: LAST must not be before FIRST, got '%s'", v);
+        o->sequence = true;
+    } else if ((r = cli_option(a, "--frame-index", &v)) != 0) {
+        if (r < 0 || cli_parse_int(a->cmd, "--frame-index", v, 0, SEQ_MAX_FRAME, &o->first))
+            return CLI_EXIT_USAGE;
+        o->last = o->first;
+        o->sequence = true;
+    } else if ((r = cli_flag(a, "--resume")) != 0) {
+        if (r < 0)
+            return CLI_EXIT_USAGE;
+        o->resume = true;
+    } else {
+        return OPT_NOT_MINE;
+    }
+    return OPT_TAKEN;
+}
+
+/* The output names of a sequence: a frame-number field in -o and
+ * --stats-json when there is more than one frame, none anywhere else. */
+static int check_sequence_names(const cli_args *a, const render_opts *o)
+{
+    if (o->resume && !o->sequence)
+        return cli_usage_error(a->cmd, "--resume: only with --sequence or --frame-index");
+    const char *paths[2] = { o->out_path, o->stats_path }, *names[2] = { "-o", "--stats-json" };
+    for (int i = 0; i < 2; i++) {
+        char err[512];
+        if (!paths[i])
+            continue;
+        int field = o->sequence ? seq_pattern_field(paths[i], err, sizeof err) : 1;
+        if (field < 0)
+            return cli_usage_error(a->cmd, "%s: %s", names[i], err);
+        if (field == 1 && o->sequence && o->last > o->first)
+            return cli_usage_error(a->cmd, "%s: '%s' has no frame-number field (%%04d) for frames %d..%d", names[i],
+                                   paths[i], o->first, o->last);
+    }
+    return CLI_EXIT_OK;
+}
+
 /* argv[a->i] when no group took it: the caller's own option, else SCENE. */
 static int other_argument(cli_args *a, render_opts *o, const render_parse_cfg *cfg)
 {
@@ -283,7 +349,7 @@ static int other_argument(cli_args *a, render_opts *o, const render_parse_cfg *c
 
 int render_parse(int argc, char **argv, render_opts *o, const render_parse_cfg *cfg)
 {
-    static const render_parse_cfg render_cfg = { .cmd = "render" };
+    static const render_parse_cfg render_cfg = { .cmd = "render", .sequences = true };
     if (!cfg)
         cfg = &render_cfg;
     cli_args a = { .argc = argc, .argv = argv, .cmd = cfg->cmd };
@@ -294,7 +360,7 @@ int render_parse(int argc, char **argv, render_opts *o, const render_parse_cfg *
         if ((r = cli_help(&a)) != 0)
             return r < 0 ? CLI_EXIT_USAGE : -1;
         if ((r = image_option(&a, o)) == OPT_NOT_MINE && (r = pipeline_option(&a, o)) == OPT_NOT_MINE &&
-            (r = blur_option(&a, o)) == OPT_NOT_MINE)
+            (r = blur_option(&a, o)) == OPT_NOT_MINE && (!cfg->sequences || (r = sequence_option(&a, o)) == OPT_NOT_MINE))
             r = other_argument(&a, o, cfg);
         if (r != OPT_TAKEN)
             return r;
@@ -304,5 +370,5 @@ int render_parse(int argc, char **argv, render_opts *o, const render_parse_cfg *
     if (o->pipeline.bin_px && o->pipeline.coarse_px && o->pipeline.coarse_px % o->pipeline.bin_px)
         return cli_usage_error(a.cmd, "--coarse: %d is not a multiple of --bin %d",
                                o->pipeline.coarse_px, o->pipeline.bin_px);
-    return CLI_EXIT_OK;
+    return check_sequence_names(&a, o);
 }

@@ -17,6 +17,12 @@ typedef struct render_opts {
     int accum;  /* > 0: --mode accum with this many sub-frames */
     const char *glsl_builtins;  /* --glsl-builtins DIR: scene_load_opts.glsl_builtins */
     scene_draw_opts draw;  /* blur overrides */
+    /* --sequence FIRST:LAST (--frame-index I is I:I): frames of scene time,
+     * frame k covering [k, k + 1), each written to out_path (and stats_path)
+     * with k in its frame-number field (sequence.h); --resume renders only
+     * the frames whose file is missing. */
+    bool sequence, resume;
+    int first, last;
 } render_opts;
 
 /* How a program other than `mosaic render` uses render_parse. */
@@ -24,14 +30,17 @@ typedef struct render_parse_cfg {
     const char *cmd;  /* for messages ("Try 'mosaic CMD --help'"); a name starting with
                        * "mosaic-" is a program of its own ("Try 'mosaic-view --help'") */
     bool scene_optional;  /* no SCENE is not an error (parsing a single option) */
+    bool sequences;       /* the program renders sequences (--sequence, --frame-index, --resume) */
     /* The caller's own options, tried before "unknown option": 1 = taken
      * (a->i advanced past a value), 0 = not one of them, -1 = error (printed). */
     int (*extra)(cli_args *a, void *user);
     void *user;
 } render_parse_cfg;
 
-/* The "Image:", "Blur and sampling:" and "Pipeline:" parts of the help text. */
+/* The "Image:", "Blur and sampling:" and "Pipeline:" parts of the help text,
+ * and the "Sequences:" part for the programs that render them. */
 extern const char render_opts_usage[];
+extern const char render_sequence_usage[];
 
 /* Parses ARGV[1 .. ARGC) into O (fields not named keep their values).
  * CFG NULL is `mosaic render`.  Returns CLI_EXIT_OK, CLI_EXIT_USAGE (message

@@ -16,9 +16,8 @@
 #include <unistd.h>
 
 #include "image/image.h"
-#include "scene/scene.h"
-#include "tools/mpi/rank_tiles.h"
-#include "tools/render_opts.h"
+#include "tools/mpi/job.h"
+#include "tools/sequence.h"
 
 static const char mpi_usage_head[] =
     "usage: mpirun -n N mosaic-mpi render SCENE [options]\n"
@@ -39,6 +38,11 @@ static const char mpi_usage_head[] =
     "                       --bin (default 128)\n"
     "  --rank-pattern NAME  tile -> rank pattern, any worker pattern ('mosaic patterns\n"
     "                       --list', NAME:SEED, file:PATH); default " RANK_PATTERN_DEFAULT "\n";
+static const char mpi_usage_sequence[] =
+    "  Under MPI the frames are dealt to the ranks in turn, each frame whole on one\n"
+    "  rank (every rank writes its own frames: a shared file system); rank 0 prints\n"
+    "  a line per finished frame.  A failed frame is reported with its rank and the\n"
+    "  job ends non-zero once the others are done; --resume renders what is missing.\n";
 static const char mpi_usage_tail[] =
     "  -h, --help           show this help\n"
     "\n"
@@ -46,18 +50,7 @@ static const char mpi_usage_tail[] =
     "rank 0 prints 'mosaic-mpi: rank R: reason' for each, no file is written, exit 1\n"
     "(2 for bad arguments).  At most 256 ranks (the pattern registry's worker limit).\n";
 
-#define MSG_BYTES 512
-enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
-
-/* What one rank did: its status and, on failure, why. */
-typedef struct rank_status {
-    int code;   /* EXIT_OK, EXIT_FAIL or EXIT_USAGE */
-    int shown;  /* rank 0 has printed msg already (its option parser did) */
-    char msg[MSG_BYTES];
-} rank_status;
-
-static void fail(rank_status *st, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void fail(rank_status *st, int code, const char *fmt, ...)
+void job_fail(rank_status *st, int code, const char *fmt, ...)
 {
     if (st->code != EXIT_OK) return;  /* the first reason is the one */
     st->code = code;
@@ -71,7 +64,7 @@ static void fail(rank_status *st, int code, const char *fmt, ...)
 static void mpi_logger(mos_result code, const char *message, void *user_data)
 {
     rank_status *st = user_data;
-    fail(st, EXIT_FAIL, "libmosaic: %s: %s", mos_result_name(code),
+    job_fail(st, EXIT_FAIL, "libmosaic: %s: %s", mos_result_name(code),
          message && *message ? message : mos_result_message(code));
 }
 
@@ -81,12 +74,6 @@ static double now_ms(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
-
-/* The options of this program beyond `mosaic render`'s (render_parse_cfg.extra). */
-typedef struct mpi_opts {
-    int rank_tile;
-    const char *rank_pattern;
-} mpi_opts;
 
 static int mpi_extra(cli_args *a, void *user)
 {
@@ -107,33 +94,13 @@ static int mpi_extra(cli_args *a, void *user)
     return 0;
 }
 
-/* Everything one rank holds. */
-typedef struct job {
-    int rank, ranks;
-    render_opts o;
-    mpi_opts m;
-    scene *sc;
-    scene_gpu *gpu;
-    mos_context *ctx;
-    mos_target rt;
-    rank_tiles tiles;
-    uint8_t *mask, *image, *packed;
-    size_t packed_bytes;
-    mos_frame_stats st;
-    double *frame_ms;
-    double render_ms, wait_ms;
-    rank_status status;
-    char parse_msg[MSG_BYTES];
-    char default_out[512];
-} job;
-
 /* Runs render_parse with its messages caught in a temporary file: rank 0
  * prints them as they are, the others keep them for their status (printed
  * by rank 0 when they differ from its own: the same arguments give the same
  * message, printed once). */
 static int parse(job *j, int argc, char **argv)
 {
-    render_parse_cfg cfg = {.cmd = "mosaic-mpi", .extra = mpi_extra, .user = &j->m};
+    render_parse_cfg cfg = {.cmd = "mosaic-mpi", .sequences = true, .extra = mpi_extra, .user = &j->m};
     FILE *tmp = tmpfile();
     int saved = -1;
     fflush(stderr);
@@ -162,11 +129,17 @@ static void setup(job *j)
 {
     render_opts *o = &j->o;
     rank_status *st = &j->status;
-    if (j->rank == 0) {
-        char err[1024];
-        if (cli_check_writable(o->out_path, err, sizeof err) != 0 ||
-            (o->stats_path && cli_check_writable(o->stats_path, err, sizeof err) != 0)) {
-            fail(st, EXIT_FAIL, "%s", err);
+    if (j->rank == 0) {  /* a sequence's first frame stands for the rest */
+        char err[1024], out[1024], stats[1024];
+        const int k = o->sequence ? o->first : 0;
+        if (!seq_frame_path(o->out_path, k, out, sizeof out) ||
+            (o->stats_path && !seq_frame_path(o->stats_path, k, stats, sizeof stats))) {
+            job_fail(st, EXIT_FAIL, "an output file name is too long");
+            return;
+        }
+        if (cli_check_writable(out, err, sizeof err) != 0 ||
+            (o->stats_path && cli_check_writable(stats, err, sizeof err) != 0)) {
+            job_fail(st, EXIT_FAIL, "%s", err);
             return;
         }
     }
@@ -175,26 +148,26 @@ static void setup(job *j)
                                  sizeof err);
     if (r == MOS_OK) r = scene_check_view(j->sc, o->scene_path, o->view, err, sizeof err);
     if (r != MOS_OK) {
-        fail(st, EXIT_FAIL, "%s", *err ? err : mos_result_message(r));
+        job_fail(st, EXIT_FAIL, "%s", *err ? err : mos_result_message(r));
         return;
     }
     if (j->rank == 0)
         for (int i = 0; i < scene_warning_count(j->sc); i++) fprintf(stderr, "mosaic-mpi: %s\n", scene_warning(j->sc, i));
     const char *isa_env = getenv("MOSAIC_ISA");
     if (o->isa == MOS_ISA_AUTO && isa_env && *isa_env && cli_parse_isa("mosaic-mpi", isa_env, &o->isa)) {
-        fail(st, EXIT_USAGE, "MOSAIC_ISA: unknown instruction set '%s'", isa_env);
+        job_fail(st, EXIT_USAGE, "MOSAIC_ISA: unknown instruction set '%s'", isa_env);
         return;
     }
     mos_context_desc cd = {.pipeline = o->pipeline, .isa = o->isa, .logger = {.func = mpi_logger, .user_data = st}};
     if ((r = mos_context_create(&cd, &j->ctx)) != MOS_OK) {
         j->ctx = NULL;
-        fail(st, EXIT_FAIL, "mos_context_create: %s", mos_result_name(r));
+        job_fail(st, EXIT_FAIL, "mos_context_create: %s", mos_result_name(r));
         return;
     }
     if (mos_target_create(j->ctx, &(mos_target_desc){.width = o->width, .height = o->height, .samples = o->spp},
                           &j->rt) != MOS_OK ||
         scene_upload(j->sc, j->ctx, &j->gpu) != MOS_OK) {
-        fail(st, EXIT_FAIL, "%s", mos_last_error(j->ctx));
+        job_fail(st, EXIT_FAIL, "%s", mos_last_error(j->ctx));
         return;
     }
     mos_pipeline_desc used;
@@ -212,7 +185,7 @@ static void setup(job *j)
     int tile_px = rank_tile_px(j->m.rank_tile, used.bin_px);
     r = rank_tiles_build(&j->tiles, j->m.rank_pattern, j->ranks, o->width, o->height, tile_px, err, sizeof err);
     if (r != MOS_OK) {
-        fail(st, r == MOS_ERR_OUT_OF_MEMORY ? EXIT_FAIL : EXIT_USAGE, "--rank-pattern %s over %d ranks: %s",
+        job_fail(st, r == MOS_ERR_OUT_OF_MEMORY ? EXIT_FAIL : EXIT_USAGE, "--rank-pattern %s over %d ranks: %s",
              j->m.rank_pattern, j->ranks, err);
         return;
     }
@@ -222,43 +195,48 @@ static void setup(job *j)
     j->packed = malloc(j->packed_bytes ? j->packed_bytes : 1);
     j->frame_ms = calloc((size_t)o->frames, sizeof *j->frame_ms);
     if (!j->mask || !j->image || !j->packed || !j->frame_ms) {
-        fail(st, EXIT_FAIL, "out of memory for a %dx%d image", o->width, o->height);
+        job_fail(st, EXIT_FAIL, "out of memory for a %dx%d image", o->width, o->height);
         return;
     }
     rank_tiles_mask(&j->tiles, j->rank, j->mask);
 }
 
-/* The frames (each --accum sub-frames or one) over this rank's tiles, then
- * its tiles packed.  As cli_render.c's job_frames, with the tile mask. */
-static void render(job *j)
+/* As cli_render.c's job_frames, with the tile mask when TILES. */
+void job_render(job *j, double time, bool tiles)
 {
     const render_opts *o = &j->o;
     rank_status *st = &j->status;
-    mos_frame_desc fd = {.target = j->rt, .blur = o->blur, .tile_mask = j->mask, .tile_px = j->tiles.tile_px};
+    mos_frame_desc fd = {.target = j->rt, .blur = o->blur};
+    if (tiles) {
+        fd.tile_mask = j->mask;
+        fd.tile_px = j->tiles.tile_px;
+    }
     scene_clear_color(j->sc, fd.clear_rgba);
     scene_draw_opts dopts = render_draw_opts(o);
+    dopts.time = time;
     scene_frame_lens(j->gpu, &dopts, &fd.blur);
     const int subframes = o->accum > 0 ? o->accum : 1;
     double t0 = now_ms();
     for (int f = 0; f < o->frames; f++) {
+        j->frame_ms[f] = 0;
         for (int k = 0; k < subframes; k++) {
             if (o->accum) mos_accum_pinhole(k, fd.blur.pinhole);
             if (mos_begin_frame(j->ctx, &fd) != MOS_OK) {
-                fail(st, EXIT_FAIL, "%s", mos_last_error(j->ctx));
+                job_fail(st, EXIT_FAIL, "%s", mos_last_error(j->ctx));
                 return;
             }
             if (scene_draw(j->gpu, j->ctx, &dopts) != MOS_OK) {
-                fail(st, EXIT_FAIL, "scene_draw: %s", mos_last_error(j->ctx));
+                job_fail(st, EXIT_FAIL, "scene_draw: %s", mos_last_error(j->ctx));
                 mos_end_frame(j->ctx, NULL);
                 return;
             }
             if (mos_end_frame(j->ctx, &j->st) != MOS_OK) {
-                fail(st, EXIT_FAIL, "%s", mos_last_error(j->ctx));
+                job_fail(st, EXIT_FAIL, "%s", mos_last_error(j->ctx));
                 return;
             }
             j->frame_ms[f] += j->st.frame_ms;
             if (o->accum && f == o->frames - 1 && mos_target_accumulate(j->ctx, j->rt, k == 0) != MOS_OK) {
-                fail(st, EXIT_FAIL, "%s", mos_last_error(j->ctx));
+                job_fail(st, EXIT_FAIL, "%s", mos_last_error(j->ctx));
                 return;
             }
         }
@@ -267,10 +245,10 @@ static void render(job *j)
     mos_result r = o->accum ? mos_target_read_accumulated(j->ctx, j->rt, j->image, (size_t)o->width * 4, NULL)
                             : mos_target_read_rgba8(j->ctx, j->rt, j->image, (size_t)o->width * 4);
     if (r != MOS_OK) {
-        fail(st, EXIT_FAIL, "%s", mos_last_error(j->ctx));
+        job_fail(st, EXIT_FAIL, "%s", mos_last_error(j->ctx));
         return;
     }
-    rank_tiles_pack(&j->tiles, j->rank, j->image, j->packed);
+    if (tiles) rank_tiles_pack(&j->tiles, j->rank, j->image, j->packed);
 }
 
 /* Every rank's status at rank 0, and whether all are ok (on every rank).
@@ -458,6 +436,8 @@ int main(int argc, char **argv)
         if (j.rank == 0) {
             fputs(mpi_usage_head, stdout);
             fputs(render_opts_usage, stdout);
+            fputs(render_sequence_usage, stdout);
+            fputs(mpi_usage_sequence, stdout);
             fputs(mpi_usage_tail, stdout);
         }
         MPI_Finalize();
@@ -465,15 +445,19 @@ int main(int argc, char **argv)
     }
     if (prc != CLI_EXIT_OK) {
         /* printed by rank 0's parser; the status below ends every rank */
-        fail(&j.status, EXIT_USAGE, "%s", j.parse_msg[0] ? j.parse_msg : "bad arguments");
+        job_fail(&j.status, EXIT_USAGE, "%s", j.parse_msg[0] ? j.parse_msg : "bad arguments");
         j.status.shown = j.rank == 0;
     } else {
-        if (!j.o.out_path) j.o.out_path = render_default_output(j.o.scene_path, j.default_out, sizeof j.default_out);
-        if (j.ranks > 256) fail(&j.status, EXIT_USAGE, "at most 256 ranks (%d)", j.ranks);
+        if (!j.o.out_path)
+            j.o.out_path = j.o.sequence ? seq_default_pattern(j.o.scene_path, j.default_out, sizeof j.default_out)
+                                        : render_default_output(j.o.scene_path, j.default_out, sizeof j.default_out);
+        if (j.ranks > 256) job_fail(&j.status, EXIT_USAGE, "at most 256 ranks (%d)", j.ranks);
         setup(&j);
     }
-    if (all_ok(&j, &rc)) {
-        render(&j);
+    if (all_ok(&j, &rc) && j.o.sequence) {
+        rc = job_sequence(&j);
+    } else if (rc == EXIT_OK) {
+        job_render(&j, 0.0, true);
         double t0 = now_ms();
         int ok = all_ok(&j, &rc);  /* waits for the slowest rank */
         j.wait_ms = now_ms() - t0;
