@@ -75,10 +75,8 @@ scene_draw_opts render_draw_opts(const render_opts *o)
 
 const char *render_default_output(const char *scene_path, char *buf, size_t size)
 {
-    const char *base = strrchr(scene_path, '/');
-    base = base ? base + 1 : scene_path;
-    const char *dot = strrchr(base, '.');
-    int n = dot && dot != base ? (int)(dot - base) : (int)strlen(base);
+    int n;
+    const char *base = seq_scene_base(scene_path, &n);
     if (n == 0)
         snprintf(buf, size, "out.png");
     else

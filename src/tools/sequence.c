@@ -1,10 +1,14 @@
-/* sequence.c — the frame-number field of a sequence's output names.
- * Fed by render_opts.c, cli_render.c and mosaic-mpi. */
+/* sequence.c — the frame-number field of a sequence's output names, and the
+ * frame writer that overlaps a PNG's deflate with the next frame's render.
+ * Fed by render_opts.c, cli_render.c and mosaic-mpi; writes through image/. */
 #include "tools/sequence.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include "image/image.h"
 
 /* The field at P ("%d", "%5d", "%04d"): its length, or 0 when P is not one. */
 static size_t field_length(const char *p)
@@ -65,12 +69,19 @@ const char *seq_frame_path(const char *pattern, int frame, char *buf, size_t siz
     return buf;
 }
 
-const char *seq_default_pattern(const char *scene_path, char *buf, size_t size)
+const char *seq_scene_base(const char *scene_path, int *len)
 {
     const char *base = strrchr(scene_path, '/');
     base = base ? base + 1 : scene_path;
     const char *dot = strrchr(base, '.');
-    int n = dot && dot != base ? (int)(dot - base) : (int)strlen(base);
+    *len = dot && dot != base ? (int)(dot - base) : (int)strlen(base);
+    return base;
+}
+
+const char *seq_default_pattern(const char *scene_path, char *buf, size_t size)
+{
+    int n;
+    const char *base = seq_scene_base(scene_path, &n);
     /* A '%' of the scene's name must not become a field. */
     size_t o = 0;
     for (int i = 0; i < n && o + 2 < size; i++) {
@@ -85,4 +96,39 @@ bool seq_frame_done(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+}
+
+static void *write_frame(void *arg)
+{
+    seq_writer *w = arg;
+    w->failed = img_write_png(w->path, w->width, w->height, w->pixels, (size_t)w->width * 4, w->err,
+                              sizeof w->err) != MOS_OK ||
+                (w->json && img_write_file(w->stats, w->json, strlen(w->json), w->err, sizeof w->err) != 0);
+    free(w->json);
+    w->json = NULL;
+    return NULL;
+}
+
+void seq_write_start(seq_writer *w, const char *path, const char *stats, const uint8_t *pixels, int width,
+                     int height, char *json)
+{
+    snprintf(w->path, sizeof w->path, "%s", path);
+    snprintf(w->stats, sizeof w->stats, "%s", stats ? stats : "");
+    w->pixels = pixels;
+    w->width = width;
+    w->height = height;
+    w->json = stats ? json : (free(json), NULL);
+    w->failed = 0;
+    w->err[0] = '\0';
+    w->busy = true;
+    w->threaded = pthread_create(&w->thread, NULL, write_frame, w) == 0;
+    if (!w->threaded) write_frame(w);
+}
+
+int seq_write_finish(seq_writer *w)
+{
+    if (!w->busy) return 0;
+    if (w->threaded) pthread_join(w->thread, NULL);
+    w->busy = false;
+    return w->failed ? -1 : 0;
 }

@@ -1,11 +1,14 @@
 /* sequence.h — frames of scene time written one file each: the output name's
- * frame-number field, and which frames a run still has to render.
+ * frame-number field, which frames a run still has to render, and a writer
+ * that writes one frame while the next renders.
  * Fed by render_opts.c (checks at parse time), cli_render.c and mosaic-mpi (names per frame). */
 #ifndef MOSAIC_TOOLS_SEQUENCE_H
 #define MOSAIC_TOOLS_SEQUENCE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The largest frame number of --sequence and --frame-index. */
 #define SEQ_MAX_FRAME 9999999
@@ -19,10 +22,37 @@ int seq_pattern_field(const char *pattern, char *err, size_t err_size);
  * field; "%%" becomes "%" either way), in BUF; NULL when it does not fit. */
 const char *seq_frame_path(const char *pattern, int frame, char *buf, size_t size);
 
+/* SCENE_PATH's file name without its extension: a pointer into it, *LEN its length. */
+const char *seq_scene_base(const char *scene_path, int *len);
+
 /* SCENE's base name + "_%04d.png": the output of a sequence without -o. */
 const char *seq_default_pattern(const char *scene_path, char *buf, size_t size);
 
 /* Does PATH exist (a frame --resume leaves alone: files are written whole or not at all)? */
 bool seq_frame_done(const char *path);
+
+/* Writes a frame's PNG (and statistics JSON) on a thread of its own, so the
+ * next frame renders meanwhile: deflating a 1080p PNG takes longer than
+ * rendering it on many cores. */
+typedef struct seq_writer {
+    pthread_t thread;
+    bool busy;         /* a write was started and not yet finished */
+    bool threaded;     /* it runs on thread (else it ran in seq_write_start) */
+    char path[1024], stats[1024];
+    const uint8_t *pixels;  /* width x height RGBA8, rows top first: the caller's until finished */
+    int width, height;
+    char *json;        /* freed when written; NULL = no statistics */
+    int failed;
+    char err[1024];
+} seq_writer;
+
+/* Starts writing PIXELS to PATH and JSON (taken; NULL: none) to STATS (NULL:
+ * none).  PIXELS must stay as they are until seq_write_finish.  Without a
+ * thread the write happens here. */
+void seq_write_start(seq_writer *w, const char *path, const char *stats, const uint8_t *pixels, int width,
+                     int height, char *json);
+/* Waits for the write started last: 0, or -1 with the reason in w->err; 0
+ * when none was started. */
+int seq_write_finish(seq_writer *w);
 
 #endif

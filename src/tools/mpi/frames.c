@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "image/image.h"
 #include "tools/mpi/job.h"
 #include "tools/sequence.h"
 
@@ -25,33 +24,28 @@ typedef struct frame_report {
     char path[MSG_BYTES], msg[MSG_BYTES];
 } frame_report;
 
-/* Renders and writes frame K, or skips it (--resume).  Frames are
+/* Renders frame K into j->image, with its statistics JSON in *JSON and their
+ * file in STATS when --stats-json asks, or skips it (--resume).  Frames are
  * independent: one that fails (its file, its memory) is reported, and the
  * rank goes on with the next. */
-static frame_report one_frame(job *j, int k)
+static frame_report one_frame(job *j, int k, char **json, char stats[MSG_BYTES])
 {
     const render_opts *o = &j->o;
     frame_report rep = {.frame = k, .rank = j->rank};
-    char stats[MSG_BYTES], err[1024];
+    *json = NULL;
     j->status = (rank_status){0};
     if (!seq_frame_path(o->out_path, k, rep.path, sizeof rep.path) ||
-        (o->stats_path && !seq_frame_path(o->stats_path, k, stats, sizeof stats)))
+        (o->stats_path && !seq_frame_path(o->stats_path, k, stats, MSG_BYTES))) {
         job_fail(&j->status, EXIT_FAIL, "the output file name is too long");
-    else if (o->resume && seq_frame_done(rep.path)) {
+    } else if (o->resume && seq_frame_done(rep.path)) {
         rep.skipped = 1;
         return rep;
     } else {
         job_render(j, k, false);
     }
-    char *json = NULL;
     if (j->status.code == EXIT_OK && o->stats_path &&
-        !(json = cli_stats_json(&j->st, j->frame_ms, o->frames, scene_warning_count(j->sc))))
+        !(*json = cli_stats_json(&j->st, j->frame_ms, o->frames, scene_warning_count(j->sc))))
         job_fail(&j->status, EXIT_FAIL, "out of memory formatting statistics");
-    if (j->status.code == EXIT_OK &&
-        (img_write_png(rep.path, o->width, o->height, j->image, (size_t)o->width * 4, err, sizeof err) != MOS_OK ||
-         (json && img_write_file(stats, json, strlen(json), err, sizeof err) != 0)))
-        job_fail(&j->status, EXIT_FAIL, "%s", err);
-    free(json);
     rep.code = j->status.code;
     rep.frame_ms = cli_median(j->frame_ms, o->frames);
     if (rep.code != EXIT_OK) snprintf(rep.msg, sizeof rep.msg, "frame %d: %.480s", k, j->status.msg);
@@ -95,22 +89,61 @@ static void drain(const job *j, tally *t, int own_left, bool wait)
     }
 }
 
+/* Sends one report to rank 0, or on rank 0 prints it and what has arrived
+ * (UNREPORTED: this rank's frames not reported yet). */
+static void report(const job *j, const frame_report *rep, tally *t, int unreported)
+{
+    if (j->rank != 0) {
+        MPI_Send(rep, (int)sizeof *rep, MPI_BYTE, 0, TAG_FRAME, MPI_COMM_WORLD);
+        return;
+    }
+    print_report(j, rep, t);
+    drain(j, t, unreported, false);
+}
+
+/* The write in flight through W ends; its frame (PENDING) is reported. */
+static void end_write(const job *j, seq_writer *w, frame_report *pending, tally *t, int *unreported)
+{
+    if (!w->busy) return;
+    if (seq_write_finish(w) != 0) {
+        pending->code = EXIT_FAIL;
+        snprintf(pending->msg, sizeof pending->msg, "frame %d: %.480s", pending->frame, w->err);
+    }
+    report(j, pending, t, --*unreported);
+}
+
 int job_sequence(job *j)
 {
     const render_opts *o = &j->o;
     tally t = {.total = o->last - o->first + 1};
-    int own = 0;  /* frames of this rank's share */
-    for (int k = o->first + j->rank; k <= o->last; k += j->ranks) own++;
+    int unreported = 0;  /* frames of this rank's share not yet reported */
+    for (int k = o->first + j->rank; k <= o->last; k += j->ranks) unreported++;
+    /* Frame k's PNG is written while the next one renders into the other
+     * buffer (without a second buffer, before it). */
+    seq_writer w = {0};
+    frame_report pending = {0};
+    uint8_t *spare = unreported > 1 ? malloc((size_t)o->width * (size_t)o->height * 4) : NULL;
     for (int k = o->first + j->rank; k <= o->last; k += j->ranks) {
-        frame_report rep = one_frame(j, k);
-        own--;
-        if (j->rank != 0) {
-            MPI_Send(&rep, (int)sizeof rep, MPI_BYTE, 0, TAG_FRAME, MPI_COMM_WORLD);
+        char *json, stats[MSG_BYTES];
+        frame_report rep = one_frame(j, k, &json, stats);
+        end_write(j, &w, &pending, &t, &unreported);
+        if (rep.skipped || rep.code != EXIT_OK) {
+            free(json);
+            report(j, &rep, &t, --unreported);
             continue;
         }
-        print_report(j, &rep, &t);
-        drain(j, &t, own, false);
+        seq_write_start(&w, rep.path, o->stats_path ? stats : NULL, j->image, o->width, o->height, json);
+        pending = rep;
+        if (spare) {
+            uint8_t *b = j->image;
+            j->image = spare;
+            spare = b;
+        } else {
+            end_write(j, &w, &pending, &t, &unreported);
+        }
     }
+    end_write(j, &w, &pending, &t, &unreported);
+    free(spare);
     if (j->rank != 0) return EXIT_OK;  /* rank 0 speaks for the job */
     drain(j, &t, 0, true);
     if (t.skipped) printf("resume: %d of %d frames were already written\n", t.skipped, t.total);
