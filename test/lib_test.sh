@@ -19,3 +19,19 @@ need() {
     shift 2
     test "$@" || { bad "$need_name" "$need_why"; exit 1; }
 }
+# mpi_setup NAME BUILD CLI: test_tmp NAME, then $cli and $mpi (BUILD/mosaic-mpi), both built, and
+# mpirun there (Debian's openmpi-bin), else FAIL and exit 1.  run_mpi N ARGS... runs N ranks over
+# shared memory and loopback only (a container has no fabric), more ranks than cores allowed, as
+# root, ending a hung job after 300 s.
+mpi_setup() {
+    test_tmp "$1"
+    cli=${3:-$2/mosaic}
+    mpi=$2/mosaic-mpi
+    for f in "$cli" "$mpi"; do need built "$f does not exist" -x "$f"; done
+    command -v mpirun >/dev/null 2>&1 || { bad mpirun "mpirun not found (Debian package openmpi-bin)"; exit 1; }
+}
+run_mpi() {
+    run_mpi_n=$1
+    shift
+    timeout 300 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader -n "$run_mpi_n" "$@"
+}

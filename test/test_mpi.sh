@@ -7,22 +7,8 @@
 # status and no output file; a bad option is reported once.  Needs
 # openmpi-bin (DEB_PKGS); runs as root, hence --allow-run-as-root.
 # Fed by run.sh: BUILD CLI (BUILD/mosaic-mpi next to the CLI).
-build=${1:-build}
-cli=${2:-$build/mosaic}
-mpi=$build/mosaic-mpi
-. test/lib_test.sh  # test_tmp, ok, bad, need
-test_tmp mpi
-for f in "$cli" "$mpi"; do
-    [ -x "$f" ] || { bad built "$f does not exist"; exit 1; }
-done
-command -v mpirun >/dev/null 2>&1 || { bad mpirun "mpirun not found (Debian package openmpi-bin)"; exit 1; }
-
-# Shared memory and loopback only (a container has no fabric); more ranks
-# than cores are fine (--oversubscribe); a hung job ends at the timeout.
-run_mpi() {
-    n=$1; shift
-    timeout 120 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader -n "$n" "$@"
-}
+. test/lib_test.sh  # mpi_setup, run_mpi, ok, bad
+mpi_setup mpi "${1:-build}" "${2:-}"
 
 # ---- bit-identical to mosaic render ----------------------------------------
 # default.scene sharp at 1 spp; blur.scene (motion and defocus, decoupled

@@ -8,19 +8,9 @@
 # whole and the job ends non-zero; output names are checked before rendering.
 # Needs openmpi-bin (DEB_PKGS); runs as root, hence --allow-run-as-root.
 # Fed by run.sh: BUILD CLI (BUILD/mosaic-mpi next to the CLI).
-build=${1:-build}
-cli=${2:-$build/mosaic}
-mpi=$build/mosaic-mpi
-. test/lib_test.sh  # test_tmp, ok, bad, need
-test_tmp sequence
-for f in "$cli" "$mpi"; do
-    [ -x "$f" ] || { bad built "$f does not exist"; exit 1; }
-done
-command -v mpirun >/dev/null 2>&1 || { bad mpirun "mpirun not found (Debian package openmpi-bin)"; exit 1; }
-run_mpi() {
-    n=$1; shift
-    timeout 300 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader -n "$n" "$@"
-}
+. test/lib_test.sh  # mpi_setup, run_mpi, ok, bad
+mpi_setup sequence "${1:-build}" "${2:-}"
+
 scene=scenes/reel.scene
 opts="--size 160x90 --spp 4 --threads 1"
 
