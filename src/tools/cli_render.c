@@ -71,8 +71,6 @@ typedef struct render_job {
     double *frame_ms;
     mos_frame_stats *st;
     render_log log;
-    char line[1400];  /* the "wrote" line of the write in flight */
-    int line_frame;   /* its frame (sequences) */
 } render_job;
 
 /* Fails before a long render when an output (a sequence's first) cannot be created: 0, or CLI_EXIT_FAIL
@@ -199,9 +197,11 @@ static int job_frames(render_job *j, double time)
     return 0;
 }
 
-/* Starts writing the image as the PNG OUT, with the statistics JSON STATS (NULL: none), through W; the
- * "wrote" line (with PROGRESS after it) waits in j->line until job_end_write.  0, or -1 (printed). */
-static int job_start_write(render_job *j, seq_writer *w, const char *out, const char *stats, const char *progress)
+/* The write of the image as the PNG OUT, with the statistics JSON STATS (NULL: none), started through W
+ * (a ring's when RING, else W itself); the "wrote" line (PROGRESS after it) waits in w->note.  0, or -1
+ * (printed). */
+static int job_start_write(render_job *j, seq_ring *ring, seq_writer *w, int frame, const char *out,
+                           const char *stats, const char *progress)
 {
     const render_opts *o = &j->o;
     char *json = NULL;
@@ -211,79 +211,75 @@ static int job_start_write(render_job *j, seq_writer *w, const char *out, const 
     }
     mos_pipeline_desc used;
     mos_context_pipeline(j->ctx, &used);
-    snprintf(j->line, sizeof j->line, "wrote %s (%dx%d, %d spp) frame_ms=%.3f threads=%d pattern=%s%s", out,
+    w->frame = frame;
+    snprintf(w->note, sizeof w->note, "wrote %s (%dx%d, %d spp) frame_ms=%.3f threads=%d pattern=%s%s", out,
              o->width, o->height, o->spp, cli_median(j->frame_ms, o->frames), used.threads,
              used.pattern ? used.pattern : "?", progress);
-    seq_write_start(w, out, stats, j->pixels, o->width, o->height, json);
+    if (ring)
+        seq_ring_start(ring, out, stats, o->width, o->height, json);
+    else
+        seq_write_start(w, out, stats, j->pixels, o->width, o->height, json);
     return 0;
 }
 
-/* The write W started has ended: its "wrote" line printed, or its error.  0, or -1 (printed). */
-static int job_end_write(render_job *j, seq_writer *w)
+/* Write W has ended: its "wrote" line printed, or its error.  0, or -1 (printed). */
+static int job_end_write(const render_job *j, seq_writer *w)
 {
     if (!w->busy)
         return 0;
     if (seq_write_finish(w) != 0) {
         if (j->o.sequence)
-            fprintf(stderr, "mosaic: frame %d: %s\n", j->line_frame, w->err);
+            fprintf(stderr, "mosaic: frame %d: %s\n", w->frame, w->err);
         else
             fprintf(stderr, "mosaic: %s\n", w->err);
         return -1;
     }
-    puts(j->line);
+    puts(w->note);
     fflush(stdout);
     return 0;
 }
 
-/* Frames first..last, each rendered and written unless --resume finds its file; frame k's PNG is written
- * while frame k + 1 renders (into the other of two buffers).  0, or -1 (printed; the frames before the
- * failed one are written). */
+/* Frames first..last, each rendered and written unless --resume finds its file; PNGs are written by up to
+ * SEQ_WRITERS_MAX threads while the next frames render (sequence.h, seq_ring).  0, or -1 (printed; the
+ * frames started before the failed one are written). */
 static int job_sequence(render_job *j)
 {
     const render_opts *o = &j->o;
     const int n = o->last - o->first + 1;
-    int skipped = 0, rc = 0;
-    seq_writer w = { 0 };
-    uint8_t *spare = n > 1 ? malloc((size_t)o->width * (size_t)o->height * 4) : NULL;
-    if (n > 1 && !spare) {
-        fprintf(stderr, "mosaic: out of memory for a second %dx%d image\n", o->width, o->height);
-        return -1;
-    }
-    for (int k = o->first; k <= o->last && rc == 0; k++) {
+    int skipped = 0, failed = -1;
+    uint8_t *own = j->pixels;
+    seq_ring ring;
+    seq_ring_init(&ring, own, o->width, o->height);
+    for (int k = o->first; k <= o->last && failed < 0; k++) {
         char out[1024], stats[1024], progress[64];
         if (!seq_frame_path(o->out_path, k, out, sizeof out) ||
             (o->stats_path && !seq_frame_path(o->stats_path, k, stats, sizeof stats))) {
             fprintf(stderr, "mosaic: frame %d: the output file name is too long\n", k);
-            rc = -1;
+            failed = k;
         } else if (o->resume && seq_frame_done(out)) {
             skipped++;
         } else {
             snprintf(progress, sizeof progress, " frame=%d (%d/%d)", k, k - o->first + 1, n);
-            const int prev = j->line_frame;
+            seq_writer *w = seq_ring_writer(&ring);
+            j->pixels = seq_ring_pixels(&ring);
             if (job_frames(j, k) != 0)
-                rc = -1;
-            else if (job_end_write(j, &w) != 0)
-                rc = -1, k = prev;  /* the frame before failed */
-            else if ((j->line_frame = k, job_start_write(j, &w, out, o->stats_path ? stats : NULL, progress)) != 0)
-                rc = -1;
-            else if (spare) {  /* the next frame renders into the other buffer */
-                uint8_t *t = j->pixels;
-                j->pixels = spare;
-                spare = t;
-            }
+                failed = k;
+            else if (job_end_write(j, w) != 0)
+                failed = w->frame;
+            else if (job_start_write(j, &ring, w, k, out, o->stats_path ? stats : NULL, progress) != 0)
+                failed = k;
         }
-        if (rc != 0)
-            fprintf(stderr, "mosaic: frame %d failed; frames %d..%d are not written (--resume renders them)\n", k,
-                    k, o->last);
     }
-    if (job_end_write(j, &w) != 0 && rc == 0) {
-        fprintf(stderr, "mosaic: frame %d failed (the last one); --resume renders it\n", j->line_frame);
-        rc = -1;
-    }
-    free(spare);
+    for (seq_writer *w; (w = seq_ring_oldest(&ring)) != NULL;)
+        if (job_end_write(j, w) != 0 && failed < 0)
+            failed = w->frame;
+    j->pixels = own;
+    seq_ring_free(&ring);
+    if (failed >= 0)
+        fprintf(stderr, "mosaic: frame %d failed; --resume renders the frames that are missing\n", failed);
     if (skipped)
         printf("resume: %d of %d frames were already written\n", skipped, n);
-    return rc;
+    return failed >= 0 ? -1 : 0;
 }
 
 static void job_free(render_job *j)
@@ -322,7 +318,7 @@ int cli_render_main(int argc, char **argv)
         rc = job_sequence(&j) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
     else {
         seq_writer w = { 0 };
-        rc = job_frames(&j, 0.0) == 0 && job_start_write(&j, &w, j.o.out_path, j.o.stats_path, "") == 0 &&
+        rc = job_frames(&j, 0.0) == 0 && job_start_write(&j, NULL, &w, 0, j.o.out_path, j.o.stats_path, "") == 0 &&
                      job_end_write(&j, &w) == 0
                  ? CLI_EXIT_OK
                  : CLI_EXIT_FAIL;

@@ -109,8 +109,9 @@ static void *write_frame(void *arg)
     return NULL;
 }
 
-void seq_write_start(seq_writer *w, const char *path, const char *stats, const uint8_t *pixels, int width,
-                     int height, char *json)
+/* Starts a write, on a thread of its own when THREAD (and one can be made). */
+static void write_begin(seq_writer *w, const char *path, const char *stats, const uint8_t *pixels, int width,
+                        int height, char *json, bool thread)
 {
     snprintf(w->path, sizeof w->path, "%s", path);
     snprintf(w->stats, sizeof w->stats, "%s", stats ? stats : "");
@@ -121,8 +122,14 @@ void seq_write_start(seq_writer *w, const char *path, const char *stats, const u
     w->failed = 0;
     w->err[0] = '\0';
     w->busy = true;
-    w->threaded = pthread_create(&w->thread, NULL, write_frame, w) == 0;
+    w->threaded = thread && pthread_create(&w->thread, NULL, write_frame, w) == 0;
     if (!w->threaded) write_frame(w);
+}
+
+void seq_write_start(seq_writer *w, const char *path, const char *stats, const uint8_t *pixels, int width,
+                     int height, char *json)
+{
+    write_begin(w, path, stats, pixels, width, height, json, true);
 }
 
 int seq_write_finish(seq_writer *w)
@@ -131,4 +138,44 @@ int seq_write_finish(seq_writer *w)
     if (w->threaded) pthread_join(w->thread, NULL);
     w->busy = false;
     return w->failed ? -1 : 0;
+}
+
+/* The ring's buffers: one per writer and one rendering, or one alone. */
+static unsigned ring_buffers(const seq_ring *r) { return r->buf[1] ? (unsigned)r->writers + 1 : 1; }
+
+void seq_ring_init(seq_ring *r, uint8_t *first, int width, int height)
+{
+    memset(r, 0, sizeof *r);
+    const size_t bytes = (size_t)width * (size_t)height * 4;
+    r->buf[0] = first;
+    int extra = 0;
+    while (extra < SEQ_WRITERS_MAX && bytes * (size_t)(extra + 2) <= ((size_t)256 << 20) &&
+           (r->buf[extra + 1] = malloc(bytes)) != NULL)
+        extra++;
+    r->writers = extra ? extra : 1;
+}
+
+uint8_t *seq_ring_pixels(const seq_ring *r) { return r->buf[r->next % ring_buffers(r)]; }
+
+seq_writer *seq_ring_writer(seq_ring *r) { return &r->w[r->next % (unsigned)r->writers]; }
+
+void seq_ring_start(seq_ring *r, const char *path, const char *stats, int width, int height, char *json)
+{
+    /* With one buffer the next frame renders into this one: written here, at once. */
+    write_begin(seq_ring_writer(r), path, stats, seq_ring_pixels(r), width, height, json, ring_buffers(r) > 1);
+    r->next++;
+}
+
+seq_writer *seq_ring_oldest(seq_ring *r)
+{
+    const unsigned n = (unsigned)r->writers, from = r->next > n ? r->next - n : 0;
+    for (unsigned i = from; i < r->next; i++)
+        if (r->w[i % n].busy) return &r->w[i % n];
+    return NULL;
+}
+
+void seq_ring_free(seq_ring *r)
+{
+    for (int i = 1; i <= SEQ_WRITERS_MAX; i++) free(r->buf[i]);
+    memset(r->buf, 0, sizeof r->buf);
 }

@@ -44,6 +44,8 @@ typedef struct seq_writer {
     char *json;        /* freed when written; NULL = no statistics */
     int failed;
     char err[1024];
+    int frame;         /* the caller's: which frame this is, and what to say of it once written */
+    char note[1400];
 } seq_writer;
 
 /* Starts writing PIXELS to PATH and JSON (taken; NULL: none) to STATS (NULL:
@@ -54,5 +56,34 @@ void seq_write_start(seq_writer *w, const char *path, const char *stats, const u
 /* Waits for the write started last: 0, or -1 with the reason in w->err; 0
  * when none was started. */
 int seq_write_finish(seq_writer *w);
+
+/* Up to SEQ_WRITERS_MAX frames written at once, each from a buffer of its
+ * own: on many cores one writer cannot keep up (a 1080p PNG deflates for
+ * longer than 16 threads take to render it).  Frames take the writers in
+ * turn, so they finish in frame order. */
+#define SEQ_WRITERS_MAX 4
+typedef struct seq_ring {
+    int writers;                        /* 1 .. SEQ_WRITERS_MAX, as memory allows */
+    seq_writer w[SEQ_WRITERS_MAX];
+    uint8_t *buf[SEQ_WRITERS_MAX + 1];  /* buf[0] is the caller's */
+    unsigned next;                      /* frames started */
+} seq_ring;
+
+/* A ring for WIDTH x HEIGHT RGBA8 frames whose first buffer is the caller's
+ * FIRST: one writer per extra buffer it could allocate (at most 256 MiB of
+ * them), one at least. */
+void seq_ring_init(seq_ring *r, uint8_t *first, int width, int height);
+/* Where the next frame renders. */
+uint8_t *seq_ring_pixels(const seq_ring *r);
+/* The writer the next frame takes: seq_write_finish it (an older frame's)
+ * before seq_ring_start. */
+seq_writer *seq_ring_writer(seq_ring *r);
+/* Starts writing the next frame (seq_ring_pixels) through seq_ring_writer. */
+void seq_ring_start(seq_ring *r, const char *path, const char *stats, int width, int height, char *json);
+/* The oldest write in flight, NULL when none: finishing them in turn drains
+ * the ring in frame order. */
+seq_writer *seq_ring_oldest(seq_ring *r);
+/* Frees the ring's own buffers (all writes finished). */
+void seq_ring_free(seq_ring *r);
 
 #endif

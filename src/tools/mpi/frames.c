@@ -101,7 +101,7 @@ static void report(const job *j, const frame_report *rep, tally *t, int unreport
     drain(j, t, unreported, false);
 }
 
-/* The write in flight through W ends; its frame (PENDING) is reported. */
+/* Write W has ended; its frame (PENDING, W's report) is reported. */
 static void end_write(const job *j, seq_writer *w, frame_report *pending, tally *t, int *unreported)
 {
     if (!w->busy) return;
@@ -118,32 +118,30 @@ int job_sequence(job *j)
     tally t = {.total = o->last - o->first + 1};
     int unreported = 0;  /* frames of this rank's share not yet reported */
     for (int k = o->first + j->rank; k <= o->last; k += j->ranks) unreported++;
-    /* Frame k's PNG is written while the next one renders into the other
-     * buffer (without a second buffer, before it). */
-    seq_writer w = {0};
-    frame_report pending = {0};
-    uint8_t *spare = unreported > 1 ? malloc((size_t)o->width * (size_t)o->height * 4) : NULL;
+    /* PNGs are written by up to SEQ_WRITERS_MAX threads while the next frames
+     * render (sequence.h); pending[i] is the report of writer i's frame. */
+    uint8_t *own = j->image;
+    seq_ring ring;
+    frame_report pending[SEQ_WRITERS_MAX];
+    seq_ring_init(&ring, own, o->width, o->height);
     for (int k = o->first + j->rank; k <= o->last; k += j->ranks) {
         char *json, stats[MSG_BYTES];
+        seq_writer *w = seq_ring_writer(&ring);
+        frame_report *p = &pending[w - ring.w];
+        j->image = seq_ring_pixels(&ring);
         frame_report rep = one_frame(j, k, &json, stats);
-        end_write(j, &w, &pending, &t, &unreported);
+        end_write(j, w, p, &t, &unreported);
         if (rep.skipped || rep.code != EXIT_OK) {
             free(json);
             report(j, &rep, &t, --unreported);
             continue;
         }
-        seq_write_start(&w, rep.path, o->stats_path ? stats : NULL, j->image, o->width, o->height, json);
-        pending = rep;
-        if (spare) {
-            uint8_t *b = j->image;
-            j->image = spare;
-            spare = b;
-        } else {
-            end_write(j, &w, &pending, &t, &unreported);
-        }
+        *p = rep;
+        seq_ring_start(&ring, rep.path, o->stats_path ? stats : NULL, o->width, o->height, json);
     }
-    end_write(j, &w, &pending, &t, &unreported);
-    free(spare);
+    for (seq_writer *w; (w = seq_ring_oldest(&ring)) != NULL;) end_write(j, w, &pending[w - ring.w], &t, &unreported);
+    j->image = own;
+    seq_ring_free(&ring);
     if (j->rank != 0) return EXIT_OK;  /* rank 0 speaks for the job */
     drain(j, &t, 0, true);
     if (t.skipped) printf("resume: %d of %d frames were already written\n", t.skipped, t.total);
