@@ -1392,11 +1392,15 @@ static int glsl_shader(parser *p, const token *t, int n, scene_object *o)
     return 0;
 }
 
-static int object_stmt(parser *p, const token *t, int n)
+/* What an object keyword group's parser says of a keyword that is not its own. */
+#define KW_NOT_MINE 1
+
+/* An object's geometry: a primitive, a mesh or a map, and a map's options.
+ * KW_NOT_MINE when t[0] is another keyword. */
+static int object_geometry(parser *p, const token *t, int n)
 {
     static const char *const on_off[] = { "on", "off", NULL };
     pending_object *po = &p->po;
-    scene_object *o = &po->obj;
     const char *kw = t[0].s;
     if (!strcmp(kw, "plane"))
         return geom_stmt(p, t, n, GEOM_PLANE);
@@ -1434,10 +1438,16 @@ static int object_stmt(parser *p, const token *t, int n)
         po->views_col = t[0].col;
         return 0;
     }
-    if (!strcmp(kw, "texture"))
-        return texture_stmt(p, t, n);
-    if (!strcmp(kw, "end"))
-        return object_end(p, t, n);
+    return KW_NOT_MINE;
+}
+
+/* Where an object is: its transforms, its motion over the shutter, its fit
+ * and its array of instances.  KW_NOT_MINE when t[0] is another keyword. */
+static int object_placement(parser *p, const token *t, int n)
+{
+    pending_object *po = &p->po;
+    scene_object *o = &po->obj;
+    const char *kw = t[0].s;
     if (is_transform(kw)) {
         float m[16];
         if (transform_stmt(p, t, n, m))
@@ -1457,6 +1467,43 @@ static int object_stmt(parser *p, const token *t, int n)
     }
     if (!strcmp(kw, "velocity"))
         return nargs(p, t, n, 3, 3, "x y z (world units per shutter interval)") || nums(p, t + 1, 3, o->velocity) ? -1 : 0;
+    if (!strcmp(kw, "fit")) {
+        if (nargs(p, t, n, 1, 2, "a size [center|base]") || positive(p, &t[1], &po->fit))
+            return -1;
+        po->fit_base = false;
+        if (n == 3) {
+            if (!strcmp(t[2].s, "base"))
+                po->fit_base = true;
+            else if (strcmp(t[2].s, "center") && strcmp(t[2].s, "centre"))
+                return perr(p, t[2].col, "unknown fit anchor '%s' (expected center or base)", t[2].s);
+        }
+        return 0;
+    }
+    if (!strcmp(kw, "array")) {
+        float d[3];
+        if (nargs(p, t, n, 6, 6, "counts nx ny nz and steps dx dy dz") ||
+            integer(p, &t[1], 1, SCENE_MAX_INSTANCES, &o->array_n[0]) ||
+            integer(p, &t[2], 1, SCENE_MAX_INSTANCES, &o->array_n[1]) ||
+            integer(p, &t[3], 1, SCENE_MAX_INSTANCES, &o->array_n[2]) || nums(p, t + 4, 3, d))
+            return -1;
+        if ((uint64_t)o->array_n[0] * (uint64_t)o->array_n[1] * (uint64_t)o->array_n[2] > SCENE_MAX_INSTANCES)
+            return perr(p, t[1].col, "array has more than %d instances", SCENE_MAX_INSTANCES);
+        memcpy(o->array_d, d, sizeof d);
+        return 0;
+    }
+    return KW_NOT_MINE;
+}
+
+/* How an object looks: shader, colour, texture and its sampling, blending,
+ * depth, alpha test, culling.  KW_NOT_MINE when t[0] is another keyword. */
+static int object_material(parser *p, const token *t, int n)
+{
+    static const char *const on_off[] = { "on", "off", NULL };
+    pending_object *po = &p->po;
+    scene_object *o = &po->obj;
+    const char *kw = t[0].s;
+    if (!strcmp(kw, "texture"))
+        return texture_stmt(p, t, n);
     if (!strcmp(kw, "shader")) {
         static const char *const names[SCENE_SHADER_COUNT + 1] = { "flat", "lambert", "textured", NULL };
         if (nargs(p, t, n, 1, 2, "flat, lambert, textured, or FILE.frag [FILE.vert]"))
@@ -1534,18 +1581,6 @@ static int object_stmt(parser *p, const token *t, int n)
         po->cull_given = true;
         return 0;
     }
-    if (!strcmp(kw, "fit")) {
-        if (nargs(p, t, n, 1, 2, "a size [center|base]") || positive(p, &t[1], &po->fit))
-            return -1;
-        po->fit_base = false;
-        if (n == 3) {
-            if (!strcmp(t[2].s, "base"))
-                po->fit_base = true;
-            else if (strcmp(t[2].s, "center") && strcmp(t[2].s, "centre"))
-                return perr(p, t[2].col, "unknown fit anchor '%s' (expected center or base)", t[2].s);
-        }
-        return 0;
-    }
     if (!strcmp(kw, "uv_scale")) {
         if (nargs(p, t, n, 1, 2, "su [sv]") || nums(p, t + 1, n - 1, po->uv))
             return -1;
@@ -1553,18 +1588,19 @@ static int object_stmt(parser *p, const token *t, int n)
             po->uv[1] = po->uv[0];
         return 0;
     }
-    if (!strcmp(kw, "array")) {
-        float d[3];
-        if (nargs(p, t, n, 6, 6, "counts nx ny nz and steps dx dy dz") ||
-            integer(p, &t[1], 1, SCENE_MAX_INSTANCES, &o->array_n[0]) ||
-            integer(p, &t[2], 1, SCENE_MAX_INSTANCES, &o->array_n[1]) ||
-            integer(p, &t[3], 1, SCENE_MAX_INSTANCES, &o->array_n[2]) || nums(p, t + 4, 3, d))
-            return -1;
-        if ((uint64_t)o->array_n[0] * (uint64_t)o->array_n[1] * (uint64_t)o->array_n[2] > SCENE_MAX_INSTANCES)
-            return perr(p, t[1].col, "array has more than %d instances", SCENE_MAX_INSTANCES);
-        memcpy(o->array_d, d, sizeof d);
-        return 0;
-    }
+    return KW_NOT_MINE;
+}
+
+/* One statement of an object block. */
+static int object_stmt(parser *p, const token *t, int n)
+{
+    int r;
+    if (!strcmp(t[0].s, "end"))
+        return object_end(p, t, n);
+    if ((r = object_geometry(p, t, n)) != KW_NOT_MINE || (r = object_placement(p, t, n)) != KW_NOT_MINE ||
+        (r = object_material(p, t, n)) != KW_NOT_MINE)
+        return r;
+    const char *kw = t[0].s;
     return perr(p, t[0].col,
                 "unknown object keyword '%.40s' (expected plane, sphere, box, torus, mesh, bsp, fit, uv_scale, shader, "
                 "color, texture, wrap, mip, blend, depth_write, alpha_cutoff, translate, rotate, scale, cull, array, motion, "
