@@ -159,6 +159,76 @@ static void print_cv_table(const pa_opts *o, const pa_results *r)
     }
 }
 
+/* The analyzer's options (size, lists, the rank level, threads, patterns):
+ * 0 taken, 1 not one of them, -1 a usage error (printed).  *PATTERN_LIST
+ * holds --patterns' copy (the names point into it). */
+static int analysis_option(cli_args *a, pa_opts *o, char **pattern_list)
+{
+    const char *v;
+    int r;
+    if ((r = cli_option(a, "--size", &v)) != 0) {
+        if (r < 0 || cli_parse_size(a->cmd, "--size", v, 16384, &o->width, &o->height)) return -1;
+    } else if ((r = cli_option(a, "--bins", &v)) != 0) {
+        if (r < 0 || parse_int_list("--bins", v, 1, 4096, o->bins, PA_MAX_LIST, &o->nbins)) return -1;
+    } else if ((r = cli_option(a, "--rasterizers", &v)) != 0) {
+        if (r < 0 || parse_int_list("--rasterizers", v, 1, PA_MAX_RAST, o->rast, PA_MAX_RAST, &o->nrast)) return -1;
+    } else if ((r = cli_option(a, "--batches", &v)) != 0) {
+        if (r < 0 || parse_int_list("--batches", v, 1, 100000, o->batches, PA_MAX_LIST, &o->nbatches)) return -1;
+    } else if ((r = cli_option(a, "--ranks", &v)) != 0) {
+        if (r < 0 || parse_int_list("--ranks", v, 1, 256, o->ranks, PA_MAX_LIST, &o->nranks)) return -1;
+    } else if ((r = cli_option(a, "--workers", &v)) != 0) {
+        if (r < 0 || parse_int_list("--workers", v, 1, MOS_MAX_WORKERS, o->workers, PA_MAX_LIST, &o->nworkers)) return -1;
+    } else if ((r = cli_option(a, "--rank-tile", &v)) != 0) {
+        if (r < 0 || cli_parse_int(a->cmd, "--rank-tile", v, 16, 16384, &o->rank_tile)) return -1;
+        if (o->rank_tile % 16) { cli_usage_error(a->cmd, "--rank-tile: expected a multiple of 16, got '%s'", v); return -1; }
+    } else if ((r = cli_option(a, "--threads", &v)) != 0) {
+        if (r < 0 || cli_parse_int(a->cmd, "--threads", v, 0, MOS_MAX_WORKERS, &o->threads)) return -1;
+    } else if ((r = cli_option(a, "--patterns", &v)) != 0) {
+        if (r < 0) return -1;
+        free(*pattern_list);
+        *pattern_list = strdup(v);
+        o->npatterns = 0;
+        for (char *save = NULL, *t = strtok_r(*pattern_list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            if (o->npatterns >= PA_MAX_LIST) { cli_usage_error(a->cmd, "--patterns: too many"); return -1; }
+            pattern_table probe;
+            char err[512];
+            mos_result pr = pattern_build(&probe, t, 6, 1, 1, NULL, err, sizeof err);
+            if (pr == MOS_OK) pattern_free(&probe, NULL);
+            else if (pr != MOS_ERR_PATTERN_WORKERS) { cli_usage_error(a->cmd, "--patterns: %s", err); return -1; }
+            o->patterns[o->npatterns++] = t;
+        }
+    } else {
+        return 1;
+    }
+    return 0;
+}
+
+/* The outputs: --csv, --plot, --bin-costs; as analysis_option. */
+static int output_option(cli_args *a, pa_opts *o)
+{
+    const char *v;
+    int r;
+    if ((r = cli_option(a, "--csv", &v)) != 0) {
+        if (r < 0) return -1;
+        if (!*v) { cli_usage_error(a->cmd, "--csv: expected a file name, got ''"); return -1; }
+        o->csv_path = v;
+    } else if ((r = cli_option(a, "--plot", &v)) != 0) {
+        if (r < 0) return -1;
+        if (!*v) { cli_usage_error(a->cmd, "--plot: expected a directory, got ''"); return -1; }
+        o->plot_dir = v;
+    } else if ((r = cli_option(a, "--bin-costs", &v)) != 0) {
+        if (r < 0) return -1;
+        if (strcmp(v, "fragments") != 0) {
+            cli_usage_error(a->cmd, "--bin-costs: expected 'fragments', got '%s'", v);
+            return -1;
+        }
+        o->bin_costs = v;
+    } else {
+        return 1;
+    }
+    return 0;
+}
+
 int cli_patterns_main(int argc, char **argv)
 {
     cli_args a = { .argc = argc, .argv = argv, .cmd = "patterns" };
@@ -173,7 +243,6 @@ int cli_patterns_main(int argc, char **argv)
     char **scenes = calloc((size_t)argc + 1, sizeof *scenes);
     char *pattern_list = NULL;
     int rc = CLI_EXIT_USAGE, r, want_list = 0;
-    const char *v;
     if (!scenes)
         return CLI_EXIT_FAIL;
     for (a.i = 1; a.i < argc; a.i++) {
@@ -191,52 +260,8 @@ int cli_patterns_main(int argc, char **argv)
         } else if ((r = cli_flag(&a, "--quiet")) != 0) {
             if (r < 0) goto out;
             o.progress = 0;
-        } else if ((r = cli_option(&a, "--size", &v)) != 0) {
-            if (r < 0 || cli_parse_size(a.cmd, "--size", v, 16384, &o.width, &o.height)) goto out;
-        } else if ((r = cli_option(&a, "--bins", &v)) != 0) {
-            if (r < 0 || parse_int_list("--bins", v, 1, 4096, o.bins, PA_MAX_LIST, &o.nbins)) goto out;
-        } else if ((r = cli_option(&a, "--rasterizers", &v)) != 0) {
-            if (r < 0 || parse_int_list("--rasterizers", v, 1, PA_MAX_RAST, o.rast, PA_MAX_RAST, &o.nrast)) goto out;
-        } else if ((r = cli_option(&a, "--batches", &v)) != 0) {
-            if (r < 0 || parse_int_list("--batches", v, 1, 100000, o.batches, PA_MAX_LIST, &o.nbatches)) goto out;
-        } else if ((r = cli_option(&a, "--ranks", &v)) != 0) {
-            if (r < 0 || parse_int_list("--ranks", v, 1, 256, o.ranks, PA_MAX_LIST, &o.nranks)) goto out;
-        } else if ((r = cli_option(&a, "--workers", &v)) != 0) {
-            if (r < 0 || parse_int_list("--workers", v, 1, MOS_MAX_WORKERS, o.workers, PA_MAX_LIST, &o.nworkers)) goto out;
-        } else if ((r = cli_option(&a, "--rank-tile", &v)) != 0) {
-            if (r < 0 || cli_parse_int(a.cmd, "--rank-tile", v, 16, 16384, &o.rank_tile)) goto out;
-            if (o.rank_tile % 16) { cli_usage_error(a.cmd, "--rank-tile: expected a multiple of 16, got '%s'", v); goto out; }
-        } else if ((r = cli_option(&a, "--threads", &v)) != 0) {
-            if (r < 0 || cli_parse_int(a.cmd, "--threads", v, 0, MOS_MAX_WORKERS, &o.threads)) goto out;
-        } else if ((r = cli_option(&a, "--csv", &v)) != 0) {
+        } else if ((r = analysis_option(&a, &o, &pattern_list)) != 1 || (r = output_option(&a, &o)) != 1) {
             if (r < 0) goto out;
-            if (!*v) { cli_usage_error(a.cmd, "--csv: expected a file name, got ''"); goto out; }
-            o.csv_path = v;
-        } else if ((r = cli_option(&a, "--plot", &v)) != 0) {
-            if (r < 0) goto out;
-            if (!*v) { cli_usage_error(a.cmd, "--plot: expected a directory, got ''"); goto out; }
-            o.plot_dir = v;
-        } else if ((r = cli_option(&a, "--bin-costs", &v)) != 0) {
-            if (r < 0) goto out;
-            if (strcmp(v, "fragments") != 0) {
-                cli_usage_error(a.cmd, "--bin-costs: expected 'fragments', got '%s'", v);
-                goto out;
-            }
-            o.bin_costs = v;
-        } else if ((r = cli_option(&a, "--patterns", &v)) != 0) {
-            if (r < 0) goto out;
-            free(pattern_list);
-            pattern_list = strdup(v);
-            o.npatterns = 0;
-            for (char *save = NULL, *t = strtok_r(pattern_list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-                if (o.npatterns >= PA_MAX_LIST) { cli_usage_error(a.cmd, "--patterns: too many"); goto out; }
-                pattern_table probe;
-                char err[512];
-                mos_result pr = pattern_build(&probe, t, 6, 1, 1, NULL, err, sizeof err);
-                if (pr == MOS_OK) pattern_free(&probe, NULL);
-                else if (pr != MOS_ERR_PATTERN_WORKERS) { cli_usage_error(a.cmd, "--patterns: %s", err); goto out; }
-                o.patterns[o.npatterns++] = t;
-            }
         } else if (cli_is_option(&a)) {
             cli_usage_error(a.cmd, "unknown option '%s'", arg);
             goto out;
