@@ -340,53 +340,27 @@ static bool frame_masks(mos_context *ctx, const rt_target *t, pipe_frame *f)
 }
 
 /* With a tile mask, the workers share the bins the frame renders: the
- * pattern applied to those bins packed together (each bin row's rendered
- * bins side by side, rows without any left out).  Applied to the whole
- * grid, it aliases with the tiles a mask spreads over the screen: two
- * mosaic-mpi ranks owning 128-pixel tiles in a checkerboard left half of
- * each rank's 16 workers without a bin.  Which worker runs a bin changes
- * no pixel.  Kept while the mask stays the same; the whole-grid pattern
- * stays in use should the packed one fail. */
+ * pattern dealt over them packed together (pattern_build_packed), so that
+ * tiles spread over the screen leave no worker idle.  Which worker runs a
+ * bin changes no pixel.  Kept while the mask stays the same; the whole-grid
+ * pattern stays in use should the packed one fail. */
 static void frame_packed_pattern(mos_context *ctx, pipe_frame *f)
 {
     const pattern_table *full = &ctx->pattern;
-    const int bx = full->bins_x, by = full->bins_y;
-    const size_t n = (size_t)bx * (size_t)by;
-    if (ctx->packed.owner && memcmp(ctx->packed_mask, f->bin_mask, n) == 0) {
-        f->pattern = &ctx->packed;
-        return;
-    }
-    ctx_packed_free(ctx);
-    int pw = 0, ph = 0;
-    for (int y = 0; y < by; y++) {
-        int c = 0;
-        for (int x = 0; x < bx; x++) c += f->bin_mask[(size_t)y * (size_t)bx + (size_t)x] != 0;
-        pw = c > pw ? c : pw;
-        ph += c > 0;
-    }
-    pattern_table compact = {0};
-    char err[256];
-    if (!pw || pattern_build(&compact, ctx->pipeline.pattern, ctx->pipeline.threads, pw, ph, &ctx->allocator, err,
-                             sizeof err) != MOS_OK)
-        return;
-    ctx->packed = (pattern_table){.bins_x = bx, .bins_y = by, .workers = full->workers,
-                                  .owner = util_alloc(&ctx->allocator, n * sizeof *ctx->packed.owner)};
-    ctx->packed_mask = util_alloc(&ctx->allocator, n);
-    if (ctx->packed.owner && ctx->packed_mask) {
-        memcpy(ctx->packed_mask, f->bin_mask, n);
-        for (int y = 0, cy = 0; y < by; y++) {
-            int cx = 0;
-            for (int x = 0; x < bx; x++) {
-                const size_t b = (size_t)y * (size_t)bx + (size_t)x;
-                ctx->packed.owner[b] = f->bin_mask[b] ? compact.owner[(size_t)cy * (size_t)pw + (size_t)cx++] : full->owner[b];
-            }
-            cy += cx > 0;
-        }
-        f->pattern = &ctx->packed;
-    } else {
+    const size_t n = (size_t)full->bins_x * (size_t)full->bins_y;
+    if (!ctx->packed.owner || memcmp(ctx->packed_mask, f->bin_mask, n) != 0) {
+        char err[256];
         ctx_packed_free(ctx);
+        ctx->packed_mask = util_alloc(&ctx->allocator, n);
+        if (!ctx->packed_mask ||
+            pattern_build_packed(&ctx->packed, ctx->pipeline.pattern, ctx->pipeline.threads, full->bins_x,
+                                 full->bins_y, f->bin_mask, full, &ctx->allocator, err, sizeof err) != MOS_OK) {
+            ctx_packed_free(ctx);
+            return;
+        }
+        memcpy(ctx->packed_mask, f->bin_mask, n);
     }
-    pattern_free(&compact, &ctx->allocator);
+    f->pattern = &ctx->packed;
 }
 
 /* The frame the recorded draws make, for target t: the pattern, the target's

@@ -128,3 +128,41 @@ void pattern_free(pattern_table *t, const mos_allocator *a)
     util_free(a, t->owner);
     t->owner = NULL;
 }
+
+mos_result pattern_build_packed(pattern_table *t, const char *name, int workers, int bins_x, int bins_y,
+                                const uint8_t *mask, const pattern_table *full, const mos_allocator *a, char *err,
+                                size_t err_size)
+{
+    int pw = 0, ph = 0;  /* the packed grid */
+    for (int y = 0; y < bins_y; y++) {
+        int c = 0;
+        for (int x = 0; x < bins_x; x++) c += mask[(size_t)y * (size_t)bins_x + (size_t)x] != 0;
+        pw = c > pw ? c : pw;
+        ph += c > 0;
+    }
+    memset(t, 0, sizeof *t);
+    if (!pw) {
+        snprintf(err, err_size, "bin pattern '%s': the mask holds no bin", name);
+        return MOS_ERR_BAD_SIZE;
+    }
+    pattern_table packed;
+    mos_result r = pattern_build(&packed, name, workers, pw, ph, a, err, err_size);
+    if (r != MOS_OK) return r;
+    *t = (pattern_table){.bins_x = bins_x, .bins_y = bins_y, .workers = workers, .alloc = a,
+                         .owner = util_calloc(a, (size_t)bins_x * (size_t)bins_y, sizeof *t->owner)};
+    if (!t->owner) {
+        pattern_free(&packed, a);
+        snprintf(err, err_size, "out of memory for a %dx%d pattern table", bins_x, bins_y);
+        return MOS_ERR_OUT_OF_MEMORY;
+    }
+    for (int y = 0, py = 0; y < bins_y; y++) {
+        int px = 0;
+        for (int x = 0; x < bins_x; x++) {
+            const size_t b = (size_t)y * (size_t)bins_x + (size_t)x;
+            t->owner[b] = mask[b] ? packed.owner[(size_t)py * (size_t)pw + (size_t)px++] : full ? full->owner[b] : 0;
+        }
+        py += px > 0;
+    }
+    pattern_free(&packed, a);
+    return MOS_OK;
+}

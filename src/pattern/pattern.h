@@ -42,6 +42,17 @@ const pattern_def *pattern_find(const char *name);
 mos_result pattern_build(pattern_table *t, const char *name, int workers, int bins_x, int bins_y,
                          const mos_allocator *a, char *err, size_t err_size);
 void pattern_free(pattern_table *t, const mos_allocator *a);
+/* NAME dealt over the bins of a bins_x * bins_y grid where MASK is non-zero,
+ * packed together: each bin row's masked bins side by side, rows without
+ * any left out, NAME built for that packed grid.  Over the whole grid a
+ * pattern aliases with the tiles a mask spreads over the screen (two
+ * mosaic-mpi ranks' checkerboard of 128-pixel tiles has the diagonal
+ * pattern's period for 16 workers: half of a rank's workers got no bin).
+ * t covers the whole grid; bins outside the mask take FULL's owner (NULL:
+ * worker 0).  Errors as pattern_build; MOS_ERR_BAD_SIZE for an empty mask. */
+mos_result pattern_build_packed(pattern_table *t, const char *name, int workers, int bins_x, int bins_y,
+                                const uint8_t *mask, const pattern_table *full, const mos_allocator *a, char *err,
+                                size_t err_size);
 
 /* ---- pattern_file.c: file:PATH tables */
 mos_result pattern_file_load(pattern_table *t, const char *path, char *err, size_t err_size);

@@ -6,6 +6,7 @@
  * the library does for a frame with a tile mask).
  * Fed by patterns_analyze.c (covered samples per pixel of each scene view). */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,35 +21,27 @@ static pa_rank_cell *rank_at(const pa_opts *o, const pa_results *r, int sv, int 
                               (size_t)o->nworkers + (size_t)wi];
 }
 
-/* The loads of rank RANK's W workers into load[0 .. W): its bins packed as the
- * library packs a masked frame's (api/frame.c, frame_packed_pattern), dealt by
- * the diagonal pattern.  0, or -1 (printed). */
+/* The loads of rank RANK's W workers into load[0 .. W): its bins (MASK,
+ * filled here) dealt as the library deals a masked frame's
+ * (pattern_build_packed, the diagonal pattern).  0, or -1 (printed). */
 static int rank_loads(const pa_opts *o, const uint64_t *cost, int bx, int by, const pattern_table *rt, int rank,
-                      int W, double *load)
+                      int W, uint8_t *mask, double *load)
 {
     const int per_tile = o->rank_tile / PA_RANK_BIN;
-    int pw = 0, ph = 0;
-    for (int y = 0; y < by; y++) {
-        int c = 0;
-        for (int x = 0; x < bx; x++) c += rt->owner[(y / per_tile) * rt->bins_x + x / per_tile] == rank;
-        pw = c > pw ? c : pw;
-        ph += c > 0;
-    }
+    bool any = false;
+    for (int y = 0; y < by; y++)
+        for (int x = 0; x < bx; x++)
+            any |= (mask[(size_t)y * (size_t)bx + (size_t)x] = rt->owner[(y / per_tile) * rt->bins_x + x / per_tile] == rank);
     memset(load, 0, (size_t)W * sizeof *load);
-    if (!pw) return 0;
+    if (!any) return 0;
     pattern_table wt;
     char err[512];
-    if (pattern_build(&wt, "diagonal", W, pw, ph, NULL, err, sizeof err) != MOS_OK) {
+    if (pattern_build_packed(&wt, "diagonal", W, bx, by, mask, NULL, NULL, err, sizeof err) != MOS_OK) {
         fprintf(stderr, "mosaic: patterns: %s\n", err);
         return -1;
     }
-    for (int y = 0, cy = 0; y < by; y++) {
-        int cx = 0;
-        for (int x = 0; x < bx; x++)
-            if (rt->owner[(y / per_tile) * rt->bins_x + x / per_tile] == rank)
-                load[wt.owner[(size_t)cy * (size_t)pw + (size_t)cx++]] += (double)cost[(size_t)y * (size_t)bx + (size_t)x];
-        cy += cx > 0;
-    }
+    for (size_t b = 0; b < (size_t)bx * (size_t)by; b++)
+        if (mask[b]) load[wt.owner[b]] += (double)cost[b];
     pattern_free(&wt, NULL);
     return 0;
 }
@@ -56,12 +49,12 @@ static int rank_loads(const pa_opts *o, const uint64_t *cost, int bx, int by, co
 /* The cell for rank table RT and W workers per rank over bin costs COST; -1 in
  * cv when a worker table could not be built (printed). */
 static pa_rank_cell spread(const pa_opts *o, const uint64_t *cost, int bx, int by, const pattern_table *rt, int W,
-                           double *load)
+                           uint8_t *mask, double *load)
 {
     const int R = rt->workers;
     double total = 0, worst = 0, sum2 = 0;
     for (int r = 0; r < R; r++) {
-        if (rank_loads(o, cost, bx, by, rt, r, W, load) != 0) return (pa_rank_cell){ -1, NAN };
+        if (rank_loads(o, cost, bx, by, rt, r, W, mask, load) != 0) return (pa_rank_cell){ -1, NAN };
         double sum = 0;
         for (int w = 0; w < W; w++) sum += load[w], worst = fmax(worst, load[w]);
         total += sum;
@@ -80,9 +73,10 @@ int pa_rank_level(const pa_opts *o, pa_results *r, int sv, const uint32_t *count
     for (int i = 0; i < o->nworkers; i++) maxw = o->workers[i] > maxw ? o->workers[i] : maxw;
     uint64_t *cost = calloc((size_t)bx * (size_t)by, sizeof *cost);
     double *load = malloc((size_t)maxw * sizeof *load);
+    uint8_t *mask = malloc((size_t)bx * (size_t)by);
     int rc = 1;
     char err[512];
-    if (!cost || !load) {
+    if (!cost || !load || !mask) {
         fputs("mosaic: patterns: out of memory for the rank level\n", stderr);
         goto done;
     }
@@ -99,7 +93,7 @@ int pa_rank_level(const pa_opts *o, pa_results *r, int sv, const uint32_t *count
                 goto done;
             }
             for (int wi = 0; wi < o->nworkers; wi++) {
-                pa_rank_cell c = res == MOS_OK ? spread(o, cost, bx, by, &rt, o->workers[wi], load)
+                pa_rank_cell c = res == MOS_OK ? spread(o, cost, bx, by, &rt, o->workers[wi], mask, load)
                                                : (pa_rank_cell){ NAN, NAN };
                 *rank_at(o, r, sv, p, ri, wi) = c;
                 if (c.cv == -1) {
@@ -111,7 +105,7 @@ int pa_rank_level(const pa_opts *o, pa_results *r, int sv, const uint32_t *count
         }
     rc = 0;
 done:
-    free(load), free(cost);
+    free(mask), free(load), free(cost);
     return rc;
 }
 
