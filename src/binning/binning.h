@@ -81,7 +81,6 @@ typedef struct binner {
     const frame_dispatch *dispatch;
     arena *arena;                 /* the front-end's frame arena (helper 0's) */
     arena *const *helper_arenas;  /* per helper: where its fine pass keeps bin lists */
-    int helpers;
     const mos_allocator *allocator;
     int width, height, bin_px, coarse_px;
     int bin_shift;     /* log2(bin_px) */
@@ -114,9 +113,9 @@ typedef struct binner {
 /* Prepares the binner for frame f, whose draws make at most max_tris set-up
  * triangles, to hand bins out through d (sizes scratch); helper_arenas[h]
  * is helper h's frame arena (h = 0 the front-end's own, 1 + w worker w's,
- * helpers = d->workers + 1).  false: out of memory. */
+ * d->workers + 1 of them).  false: out of memory. */
 bool binner_begin_frame(binner *b, pipe_frame *f, const frame_dispatch *d, uint64_t max_tris,
-                        arena *const *helper_arenas, int helpers, const mos_allocator *a);
+                        arena *const *helper_arenas, const mos_allocator *a);
 void binner_release(binner *b);
 /* The coarse tiles triangle t overlaps (any thread: the setup jobs find it
  * while the triangle is in their cache, so the front-end need not touch it). */

@@ -43,14 +43,13 @@ static bool scratch_reserve(binner *b, int helpers, size_t bins)
 }
 
 bool binner_begin_frame(binner *b, pipe_frame *f, const frame_dispatch *d, uint64_t max_tris,
-                        arena *const *helper_arenas, int helpers, const mos_allocator *a)
+                        arena *const *helper_arenas, const mos_allocator *a)
 {
     arena *ar = helper_arenas[0];
     b->frame = f;
     b->dispatch = d;
     b->arena = ar;
     b->helper_arenas = helper_arenas;
-    b->helpers = helpers;
     b->allocator = a;
     b->width = f->target->width;
     b->height = f->target->height;
@@ -87,7 +86,7 @@ bool binner_begin_frame(binner *b, pipe_frame *f, const frame_dispatch *d, uint6
     b->pair_cap = tiles > BIN_COARSE_PAIR_CAP ? tiles : BIN_COARSE_PAIR_CAP;
     return b->batch_tris && b->batch_rects && b->early.tris &&
            grow(a, (void **)&b->tile_start, &b->tile_start_capacity, tiles, sizeof(uint32_t)) &&
-           scratch_reserve(b, helpers, bins) &&
+           scratch_reserve(b, d->workers + 1, bins) &&
            grow(a, (void **)&b->by_owner, &b->by_owner_capacity, bins, sizeof(work_item)) &&
            grow(a, (void **)&b->owner_at, &b->owner_at_capacity, (size_t)d->workers + 1, sizeof(uint32_t)) &&
            grow(a, (void **)&b->tile_tris, &b->tile_tris_capacity, cap, sizeof(fe_tri *));

@@ -332,7 +332,7 @@ void frontend_run_frame(frontend *fe, pipe_frame *f, const frame_dispatch *d)
     /* Helper h (the front-end, then each worker) sets triangles up and
      * sorts fine bins in fc->arenas[h]. */
     const frame_ctx *fc = arenas_ok ? frame_ctx_create(fe, f, d->workers) : NULL;
-    if (!fc || !binner_begin_frame(&fe->binner, f, d, max_tris, fc->arenas, d->workers + 1, fe->allocator)) {
+    if (!fc || !binner_begin_frame(&fe->binner, f, d, max_tris, fc->arenas, fe->allocator)) {
         f->status = MOS_ERR_OUT_OF_MEMORY;
     } else {
         for (uint32_t i = 0; i < f->draw_count && f->status == MOS_OK; i++)
