@@ -73,25 +73,6 @@ typedef struct render_job {
     render_log log;
 } render_job;
 
-/* Fails before a long render when an output (a sequence's first) cannot be created: 0, or CLI_EXIT_FAIL
- * (printed). */
-static int check_outputs(const render_opts *o)
-{
-    char err[1024], out[1024], stats[1024];
-    const int k = o->sequence ? o->first : 0;
-    if (!seq_frame_path(o->out_path, k, out, sizeof out) ||
-        (o->stats_path && !seq_frame_path(o->stats_path, k, stats, sizeof stats))) {
-        fprintf(stderr, "mosaic: an output file name is too long\n");
-        return CLI_EXIT_FAIL;
-    }
-    if (cli_check_writable(out, err, sizeof err) != 0 ||
-        (o->stats_path && cli_check_writable(stats, err, sizeof err) != 0)) {
-        fprintf(stderr, "mosaic: %s\n", err);
-        return CLI_EXIT_FAIL;
-    }
-    return 0;
-}
-
 /* The scene loaded (its warnings printed) and its view checked: 0, or -1 (printed). */
 static int job_load(render_job *j)
 {
@@ -197,28 +178,26 @@ static int job_frames(render_job *j, double time)
     return 0;
 }
 
-/* The write of the image as the PNG OUT, with the statistics JSON STATS (NULL: none), started through W
- * (a ring's when RING, else W itself); the "wrote" line (PROGRESS after it) waits in w->note.  0, or -1
- * (printed). */
-static int job_start_write(render_job *j, seq_ring *ring, seq_writer *w, int frame, const char *out,
-                           const char *stats, const char *progress)
+/* Starts writing frame FRAME's image, rendered into seq_ring_pixels, as the PNG OUT with the statistics
+ * JSON STATS ("": none) through the ring; the "wrote" line (PROGRESS after it) waits in the writer's note.
+ * 0, or -1 (printed). */
+static int job_start_write(render_job *j, seq_ring *ring, int frame, const char *out, const char *stats,
+                           const char *progress)
 {
     const render_opts *o = &j->o;
     char *json = NULL;
-    if (stats && !(json = cli_stats_json(j->st, j->frame_ms, o->frames, scene_warning_count(j->sc)))) {
+    if (*stats && !(json = cli_stats_json(j->st, j->frame_ms, o->frames, scene_warning_count(j->sc)))) {
         fprintf(stderr, "mosaic: out of memory formatting statistics\n");
         return -1;
     }
     mos_pipeline_desc used;
     mos_context_pipeline(j->ctx, &used);
+    seq_writer *w = seq_ring_writer(ring);
     w->frame = frame;
     snprintf(w->note, sizeof w->note, "wrote %s (%dx%d, %d spp) frame_ms=%.3f threads=%d pattern=%s%s", out,
              o->width, o->height, o->spp, cli_median(j->frame_ms, o->frames), used.threads,
              used.pattern ? used.pattern : "?", progress);
-    if (ring)
-        seq_ring_start(ring, out, stats, o->width, o->height, json);
-    else
-        seq_write_start(w, out, stats, j->pixels, o->width, o->height, json);
+    seq_ring_start(ring, out, *stats ? stats : NULL, o->width, o->height, json);
     return 0;
 }
 
@@ -239,34 +218,34 @@ static int job_end_write(const render_job *j, seq_writer *w)
     return 0;
 }
 
-/* Frames first..last, each rendered and written unless --resume finds its file; PNGs are written by up to
- * SEQ_WRITERS_MAX threads while the next frames render (sequence.h, seq_ring).  0, or -1 (printed; the
- * frames started before the failed one are written). */
-static int job_sequence(render_job *j)
+/* The image, or a sequence's frames first..last, each rendered and written unless --resume finds its
+ * file; a sequence's PNGs are written by up to SEQ_WRITERS_MAX threads while the next frames render
+ * (sequence.h, seq_ring).  0, or -1 (printed; the frames started before the failed one are written). */
+static int job_images(render_job *j)
 {
     const render_opts *o = &j->o;
-    const int n = o->last - o->first + 1;
+    const int first = o->sequence ? o->first : 0, last = o->sequence ? o->last : 0, n = last - first + 1;
     int skipped = 0, failed = -1;
     uint8_t *own = j->pixels;
     seq_ring ring;
-    seq_ring_init(&ring, own, o->width, o->height);
-    for (int k = o->first; k <= o->last && failed < 0; k++) {
-        char out[1024], stats[1024], progress[64];
-        if (!seq_frame_path(o->out_path, k, out, sizeof out) ||
-            (o->stats_path && !seq_frame_path(o->stats_path, k, stats, sizeof stats))) {
+    seq_ring_init(&ring, own, o->width, o->height, n);
+    for (int k = first; k <= last && failed < 0; k++) {
+        char out[SEQ_PATH_MAX], stats[SEQ_PATH_MAX], progress[64] = "";
+        if (!render_frame_paths(o, k, out, stats)) {
             fprintf(stderr, "mosaic: frame %d: the output file name is too long\n", k);
             failed = k;
         } else if (o->resume && seq_frame_done(out)) {
             skipped++;
         } else {
-            snprintf(progress, sizeof progress, " frame=%d (%d/%d)", k, k - o->first + 1, n);
+            if (o->sequence)
+                snprintf(progress, sizeof progress, " frame=%d (%d/%d)", k, k - first + 1, n);
             seq_writer *w = seq_ring_writer(&ring);
             j->pixels = seq_ring_pixels(&ring);
             if (job_frames(j, k) != 0)
                 failed = k;
             else if (job_end_write(j, w) != 0)
                 failed = w->frame;
-            else if (job_start_write(j, &ring, w, k, out, o->stats_path ? stats : NULL, progress) != 0)
+            else if (job_start_write(j, &ring, k, out, stats, progress) != 0)
                 failed = k;
         }
     }
@@ -275,7 +254,7 @@ static int job_sequence(render_job *j)
             failed = w->frame;
     j->pixels = own;
     seq_ring_free(&ring);
-    if (failed >= 0)
+    if (failed >= 0 && o->sequence)
         fprintf(stderr, "mosaic: frame %d failed; --resume renders the frames that are missing\n", failed);
     if (skipped)
         printf("resume: %d of %d frames were already written\n", skipped, n);
@@ -310,19 +289,12 @@ int cli_render_main(int argc, char **argv)
     if (!j.o.out_path)
         j.o.out_path = j.o.sequence ? seq_default_pattern(j.o.scene_path, default_out, sizeof default_out)
                                     : render_default_output(j.o.scene_path, default_out, sizeof default_out);
-    if (check_outputs(&j.o) != 0)
+    char err[1024];
+    if (render_check_outputs(&j.o, err, sizeof err) != 0) {
+        fprintf(stderr, "mosaic: %s\n", err);
         return CLI_EXIT_FAIL;
-    if (job_load(&j) != 0 || job_open(&j) != 0)
-        rc = CLI_EXIT_FAIL;
-    else if (j.o.sequence)
-        rc = job_sequence(&j) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
-    else {
-        seq_writer w = { 0 };
-        rc = job_frames(&j, 0.0) == 0 && job_start_write(&j, NULL, &w, 0, j.o.out_path, j.o.stats_path, "") == 0 &&
-                     job_end_write(&j, &w) == 0
-                 ? CLI_EXIT_OK
-                 : CLI_EXIT_FAIL;
     }
+    rc = job_load(&j) == 0 && job_open(&j) == 0 && job_images(&j) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
     job_free(&j);
     return rc;
 }

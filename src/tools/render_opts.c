@@ -6,8 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tools/sequence.h"
-
 const char render_opts_usage[] =
     "Image:\n"
     "  --size WxH           image size in pixels, 1..16384 each (default 1920x1080)\n"
@@ -82,6 +80,28 @@ const char *render_default_output(const char *scene_path, char *buf, size_t size
     else
         snprintf(buf, size, "%.*s.png", n, base);
     return buf;
+}
+
+bool render_frame_paths(const render_opts *o, int k, char out[SEQ_PATH_MAX], char stats[SEQ_PATH_MAX])
+{
+    stats[0] = '\0';
+    if (!o->sequence)  /* one image: its names as given, '%' and all */
+        return snprintf(out, SEQ_PATH_MAX, "%s", o->out_path) < SEQ_PATH_MAX &&
+               (!o->stats_path || snprintf(stats, SEQ_PATH_MAX, "%s", o->stats_path) < SEQ_PATH_MAX);
+    return seq_frame_path(o->out_path, k, out, SEQ_PATH_MAX) &&
+           (!o->stats_path || seq_frame_path(o->stats_path, k, stats, SEQ_PATH_MAX));
+}
+
+int render_check_outputs(const render_opts *o, char *err, size_t err_size)
+{
+    char out[SEQ_PATH_MAX], stats[SEQ_PATH_MAX];
+    if (!render_frame_paths(o, o->sequence ? o->first : 0, out, stats)) {
+        snprintf(err, err_size, "an output file name is too long");
+        return -1;
+    }
+    return cli_check_writable(out, err, err_size) != 0 || (*stats && cli_check_writable(stats, err, err_size) != 0)
+               ? -1
+               : 0;
 }
 
 /* Is NAME a registered pattern (or a file: table, which the library checks)? */

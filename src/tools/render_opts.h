@@ -4,6 +4,7 @@
 #define MOSAIC_RENDER_OPTS_H
 
 #include "tools/cli.h"
+#include "tools/sequence.h"
 #include "scene/scene.h"
 
 typedef struct render_opts {
@@ -58,6 +59,13 @@ scene_draw_opts render_draw_opts(const render_opts *o);
 /* SCENE's base name with its extension replaced by .png ("out.png" when nothing is left), in BUF:
  * the output of `mosaic render` and mosaic-mpi without -o.  Returns BUF. */
 const char *render_default_output(const char *scene_path, char *buf, size_t size);
+
+/* Frame K's output files from O's names (in a sequence, K in their frame-number field, sequence.h; else
+ * the names as given): the PNG in OUT and the statistics in STATS ("" without --stats-json); false when a
+ * name does not fit. */
+bool render_frame_paths(const render_opts *o, int k, char out[SEQ_PATH_MAX], char stats[SEQ_PATH_MAX]);
+/* Before a long render: the files of the first frame can be created.  0, or -1 with the reason in ERR. */
+int render_check_outputs(const render_opts *o, char *err, size_t err_size);
 
 /* Is NAME a registered pattern (or a file: table, which the library checks)? */
 int render_pattern_known(const char *name);

@@ -126,12 +126,6 @@ static void write_begin(seq_writer *w, const char *path, const char *stats, cons
     if (!w->threaded) write_frame(w);
 }
 
-void seq_write_start(seq_writer *w, const char *path, const char *stats, const uint8_t *pixels, int width,
-                     int height, char *json)
-{
-    write_begin(w, path, stats, pixels, width, height, json, true);
-}
-
 int seq_write_finish(seq_writer *w)
 {
     if (!w->busy) return 0;
@@ -143,13 +137,13 @@ int seq_write_finish(seq_writer *w)
 /* The ring's buffers: one per writer and one rendering, or one alone. */
 static unsigned ring_buffers(const seq_ring *r) { return r->buf[1] ? (unsigned)r->writers + 1 : 1; }
 
-void seq_ring_init(seq_ring *r, uint8_t *first, int width, int height)
+void seq_ring_init(seq_ring *r, uint8_t *first, int width, int height, int frames)
 {
     memset(r, 0, sizeof *r);
     const size_t bytes = (size_t)width * (size_t)height * 4;
     r->buf[0] = first;
     int extra = 0;
-    while (extra < SEQ_WRITERS_MAX && bytes * (size_t)(extra + 2) <= ((size_t)256 << 20) &&
+    while (extra < SEQ_WRITERS_MAX && extra + 1 < frames && bytes * (size_t)(extra + 2) <= ((size_t)256 << 20) &&
            (r->buf[extra + 1] = malloc(bytes)) != NULL)
         extra++;
     r->writers = extra ? extra : 1;

@@ -10,8 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The largest frame number of --sequence and --frame-index. */
+/* The largest frame number of --sequence and --frame-index, and the room
+ * for one output file name. */
 #define SEQ_MAX_FRAME 9999999
+#define SEQ_PATH_MAX 1024
 
 /* Whether PATTERN holds a frame-number field: one printf-style %d with an
  * optional 0 flag and width up to 9 (%04d); "%%" is a percent sign.  0: it
@@ -38,7 +40,7 @@ typedef struct seq_writer {
     pthread_t thread;
     bool busy;         /* a write was started and not yet finished */
     bool threaded;     /* it runs on thread (else it ran in seq_write_start) */
-    char path[1024], stats[1024];
+    char path[SEQ_PATH_MAX], stats[SEQ_PATH_MAX];
     const uint8_t *pixels;  /* width x height RGBA8, rows top first: the caller's until finished */
     int width, height;
     char *json;        /* freed when written; NULL = no statistics */
@@ -48,11 +50,6 @@ typedef struct seq_writer {
     char note[1400];
 } seq_writer;
 
-/* Starts writing PIXELS to PATH and JSON (taken; NULL: none) to STATS (NULL:
- * none).  PIXELS must stay as they are until seq_write_finish.  Without a
- * thread the write happens here. */
-void seq_write_start(seq_writer *w, const char *path, const char *stats, const uint8_t *pixels, int width,
-                     int height, char *json);
 /* Waits for the write started last: 0, or -1 with the reason in w->err; 0
  * when none was started. */
 int seq_write_finish(seq_writer *w);
@@ -69,10 +66,11 @@ typedef struct seq_ring {
     unsigned next;                      /* frames started */
 } seq_ring;
 
-/* A ring for WIDTH x HEIGHT RGBA8 frames whose first buffer is the caller's
- * FIRST: one writer per extra buffer it could allocate (at most 256 MiB of
- * them), one at least. */
-void seq_ring_init(seq_ring *r, uint8_t *first, int width, int height);
+/* A ring for FRAMES frames of WIDTH x HEIGHT RGBA8 whose first buffer is
+ * the caller's FIRST: one writer per extra buffer it could allocate (fewer
+ * than FRAMES, at most 256 MiB of them); with none, one writer that writes
+ * at once, on the caller's thread. */
+void seq_ring_init(seq_ring *r, uint8_t *first, int width, int height, int frames);
 /* Where the next frame renders. */
 uint8_t *seq_ring_pixels(const seq_ring *r);
 /* The writer the next frame takes: seq_write_finish it (an older frame's)

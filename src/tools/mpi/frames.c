@@ -21,21 +21,20 @@ typedef struct frame_report {
     int code;     /* EXIT_OK (written or skipped) or EXIT_FAIL */
     int skipped;  /* --resume found the file */
     double frame_ms;
-    char path[MSG_BYTES], msg[MSG_BYTES];
+    char path[SEQ_PATH_MAX], msg[MSG_BYTES];
 } frame_report;
 
 /* Renders frame K into j->image, with its statistics JSON in *JSON and their
  * file in STATS when --stats-json asks, or skips it (--resume).  Frames are
  * independent: one that fails (its file, its memory) is reported, and the
  * rank goes on with the next. */
-static frame_report one_frame(job *j, int k, char **json, char stats[MSG_BYTES])
+static frame_report one_frame(job *j, int k, char **json, char stats[SEQ_PATH_MAX])
 {
     const render_opts *o = &j->o;
     frame_report rep = {.frame = k, .rank = j->rank};
     *json = NULL;
     j->status = (rank_status){0};
-    if (!seq_frame_path(o->out_path, k, rep.path, sizeof rep.path) ||
-        (o->stats_path && !seq_frame_path(o->stats_path, k, stats, MSG_BYTES))) {
+    if (!render_frame_paths(o, k, rep.path, stats)) {
         job_fail(&j->status, EXIT_FAIL, "the output file name is too long");
     } else if (o->resume && seq_frame_done(rep.path)) {
         rep.skipped = 1;
@@ -43,7 +42,7 @@ static frame_report one_frame(job *j, int k, char **json, char stats[MSG_BYTES])
     } else {
         job_render(j, k, false);
     }
-    if (j->status.code == EXIT_OK && o->stats_path &&
+    if (j->status.code == EXIT_OK && *stats &&
         !(*json = cli_stats_json(&j->st, j->frame_ms, o->frames, scene_warning_count(j->sc))))
         job_fail(&j->status, EXIT_FAIL, "out of memory formatting statistics");
     rep.code = j->status.code;
@@ -123,9 +122,9 @@ int job_sequence(job *j)
     uint8_t *own = j->image;
     seq_ring ring;
     frame_report pending[SEQ_WRITERS_MAX];
-    seq_ring_init(&ring, own, o->width, o->height);
+    seq_ring_init(&ring, own, o->width, o->height, unreported);
     for (int k = o->first + j->rank; k <= o->last; k += j->ranks) {
-        char *json, stats[MSG_BYTES];
+        char *json, stats[SEQ_PATH_MAX];
         seq_writer *w = seq_ring_writer(&ring);
         frame_report *p = &pending[w - ring.w];
         j->image = seq_ring_pixels(&ring);
@@ -137,7 +136,7 @@ int job_sequence(job *j)
             continue;
         }
         *p = rep;
-        seq_ring_start(&ring, rep.path, o->stats_path ? stats : NULL, o->width, o->height, json);
+        seq_ring_start(&ring, rep.path, *stats ? stats : NULL, o->width, o->height, json);
     }
     for (seq_writer *w; (w = seq_ring_oldest(&ring)) != NULL;) end_write(j, w, &pending[w - ring.w], &t, &unreported);
     j->image = own;

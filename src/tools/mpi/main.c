@@ -130,15 +130,8 @@ static void setup(job *j)
     render_opts *o = &j->o;
     rank_status *st = &j->status;
     if (j->rank == 0) {  /* a sequence's first frame stands for the rest */
-        char err[1024], out[1024], stats[1024];
-        const int k = o->sequence ? o->first : 0;
-        if (!seq_frame_path(o->out_path, k, out, sizeof out) ||
-            (o->stats_path && !seq_frame_path(o->stats_path, k, stats, sizeof stats))) {
-            job_fail(st, EXIT_FAIL, "an output file name is too long");
-            return;
-        }
-        if (cli_check_writable(out, err, sizeof err) != 0 ||
-            (o->stats_path && cli_check_writable(stats, err, sizeof err) != 0)) {
+        char err[1024];
+        if (render_check_outputs(o, err, sizeof err) != 0) {
             job_fail(st, EXIT_FAIL, "%s", err);
             return;
         }
