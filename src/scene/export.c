@@ -8,7 +8,9 @@
 
 /* ---- scene time: objects at time tau (frames) -------------------------------- */
 
-double scene_opts_time(const scene_draw_opts *opts)
+/* opts->time as the walk uses it: NaN and negative times are 0, later than
+ * SCENE_MAX_TIME is SCENE_MAX_TIME. */
+static double scene_opts_time(const scene_draw_opts *opts)
 {
     const double t = opts->time;
     return t > 0.0 ? (t < SCENE_MAX_TIME ? t : SCENE_MAX_TIME) : 0.0;
@@ -64,22 +66,21 @@ static void object_transform_at(const scene_object *o, double tau, float m[16])
         return;
     }
     const double n = floor(tau), f = tau - n;
-    double a[16], b[16], d[16], inv[16];
+    double a[16], b[16], inv[16];
     for (int k = 0; k < 16; k++)
-        a[k] = b[k] = o->has_motion ? o->xform1[k] : o->xform[k];
+        a[k] = b[k] = o->xform1[k];  /* xform itself without motion lines (the parser copies it) */
     if (o->has_motion && affine_inverse(inv, o->xform)) {
-        double x1[16], p[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
-        for (int k = 0; k < 16; k++) x1[k] = o->xform1[k];
-        mul4d(d, x1, inv);
+        double step[16], d[16], p[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
+        mul4d(step, b, inv);  /* D */
+        memcpy(d, step, sizeof d);
         for (uint64_t e = (uint64_t)n - 1; e; e >>= 1) {  /* p = D^(n-1), by squaring */
             if (e & 1)
                 mul4d(p, p, d);
             if (e > 1)
                 mul4d(d, d, d);
         }
-        mul4d(a, p, x1);  /* A_n = D^(n-1) xform1 */
-        mul4d(d, x1, inv);
-        mul4d(b, d, a);   /* A_n+1 = D A_n */
+        mul4d(a, p, b);     /* A_n = D^(n-1) xform1 */
+        mul4d(b, step, a);  /* A_n+1 = D A_n */
     }
     for (int k = 0; k < 16; k++) m[k] = (float)(a[k] + f * (b[k] - a[k]));
     for (int k = 0; k < 3; k++)
@@ -127,11 +128,15 @@ static int draw_order(const scene_object *objs, int count, const float eye[3], d
     return n;
 }
 
-/* The shutter of the frame: OPTS' override, else the camera's. */
+/* The shutter of the frame: OPTS' override, else the camera's.  A shutter
+ * that does not stay open is the instant the frame starts (open = close =
+ * 0), for the objects and the camera alike, as frame 0 has always drawn it. */
 static void frame_shutter(const scene_camera *c, const scene_draw_opts *opts, float *open, float *close)
 {
     *open = opts->set_shutter ? opts->shutter[0] : c->shutter[0];
     *close = opts->set_shutter ? opts->shutter[1] : c->shutter[1];
+    if (!(*close > *open))
+        *open = *close = 0.0f;
 }
 
 mos_result scene_camera_lens(const scene_camera *cameras, int camera_count, const scene_draw_opts *opts,
@@ -188,7 +193,6 @@ static void walk_view_init(walk_view *wv, const scene_camera *cam, const scene_p
     scene_mat4_mul(wv->vp0, proj, view);
     for (int i = 0; i < 3; i++)
         wv->moving = wv->moving || e0[i] != e1[i] || g0[i] != g1[i];
-    wv->moving = wv->moving && wv->t1 > wv->t0;
     if (wv->moving) {
         scene_look_at(view, e1, g1, cam->up);
         scene_mat4_mul(wv->vp1, proj, view);
@@ -199,17 +203,17 @@ static void walk_view_init(walk_view *wv, const scene_camera *cam, const scene_p
 
 /* Calls FN for each instance of object OI: U's matrices at open (U1's at
  * close when the object or the camera moves). */
-static mos_result walk_object(const scene_object *o, int oi, const walk_view *wv, float open, float close,
-                              shader_builtin_uniforms *u, mos_result (*fn)(const scene_walk_draw *d, void *user),
-                              void *user)
+static mos_result walk_object(const scene_object *o, int oi, const walk_view *wv, shader_builtin_uniforms *u,
+                              mos_result (*fn)(const scene_walk_draw *d, void *user), void *user)
 {
     memcpy(u->base_color, o->color, sizeof u->base_color);
     u->alpha_cutoff = o->alpha_cutoff;
-    /* Linear motion: the object's transform at shutter open and close. */
+    /* Linear motion: the object's transform at shutter open and close (a
+     * still object's is the same bits at any time). */
     const bool moving = (o->has_motion || o->velocity[0] != 0.0f || o->velocity[1] != 0.0f ||
-                         o->velocity[2] != 0.0f) && close > open;
+                         o->velocity[2] != 0.0f) && wv->t1 > wv->t0;
     float model0[16], model1[16];
-    object_transform_at(o, moving ? wv->t0 : wv->start, model0);
+    object_transform_at(o, wv->t0, model0);
     if (moving)
         object_transform_at(o, wv->t1, model1);
     else
@@ -283,7 +287,7 @@ mos_result scene_walk(const scene_walk_src *src, const scene_draw_opts *opts,
     mos_result res = order && dist ? MOS_OK : MOS_ERR_OUT_OF_MEMORY;
     const int n = res == MOS_OK ? draw_order(src->objects, src->object_count, wv.eye, T, order, dist) : 0;
     for (int k = 0; k < n && res == MOS_OK; k++)
-        res = walk_object(&src->objects[order[k]], order[k], &wv, open, close, &u, fn, user);
+        res = walk_object(&src->objects[order[k]], order[k], &wv, &u, fn, user);
     free(order);
     free(dist);
     return res;

@@ -1466,7 +1466,7 @@ static int object_placement(parser *p, const token *t, int n)
         return 0;
     }
     if (!strcmp(kw, "velocity"))
-        return nargs(p, t, n, 3, 3, "x y z (world units per shutter interval)") || nums(p, t + 1, 3, o->velocity) ? -1 : 0;
+        return nargs(p, t, n, 3, 3, "x y z (world units per frame)") || nums(p, t + 1, 3, o->velocity) ? -1 : 0;
     if (!strcmp(kw, "fit")) {
         if (nargs(p, t, n, 1, 2, "a size [center|base]") || positive(p, &t[1], &po->fit))
             return -1;

@@ -85,7 +85,7 @@ typedef struct scene_object {
     /* Linear motion over the shutter (scene_walk gives uniforms at open and close). */
     bool has_motion;     /* a `motion` line was given */
     float xform1[16];    /* object -> world at t = 1 (= xform without motion lines) */
-    float velocity[3];   /* world units per shutter interval, added on top: p(t) += v * t */
+    float velocity[3];   /* world units per frame, added on top: p(t) += v * t */
     /* Later frames (scene time > 1) continue the change over one frame,
      * xform1 * inverse(xform), and the velocity: scene_walk. */
 } scene_object;
@@ -331,8 +331,5 @@ mos_result scene_camera_lens(const scene_camera *cameras, int camera_count, cons
  * drawn with motion (uniforms at open, uniforms_t1 at close). */
 mos_result scene_walk(const scene_walk_src *src, const scene_draw_opts *opts,
                       mos_result (*fn)(const scene_walk_draw *d, void *user), void *user);
-/* opts->time as the walk uses it: NaN and negative times are 0, later than
- * SCENE_MAX_TIME is SCENE_MAX_TIME. */
-double scene_opts_time(const scene_draw_opts *opts);
 
 #endif
