@@ -4,6 +4,30 @@
 
 #include "backend/backend.h"
 
+/* The lens/time pattern of SEED: its tuples, the per-pixel table derived
+ * from them and its rankings, replacing the target's only once all are
+ * made (out of memory leaves the old pattern). */
+static mos_result uvt_build(rt_target *t, uint32_t seed, const mos_allocator *a)
+{
+    frame_ranked ranked;
+    float *uvt = util_alloc(a, raster_uvt_floats(t->samples) * sizeof *uvt);
+    if (!uvt) return MOS_ERR_OUT_OF_MEMORY;
+    frame_tuples tuples;
+    raster_tuples_fill(t->samples, seed, &t->positions, &tuples);
+    raster_uvt_fill(&tuples, uvt);
+    if (raster_ranked_init(&ranked, t->samples, uvt, &t->positions, a) != MOS_OK) {
+        util_free(a, uvt);
+        return MOS_ERR_OUT_OF_MEMORY;
+    }
+    util_free(a, t->uvt);
+    raster_ranked_release(&t->ranked, a);
+    t->uvt = uvt;
+    *t->tuples = tuples;
+    t->ranked = ranked;
+    t->uvt_seed = seed;
+    return MOS_OK;
+}
+
 mos_result rt_target_init(rt_target *t, int width, int height, int samples, const mos_allocator *a)
 {
     memset(t, 0, sizeof *t);
@@ -14,18 +38,13 @@ mos_result rt_target_init(rt_target *t, int width, int height, int samples, cons
     t->color = util_calloc(a, pixels * (size_t)samples, sizeof *t->color);
     t->depth = util_calloc(a, pixels * (size_t)samples, sizeof *t->depth);
     t->resolved = util_calloc(a, pixels, sizeof *t->resolved);
-    t->uvt = util_alloc(a, raster_uvt_floats(samples) * sizeof *t->uvt);
     t->tuples = util_alloc(a, sizeof *t->tuples);
-    if (!t->color || !t->depth || !t->resolved || !t->uvt || !t->tuples) {
+    raster_samples_get(samples, &t->positions);
+    if (!t->color || !t->depth || !t->resolved || !t->tuples || uvt_build(t, 0, a) != MOS_OK) {
         rt_target_release(t, a);
         return MOS_ERR_OUT_OF_MEMORY;
     }
-    raster_samples_get(samples, &t->positions);
-    raster_tuples_fill(samples, 0, &t->positions, t->tuples);
-    raster_uvt_fill(t->tuples, t->uvt);
-    mos_result r = raster_ranked_init(&t->ranked, samples, t->uvt, &t->positions, a);
-    if (r != MOS_OK) rt_target_release(t, a);
-    return r;
+    return MOS_OK;
 }
 
 static void inspect_release(rt_inspect *in, const mos_allocator *a)
@@ -72,24 +91,7 @@ mos_result rt_target_bin_grid(rt_target *t, int bin_px, const mos_allocator *a)
 
 mos_result rt_target_uvt_seed(rt_target *t, uint32_t seed, const mos_allocator *a)
 {
-    if (seed == t->uvt_seed) return MOS_OK;
-    frame_ranked ranked;
-    float *uvt = util_alloc(a, raster_uvt_floats(t->samples) * sizeof *uvt);
-    if (!uvt) return MOS_ERR_OUT_OF_MEMORY;
-    frame_tuples tuples;
-    raster_tuples_fill(t->samples, seed, &t->positions, &tuples);
-    raster_uvt_fill(&tuples, uvt);
-    if (raster_ranked_init(&ranked, t->samples, uvt, &t->positions, a) != MOS_OK) {
-        util_free(a, uvt);
-        return MOS_ERR_OUT_OF_MEMORY;
-    }
-    util_free(a, t->uvt);
-    raster_ranked_release(&t->ranked, a);
-    t->uvt = uvt;
-    *t->tuples = tuples;
-    t->ranked = ranked;
-    t->uvt_seed = seed;
-    return MOS_OK;
+    return seed == t->uvt_seed ? MOS_OK : uvt_build(t, seed, a);
 }
 
 /* Makes *p hold n zeroed elements of size elem; blocks of one group share
