@@ -155,16 +155,6 @@ static inline uint32_t stoch_early_depth_avx2(const stoch_block *blk, const rast
 #define STOCH_CHUNK 8
 #include "raster/stoch_rank_walk_tmp.h"
 
-/* Sixteen lanes from four floats, lane l taking raster_lane_class(l): the
- * two halves are the same eight. */
-static inline void stoch_expand16_avx2(float *dst, const float *src)
-{
-    const __m256 v = _mm256_permutevar8x32_ps(_mm256_castps128_ps256(_mm_loadu_ps(src)),
-                                              _mm256_setr_epi32(0, 1, 0, 1, 2, 3, 2, 3));
-    _mm256_store_ps(dst, v);
-    _mm256_store_ps(dst + 8, v);
-}
-#define STOCH_EXPAND16 stoch_expand16_avx2
 #define STOCH_WALK_FN raster_stochastic_avx2
 #include "raster/stoch_walk_tmp.h"
 #endif

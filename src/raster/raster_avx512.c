@@ -70,13 +70,6 @@ static inline uint32_t stoch_early_depth_avx512(const stoch_block *blk, const ra
 #define STOCH_CHUNK 16
 #include "raster/stoch_rank_walk_tmp.h"
 
-/* Sixteen lanes from four floats, lane l taking raster_lane_class(l). */
-static inline void stoch_expand16_avx512(float *dst, const float *src)
-{
-    const __m512i order = _mm512_setr_epi32(0, 1, 0, 1, 2, 3, 2, 3, 0, 1, 0, 1, 2, 3, 2, 3);
-    _mm512_store_ps(dst, _mm512_permutexvar_ps(order, _mm512_castps128_ps512(_mm_loadu_ps(src))));
-}
-#define STOCH_EXPAND16 stoch_expand16_avx512
 #define STOCH_WALK_FN raster_stochastic_avx512
 #include "raster/stoch_walk_tmp.h"
 #endif

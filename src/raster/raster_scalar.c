@@ -48,11 +48,5 @@ static inline void stoch_compress16_scalar(void *dst, const void *src, uint32_t 
 #define STOCH_CHUNK 8
 #include "raster/stoch_rank_walk_tmp.h"
 
-/* Sixteen lanes from four floats, lane l taking raster_lane_class(l). */
-static inline void stoch_expand16_scalar(float *dst, const float *src)
-{
-    for (int l = 0; l < 16; l++) dst[l] = src[raster_lane_class(l)];
-}
-#define STOCH_EXPAND16 stoch_expand16_scalar
 #define STOCH_WALK_FN raster_stochastic_scalar
 #include "raster/stoch_walk_tmp.h"

@@ -1,12 +1,21 @@
 /* stoch_lane.h — the arithmetic of one 5D visibility sample against one
  * blurred triangle, branch-free so that a loop over lanes vectorizes:
- * stoch_block_tmp.h runs it over sixteen pixels at a time in every ISA.  The build turns floating-point contraction off, so
+ * the walks (stoch_walk_tmp.h, stoch_rank_walk_tmp.h) run it over sixteen
+ * pixels at a time in every ISA.  The build turns floating-point contraction off, so
  * every ISA computes the same bits (and two triangles sharing an edge the
  * same edge values, see edge_inside). */
 #ifndef MOSAIC_RASTER_STOCH_LANE_H
 #define MOSAIC_RASTER_STOCH_LANE_H
 
 #include "frame/frame.h"
+#include "raster/raster.h"
+
+/* Sixteen lanes (a 4x4 block) from four floats, one per pixel class, lane l
+ * taking raster_lane_class(l)'s. */
+static inline void stoch_expand16(float *dst, const float *src)
+{
+    for (int l = 0; l < 16; l++) dst[l] = src[raster_lane_class(l)];
+}
 
 /* Oriented edge test with a tie rule: on the edge (value 0), a sample
  * belongs to the triangle whose edge gradient points to +x, or along +y

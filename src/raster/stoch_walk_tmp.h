@@ -4,8 +4,7 @@
  * included once per ISA by raster_scalar.c,
  * raster_avx2.c and raster_avx512.c, which define STOCH_WALK_FN (its name),
  * STOCH_MASK16 (the mask of sixteen int lanes that are 0 or -1, 64-byte
- * aligned), STOCH_EXPAND16 (sixteen lanes, 64-byte aligned, from four
- * floats, lane l taking float raster_lane_class(l)) and STOCH_EARLY_DEPTH16 (a block's early depth,
+ * aligned) and STOCH_EARLY_DEPTH16 (a block's early depth,
  * stoch_early_depth's bits).
  *
  * Interleaved (u, v, t) (Fatahalian et al. 2009): the frame's lens/time
@@ -156,11 +155,11 @@ static void STOCH_GROUP(const fe_tri *tri, const stoch_setup *restrict S, const 
     const int i0 = FRAME_CLASSES * g;
     stoch_group_lanes G;
     for (int e = 0; e < 3; e++) {
-        for (int k = 0; k < 3; k++) STOCH_EXPAND16(G.c[e][k], S->c[e][k] + i0);
-        STOCH_EXPAND16(G.z[e], S->z[e] + i0);
-        STOCH_EXPAND16(G.w[e], S->w[e] + i0);
+        for (int k = 0; k < 3; k++) stoch_expand16(G.c[e][k], S->c[e][k] + i0);
+        stoch_expand16(G.z[e], S->z[e] + i0);
+        stoch_expand16(G.w[e], S->w[e] + i0);
     }
-    STOCH_EXPAND16(G.det, S->det + i0);
+    stoch_expand16(G.det, S->det + i0);
     const int cull = b->cull_back;
     const float rate = b->rate;
     const int bx_first = x0 & ~3, by_first = y0 & ~3;
@@ -262,5 +261,4 @@ void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *
 #undef STOCH_WALK_FN
 #undef STOCH_MASK16
 #undef STOCH_EARLY_DEPTH16
-#undef STOCH_EXPAND16
 #undef STOCH_RANK_WALK_FN
