@@ -349,7 +349,17 @@ static int tex_keys(pctx *c, int n)
     return 0;
 }
 
-/* What ROOT reaches and each node's distinct users, in id order (CSR). */
+/* Whether A, an arg of the node scanned under stamp S, is arithmetic and
+ * not yet met among that node's args (it is marked met). */
+static inline bool first_arith_use(pctx *c, int a, uint32_t s)
+{
+    if (c->kind[a] < K_ARITH || c->seen[a] == s) return false;
+    c->seen[a] = s;
+    return true;
+}
+
+/* What ROOT reaches and each node's distinct users, in id order (CSR):
+ * each arg's users counted, the counts summed into starts, the users placed. */
 static void users(pctx *c, int n)
 {
     c->reach[c->root] = 1;
@@ -357,27 +367,21 @@ static void users(pctx *c, int n)
         if (c->reach[x])
             for (int j = c->astart[x]; j < c->astart[x + 1]; j++)
                 c->reach[c->arg[j]] = 1;
-    /* Two passes over each reached node's distinct arithmetic args: count
-     * every arg's users, then (after the prefix sum) place them. */
-    for (int pass = 0; pass < 2; pass++) {
-        for (int x = 0; x < n; x++) {
-            if (!c->reach[x])
-                continue;
-            const uint32_t s = next_stamp(c);
-            for (int j = c->astart[x]; j < c->astart[x + 1]; j++) {
-                const int a = c->arg[j];
-                if (c->kind[a] < K_ARITH || c->seen[a] == s)
-                    continue;
-                c->seen[a] = s;
-                if (pass)
-                    c->user[c->ustart[a] + c->fi[a]++] = x;  /* users in id order */
-                else
-                    c->ustart[a + 1]++;
-            }
+    for (int x = 0; x < n; x++) {
+        if (!c->reach[x]) continue;
+        const uint32_t s = next_stamp(c);
+        for (int j = c->astart[x]; j < c->astart[x + 1]; j++)
+            if (first_arith_use(c, c->arg[j], s)) c->ustart[c->arg[j] + 1]++;
+    }
+    for (int i = 0; i < n; i++)
+        c->ustart[i + 1] += c->ustart[i];
+    for (int x = 0; x < n; x++) {
+        if (!c->reach[x]) continue;
+        const uint32_t s = next_stamp(c);
+        for (int j = c->astart[x]; j < c->astart[x + 1]; j++) {
+            const int a = c->arg[j];
+            if (first_arith_use(c, a, s)) c->user[c->ustart[a] + c->fi[a]++] = x;  /* users in id order */
         }
-        if (!pass)
-            for (int i = 0; i < n; i++)
-                c->ustart[i + 1] += c->ustart[i];
     }
 }
 
