@@ -1395,11 +1395,13 @@ static int glsl_shader(parser *p, const token *t, int n, scene_object *o)
 /* What an object keyword group's parser says of a keyword that is not its own. */
 #define KW_NOT_MINE 1
 
+/* The values of an on/off keyword (textures, depth_write), in choose()'s order. */
+static const char *const on_off[] = { "on", "off", NULL };
+
 /* An object's geometry: a primitive, a mesh or a map, and a map's options.
  * KW_NOT_MINE when t[0] is another keyword. */
 static int object_geometry(parser *p, const token *t, int n)
 {
-    static const char *const on_off[] = { "on", "off", NULL };
     pending_object *po = &p->po;
     const char *kw = t[0].s;
     if (!strcmp(kw, "plane"))
@@ -1498,7 +1500,6 @@ static int object_placement(parser *p, const token *t, int n)
  * depth, alpha test, culling.  KW_NOT_MINE when t[0] is another keyword. */
 static int object_material(parser *p, const token *t, int n)
 {
-    static const char *const on_off[] = { "on", "off", NULL };
     pending_object *po = &p->po;
     scene_object *o = &po->obj;
     const char *kw = t[0].s;
