@@ -40,7 +40,7 @@ typedef struct stoch_setup {
 /* One group's lines in lane order (lane l: its class's tuple). */
 typedef struct stoch_group_lanes {
     _Alignas(64) float c[3][3][STOCH_LANES];
-    _Alignas(64) float det[STOCH_LANES], z[3][STOCH_LANES], w[3][STOCH_LANES];
+    _Alignas(64) float z[3][STOCH_LANES], w[3][STOCH_LANES];
 } stoch_group_lanes;
 
 /* A box whose vertices lie beyond +-2^30 pixels (or are not finite) is
@@ -159,8 +159,6 @@ static void STOCH_GROUP(const fe_tri *tri, const stoch_setup *restrict S, const 
         stoch_expand16(G.z[e], S->z[e] + i0);
         stoch_expand16(G.w[e], S->w[e] + i0);
     }
-    stoch_expand16(G.det, S->det + i0);
-    const int cull = b->cull_back;
     const float rate = b->rate;
     const int bx_first = x0 & ~3, by_first = y0 & ~3;
     stoch_block blk;
@@ -186,7 +184,7 @@ static void STOCH_GROUP(const fe_tri *tri, const stoch_setup *restrict S, const 
                                        {G.c[1][0][l], G.c[1][1][l], G.c[1][2][l]},
                                        {G.c[2][0][l], G.c[2][1][l], G.c[2][2][l]}};
                 float e[3];
-                hit[l] = -stoch_lane_edges(cull, c, fx + OX[l], fy + OY[l], G.det[l], e);
+                hit[l] = -stoch_lane_inside(c, fx + OX[l], fy + OY[l], e);  /* det: in the box (setup) */
                 w0[l] = e[0];
                 w1[l] = e[1];
                 w2[l] = e[2];
