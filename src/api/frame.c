@@ -213,6 +213,7 @@ mos_result mos_draw(mos_context *ctx, const mos_draw_desc *desc)
     d.depth_write = desc->depth_write;
     d.cull = desc->cull;
     d.blend = desc->blend;
+    d.never_discards = sh->desc.never_discards || desc->never_discards;
     ctx->draws[ctx->draw_count++] = d;
     return MOS_OK;
 }

@@ -139,6 +139,7 @@ typedef struct fe_draw {
     bool depth_test, depth_write;
     mos_cull cull;
     mos_blend blend;
+    bool never_discards;  /* the shader's promise or the draw's (mos_shader_desc.never_discards) */
 } fe_draw;
 
 /* A triangle after clip, cull and setup, in window space (y up).  Edge

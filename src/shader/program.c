@@ -173,6 +173,7 @@ void program_desc(shader_program *p, mos_shader_desc *desc)
     desc->scratch_bytes = p->vs_scratch > p->fs_scratch ? p->vs_scratch : p->fs_scratch;
     /* the back-end gathers a VM batch of quads per call when it can */
     desc->batch_quads = p->lanes / 4 < MOS_MAX_BATCH_QUADS ? p->lanes / 4 : MOS_MAX_BATCH_QUADS;
+    desc->never_discards = !p->fs.discards;
 }
 
 void program_vs(const mos_vs_batch *b)
