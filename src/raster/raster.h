@@ -206,18 +206,19 @@ typedef struct stoch_block {
     int x0, y0;
     uint32_t covered, live, first_covered, first_live;
     const uint8_t *sample;
+    int group;  /* sample is frame_tuples.lane_sample[group], or -1 (a rank walk's lanes) */
     stoch_hits hits;
 } stoch_block;
 typedef void (*stoch_emit_fn)(void *consumer, const stoch_block *blk);
 
 /* Which pixels of a bin (up to 256 x 256) the current triangle has
- * covered, and covered past early depth: a bit per pixel, 64 pixels of a
- * row to a word; a word not stamped with `stamp` holds none. */
-#define STOCH_ROW_WORDS 4  /* 256 / 64 */
+ * covered, and covered past early depth: per 4x4 block of the bin, a bit
+ * per lane; a block not stamped with `stamp` holds none. */
+#define STOCH_BIN_BLOCKS (64 * 64)
 typedef struct stoch_pixels {
     uint32_t stamp;
-    uint32_t word_stamp[256 * STOCH_ROW_WORDS];
-    uint64_t covered[256 * STOCH_ROW_WORDS], live[256 * STOCH_ROW_WORDS];
+    uint32_t block_stamp[STOCH_BIN_BLOCKS];
+    uint16_t covered[STOCH_BIN_BLOCKS], live[STOCH_BIN_BLOCKS];
 } stoch_pixels;
 
 /* The stochastic rasterizer: tri over pixels [x0, x1) x [y0, y1) of a bin

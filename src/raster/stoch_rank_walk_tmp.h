@@ -273,6 +273,7 @@ static void STOCH_RANK_WALK_FN(const fe_tri *tri, const raster_view *v, const fr
                 blk->x0 = bx;
                 blk->y0 = by;
                 blk->sample = sample;
+                blk->group = -1;
                 blk->covered = 0;
                 STOCH_COMPRESS16(P.x + P.n, xs, pass);
                 STOCH_COMPRESS16(P.y + P.n, ys, pass);

@@ -161,16 +161,28 @@ static void STOCH_GROUP(const fe_tri *tri, const stoch_setup *restrict S, const 
     }
     const float rate = b->rate;
     const int bx_first = x0 & ~3, by_first = y0 & ~3;
+    /* Blocks inside every class's box have all sixteen lanes. */
+    int ix0 = box[0][0], ix1 = box[0][1], iy0 = box[0][2], iy1 = box[0][3];
+    for (int c = 1; c < FRAME_CLASSES; c++) {
+        ix0 = box[c][0] > ix0 ? box[c][0] : ix0;
+        ix1 = box[c][1] < ix1 ? box[c][1] : ix1;
+        iy0 = box[c][2] > iy0 ? box[c][2] : iy0;
+        iy1 = box[c][3] < iy1 ? box[c][3] : iy1;
+    }
     stoch_block blk;
     blk.tri = tri;
     blk.sample = sample;
+    blk.group = g;
     for (int by = by_first; by < y1; by += 4) {
         for (int bx = bx_first; bx < x1; bx += 4) {
             /* The lanes of each class inside its own tuple's box. */
-            uint32_t mask = 0;
-            for (int c = 0; c < FRAME_CLASSES; c++)
-                mask |= stoch_class_lanes[c] & raster_block_cols(box[c][0] - bx, box[c][1] - bx) &
-                        raster_block_rows(box[c][2] - by, box[c][3] - by);
+            uint32_t mask = 0xffffu;
+            if (!((bx >= ix0) & (bx + 4 <= ix1) & (by >= iy0) & (by + 4 <= iy1))) {
+                mask = 0;
+                for (int c = 0; c < FRAME_CLASSES; c++)
+                    mask |= stoch_class_lanes[c] & raster_block_cols(box[c][0] - bx, box[c][1] - bx) &
+                            raster_block_rows(box[c][2] - by, box[c][3] - by);
+            }
             if (!mask) continue;
             const uint64_t lanes = (uint64_t)__builtin_popcount(mask);  /* every candidate is tested */
             counts->stoch_candidates += lanes;
