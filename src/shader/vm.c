@@ -45,7 +45,7 @@ static vm_ins *emit(builder *b)
     vm_program *p = b->p;
     if (p->ins_count == b->cap_ins) {
         const int cap = b->cap_ins ? 2 * b->cap_ins : 256;
-        vm_ins *g = ir_realloc(p->alloc, p->ins, (size_t)p->ins_count * sizeof *g, (size_t)cap * sizeof *g);
+        vm_ins *g = util_realloc(p->alloc, p->ins, (size_t)p->ins_count * sizeof *g, (size_t)cap * sizeof *g);
         if (!g) {
             b->oom = 1;
             return NULL;
@@ -512,7 +512,7 @@ static int fuse_chains(vm_program *p)
             p->ins[out++] = p->ins[i++];
             continue;
         }
-        vm_link *g = ir_realloc(p->alloc, p->links, (size_t)p->link_count * sizeof *g,
+        vm_link *g = util_realloc(p->alloc, p->links, (size_t)p->link_count * sizeof *g,
                                 (size_t)(p->link_count + e - i + 1) * sizeof *g);
         if (!g)
             return -1;
