@@ -38,15 +38,16 @@ static void fill_inputs(void)
     }
 }
 
-/* GLSL source -> translated fragment shader; 0 on success, else err set. */
-static int translate(const char *src, ir_stage stage, spv_shader *sh, char *err, size_t err_size)
+/* GLSL source -> translated fragment shader; MOS_OK, else err set. */
+static mos_result translate(const char *src, ir_stage stage, spv_shader *sh, char *err, size_t err_size)
 {
     uint32_t *words;
     size_t count;
     if (glsl_compile(src, strlen(src), stage == IR_VERTEX ? "t.vert" : "t.frag",
                      stage == IR_VERTEX ? GLSL_VERTEX : GLSL_FRAGMENT, &words, &count, err, err_size) < 0)
-        return -1;
-    const int rc = spv_translate(words, count, stage, stage == IR_VERTEX ? "t.vert" : "t.frag", sh, err, err_size);
+        return MOS_ERR_SHADER;
+    const mos_result rc = spv_translate(words, count, stage, stage == IR_VERTEX ? "t.vert" : "t.frag", sh, err,
+                                        err_size);
     free(words);
     return rc;
 }
@@ -426,10 +427,10 @@ static void test_errors(void)
                  "void main() { o = vec4(0.0);\n%s\n}\n",
                  cases[i].body);
         spv_shader sh;
-        const int rc = translate(src, IR_FRAGMENT, &sh, err, sizeof err);
-        if (rc == 0)
+        const mos_result rc = translate(src, IR_FRAGMENT, &sh, err, sizeof err);
+        if (rc == MOS_OK)
             spv_shader_free(&sh);
-        CHECK_MSG(rc != 0 && strstr(err, cases[i].want) && strstr(err, "t.frag:6"),
+        CHECK_MSG(rc == MOS_ERR_SHADER && strstr(err, cases[i].want) && strstr(err, "t.frag:6"),
                   "'%s': want an error at t.frag:6 naming '%s', got: %s", cases[i].body, cases[i].want,
                   rc ? err : "(accepted)");
     }
@@ -447,11 +448,11 @@ static void test_big_and_bindings(void)
         CHECK_MSG(sh.dag.count > 6000, "%d nodes", sh.dag.count);
         spv_shader_free(&sh);
     }
-    const int rc = translate(HEADER "layout(binding = 8) uniform sampler2D s;\n"
-                                    "void main() { o = texture(s, a.xy); }\n", IR_FRAGMENT, &sh, err, sizeof err);
-    if (rc == 0)
+    const mos_result rc = translate(HEADER "layout(binding = 8) uniform sampler2D s;\n"
+                                           "void main() { o = texture(s, a.xy); }\n", IR_FRAGMENT, &sh, err, sizeof err);
+    if (rc == MOS_OK)
         spv_shader_free(&sh);
-    CHECK_MSG(rc != 0 && strstr(err, "binding 8"), "got: %s", rc ? err : "(accepted)");
+    CHECK_MSG(rc == MOS_ERR_SHADER && strstr(err, "binding 8"), "got: %s", rc ? err : "(accepted)");
 }
 
 /* A shader heavy enough to need several passes: lighting, texture fetches
@@ -629,7 +630,8 @@ static void test_builtin_twins(void)
         if (!CHECK_MSG(glsl_compile_file(path, &fs, &fs_n, &st, err, sizeof err) == 0, "%s", err))
             continue;
         shader_program *p;
-        if (CHECK_MSG(program_build(vs, vs_n, fs, fs_n, "builtin.vert", path, NULL, &p, err, sizeof err) == 0, "%s", err)) {
+        if (CHECK_MSG(program_build(vs, vs_n, fs, fs_n, "builtin.vert", path, NULL, &p, err, sizeof err) == MOS_OK, "%s",
+                      err)) {
             mos_shader_desc gd;
             program_desc(p, &gd);
             const mos_shader_desc *nd = shader_builtin_find(names[i]);

@@ -64,11 +64,11 @@ int scene_glsl_add(scene *s, const char *frag, const char *vert, const char *san
         goto fail;
     /* Translate once now: errors belong to loading, not to the first frame. */
     shader_program *prog;
-    if (program_build(e->vs, e->vs_words, e->fs, e->fs_words, vert, frag, NULL, &prog, err, err_size) < 0)
+    if (program_build(e->vs, e->vs_words, e->fs, e->fs_words, vert, frag, NULL, &prog, err, err_size) != MOS_OK)
         goto fail;
     /* A scene's draws give the built-in block: a shader reading past it is refused here, not at its first draw. */
     if (program_check_uniforms(prog, sizeof(shader_builtin_uniforms), "a scene's draw (the built-in block)", err,
-                               err_size) < 0) {
+                               err_size) != MOS_OK) {
         program_free(prog);
         goto fail;
     }

@@ -93,10 +93,6 @@ typedef struct ir_dag {
 void ir_init(ir_dag *d, ir_stage stage);
 void ir_free(ir_dag *d);
 
-/* What the compiler's entry points (spv_translate, part_partition, vm_build,
- * program_build) return when an allocation failed; -1 is any other error. */
-#define IR_OOM (-2)
-
 /* Adds (or finds) a node; returns its id, or -1 when out of memory.
  * Operands must be ids of existing nodes. */
 int ir_const(ir_dag *d, float value);

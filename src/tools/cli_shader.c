@@ -69,7 +69,7 @@ static void print_resources(const ir_dag *d, part_view view)
     const part_costs costs = { 15, 5, 1 };
     part_plan one;
     char err[256];
-    if (part_partition_view(d, view, PART_RDSH, &unlimited, &costs, 0, &one, err, sizeof err) < 0) {
+    if (part_partition_view(d, view, PART_RDSH, &unlimited, &costs, 0, &one, err, sizeof err) != MOS_OK) {
         printf("%s\n", err);
         return;
     }
@@ -242,10 +242,10 @@ int cli_shader_main(int argc, char **argv)
         }
     }
     spv_shader sh;
-    const int rc = spv_translate(words, count, stage == GLSL_VERTEX ? IR_VERTEX : IR_FRAGMENT, file, &sh, err,
-                                 sizeof err);
+    const mos_result rc = spv_translate(words, count, stage == GLSL_VERTEX ? IR_VERTEX : IR_FRAGMENT, file, &sh,
+                                        err, sizeof err);
     free(words);
-    if (rc < 0) {
+    if (rc != MOS_OK) {
         fprintf(stderr, "%s\n", err);
         return CLI_EXIT_FAIL;
     }
@@ -256,7 +256,7 @@ int cli_shader_main(int argc, char **argv)
         ir_print(d, stdout);
     part_plan plan;
     const clock_t t0 = clock();
-    if (part_partition_view(d, view, algo, &o.limits, &o.costs, o.time_limit, &plan, err, sizeof err) < 0) {
+    if (part_partition_view(d, view, algo, &o.limits, &o.costs, o.time_limit, &plan, err, sizeof err) != MOS_OK) {
         fprintf(stderr, "%s: %s\n", file, err);
         spv_shader_free(&sh);
         return CLI_EXIT_FAIL;
