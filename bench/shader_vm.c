@@ -27,6 +27,7 @@
 #include "glsl/glsl.h"
 #include "wood_native.h"
 #include "shader/shader.h"
+#include "util/alloc.h"
 #include "util/cpu.h"
 
 static double now_ns(void)
@@ -60,7 +61,7 @@ static uint32_t *compile(const char *path, size_t *n)
     char err[2048];
     uint32_t *w;
     glsl_stage st;
-    if (glsl_compile_file(path, &w, n, &st, err, sizeof err) < 0) {
+    if (glsl_compile_file(path, NULL, &w, n, &st, err, sizeof err) != MOS_OK) {
         fprintf(stderr, "%s\n", err);
         exit(1);
     }
@@ -74,8 +75,8 @@ static shader_program *build(const char *vert, const char *frag, const program_o
     char err[2048];
     shader_program *p;
     const mos_result rc = program_build(vs, vn, fs, fn, vert, frag, opt, &p, err, sizeof err);
-    free(vs);
-    free(fs);
+    util_free(NULL, vs);
+    util_free(NULL, fs);
     if (rc != MOS_OK) {
         fprintf(stderr, "%s\n", err);
         exit(1);
@@ -208,7 +209,7 @@ static void batch_table(const char *frag, int rounds, mos_isa isa, const mos_sam
             fprintf(stderr, "%s\n", err);
             exit(1);
         }
-        free(w);
+        util_free(NULL, w);
     }
     const int total = 1 << 17;  /* lanes per measurement */
     float *in[16];

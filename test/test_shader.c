@@ -10,6 +10,7 @@
 #include "check.h"
 #include "glsl/glsl.h"
 #include "shader/shader.h"
+#include "util/alloc.h"
 #include "util/cpu.h"
 
 enum { LANES = 256, NIN = 8 };
@@ -43,12 +44,12 @@ static mos_result translate(const char *src, ir_stage stage, spv_shader *sh, cha
 {
     uint32_t *words;
     size_t count;
-    if (glsl_compile(src, strlen(src), stage == IR_VERTEX ? "t.vert" : "t.frag",
-                     stage == IR_VERTEX ? GLSL_VERTEX : GLSL_FRAGMENT, &words, &count, err, err_size) < 0)
-        return MOS_ERR_SHADER;
-    const mos_result rc = spv_translate(words, count, stage, stage == IR_VERTEX ? "t.vert" : "t.frag", sh, err,
-                                        err_size);
-    free(words);
+    mos_result rc = glsl_compile(src, strlen(src), stage == IR_VERTEX ? "t.vert" : "t.frag",
+                                 stage == IR_VERTEX ? GLSL_VERTEX : GLSL_FRAGMENT, NULL, &words, &count, err, err_size);
+    if (rc != MOS_OK)
+        return rc;
+    rc = spv_translate(words, count, stage, stage == IR_VERTEX ? "t.vert" : "t.frag", sh, err, err_size);
+    util_free(NULL, words);
     return rc;
 }
 
@@ -601,11 +602,11 @@ static void test_builtin_twins(void)
     uint32_t *vs;
     size_t vs_n;
     glsl_stage st;
-    if (!CHECK_MSG(glsl_compile_file("shaders/builtin.vert", &vs, &vs_n, &st, err, sizeof err) == 0, "%s", err))
+    if (!CHECK_MSG(glsl_compile_file("shaders/builtin.vert", NULL, &vs, &vs_n, &st, err, sizeof err) == MOS_OK, "%s", err))
         return;
     mos_sampler tex[2];
     if (!make_textures(tex)) {
-        free(vs);
+        util_free(NULL, vs);
         return;
     }
     shader_builtin_uniforms u;
@@ -627,7 +628,7 @@ static void test_builtin_twins(void)
         snprintf(path, sizeof path, "shaders/%s.frag", names[i]);
         uint32_t *fs;
         size_t fs_n;
-        if (!CHECK_MSG(glsl_compile_file(path, &fs, &fs_n, &st, err, sizeof err) == 0, "%s", err))
+        if (!CHECK_MSG(glsl_compile_file(path, NULL, &fs, &fs_n, &st, err, sizeof err) == MOS_OK, "%s", err))
             continue;
         shader_program *p;
         if (CHECK_MSG(program_build(vs, vs_n, fs, fs_n, "builtin.vert", path, NULL, &p, err, sizeof err) == MOS_OK, "%s",
@@ -678,9 +679,9 @@ static void test_builtin_twins(void)
             free(scratch);
             program_free(p);
         }
-        free(fs);
+        util_free(NULL, fs);
     }
-    free(vs);
+    util_free(NULL, vs);
     for (int t = 0; t < 2; t++)
         texture_release(&tex[t], &(mos_allocator){ 0 });
 }
@@ -701,8 +702,8 @@ static void test_api(void)
     uint32_t *vs, *fs;
     size_t vs_n, fs_n;
     glsl_stage st;
-    if (CHECK(glsl_compile_file("shaders/builtin.vert", &vs, &vs_n, &st, err, sizeof err) == 0)) {
-        if (CHECK(glsl_compile_file("shaders/lambert.frag", &fs, &fs_n, &st, err, sizeof err) == 0)) {
+    if (CHECK(glsl_compile_file("shaders/builtin.vert", NULL, &vs, &vs_n, &st, err, sizeof err) == MOS_OK)) {
+        if (CHECK(glsl_compile_file("shaders/lambert.frag", NULL, &fs, &fs_n, &st, err, sizeof err) == MOS_OK)) {
             CHECK_OK(mos_shader_create_spirv(ctx, &(mos_spirv_desc){ .vertex = vs, .vertex_words = vs_n, .fragment = fs,
                                                                      .fragment_words = fs_n, .pass_ops = 12 }, &s));
             /* a draw giving fewer uniform bytes than the shader reads is refused, naming both counts */
@@ -735,9 +736,9 @@ static void test_api(void)
                                                                            .fragment = vs, .fragment_words = vs_n }, &s),
                       MOS_ERR_SHADER);
             CHECK(strstr(mos_last_error(ctx), "vertex") != NULL);
-            free(fs);
+            util_free(NULL, fs);
         }
-        free(vs);
+        util_free(NULL, vs);
     }
     mos_context_destroy(ctx);
 }

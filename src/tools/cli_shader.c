@@ -11,6 +11,7 @@
 
 #include "glsl/glsl.h"
 #include "shader/shader.h"
+#include "util/alloc.h"
 
 static const char shader_usage[] =
     "usage: mosaic shader FILE.frag|FILE.vert [options]\n"
@@ -228,7 +229,7 @@ int cli_shader_main(int argc, char **argv)
     uint32_t *words;
     size_t count;
     glsl_stage stage;
-    if (glsl_compile_file(file, &words, &count, &stage, err, sizeof err) < 0) {
+    if (glsl_compile_file(file, NULL, &words, &count, &stage, err, sizeof err) != MOS_OK) {
         fprintf(stderr, "%s\n", err);
         return CLI_EXIT_FAIL;
     }
@@ -237,14 +238,14 @@ int cli_shader_main(int argc, char **argv)
         const int ok = f && fwrite(words, sizeof *words, count, f) == count;
         if ((f && fclose(f) != 0) || !ok) {
             fprintf(stderr, "mosaic: %s: cannot write\n", spirv);
-            free(words);
+            util_free(NULL, words);
             return CLI_EXIT_FAIL;
         }
     }
     spv_shader sh;
     const mos_result rc = spv_translate(words, count, stage == GLSL_VERTEX ? IR_VERTEX : IR_FRAGMENT, file, &sh,
                                         err, sizeof err);
-    free(words);
+    util_free(NULL, words);
     if (rc != MOS_OK) {
         fprintf(stderr, "%s\n", err);
         return CLI_EXIT_FAIL;

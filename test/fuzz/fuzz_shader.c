@@ -19,6 +19,7 @@
 #include "fuzz_util.h"
 #include "glsl/glsl.h"
 #include "shader/shader.h"
+#include "util/alloc.h"
 
 #define FUZZ_PART_SECONDS 0.25  /* the partitioner's time limit per call (its fallback may take 1.5 times that) */
 
@@ -135,7 +136,8 @@ static void build_out_of_memory(const uint32_t *fs, size_t fs_n, const uint8_t *
     static uint32_t *vs;
     static size_t vs_n;
     char err[1024];
-    if (!vs && glsl_compile(pair_vert, sizeof pair_vert - 1, "pair.vert", GLSL_VERTEX, &vs, &vs_n, err, sizeof err) < 0) {
+    if (!vs && glsl_compile(pair_vert, sizeof pair_vert - 1, "pair.vert", GLSL_VERTEX, NULL, &vs, &vs_n, err,
+                            sizeof err) != MOS_OK) {
         fprintf(stderr, "fuzz_shader: pair.vert: %s\n", err);
         abort();
     }
@@ -188,8 +190,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint32_t *words;
         size_t count;
         char err[1024];
-        if (glsl_compile((const char *)data, size, "fuzz", vertex ? GLSL_VERTEX : GLSL_FRAGMENT, &words, &count, err,
-                         sizeof err) < 0) {
+        if (glsl_compile((const char *)data, size, "fuzz", vertex ? GLSL_VERTEX : GLSL_FRAGMENT, NULL, &words, &count,
+                         err, sizeof err) != MOS_OK) {
             if (fuzz_verbose())
                 fprintf(stderr, "fuzz_shader: %s\n", err);
             return 0;
@@ -197,7 +199,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         translate(words, count, vertex ? IR_VERTEX : IR_FRAGMENT);
         if (!vertex)
             build_out_of_memory(words, count, data, size);
-        free(words);
+        util_free(NULL, words);
         return 0;
     }
     const size_t count = size / 4;
