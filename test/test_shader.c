@@ -437,6 +437,41 @@ static void test_errors(void)
     }
 }
 
+/* glsl_compile's results: a #version before 330 (the README's requirement)
+ * is refused at its line with Mosaic's message, 150..320 too (glslang's own
+ * limit is 150), and 330 on compiles; a NUL byte is the source's fault;
+ * glsl_compile_file's file problems have codes of their own. */
+static void test_glsl_results(void)
+{
+    static const int versions[] = { 110, 150, 300, 320, 330, 450 };
+    for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++) {
+        char src[256], err[1024], want[160];
+        snprintf(src, sizeof src, "// first\n#version %d\nlayout(location = 0) out vec4 o;\nvoid main() { o = vec4(1.0); }\n",
+                 versions[i]);
+        snprintf(want, sizeof want, "t.frag:2: #version %d is not supported: Mosaic compiles GLSL to SPIR-V for OpenGL, "
+                 "which needs #version 330 or higher", versions[i]);
+        uint32_t *w;
+        size_t n;
+        const mos_result rc = glsl_compile(src, strlen(src), "t.frag", GLSL_FRAGMENT, NULL, &w, &n, err, sizeof err);
+        if (versions[i] < 330)
+            CHECK_MSG(rc == MOS_ERR_SHADER && !w && strstr(err, want), "#version %d: %s: %s", versions[i],
+                      mos_result_name(rc), rc ? err : "(accepted)");
+        else
+            CHECK_MSG(rc == MOS_OK && w && n > 5, "#version %d: %s: %s", versions[i], mos_result_name(rc), err);
+        util_free(NULL, w);
+    }
+    char err[256];
+    uint32_t *w;
+    size_t n;
+    glsl_stage st;
+    CHECK(glsl_compile("void main() {}\0", 15, "nul.frag", GLSL_FRAGMENT, NULL, &w, &n, err, sizeof err) ==
+              MOS_ERR_SHADER && !w && strstr(err, "nul.frag: the source contains a NUL byte"));
+    CHECK(glsl_compile_file("shaders/README.md", NULL, &w, &n, &st, err, sizeof err) == MOS_ERR_INVALID_ARGUMENT &&
+          !w && strstr(err, "ends in .vert or .frag"));
+    CHECK(glsl_compile_file("shaders/no-such-file.frag", NULL, &w, &n, &st, err, sizeof err) == MOS_ERR_IO && !w &&
+          strstr(err, "shaders/no-such-file.frag: "));
+}
+
 /* A DAG of thousands of nodes (the hash table grows past its first size),
  * and a sampler binding past MOS_MAX_TEXTURES refused at translation. */
 static void test_big_and_bindings(void)
@@ -756,6 +791,7 @@ int main(void)
     TEST_RUN(test_std450);
     TEST_RUN(test_dag_cleanup);
     TEST_RUN(test_errors);
+    TEST_RUN(test_glsl_results);
     TEST_RUN(test_big_and_bindings);
     TEST_RUN(test_partitions_exact);
     TEST_RUN(test_builtin_twins);

@@ -111,10 +111,11 @@ static mos_result check_depth(const char *code, const char *file, char *err, siz
     return MOS_OK;
 }
 
-/* glslang cannot build its built-in tables for desktop GLSL before 1.50
- * with SPIR-V as the target: it prints its whole built-in prelude and
- * "Unable to parse built-ins".  Such a #version is refused first, at its
- * line (MOS_ERR_SHADER); the others get glslang's own messages. */
+/* A #version before GLSL_MIN_VERSION is refused first, at its line (glslang
+ * itself cannot even build its built-in tables before 1.50 with SPIR-V as the
+ * target: it prints its whole built-in prelude and "Unable to parse
+ * built-ins"); the others get glslang's own messages.  MOS_OK or
+ * MOS_ERR_SHADER. */
 static mos_result check_version(const char *code, const char *file, char *err, size_t err_size)
 {
     int line = 1;
@@ -131,11 +132,11 @@ static mos_result check_version(const char *code, const char *file, char *err, s
             int version = 0;
             if (sscanf(p, "#%*[ \t]version %d", &version) != 1 && sscanf(p, "#version %d", &version) != 1)
                 return MOS_OK;  /* another directive first: glslang says what it thinks */
-            if (version > 0 && version < 150) {
+            if (version > 0 && version < GLSL_MIN_VERSION) {
                 snprintf(err, err_size,
                          "%s:%d: #version %d is not supported: Mosaic compiles GLSL to SPIR-V for OpenGL, which "
-                         "needs #version 330 or higher (Mosaic's shaders use 450)",
-                         file, line, version);
+                         "needs #version %d or higher (Mosaic's shaders use 450)",
+                         file, line, version, GLSL_MIN_VERSION);
                 return MOS_ERR_SHADER;
             }
             return MOS_OK;

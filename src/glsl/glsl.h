@@ -13,6 +13,10 @@
 
 typedef enum glsl_stage { GLSL_VERTEX = 0, GLSL_FRAGMENT } glsl_stage;
 
+/* The oldest #version accepted (the README's requirement); older ones are
+ * refused at their line before glslang sees them. */
+#define GLSL_MIN_VERSION 330
+
 /* glslang builds its built-in symbol tables on first use and drops them when
  * its last user finishes (its process-wide state is reference-counted); a
  * program compiling several shaders holds them across the compiles. */
