@@ -1381,11 +1381,12 @@ static int glsl_shader(parser *p, const token *t, int n, scene_object *o)
         memcpy(vert + dl, "builtin.vert", sizeof "builtin.vert");
     }
     char msg[1024];
-    const int k = scene_glsl_add(p->s, frag, vert, p->opts->sandbox_dir, msg, sizeof msg);
+    int k;
+    const mos_result rc = scene_glsl_add(p->s, frag, vert, p->opts->sandbox_dir, &k, msg, sizeof msg);
     free(frag);
     free(vert);
-    if (k < 0) {
-        p->code = MOS_ERR_SHADER;
+    if (rc != MOS_OK) {
+        p->code = rc;
         return perr(p, t[1].col, "%s", msg);
     }
     o->shader = SCENE_SHADER_COUNT + k;

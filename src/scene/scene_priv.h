@@ -121,8 +121,11 @@ struct scene {
 
 /* ---- shaders.c: GLSL shaders -------------------------------------------------
  * scene_glsl_add reads FRAG and VERT through scene_file_read (held to SANDBOX, or NULL), compiles
- * them (deduplicated) and returns the index in s->glsl, or -1 with "file:line: message" in err. */
-int scene_glsl_add(scene *s, const char *frag, const char *vert, const char *sandbox, char *err, size_t err_size);
+ * them (deduplicated) and sets *INDEX to the pair's index in s->glsl: MOS_OK, or with
+ * "file:line: message" in err (and *INDEX -1) MOS_ERR_OUT_OF_MEMORY or MOS_ERR_SHADER (anything
+ * else).  The SPIR-V words are freed with util_free(NULL, ...). */
+mos_result scene_glsl_add(scene *s, const char *frag, const char *vert, const char *sandbox, int *index, char *err,
+                          size_t err_size);
 void scene_glsl_free(scene *s);
 int scene_glsl_of(const scene *s, int shader);            /* glsl index drawing SHADER, or -1 (native) */
 const char *scene_shader_name(const scene *s, int shader);  /* "lambert" or the .frag path */
