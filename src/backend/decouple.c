@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "backend/decouple.h"
-#include "backend/visibility.h"
 #include "raster/raster.h"
 
 #define DECOUPLE_WRITE_CAP 4096  /* queued sample writes */
@@ -42,8 +41,6 @@ struct decouple_scratch {
     shading_cache cache;
     int32_t *pending;  /* entries to shade, capacity entries */
     int pending_count;
-    int32_t *held;     /* entries the visibility buffer's resolve holds, capacity entries */
-    int held_count;
     queued_write *writes;
     write_taps *taps;  /* bilinear frames only */
     int write_count;
@@ -57,10 +54,9 @@ decouple_scratch *decouple_scratch_create(int cache_quads, const mos_allocator *
     decouple_scratch *d = util_calloc(a, 1, sizeof *d);
     if (!d) return NULL;
     d->pending = util_alloc(a, (size_t)cache_quads * sizeof *d->pending);
-    d->held = util_alloc(a, (size_t)cache_quads * sizeof *d->held);
     d->writes = util_alloc(a, DECOUPLE_WRITE_CAP * sizeof *d->writes);
     d->taps = util_alloc(a, DECOUPLE_WRITE_CAP * sizeof *d->taps);
-    if (!d->pending || !d->held || !d->writes || !d->taps || shading_cache_init(&d->cache, cache_quads, a) != MOS_OK) {
+    if (!d->pending || !d->writes || !d->taps || shading_cache_init(&d->cache, cache_quads, a) != MOS_OK) {
         decouple_scratch_destroy(d, a);
         return NULL;
     }
@@ -72,7 +68,6 @@ void decouple_scratch_destroy(decouple_scratch *d, const mos_allocator *a)
     if (!d) return;
     shading_cache_release(&d->cache, a);
     util_free(a, d->pending);
-    util_free(a, d->held);
     util_free(a, d->writes);
     util_free(a, d->taps);
     util_free(a, d);
@@ -405,132 +400,15 @@ void decouple_block(void *consumer, const stoch_block *blk)
     }
 }
 
-/* ---- the visibility buffer's resolve (visibility.h) ---------------------- */
+/* ---- what the visibility buffer's resolve (resolve.c) uses ---------------- */
 
-/* A position in the run's entries: touched block k, entry j of it. */
-typedef struct vis_pos {
-    int k, j;
-} vis_pos;
+shading_cache *decouple_cache(decouple_scratch *d) { return &d->cache; }
 
-/* The writes of entries [from, to) of the run: each visible sample's colour
- * from its grid point (vb->gx holds entry * 4 + lane since the lookup),
- * with its depth, to the target.  Blur area as the drain counts it. */
-static void resolve_writes(decouple_scratch *d, const vis_buffer *vb, rt_target *t, vis_pos from, vis_pos to,
-                           worker_stats *st)
+void decouple_queue_shade(decouple_scratch *d, int32_t e, float rate)
 {
-    cache_entry *entries = d->cache.entries;
-    const frame_tuples *tp = t->tuples;
-    const int S = vb->spp, per_block = 16 * S, bins_x = vb->bin_px >> 2;
-    const uint32_t width = (uint32_t)t->width;
-    uint64_t points = 0, refs = 0;
-    for (int k = from.k; k <= to.k && k < vb->touched_count; k++) {
-        const int b = vb->touched[k];
-        const uint32_t bx = (uint32_t)(vb->x0 + 4 * (b % bins_x)), by = (uint32_t)(vb->y0 + 4 * (b / bins_x));
-        uint32_t pixel[16];  /* lane l's pixel */
-        for (int l = 0; l < 16; l++) pixel[l] = (by + (uint32_t)(l >> 2)) * width + bx + (uint32_t)(l & 3);
-        const size_t base = (size_t)b * (size_t)per_block;
-        const int j0 = k == from.k ? from.j : 0, j1 = k == to.k ? to.j : per_block;
-        for (int j = j0; j < j1; j++) {
-            const size_t i = base + (size_t)j;
-            if (vb->tri[i] == VIS_NONE) continue;
-            const int l = j & 15;
-            const int32_t code = vb->gx[i], lane = code & 3;
-            cache_entry *e = &entries[code >> 2];
-            uint32_t *last = &e->last_pixel[lane];
-            points += *last == UINT32_MAX;
-            refs += *last != pixel[l];
-            *last = pixel[l];
-            if (e->result.discard[lane]) continue;  /* a shader that broke its promise: the sample stays */
-            const size_t idx = (size_t)pixel[l] * (size_t)S + tp->lane_sample[j >> 4][l];
-            t->depth[idx] = vb->z[i];
-            t->color[idx] = e->result.rgba[lane];
-        }
-    }
-    st->blur_points += points;
-    st->blur_refs += refs;
-}
-
-/* The entries the run holds (one reference each, whatever number of its
- * samples use them) go back to the cache's LRU list. */
-static void resolve_release(decouple_scratch *d)
-{
-    for (int i = 0; i < d->held_count; i++) shading_cache_unref(&d->cache, d->held[i]);
-    d->held_count = 0;
-}
-
-/* The entry of grid quad (qx, qy) of tri, held by the run (found in the
- * cache or made and queued for shading), or CACHE_NONE when every entry
- * is held or referenced. */
-static int32_t resolve_entry(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, int32_t qx, int32_t qy,
-                             int px, int py)
-{
-    shading_cache *cache = &d->cache;
-    int32_t e = shading_cache_find(cache, tri, qx, qy);
-    if (e != CACHE_NONE) {
-        if (cache->refs[e] == 1) d->held[d->held_count++] = e;  /* it was free: now the run's */
-        else cache->refs[e]--;                                    /* the run held it already */
-        return e;
-    }
-    e = shading_cache_insert(cache, tri, qx, qy, true);
-    if (e == CACHE_NONE) return CACHE_NONE;
-    c->st->cache_misses++;
-    const rt_target *t = c->f->target;
-    if (t->recording && (t->inspect.what & MOS_INSPECT_SHADES)) rt_inspect_quad(t->inspect.shades, t, px & ~1, py & ~1);
-    grid_points(&cache->entries[e], qx, qy, tri->blur ? tri->blur->rate : c->f->blur.rate);
+    cache_entry *ce = &d->cache.entries[e];
+    grid_points(ce, ce->qx, ce->qy, rate);
     d->pending[d->pending_count++] = e;
-    d->held[d->held_count++] = e;
-    return e;
 }
 
-/* The last entries the resolve used, direct-mapped by the low bits of the
- * quad: most samples of a block find theirs here. */
-#define RESOLVE_RECENT 256
-typedef struct resolve_recent {
-    uint32_t id;
-    int32_t qx, qy, entry;
-} resolve_recent;
-
-void decouple_resolve(const decouple_ctx *c, vis_buffer *vb)
-{
-    decouple_scratch *d = c->d;
-    rt_target *t = c->f->target;
-    const int S = vb->spp, per_block = 16 * S, bins_x = vb->bin_px >> 2;
-    resolve_recent recent[RESOLVE_RECENT];
-    for (int r = 0; r < RESOLVE_RECENT; r++) recent[r].id = VIS_NONE;
-    uint64_t found = 0;
-    vis_pos done = {0, 0};  /* entries before it are written */
-    for (int k = 0; k < vb->touched_count; k++) {
-        const int b = vb->touched[k];
-        const int bx = vb->x0 + 4 * (b % bins_x), by = vb->y0 + 4 * (b / bins_x);
-        const size_t base = (size_t)b * (size_t)per_block;
-        for (int j = 0; j < per_block; j++) {
-            const size_t i = base + (size_t)j;
-            const uint32_t id = vb->tri[i];
-            if (id == VIS_NONE) continue;
-            const int32_t gx = vb->gx[i], gy = vb->gy[i], qx = gx >> 1, qy = gy >> 1;
-            resolve_recent *r = &recent[((uint32_t)qx & 7u) | ((uint32_t)qy & 7u) << 3 | (id & 3u) << 6];
-            if (!((r->id == id) & (r->qx == qx) & (r->qy == qy))) {
-                const int l = j & 15;
-                int32_t e = resolve_entry(d, c, vb->tris[id], qx, qy, bx + (l & 3), by + (l >> 2));
-                if (e == CACHE_NONE) {  /* every entry is held: write what the run has so far */
-                    c->st->cache_stalls++;
-                    shade_pending(d, c->shade, c->st);
-                    resolve_writes(d, vb, t, done, (vis_pos){k, j}, c->st);
-                    resolve_release(d);
-                    done = (vis_pos){k, j};
-                    for (int q = 0; q < RESOLVE_RECENT; q++) recent[q].id = VIS_NONE;
-                    e = resolve_entry(d, c, vb->tris[id], qx, qy, bx + (l & 3), by + (l >> 2));
-                }
-                *r = (resolve_recent){id, qx, qy, e};
-            } else {
-                found++;
-            }
-            vb->gx[i] = r->entry * 4 + ((gx & 1) | (gy & 1) << 1);
-        }
-    }
-    shade_pending(d, c->shade, c->st);
-    resolve_writes(d, vb, t, done, (vis_pos){vb->touched_count, 0}, c->st);
-    resolve_release(d);
-    c->st->cache_hits += found;
-    vb->touched_count = 0;
-}
+void decouple_shade(decouple_scratch *d, shade_scratch *ss, worker_stats *st) { shade_pending(d, ss, st); }

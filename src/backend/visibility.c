@@ -6,13 +6,16 @@
 #include "backend/visibility.h"
 #include "util/cpu.h"
 
-bool vis_reserve(vis_buffer *vb, int bin_px, int spp, const mos_allocator *a)
+bool vis_reserve(vis_buffer *vb, int bin_px, int spp, int cache_quads, const mos_allocator *a)
 {
     const size_t entries = (size_t)bin_px * (size_t)bin_px * (size_t)spp;
     const int blocks = (bin_px / 4) * (bin_px / 4);
     if (entries > VIS_MAX_ENTRIES) return false;
-    if (entries <= vb->entries_cap && blocks <= vb->blocks_cap) return true;
+    if (entries <= vb->entries_cap && blocks <= vb->blocks_cap && cache_quads <= vb->held_cap) return true;
     vis_buffer n = {0};
+    n.code = util_alloc(a, entries * sizeof *n.code);
+    n.held = util_alloc(a, (size_t)cache_quads * sizeof *n.held);
+    n.held_cap = cache_quads;
     n.z = util_alloc(a, entries * sizeof *n.z);
     n.tri = util_alloc(a, entries * sizeof *n.tri);
     n.gx = util_alloc(a, entries * sizeof *n.gx);
@@ -21,7 +24,7 @@ bool vis_reserve(vis_buffer *vb, int bin_px, int spp, const mos_allocator *a)
     n.touched = util_alloc(a, (size_t)blocks * sizeof *n.touched);
     n.entries_cap = entries;
     n.blocks_cap = blocks;
-    if (!n.z || !n.tri || !n.gx || !n.gy || !n.block_stamp || !n.touched) {
+    if (!n.z || !n.tri || !n.gx || !n.gy || !n.code || !n.held || !n.block_stamp || !n.touched) {
         vis_release(&n, a);
         return false;
     }
@@ -36,6 +39,8 @@ void vis_release(vis_buffer *vb, const mos_allocator *a)
     util_free(a, vb->tri);
     util_free(a, vb->gx);
     util_free(a, vb->gy);
+    util_free(a, vb->code);
+    util_free(a, vb->held);
     util_free(a, vb->block_stamp);
     util_free(a, vb->touched);
     *vb = (vis_buffer){0};

@@ -16,7 +16,7 @@
 #ifndef MOSAIC_BACKEND_VISIBILITY_H
 #define MOSAIC_BACKEND_VISIBILITY_H
 
-#include "backend/backend.h"
+#include "backend/decouple.h"
 
 #define VIS_NONE UINT32_MAX  /* an entry no triangle of the run covers */
 /* The largest bin the buffer takes, in samples (bin_px^2 x spp): 64x64
@@ -29,7 +29,10 @@ typedef struct vis_buffer {
     float *z;
     uint32_t *tri;       /* index into the bin's triangle list, or VIS_NONE */
     int32_t *gx, *gy;    /* the sample's shading-grid point (stoch_hits) */
+    int32_t *code;       /* its shading-cache entry * 4 + lane (resolve.c) */
     size_t entries_cap;
+    int32_t *held;       /* the cache entries the resolve holds (resolve.c) */
+    int held_count, held_cap;
     uint32_t *block_stamp;  /* per block: == stamp once loaded in this run */
     uint16_t *touched;      /* the run's loaded blocks, in order */
     int blocks_cap, touched_count;
@@ -42,9 +45,10 @@ typedef struct vis_buffer {
     uint8_t group[FRAME_CLASSES][FRAME_MAX_POSITIONS];  /* class, sample -> tuple group */
 } vis_buffer;
 
-/* Room for bins of bin_px pixels at spp samples; false (nothing changed)
- * when they are too large for the buffer or memory ran out. */
-bool vis_reserve(vis_buffer *vb, int bin_px, int spp, const mos_allocator *a);
+/* Room for bins of bin_px pixels at spp samples and a shading cache of
+ * cache_quads entries; false (nothing changed) when they are too large
+ * for the buffer or memory ran out. */
+bool vis_reserve(vis_buffer *vb, int bin_px, int spp, int cache_quads, const mos_allocator *a);
 void vis_release(vis_buffer *vb, const mos_allocator *a);
 /* Whether a bin of this frame can take the buffer (vis_reserve succeeded
  * for it). */
@@ -57,5 +61,10 @@ void vis_begin(vis_buffer *vb, const rt_target *t, int bin_px, int x0, int y0, c
 /* A stoch_emit_fn (consumer: the vis_buffer, its tri_index set to the
  * block's triangle): each live lane nearer than its entry takes it. */
 void vis_block(void *consumer, const stoch_block *blk);
+
+/* The run shaded and written (resolve.c): each visible sample's grid quad
+ * found in the decoupled back-end's cache or shaded, then its colour and
+ * depth to the target.  The ordered path's queue must be drained. */
+void decouple_resolve(const decouple_ctx *c, vis_buffer *vb);
 
 #endif
