@@ -25,8 +25,7 @@ int parse_camera_begin(parser *p, const token *t, int n)
     } else {
         snprintf(c->name, sizeof c->name, "view%d", s->camera_count);
     }
-    p->cam_pose_line = p->cam_path_line = 0;
-    p->cam_warned = false;
+    p->cam_pose_at = p->cam_path_at = (text_pos){ 0, 0 };
     p->block = BLOCK_CAMERA;
     p->block_line = p->line;
     return 0;
@@ -56,15 +55,22 @@ static const char *pose_problem(const float eye[3], const float target[3], const
     return NULL;
 }
 
-/* A camera with a path ignores its eye and target lines: one warning, on
- * whichever of the two came second. */
-static int path_overrides(parser *p, int col)
+/* A camera with a path ignores its eye and target lines: one warning, told
+ * at `end` but placed where the block first had both (the later of its first
+ * eye or target statement and its first path statement). */
+static int path_overrides(parser *p)
 {
-    if (p->cam_warned || !p->cam_pose_line || !p->cam_path_line)
+    const text_pos pose = p->cam_pose_at, path = p->cam_path_at;
+    if (!pose.line || !path.line)
         return 0;
-    p->cam_warned = true;
-    return parse_warn(p, col, "camera '%s': eye and target (line %d) are ignored: the camera follows its path (line %d)",
-                      p->cam.name, p->cam_pose_line, p->cam_path_line);
+    const text_pos second = pose.line > path.line ? pose : path;
+    const int line = p->line;
+    p->line = second.line;
+    const int rc = parse_warn(p, second.col,
+                              "camera '%s': eye and target (line %d) are ignored: the camera follows its path (line %d)",
+                              p->cam.name, pose.line, path.line);
+    p->line = line;
+    return rc;
 }
 
 /* `path TIME EX EY EZ TX TY TZ`: the eye and target at scene time TIME (frames), after the keys before it. */
@@ -92,12 +98,13 @@ static int path_stmt(parser *p, const token *t, int n)
     k->time = a[0];
     memcpy(k->eye, a + 1, sizeof k->eye);
     memcpy(k->target, a + 4, sizeof k->target);
-    if (!p->cam_path_line)
-        p->cam_path_line = p->line;
-    return path_overrides(p, t[0].col);
+    if (!p->cam_path_at.line)
+        p->cam_path_at = (text_pos){ p->line, t[0].col };
+    return 0;
 }
 
-/* `end` of a camera block: the view checked (each path key's too) and added. */
+/* `end` of a camera block: the view checked (each path key's too) and added;
+ * eye and target lines beside a path warned about. */
 static int camera_end(parser *p, const token *t, int n)
 {
     scene_camera *c = &p->cam;
@@ -116,6 +123,8 @@ static int camera_end(parser *p, const token *t, int n)
         return parse_err(p, t[0].col, "camera '%s' (line %d): %s%s", c->name, p->block_line, key, why);
     if (!(c->far_z > c->near_z))
         return parse_err(p, t[0].col, "camera '%s' (line %d): far must be greater than near", c->name, p->block_line);
+    if (path_overrides(p))
+        return -1;
     scene *s = p->s;
     void *g = parse_grow(s->cameras, s->camera_count, sizeof *s->cameras);
     if (!g)
@@ -136,9 +145,9 @@ int parse_camera_stmt(parser *p, const token *t, int n)
         float *dst = kw[0] == 'e' ? c->eye : kw[0] == 't' ? c->target : c->up;
         if (parse_nargs(p, t, n, 3, 3, "x y z") || parse_nums(p, t + 1, 3, dst))
             return -1;
-        if (kw[0] != 'u' && !p->cam_pose_line)
-            p->cam_pose_line = p->line;
-        return kw[0] == 'u' ? 0 : path_overrides(p, t[0].col);
+        if (kw[0] != 'u' && !p->cam_pose_at.line)
+            p->cam_pose_at = (text_pos){ p->line, t[0].col };
+        return 0;
     }
     if (!strcmp(kw, "path"))
         return path_stmt(p, t, n);

@@ -23,6 +23,11 @@ typedef struct token {
     int col;        /* 1-based column of the token's first character */
 } token;
 
+/* Where a statement was: its line and the column of its keyword. */
+typedef struct text_pos {
+    int line, col;
+} text_pos;
+
 enum geom_kind { GEOM_NONE, GEOM_PLANE, GEOM_SPHERE, GEOM_BOX, GEOM_TORUS, GEOM_MESH, GEOM_BSP };
 
 /* The object block being read; turned into a scene_object at `end`. */
@@ -61,8 +66,7 @@ typedef struct parser {
     enum { BLOCK_TOP, BLOCK_CAMERA, BLOCK_OBJECT } block;
     int block_line;
     scene_camera cam;  /* the camera block being read (its path is the parser's until `end`) */
-    int cam_pose_line, cam_path_line;  /* its first eye/target and path lines (0 = none yet) */
-    bool cam_warned;                   /* "... ignored: the camera follows its path" said */
+    text_pos cam_pose_at, cam_path_at;  /* its first eye/target and path statements (line 0 = none) */
     pending_object po;
     uint64_t total_tris;
     uint64_t texture_bytes;  /* the scene's images with their mip levels, as uploaded */
