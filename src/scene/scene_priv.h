@@ -192,6 +192,8 @@ mos_result scene_import_image(int fd, uint64_t size, const char *path, scene_ima
 #define SCENE_MAX_NODE_DEPTH 1000  /* levels of a glTF node hierarchy */
 mos_result scene_mesh_precheck(int fd, uint64_t size, const char *path, uint64_t max_tris, char *err,
                                size_t err_size);
+/* precheck_gltf.c: the glTF JSON TEXT (N bytes, a NUL after them) held to the two depths above. */
+mos_result scene_gltf_precheck(const char *text, size_t n, const char *path, char *err, size_t err_size);
 void scene_image_free(scene_image *img);  /* pixels and path */
 
 /* ---- bsp.c: Quake 3 / OpenArena maps (IBSP version 46) from a .pk3 archive entry or a bare .bsp */
