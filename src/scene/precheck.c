@@ -159,13 +159,99 @@ static mos_result ply_walk(const uint8_t *d, const uint8_t *end, int format, con
     return MOS_OK;
 }
 
-static mos_result ply_check(int fd, const uint8_t *h, size_t hn, uint64_t size, const char *path, uint64_t max_tris,
-                            char *err, size_t err_size)
+#define PLY_MAX_ELEMENTS 64
+
+/* What the header says: the data's format, the elements, where the data begins. */
+typedef struct ply_header {
+    int format;  /* 0 ascii, 1 binary little-endian, 2 binary big-endian; -1 before the format line */
+    ply_element el[PLY_MAX_ELEMENTS];
+    int n_el;
+    size_t bytes;  /* the header's, up to and with the end_header line */
+} ply_header;
+
+static mos_result ply_malformed(const char *path, int line, char *err, size_t err_size)
+{
+    snprintf(err, err_size, "'%s': PLY header line %d is malformed", path, line);
+    return MOS_ERR_PARSE;
+}
+
+/* The rest of header line LINE `element NAME COUNT` at *C: a new element. */
+static mos_result ply_element_line(ply_header *ph, const char **c, const char *eol, int line, const char *path,
+                                   char *err, size_t err_size)
+{
+    if (ph->n_el == PLY_MAX_ELEMENTS) {
+        snprintf(err, err_size, "'%s': PLY header declares more than %d elements", path, ph->n_el);
+        return MOS_ERR_PARSE;
+    }
+    ply_element *e = &ph->el[ph->n_el++];
+    size_t n = 0;
+    const char *w = word(c, eol, &n);
+    snprintf(e->name, sizeof e->name, "%.*s", (int)(n < 31 ? n : 31), w ? w : "");
+    const char *cnt = word(c, eol, &n);
+    if (!w || !cnt)
+        return ply_malformed(path, line, err, err_size);
+    for (int i = 0; i < ph->n_el - 1; i++)
+        if (!strcmp(ph->el[i].name, e->name)) {
+            /* assimp builds one mesh from both and frees it wrongly (found by fuzz_mesh) */
+            snprintf(err, err_size, "'%s': PLY header line %d declares element '%s' a second time", path, line,
+                     e->name);
+            return MOS_ERR_PARSE;
+        }
+    e->count = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (cnt[k] < '0' || cnt[k] > '9' || e->count > UINT64_MAX / 20)
+            return ply_malformed(path, line, err, err_size);
+        e->count = e->count * 10 + (uint64_t)(cnt[k] - '0');
+    }
+    e->min_bytes = 0;
+    e->prop_count = 0;
+    return MOS_OK;
+}
+
+/* The rest of header line LINE `property TYPE NAME` or `property list COUNT_TYPE ITEM_TYPE NAME` at *C:
+ * a property of the last element. */
+static mos_result ply_property_line(ply_header *ph, const char **c, const char *eol, int line, const char *path,
+                                    char *err, size_t err_size)
+{
+    if (!ph->n_el || ph->format < 0)
+        return ply_malformed(path, line, err, err_size);
+    ply_element *e = &ph->el[ph->n_el - 1];
+    if (e->prop_count == PLY_MAX_PROPS) {
+        snprintf(err, err_size, "'%s': PLY element '%s' has more than %d properties", path, e->name, PLY_MAX_PROPS);
+        return MOS_ERR_PARSE;
+    }
+    ply_prop *pr = &e->props[e->prop_count++];
+    size_t n = 0;
+    const char *w = word(c, eol, &n);
+    if (is_word(w, n, "list")) {
+        w = word(c, eol, &n);  /* the count's type; the items may be none */
+        const unsigned cs = ply_type_size(w, n);
+        pr->count_signed = w && w[0] != 'u';
+        w = word(c, eol, &n);  /* the items' type */
+        const unsigned is = ply_type_size(w, n);
+        if (!cs || !is)
+            return ply_malformed(path, line, err, err_size);
+        pr->count_size = (uint8_t)cs;
+        pr->size = (uint8_t)is;
+        e->min_bytes += ph->format ? cs : 2;
+    } else {
+        unsigned sz = ply_type_size(w, n);
+        if (!sz)
+            return ply_malformed(path, line, err, err_size);
+        pr->size = (uint8_t)sz;
+        pr->count_size = 0;
+        e->min_bytes += ph->format ? sz : 2;  /* ascii: a digit and a separator */
+    }
+    return MOS_OK;
+}
+
+/* The header at the file's start H (HN bytes read) into PH. */
+static mos_result ply_read_header(const uint8_t *h, size_t hn, ply_header *ph, const char *path, char *err,
+                                  size_t err_size)
 {
     const char *c = (const char *)h, *end = c + hn;
-    int format = -1;  /* 0 ascii, 1 binary little-endian, 2 binary big-endian */
-    ply_element el[64];
-    int n_el = 0;
+    ph->format = -1;
+    ph->n_el = 0;
     bool done = false;
     int line = 0;
     while (c < end && !done) {
@@ -175,93 +261,53 @@ static mos_result ply_check(int fd, const uint8_t *h, size_t hn, uint64_t size, 
             break;  /* the header does not end within what was read */
         size_t n;
         const char *w = word(&c, eol, &n);
+        mos_result r = MOS_OK;
         if (line == 1) {
             if (!is_word(w, n, "ply"))
-                goto bad;
+                return ply_malformed(path, line, err, err_size);
         } else if (!w || is_word(w, n, "comment") || is_word(w, n, "obj_info")) {
         } else if (is_word(w, n, "format")) {
             w = word(&c, eol, &n);
-            format = is_word(w, n, "ascii") ? 0 : is_word(w, n, "binary_little_endian") ? 1
-                   : is_word(w, n, "binary_big_endian") ? 2 : -2;
-            if (format == -2) {
+            ph->format = is_word(w, n, "ascii") ? 0 : is_word(w, n, "binary_little_endian") ? 1
+                       : is_word(w, n, "binary_big_endian") ? 2 : -2;
+            if (ph->format == -2) {
                 snprintf(err, err_size, "'%s': PLY header line %d: unknown format '%.*s'", path, line,
                          (int)(n < 40 ? n : 40), w ? w : "");
                 return MOS_ERR_PARSE;
             }
         } else if (is_word(w, n, "element")) {
-            if (n_el == (int)(sizeof el / sizeof el[0])) {
-                snprintf(err, err_size, "'%s': PLY header declares more than %d elements", path, n_el);
-                return MOS_ERR_PARSE;
-            }
-            ply_element *e = &el[n_el++];
-            w = word(&c, eol, &n);
-            snprintf(e->name, sizeof e->name, "%.*s", (int)(n < 31 ? n : 31), w ? w : "");
-            const char *cnt = word(&c, eol, &n);
-            if (!w || !cnt)
-                goto bad;
-            for (int i = 0; i < n_el - 1; i++)
-                if (!strcmp(el[i].name, e->name)) {
-                    /* assimp builds one mesh from both and frees it wrongly (found by fuzz_mesh) */
-                    snprintf(err, err_size, "'%s': PLY header line %d declares element '%s' a second time", path, line,
-                             e->name);
-                    return MOS_ERR_PARSE;
-                }
-            e->count = 0;
-            for (size_t k = 0; k < n; k++) {
-                if (cnt[k] < '0' || cnt[k] > '9' || e->count > UINT64_MAX / 20)
-                    goto bad;
-                e->count = e->count * 10 + (uint64_t)(cnt[k] - '0');
-            }
-            e->min_bytes = 0;
-            e->prop_count = 0;
+            r = ply_element_line(ph, &c, eol, line, path, err, err_size);
         } else if (is_word(w, n, "property")) {
-            if (!n_el || format < 0)
-                goto bad;
-            ply_element *e = &el[n_el - 1];
-            if (e->prop_count == PLY_MAX_PROPS) {
-                snprintf(err, err_size, "'%s': PLY element '%s' has more than %d properties", path, e->name,
-                         PLY_MAX_PROPS);
-                return MOS_ERR_PARSE;
-            }
-            ply_prop *pr = &e->props[e->prop_count++];
-            w = word(&c, eol, &n);
-            if (is_word(w, n, "list")) {
-                w = word(&c, eol, &n);  /* the count's type; the items may be none */
-                const unsigned cs = ply_type_size(w, n);
-                pr->count_signed = w && w[0] != 'u';
-                w = word(&c, eol, &n);  /* the items' type */
-                const unsigned is = ply_type_size(w, n);
-                if (!cs || !is)
-                    goto bad;
-                pr->count_size = (uint8_t)cs;
-                pr->size = (uint8_t)is;
-                e->min_bytes += format ? cs : 2;
-            } else {
-                unsigned sz = ply_type_size(w, n);
-                if (!sz)
-                    goto bad;
-                pr->size = (uint8_t)sz;
-                pr->count_size = 0;
-                e->min_bytes += format ? sz : 2;  /* ascii: a digit and a separator */
-            }
+            r = ply_property_line(ph, &c, eol, line, path, err, err_size);
         } else if (is_word(w, n, "end_header")) {
             done = true;
         }  /* other lines: skipped, as assimp does (Blender wrote "Created by ..." lines) */
+        if (r != MOS_OK)
+            return r;
         c = eol + 1;
     }
-    if (!done || format < 0) {
+    if (!done || ph->format < 0) {
         snprintf(err, err_size, "'%s': PLY header %s", path,
                  !done ? "has no end_header line within its first 1 MiB" : "has no format line");
         return MOS_ERR_PARSE;
     }
-    const uint64_t data = size - (uint64_t)(c - (const char *)h) + (format ? 0 : 1);  /* ascii: no last separator */
+    ph->bytes = (size_t)(c - (const char *)h);
+    return MOS_OK;
+}
+
+/* Each element's count against the bytes the file has for it and, for faces and vertices, against
+ * MAX_TRIS and the per-mesh cap. */
+static mos_result ply_check_counts(const ply_header *ph, uint64_t size, const char *path, uint64_t max_tris,
+                                   char *err, size_t err_size)
+{
+    const uint64_t data = size - (uint64_t)ph->bytes + (ph->format ? 0 : 1);  /* ascii: no last separator */
     const uint64_t tri_cap = max_tris < SCENE_MAX_MESH_TRIANGLES ? max_tris : SCENE_MAX_MESH_TRIANGLES;
     /* The bytes the elements so far leave, with some slack: assimp reads a
      * file cut short by a few elements (its own test models hold one). */
     uint64_t left = data + data / 8 + 1024;
     char noun[64];
-    for (int i = 0; i < n_el; i++) {
-        const ply_element *e = &el[i];
+    for (int i = 0; i < ph->n_el; i++) {
+        const ply_element *e = &ph->el[i];
         element_noun(e, noun, sizeof noun);
         const uint64_t per = e->min_bytes ? e->min_bytes : 1;
         if (e->count > left / per) {
@@ -281,20 +327,30 @@ static mos_result ply_check(int fd, const uint8_t *h, size_t hn, uint64_t size, 
             return MOS_ERR_PARSE;
         }
     }
+    return MOS_OK;
+}
+
+/* A PLY file (open as FD, SIZE bytes; H: its first HN bytes): the header, the counts it declares, then the
+ * lists in the data. */
+static mos_result ply_check(int fd, const uint8_t *h, size_t hn, uint64_t size, const char *path, uint64_t max_tris,
+                            char *err, size_t err_size)
+{
+    ply_header ph;
+    mos_result r = ply_read_header(h, hn, &ph, path, err, err_size);
+    if (r == MOS_OK)
+        r = ply_check_counts(&ph, size, path, max_tris, err, err_size);
+    if (r != MOS_OK)
+        return r;
     /* The data, mapped: lists declare their own lengths. */
-    const size_t hdr = (size_t)(c - (const char *)h);
-    if (size <= hdr || size > SIZE_MAX)
+    if (size <= ph.bytes || size > SIZE_MAX)
         return MOS_OK;
     void *map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
     if (map == MAP_FAILED)
         return MOS_OK;  /* left to assimp (it reads the file its own way) */
-    mos_result r = ply_walk((const uint8_t *)map + hdr, (const uint8_t *)map + size, format, el, n_el, path, err,
-                            err_size);
+    r = ply_walk((const uint8_t *)map + ph.bytes, (const uint8_t *)map + size, ph.format, ph.el, ph.n_el, path, err,
+                 err_size);
     munmap(map, (size_t)size);
     return r;
-bad:
-    snprintf(err, err_size, "'%s': PLY header line %d is malformed", path, line);
-    return MOS_ERR_PARSE;
 }
 
 /* ---- OFF: "[ST][C][N][4]OFF" then "vertices faces edges" ----------------------------------- */
