@@ -1,5 +1,5 @@
 /* scene_priv.h — the scene module's private data: parsed cameras, lights, objects, meshes, images.
- * Fed by parse.c (the file), prim.c and import.c (geometry, textures); read by draw.c. Not for other stages. */
+ * Fed by parse*.c (the file), prim.c and import.c (geometry, textures); read by draw.c. Not for other stages. */
 #ifndef MOSAIC_SCENE_PRIV_H
 #define MOSAIC_SCENE_PRIV_H
 
@@ -195,6 +195,8 @@ mos_result scene_import_image(int fd, uint64_t size, const char *path, scene_ima
 #define SCENE_MAX_NODE_DEPTH 1000  /* levels of a glTF node hierarchy */
 mos_result scene_mesh_precheck(int fd, uint64_t size, const char *path, uint64_t max_tris, char *err,
                                size_t err_size);
+/* precheck_gltf.c: the glTF JSON TEXT (N bytes, a NUL after them) held to the two depths above. */
+mos_result scene_gltf_precheck(const char *text, size_t n, const char *path, char *err, size_t err_size);
 void scene_image_free(scene_image *img);  /* pixels and path */
 
 /* ---- bsp.c: Quake 3 / OpenArena maps (IBSP version 46) from a .pk3 archive entry or a bare .bsp */
@@ -275,8 +277,8 @@ mos_result scene_file_read(const char *sandbox, const char *path, uint64_t max_b
 /* MOS_OK when PATH opens as above (then closed again). */
 mos_result scene_sandbox_check(const char *sandbox, const char *path, char *err, size_t err_size);
 
-/* ---- parse.c: fills S from F (named PATH in messages) under OPTS (never NULL: sandbox_dir is
- * canonical or NULL, max_triangles is set); on failure MOS_ERR_PARSE, MOS_ERR_IO or
+/* ---- parse.c (its pieces: parse_priv.h): fills S from F (named PATH in messages) under OPTS (never
+ * NULL: sandbox_dir is canonical or NULL, max_triangles is set); on failure MOS_ERR_PARSE, MOS_ERR_IO or
  * MOS_ERR_OUT_OF_MEMORY with "file:line:col: message" in err */
 mos_result scene_parse(scene *s, const char *path, FILE *f, const scene_load_opts *opts, char *err,
                        size_t err_size);

@@ -1,7 +1,7 @@
 /* shaders.c — the GLSL shaders a scene names: compiled (glslang -> SPIR-V)
  * and checked (SPIR-V -> DAG -> VM) when the scene loads, so a shader error
  * is reported at load with the shader's file:line; scene_upload turns the
- * SPIR-V into mos_shaders.  Fed by parse.c (`shader FILE.frag [FILE.vert]`,
+ * SPIR-V into mos_shaders.  Fed by parse_material.c (`shader FILE.frag [FILE.vert]`,
  * scene_load_opts.glsl_builtins); read by draw.c and export.c. */
 #include <stdio.h>
 #include <stdlib.h>
