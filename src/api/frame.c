@@ -309,7 +309,11 @@ static frame_blur blur_settings(const mos_context *ctx, const rt_target *t)
     b.cache_quads = d->cache_quads ? d->cache_quads : 1024;
     b.ranks = t->samples;
     for (int key = 0; key < 2; key++) b.rank_range[key] = t->ranked.range[key];
-    b.stochastic = b.mode != MOS_SAMPLING_MSAA || t->samples > RASTER_MAX_SAMPLES || b.rate != 1.0f || b.bilinear;
+    /* What the 2D quad path cannot draw: more than 16 samples, a shade
+     * per sample, another shading rate, bilinear lookups. */
+    b.every_triangle = t->samples > RASTER_MAX_SAMPLES || b.mode == MOS_SAMPLING_SUPERSAMPLE || b.rate != 1.0f ||
+                       b.bilinear;
+    b.stochastic = b.mode != MOS_SAMPLING_MSAA || b.every_triangle;
     return b;
 }
 

@@ -92,12 +92,10 @@ mos_result backend_scratch_reserve(backend_scratch *s, const pipe_frame *f, cons
 }
 
 /* Whether tri needs the stochastic path: it is blurred, or the frame asks
- * for what the 2D quad path cannot do. */
+ * for what the 2D quad path cannot do (frame_blur.every_triangle). */
 static bool needs_stochastic(const pipe_frame *f, const fe_tri *tri)
 {
-    const frame_blur *b = &f->blur;
-    return b->stochastic && (tri->blur || f->target->samples > RASTER_MAX_SAMPLES ||
-                             b->mode == MOS_SAMPLING_SUPERSAMPLE || b->rate != 1.0f || b->bilinear);
+    return f->blur.stochastic && (tri->blur || f->blur.every_triangle);
 }
 
 typedef struct bin_rect {

@@ -257,6 +257,7 @@ static inline void fe_cross3(float out[3], const float a[3], const float b[3])
 typedef struct frame_blur {
     mos_sampling mode;      /* MSAA, DECOUPLED or SUPERSAMPLE (AUTO resolved) */
     bool stochastic;        /* workers run the stochastic back-end (backend/decouple.c) */
+    bool every_triangle;    /* for every triangle, not only the blurred ones (decided once, api/frame.c) */
     bool motion;            /* draws with uniforms_t1 move */
     float lens_x, lens_y, focus_w;
     float pinhole[3];       /* MSAA: u, v, t every draw is seen at */
