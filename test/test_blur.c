@@ -413,6 +413,41 @@ static uint8_t *render_half(float depth_w, const mos_blur_desc *blur, int spp, f
     return img;
 }
 
+/* Accumulation's sub-pixel jitter: mos_accum_jitter stays in [-0.5, 0.5)
+ * and does not repeat; pixel_offset moves an MSAA frame by that much (an
+ * edge at x = 48.3 covers pixel 48's centre unmoved, not when moved by
+ * +0.3, and pixel 47's when moved by -0.9); outside -1..1 it is refused. */
+static void test_accum_jitter(void)
+{
+    float seen[64][2];
+    int outside = 0, repeated = 0;
+    for (int k = 0; k < 64; k++) {
+        mos_accum_jitter(k, seen[k]);
+        outside += !(seen[k][0] >= -0.5f && seen[k][0] < 0.5f && seen[k][1] >= -0.5f && seen[k][1] < 0.5f);
+        for (int j = 0; j < k; j++) repeated += seen[j][0] == seen[k][0] && seen[j][1] == seen[k][1];
+    }
+    CHECK_MSG(outside == 0 && repeated == 0, "%d jitters outside the pixel, %d repeated", outside, repeated);
+    static const float offset[3] = {0.0f, 0.3f, -0.9f};
+    static const int first[3] = {48, 49, 47};
+    for (int k = 0; k < 3; k++) {
+        const mos_blur_desc blur = {.mode = MOS_SAMPLING_MSAA, .pixel_offset = {offset[k], 0.0f}};
+        uint8_t *img = render_half(2.0f, &blur, 1, 0.3f);
+        if (!img) return;
+        int x = 0;
+        while (x < 96 && img[(8 * 96 + x) * 4] < 128) x++;
+        printf("  pixel_offset %+.1f: first covered pixel %d (expected %d)\n", offset[k], x, first[k]);
+        CHECK(x == first[k]);
+        free(img);
+    }
+    mos_context *ctx = tu_context(1, 0);
+    if (!ctx) return;
+    mos_target rt;
+    CHECK_OK(mos_target_create(ctx, &(mos_target_desc){.width = 8, .height = 8, .samples = 1}, &rt));
+    const mos_result r = mos_begin_frame(ctx, &(mos_frame_desc){.target = rt, .blur = {.pixel_offset = {1.5f, 0.0f}}});
+    CHECK_MSG(r == MOS_ERR_INVALID_ARGUMENT, "pixel_offset 1.5 gave %d", (int)r);
+    mos_context_destroy(ctx);
+}
+
 /* The deferred path (a visibility buffer, then each visible sample's grid
  * quad shaded once: runs of draws that never discard) gives the ordered
  * path's image bit for bit, alone or in runs between ordered draws, at any
@@ -738,6 +773,7 @@ int main(void)
     TEST_RUN(test_decoupled_equals_msaa_without_blur);
     TEST_RUN(test_cache_size_invariance);
     TEST_RUN(test_deferred_equals_ordered);
+    TEST_RUN(test_accum_jitter);
     TEST_RUN(test_focus_stays_sharp);
     TEST_RUN(test_streak_length);
     TEST_RUN(test_moving_mesh_watertight);

@@ -261,6 +261,7 @@ typedef struct frame_blur {
     bool motion;            /* draws with uniforms_t1 move */
     float lens_x, lens_y, focus_w;
     float pinhole[3];       /* MSAA: u, v, t every draw is seen at */
+    float jitter_x, jitter_y;  /* MSAA: clip x, y moved by these times w (mos_blur_desc.pixel_offset) */
     float rate;             /* shading-grid points per pixel edge */
     bool adaptive, bilinear;
     int cache_quads;
