@@ -32,6 +32,7 @@ struct backend_scratch {
     int pending;
     bool queued;
     bool vis_run;   /* the visibility buffer holds a run (deferred path) */
+    bool pristine;  /* the bin holds its clear values: nothing written since (a run needs not read them) */
     bool vis_ok;    /* this frame's bins may take the deferred path */
     shade_scratch *shade;
     decouple_scratch *dec;  /* stochastic frames only (backend_scratch_reserve), */
@@ -157,6 +158,7 @@ static bool deferrable(const backend_scratch *s, const fe_tri *tri)
  * buffer's run resolved. */
 static void flush_writes(backend_scratch *s, const pipe_frame *f, worker_stats *st)
 {
+    s->pristine = false;
     const int n = s->pending;
     if (n) {
         backend_shade(s->shade, s->quads, n, f->target->samples, s->results);
@@ -218,9 +220,11 @@ void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, cons
     const double t0 = record_bin ? util_now_ms() : 0.0;
     const uint64_t samples0 = st->fragments;
     bin_rect r = bin_rect_of(f, bin);
+    s->pristine = false;
     if (t->bin_stamp[bin] != f->serial) {
         clear_bin(f, r);
         t->bin_stamp[bin] = f->serial;
+        s->pristine = true;
     }
     if (s->view_serial != f->serial) {  /* the first bin of a frame on this worker */
         raster_view_init(&s->view, t->depth, t->width, t->height, &t->positions, f->blur.rate);
@@ -241,7 +245,7 @@ void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, cons
         if (c.x0 >= c.x1 || c.y0 >= c.y1) continue;
         if (needs_stochastic(f, tri) && deferrable(s, tri)) {
             if (s->pending || s->queued) flush_writes(s, f, st);
-            if (!s->vis_run) vis_begin(&s->vis, t, f->bin_px, r.x0, r.y0, tris);
+            if (!s->vis_run) vis_begin(&s->vis, t, f->bin_px, r.x0, r.y0, tris, s->pristine ? &f->clear_depth : NULL);
             s->vis_run = true;
             s->vis.tri_index = i;
             f->hot->stoch_walk(tri, &s->vis_view, &t->ranked, t->tuples, f->bin_px, c.x0, c.y0, c.x1, c.y1,

@@ -46,8 +46,11 @@ void vis_release(vis_buffer *vb, const mos_allocator *a)
     *vb = (vis_buffer){0};
 }
 
-void vis_begin(vis_buffer *vb, const rt_target *t, int bin_px, int x0, int y0, const fe_tri *const *tris)
+void vis_begin(vis_buffer *vb, const rt_target *t, int bin_px, int x0, int y0, const fe_tri *const *tris,
+               const float *clear_depth)
 {
+    vb->cleared = clear_depth != NULL;
+    vb->clear_depth = clear_depth ? *clear_depth : 0.0f;
     if (vb->t != t || vb->spp != t->samples) {  /* the tuple groups of the target's pattern */
         const frame_tuples *tp = t->tuples;
         for (int g = 0; g < tp->spp; g++)
@@ -74,6 +77,19 @@ UTIL_CLONES_AVX2 static void load_block(vis_buffer *vb, int b, int bx, int by)
     const frame_tuples *tp = t->tuples;
     const int S = vb->spp;
     const size_t base = (size_t)b * (size_t)S * 16;
+    if (vb->cleared) {  /* every sample inside the target holds the clear depth */
+        float lane_z[16];
+        for (int l = 0; l < 16; l++)
+            lane_z[l] = bx + (l & 3) < t->width && by + (l >> 2) < t->height ? vb->clear_depth : -INFINITY;
+        for (int g = 0; g < S; g++)
+            for (int l = 0; l < 16; l++) {
+                vb->z[base + (size_t)g * 16 + (size_t)l] = lane_z[l];
+                vb->tri[base + (size_t)g * 16 + (size_t)l] = VIS_NONE;
+            }
+        vb->block_stamp[b] = vb->stamp;
+        vb->touched[vb->touched_count++] = (uint16_t)b;
+        return;
+    }
     for (int l = 0; l < 16; l++) {
         const int x = bx + (l & 3), y = by + (l >> 2);
         const bool inside = x < t->width && y < t->height;
@@ -98,6 +114,7 @@ static inline void vis_take16(float *restrict z, uint32_t *restrict tri, int32_t
                               int32_t *restrict gy, const float *restrict hz, const int32_t *restrict hx,
                               const int32_t *restrict hy, uint32_t live, uint32_t id)
 {
+#pragma GCC ivdep /* the buffer's entries and the block's hits are distinct */
     for (int l = 0; l < 16; l++) {
         const float near = hz[l], old = z[l];
         const int take = ((live & vis_lane_bit[l]) != 0) & (near < old);

@@ -42,6 +42,8 @@ typedef struct vis_buffer {
     const fe_tri *const *tris;  /* the bin's triangles */
     uint32_t tri_index;         /* the one being rasterized */
     int spp, bin_px, x0, y0;    /* samples, bin size and origin */
+    bool cleared;               /* the bin holds clear_depth everywhere (blocks load it without reading) */
+    float clear_depth;
     uint8_t group[FRAME_CLASSES][FRAME_MAX_POSITIONS];  /* class, sample -> tuple group */
 } vis_buffer;
 
@@ -56,8 +58,10 @@ static inline bool vis_fits(const vis_buffer *vb, int bin_px, int spp)
 {
     return (size_t)bin_px * (size_t)bin_px * (size_t)spp <= vb->entries_cap;
 }
-/* A new run over the bin at (x0, y0) of t, whose triangles are tris. */
-void vis_begin(vis_buffer *vb, const rt_target *t, int bin_px, int x0, int y0, const fe_tri *const *tris);
+/* A new run over the bin at (x0, y0) of t, whose triangles are tris;
+ * clear_depth: every sample of the bin holds it (just cleared), or NULL. */
+void vis_begin(vis_buffer *vb, const rt_target *t, int bin_px, int x0, int y0, const fe_tri *const *tris,
+               const float *clear_depth);
 /* A stoch_emit_fn (consumer: the vis_buffer, its tri_index set to the
  * block's triangle): each live lane nearer than its entry takes it. */
 void vis_block(void *consumer, const stoch_block *blk);
