@@ -1,6 +1,6 @@
 /* simd.h — the one SIMD vocabulary of the per-ISA bodies: the vector types
  * and operations that the bodies compiled once per instruction set
- * (shader/vm_tmp.h, shader/sample_tmp.h) are written in,
+ * (shader/vm_tmp.h, shader/sample_tmp.h, raster/simd_tmp.h) are written in,
  * defined here once per ISA.  A per-ISA file defines SIMD_LANES, the 32-bit
  * lanes of a vector, before it includes this (first, so that the target is
  * in force for everything after it):
@@ -13,7 +13,7 @@
  * and becomes bits with simd_bits.  Each operation is the instruction it
  * wraps (or a fixed sequence of them), so a body gives the same bits on
  * every ISA wherever its portable twin does.  Fed by the per-ISA files
- * (vm_avx512.c, sample_avx2.c, ...) and the bodies they include. */
+ * (vm_avx512.c, sample_avx2.c, raster_avx2.c, ...) and the bodies they include. */
 #ifndef MOSAIC_UTIL_SIMD_H
 #define MOSAIC_UTIL_SIMD_H
 
@@ -130,6 +130,18 @@ SIMD_OP simd_f simd_lane_x_f(void) { return SIMD_APPLY(SIMD_MM(setr_ps), SIMD_LA
 SIMD_OP simd_f simd_lane_y_f(void) { return SIMD_APPLY(SIMD_MM(setr_ps), SIMD_LANE_Y); }
 SIMD_OP simd_i simd_lane_x_i(void) { return SIMD_APPLY(SIMD_MM(setr_epi32), SIMD_LANE_X); }
 SIMD_OP simd_i simd_lane_y_i(void) { return SIMD_APPLY(SIMD_MM(setr_epi32), SIMD_LANE_Y); }
+/* The 64-bit lanes of a 4x4 block's first SIMD_LANES / 8 rows, lane l =
+ * 4 * y + x holding sx * x + sy * y. */
+SIMD_OP simd_i simd_lanes4x4_q(int64_t sx, int64_t sy)
+{
+    const __m256i row0 = _mm256_setr_epi64x(0, sx, 2 * sx, 3 * sx);
+#if SIMD_LANES == 8
+    (void)sy;
+    return row0;
+#else
+    return _mm512_inserti64x4(_mm512_castsi256_si512(row0), _mm256_add_epi64(row0, _mm256_set1_epi64x(sy)), 1);
+#endif
+}
 
 /* ---- float arithmetic (each rounded: nothing contracts) ------------------ */
 SIMD_OP simd_f simd_add_f(simd_f a, simd_f b) { return SIMD_MM(add_ps)(a, b); }
