@@ -1,6 +1,6 @@
 /* sample_avx2.c — texture sampling with AVX2: two quads per vector, texels
  * by gathers (sample_tmp.h over util/simd.h, 8 lanes).  Fed by fragment
- * shaders through mos_sample_quads. */
+ * shaders through mos_sample_quads (the ISA table's shader row). */
 #include "util/cpu.h"
 #if defined(UTIL_X86)
 #define SIMD_LANES 8

@@ -1,6 +1,6 @@
 /* sample_avx512.c — texture sampling with AVX-512: four quads per vector,
  * texels by gathers (sample_tmp.h over util/simd.h, 16 lanes).  Fed by
- * fragment shaders through mos_sample_quads. */
+ * fragment shaders through mos_sample_quads (the ISA table's shader row). */
 #include "util/cpu.h"
 #if defined(UTIL_X86)
 #define SIMD_LANES 16

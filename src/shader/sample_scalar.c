@@ -1,5 +1,6 @@
 /* sample_scalar.c — texture sampling in portable C (sample_tmp.h, 4 lanes).
- * Fed by fragment shaders through mos_sample_quads. */
+ * Fed by fragment shaders through mos_sample_quads (the ISA table's shader
+ * row). */
 #define SIMD_LANES 4
 #include "util/simd.h"
 

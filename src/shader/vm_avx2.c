@@ -1,5 +1,5 @@
 /* vm_avx2.c — the VM's body in AVX2: eight lanes per instruction (vm_tmp.h
- * over util/simd.h).  Fed by vm.c's vm_run through vm_io.isa. */
+ * over util/simd.h).  Fed by vm_run through the ISA table's shader row. */
 #include "util/cpu.h"
 #if defined(UTIL_X86)
 #define SIMD_LANES 8

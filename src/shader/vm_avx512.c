@@ -1,5 +1,6 @@
 /* vm_avx512.c — the VM's body in AVX-512: sixteen lanes per instruction
- * (vm_tmp.h over util/simd.h).  Fed by vm.c's vm_run through vm_io.isa. */
+ * (vm_tmp.h over util/simd.h).  Fed by vm_run through the ISA table's
+ * shader row. */
 #include "util/cpu.h"
 #if defined(UTIL_X86)
 #define SIMD_LANES 16
