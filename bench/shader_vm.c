@@ -270,7 +270,8 @@ static void batch_table(const char *frag, int rounds, mos_isa isa, const mos_sam
                         ins[k] = in[k] + o;
                     float *outs[5] = { out[0] + o, out[1] + o, out[2] + o, out[3] + o, out[4] + o };
                     const vm_io io = { .lanes = batches[b], .in = ins, .frag_x = fxy + o, .frag_y = fxy + o,
-                                       .uniforms = &u, .textures = texs, .out = outs, .scratch = scratch, .isa = isa };
+                                       .uniforms = &u, .textures = texs, .out = outs, .scratch = scratch,
+                                       .hot = shader_isa_select(isa) };
                     vm_run(vm, &io);
                 }
                 t[r] = (now_ns() - t0) / total;

@@ -6,11 +6,13 @@
 #include "wood_native.h"
 
 #if WOOD_ISA == 1 && defined(UTIL_X86)
-#pragma GCC target("avx2,fma,bmi,bmi2,popcnt,lzcnt")
+#define SIMD_LANES 8
+#include "util/simd.h"  /* the ISA's target */
 #define WOOD_FN wood_native_avx2
 #include "wood_native_tmp.h"
 #elif WOOD_ISA == 2 && defined(UTIL_X86)
-#pragma GCC target("avx512f,avx512dq,avx512bw,avx512vl,avx2,fma,bmi,bmi2,popcnt,lzcnt")
+#define SIMD_LANES 16
+#include "util/simd.h"  /* the ISA's target */
 #define WOOD_FN wood_native_avx512
 #include "wood_native_tmp.h"
 #elif WOOD_ISA == 0

@@ -69,7 +69,7 @@ static void test_isa_bits(void)
             for (size_t k = 0; k < sizeof isas / sizeof isas[0]; k++) {
                 if (backend_isa_available(isas[k]) != isas[k]) continue;
                 tested++;
-                backend_isa_select(isas[k])->sample(&s, Q, u, v, g);
+                backend_isa_select(isas[k])->shader->sample(&s, Q, u, v, g);
                 long bad = 0;
                 for (int c = 0; c < 4; c++) bad += memcmp(ref[c], got[c], sizeof ref[c]) != 0;
                 CHECK_MSG(bad == 0, "ISA %d on a %dx%d texture, wrap %d %d, mip linear %d: %ld channels differ from "

@@ -70,7 +70,8 @@ static int run(const spv_shader *sh, const part_plan *plan, mos_isa isa, const m
             ins[k] = in[k] + o;
         float *outs[5] = { out[0] + o, out[1] + o, out[2] + o, out[3] + o, out[4] + o };
         const vm_io io = { .lanes = LANES - o < lanes_per_batch ? LANES - o : lanes_per_batch, .in = ins, .frag_x = frag_x + o, .frag_y = frag_y + o,
-                           .uniforms = uniforms, .textures = tex, .out = outs, .scratch = scratch, .isa = isa };
+                           .uniforms = uniforms, .textures = tex, .out = outs, .scratch = scratch,
+                           .hot = shader_isa_select(isa) };
         vm_run(vm, &io);
     }
     free(scratch);

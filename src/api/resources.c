@@ -246,7 +246,7 @@ mos_result mos_texture_create(mos_context *ctx, const mos_texture_desc *desc, mo
         util_free(&ctx->allocator, s);
         return ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_texture_create: out of memory");
     }
-    s->sample = ctx->hot->sample;
+    s->sample = ctx->hot->shader->sample;
     s->wrap[0] = (int)desc->wrap_u;
     s->wrap[1] = (int)desc->wrap_v;
     s->mip_linear = desc->mip == MOS_MIP_LINEAR;

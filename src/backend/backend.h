@@ -36,14 +36,18 @@ typedef void (*shade_quads_fn)(shade_scratch *ss, const raster_quad *quads, int 
 typedef void (*shade_points_fn)(shade_scratch *ss, const fe_tri *const *tris, const float *x, const float *y, int n,
                                 shade_result *out);
 
-/* The hot loops for one instruction set (isa.c), resolved once per context. */
+/* The hot loops for one instruction set (isa.c), resolved once per
+ * context: the table every stage's per-ISA bodies hang off, the raster
+ * stage's and the back-end's here, the shader stage's row (the texture
+ * sampler, the VM, the built-in shaders) by pointer, since the shaders'
+ * batches find that row themselves (shader_isa.h). */
 typedef struct backend_isa {
     mos_isa isa;
     raster_fn raster;
     stoch_walk_fn stoch_walk;
-    texture_sample_fn sample;  /* for the context's textures (mos_sampler.sample) */
     shade_quads_fn shade_quads;
     shade_points_fn shade_points;
+    const shader_isa *shader;  /* shader_isa_select(isa); its sample is the context's textures' */
 } backend_isa;
 /* The ISA that `want` resolves to on this CPU (MOS_ISA_AUTO if unavailable). */
 mos_isa backend_isa_available(mos_isa want);

@@ -2,7 +2,8 @@
  * (shade_tmp.h).  Fed by tile.c and decouple.c through the ISA table. */
 #include "util/cpu.h"
 #if defined(UTIL_X86)
-#pragma GCC target("avx2,fma,bmi,bmi2,popcnt,lzcnt")
+#define SIMD_LANES 8
+#include "util/simd.h"  /* the ISA's target */
 #define SHADE_QUADS_FN shade_quads_avx2
 #define SHADE_POINTS_FN shade_points_avx2
 #include "backend/shade_tmp.h"

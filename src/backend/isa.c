@@ -1,8 +1,11 @@
-/* isa.c — the back-end's hot loops for one instruction set, resolved once
- * per context: which ISA the CPU has, and the table of per-ISA functions
- * (each compiled from one *_tmp.h body by one small file per ISA, in the
- * manner of Masked Occlusion Culling).  Fed by the api at context creation;
- * read by the workers through pipe_frame.isa. */
+/* isa.c — the hot loops for one instruction set, resolved once per
+ * context: which ISA the CPU has, and the table of per-ISA functions (each
+ * compiled from one *_tmp.h body by one small file per ISA, in the manner
+ * of Masked Occlusion Culling, over util/simd.h's vocabulary): the raster
+ * stage's and the back-end's, and the shader stage's row
+ * (shader/shader_isa.c).  Fed by the api at context creation; read by the
+ * workers through pipe_frame.hot, by the context's textures and, through
+ * the ISA their batches carry, by the shaders. */
 #include "backend/shade.h"
 
 mos_isa backend_isa_available(mos_isa want)
@@ -27,9 +30,9 @@ mos_isa backend_isa_available(mos_isa want)
         .isa = ISA,                                                                               \
         .raster = raster_triangle_##name,                                                         \
         .stoch_walk = raster_stochastic_##name,                                                   \
-        .sample = texture_sample_quads_##name,                                                    \
         .shade_quads = shade_quads_##name,                                                        \
         .shade_points = shade_points_##name,                                                      \
+        .shader = &shader_isa_##name,                                                             \
     };
 ISA_TABLE(scalar, MOS_ISA_SCALAR)
 #if defined(UTIL_X86)

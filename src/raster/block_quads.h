@@ -1,6 +1,6 @@
 /* block_quads.h — the quads of a 4x4 pixel block out of the 2D rasterizer's
- * block walks (raster_tmp.h's small-triangle path, blocks_avx2.h,
- * blocks_avx512.h), and the masks of a block's lanes within a rectangle
+ * block walks (raster_tmp.h's small-triangle path, simd_tmp.h's block
+ * walk), and the masks of a block's lanes within a rectangle
  * that those walks and the stochastic ones (stoch.h) share.  Private to
  * raster/. */
 #ifndef MOSAIC_RASTER_BLOCK_QUADS_H

@@ -1,5 +1,5 @@
 /* quad_depth_avx2.h — raster_depth_scalar eight slots per instruction, for
- * the AVX2 and AVX-512 raster files (their target pragmas are in force).
+ * the AVX2 and AVX-512 raster files (util/simd.h's target is in force).
  * The same operations in the same order (contraction is off), so the same
  * bits; quads on the target's right or top edge, where whole-row loads
  * would read past a row, take the scalar walk.  Private to raster/. */

@@ -1,156 +1,31 @@
-/* raster_avx2.c — raster_triangle with AVX2: four 64-bit edge values per
- * instruction; at one sample per pixel, 4x4 blocks with 32-bit edge values
- * where they fit (blocks_avx2.h).  Fed by backend/tile.c through the ISA
- * table (backend_isa_select). */
+/* raster_avx2.c — the raster stage's bodies with AVX2 (raster_tmp.h,
+ * stoch_rank_walk_tmp.h, stoch_walk_tmp.h) over simd_tmp.h's primitives at
+ * eight lanes: four 64-bit edge values per instruction; at one sample per
+ * pixel, 4x4 blocks.  Fed by backend/tile.c through the ISA table
+ * (backend_isa_select). */
 #include "util/cpu.h"
 #if defined(UTIL_X86)
-#pragma GCC target("avx2,fma,bmi,bmi2,popcnt,lzcnt")
-#include <immintrin.h>
+#define SIMD_LANES 8
+#include "util/simd.h"
 
-#include "raster/blocks_avx2.h"
 #include "raster/quad_depth_avx2.h"
-#include "raster/small_block_avx2.h"
-#include "raster/stoch.h"
+#include "raster/simd_tmp.h"
 #include "raster/stoch_lane.h"
-
-static inline uint64_t cover_avx2(const int64_t row[3], const int64_t (*off)[4 * RASTER_MAX_SAMPLES + 8], int slots)
-{
-    const __m256i r0 = _mm256_set1_epi64x(row[0]), r1 = _mm256_set1_epi64x(row[1]), r2 = _mm256_set1_epi64x(row[2]);
-    uint64_t neg = 0;
-    for (int k = 0; k < slots; k += 4) {
-        __m256i e0 = _mm256_add_epi64(r0, _mm256_load_si256((const __m256i *)&off[0][k]));
-        __m256i e1 = _mm256_add_epi64(r1, _mm256_load_si256((const __m256i *)&off[1][k]));
-        __m256i e2 = _mm256_add_epi64(r2, _mm256_load_si256((const __m256i *)&off[2][k]));
-        __m256i any = _mm256_or_si256(_mm256_or_si256(e0, e1), e2);
-        neg |= (uint64_t)(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(any)) << k;
-    }
-    uint64_t valid = slots == 64 ? ~0ull : (1ull << slots) - 1;
-    return ~neg & valid;
-}
 
 #define RASTER_FN raster_triangle_avx2
 #define RASTER_QUADS_FN raster_quads_avx2
 #define RASTER_SMALL_FN raster_small_avx2
 #define RASTER_SMALL_BLOCK_FN raster_small_block_avx2
-#define RASTER_SMALL_COVER raster_small_cover_avx2
-#define RASTER_SMALL_DEPTH raster_small_depth_avx2
-#define RASTER_COVER cover_avx2
+#define RASTER_SMALL_COVER raster_small_cover_simd
+#define RASTER_SMALL_DEPTH raster_block_depth_simd
+#define RASTER_COVER raster_cover_simd
 #define RASTER_DEPTH raster_depth_avx2
-#define RASTER_BLOCKS raster_blocks_1spp_avx2
+#define RASTER_BLOCKS raster_blocks_1spp_simd
 #include "raster/raster_tmp.h"
 
-/* The sign bits of sixteen int lanes (0 or -1) as a mask. */
-static inline uint32_t stoch_mask16_avx2(const int *in)
-{
-    const __m256 lo = _mm256_castsi256_ps(_mm256_load_si256((const __m256i *)(const void *)in));
-    const __m256 hi = _mm256_castsi256_ps(_mm256_load_si256((const __m256i *)(const void *)(in + 8)));
-    return (uint32_t)_mm256_movemask_ps(lo) | (uint32_t)_mm256_movemask_ps(hi) << 8;
-}
-/* The lanes of an 8-lane mask in order, a byte each (the rest 0): the
- * permutation that packs them to the front. */
-static const uint64_t stoch_pack8[256] = {
-    0x0000000000000000u, 0x0000000000000000u, 0x0000000000000001u, 0x0000000000000100u,
-    0x0000000000000002u, 0x0000000000000200u, 0x0000000000000201u, 0x0000000000020100u,
-    0x0000000000000003u, 0x0000000000000300u, 0x0000000000000301u, 0x0000000000030100u,
-    0x0000000000000302u, 0x0000000000030200u, 0x0000000000030201u, 0x0000000003020100u,
-    0x0000000000000004u, 0x0000000000000400u, 0x0000000000000401u, 0x0000000000040100u,
-    0x0000000000000402u, 0x0000000000040200u, 0x0000000000040201u, 0x0000000004020100u,
-    0x0000000000000403u, 0x0000000000040300u, 0x0000000000040301u, 0x0000000004030100u,
-    0x0000000000040302u, 0x0000000004030200u, 0x0000000004030201u, 0x0000000403020100u,
-    0x0000000000000005u, 0x0000000000000500u, 0x0000000000000501u, 0x0000000000050100u,
-    0x0000000000000502u, 0x0000000000050200u, 0x0000000000050201u, 0x0000000005020100u,
-    0x0000000000000503u, 0x0000000000050300u, 0x0000000000050301u, 0x0000000005030100u,
-    0x0000000000050302u, 0x0000000005030200u, 0x0000000005030201u, 0x0000000503020100u,
-    0x0000000000000504u, 0x0000000000050400u, 0x0000000000050401u, 0x0000000005040100u,
-    0x0000000000050402u, 0x0000000005040200u, 0x0000000005040201u, 0x0000000504020100u,
-    0x0000000000050403u, 0x0000000005040300u, 0x0000000005040301u, 0x0000000504030100u,
-    0x0000000005040302u, 0x0000000504030200u, 0x0000000504030201u, 0x0000050403020100u,
-    0x0000000000000006u, 0x0000000000000600u, 0x0000000000000601u, 0x0000000000060100u,
-    0x0000000000000602u, 0x0000000000060200u, 0x0000000000060201u, 0x0000000006020100u,
-    0x0000000000000603u, 0x0000000000060300u, 0x0000000000060301u, 0x0000000006030100u,
-    0x0000000000060302u, 0x0000000006030200u, 0x0000000006030201u, 0x0000000603020100u,
-    0x0000000000000604u, 0x0000000000060400u, 0x0000000000060401u, 0x0000000006040100u,
-    0x0000000000060402u, 0x0000000006040200u, 0x0000000006040201u, 0x0000000604020100u,
-    0x0000000000060403u, 0x0000000006040300u, 0x0000000006040301u, 0x0000000604030100u,
-    0x0000000006040302u, 0x0000000604030200u, 0x0000000604030201u, 0x0000060403020100u,
-    0x0000000000000605u, 0x0000000000060500u, 0x0000000000060501u, 0x0000000006050100u,
-    0x0000000000060502u, 0x0000000006050200u, 0x0000000006050201u, 0x0000000605020100u,
-    0x0000000000060503u, 0x0000000006050300u, 0x0000000006050301u, 0x0000000605030100u,
-    0x0000000006050302u, 0x0000000605030200u, 0x0000000605030201u, 0x0000060503020100u,
-    0x0000000000060504u, 0x0000000006050400u, 0x0000000006050401u, 0x0000000605040100u,
-    0x0000000006050402u, 0x0000000605040200u, 0x0000000605040201u, 0x0000060504020100u,
-    0x0000000006050403u, 0x0000000605040300u, 0x0000000605040301u, 0x0000060504030100u,
-    0x0000000605040302u, 0x0000060504030200u, 0x0000060504030201u, 0x0006050403020100u,
-    0x0000000000000007u, 0x0000000000000700u, 0x0000000000000701u, 0x0000000000070100u,
-    0x0000000000000702u, 0x0000000000070200u, 0x0000000000070201u, 0x0000000007020100u,
-    0x0000000000000703u, 0x0000000000070300u, 0x0000000000070301u, 0x0000000007030100u,
-    0x0000000000070302u, 0x0000000007030200u, 0x0000000007030201u, 0x0000000703020100u,
-    0x0000000000000704u, 0x0000000000070400u, 0x0000000000070401u, 0x0000000007040100u,
-    0x0000000000070402u, 0x0000000007040200u, 0x0000000007040201u, 0x0000000704020100u,
-    0x0000000000070403u, 0x0000000007040300u, 0x0000000007040301u, 0x0000000704030100u,
-    0x0000000007040302u, 0x0000000704030200u, 0x0000000704030201u, 0x0000070403020100u,
-    0x0000000000000705u, 0x0000000000070500u, 0x0000000000070501u, 0x0000000007050100u,
-    0x0000000000070502u, 0x0000000007050200u, 0x0000000007050201u, 0x0000000705020100u,
-    0x0000000000070503u, 0x0000000007050300u, 0x0000000007050301u, 0x0000000705030100u,
-    0x0000000007050302u, 0x0000000705030200u, 0x0000000705030201u, 0x0000070503020100u,
-    0x0000000000070504u, 0x0000000007050400u, 0x0000000007050401u, 0x0000000705040100u,
-    0x0000000007050402u, 0x0000000705040200u, 0x0000000705040201u, 0x0000070504020100u,
-    0x0000000007050403u, 0x0000000705040300u, 0x0000000705040301u, 0x0000070504030100u,
-    0x0000000705040302u, 0x0000070504030200u, 0x0000070504030201u, 0x0007050403020100u,
-    0x0000000000000706u, 0x0000000000070600u, 0x0000000000070601u, 0x0000000007060100u,
-    0x0000000000070602u, 0x0000000007060200u, 0x0000000007060201u, 0x0000000706020100u,
-    0x0000000000070603u, 0x0000000007060300u, 0x0000000007060301u, 0x0000000706030100u,
-    0x0000000007060302u, 0x0000000706030200u, 0x0000000706030201u, 0x0000070603020100u,
-    0x0000000000070604u, 0x0000000007060400u, 0x0000000007060401u, 0x0000000706040100u,
-    0x0000000007060402u, 0x0000000706040200u, 0x0000000706040201u, 0x0000070604020100u,
-    0x0000000007060403u, 0x0000000706040300u, 0x0000000706040301u, 0x0000070604030100u,
-    0x0000000706040302u, 0x0000070604030200u, 0x0000070604030201u, 0x0007060403020100u,
-    0x0000000000070605u, 0x0000000007060500u, 0x0000000007060501u, 0x0000000706050100u,
-    0x0000000007060502u, 0x0000000706050200u, 0x0000000706050201u, 0x0000070605020100u,
-    0x0000000007060503u, 0x0000000706050300u, 0x0000000706050301u, 0x0000070605030100u,
-    0x0000000706050302u, 0x0000070605030200u, 0x0000070605030201u, 0x0007060503020100u,
-    0x0000000007060504u, 0x0000000706050400u, 0x0000000706050401u, 0x0000070605040100u,
-    0x0000000706050402u, 0x0000070605040200u, 0x0000070605040201u, 0x0007060504020100u,
-    0x0000000706050403u, 0x0000070605040300u, 0x0000070605040301u, 0x0007060504030100u,
-    0x0000070605040302u, 0x0007060504030200u, 0x0007060504030201u, 0x0706050403020100u,
-};
-
-/* Appends the 32-bit lanes of src[0..16) that mask selects to dst, in lane
- * order; writes 16 lanes of dst (the packet has the room). */
-static inline void stoch_compress16_avx2(void *dst, const void *src, uint32_t mask)
-{
-    for (int h = 0; h < 2; h++) {
-        const uint32_t m = mask >> (8 * h) & 0xffu;
-        const __m256i order = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)&stoch_pack8[m]));
-        const __m256i v = _mm256_loadu_si256((const __m256i *)src + h);
-        _mm256_storeu_si256((__m256i *)dst, _mm256_permutevar8x32_epi32(v, order));
-        dst = (uint32_t *)dst + __builtin_popcount(m);
-    }
-}
-/* stoch_early_depth by two masked gathers: the covered lanes' depths in
- * the target (the others are not read: a block may hang over the target's
- * edge), compared as the scalar loop does (false for NaN). */
-static inline uint32_t stoch_early_depth_avx2(const stoch_block *blk, const raster_view *v)
-{
-    const float *depth = stoch_block_depth(blk, v);
-    const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-    uint32_t live = 0;
-    for (int h = 0; h < 2; h++) {
-        const uint32_t m = blk->covered >> (8 * h) & 0xffu;
-        if (!m) continue;
-        const __m256i at = _mm256_add_epi32(
-            _mm256_loadu_si256((const __m256i *)(const void *)(v->lane_depth + 8 * h)),
-            _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(blk->sample + 8 * h))));
-        const __m256i want = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)m), bit), bit);
-        const __m256 dz = _mm256_mask_i32gather_ps(_mm256_setzero_ps(), depth, at, _mm256_castsi256_ps(want), 4);
-        const __m256 nearer = _mm256_cmp_ps(_mm256_load_ps(blk->hits.z + 8 * h), dz, _CMP_LT_OQ);
-        live |= ((uint32_t)_mm256_movemask_ps(nearer) & m) << (8 * h);
-    }
-    return live;
-}
-#define STOCH_EARLY_DEPTH16 stoch_early_depth_avx2
-#define STOCH_MASK16 stoch_mask16_avx2
-#define STOCH_COMPRESS16 stoch_compress16_avx2
+#define STOCH_EARLY_DEPTH16 stoch_early_depth_simd
+#define STOCH_MASK16 stoch_mask16_simd
+#define STOCH_COMPRESS16 stoch_compress16_simd
 #define STOCH_RANK_WALK_FN stoch_rank_walk_avx2
 #define STOCH_CHUNK 8
 #include "raster/stoch_rank_walk_tmp.h"

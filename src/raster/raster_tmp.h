@@ -2,13 +2,12 @@
  * raster_scalar.c, raster_avx2.c and raster_avx512.c, which define
  * RASTER_FN (the function's name), RASTER_COVER (how one quad's 4 * spp
  * samples are tested against the three edges) and RASTER_DEPTH (their
- * depth and the early depth test, quad_depth.h) and RASTER_QUADS_FN (the
+ * depth and the early depth test, quad_depth*.h) and RASTER_QUADS_FN (the
  * quad walk's name), and may define RASTER_SMALL_FN and RASTER_SMALL_BLOCK_FN
  * with RASTER_SMALL_COVER and RASTER_SMALL_DEPTH (the 4x4 blocks of a small
- * triangle at one sample per pixel, small_block*.h) and RASTER_BLOCKS (a
- * whole-block walk for one sample per pixel, blocks_avx*.h; it may decline
- * a triangle with -1).  Fed by backend/tile.c through
- * the ISA table. */
+ * triangle at one sample per pixel, small_block.h or simd_tmp.h) and
+ * RASTER_BLOCKS (a whole-block walk for one sample per pixel, simd_tmp.h).
+ * Fed by backend/tile.c through the ISA table. */
 
 #ifdef RASTER_SMALL_FN
 #include "raster/block_quads.h"
@@ -26,7 +25,7 @@ static inline int RASTER_SMALL_BLOCK_FN(const fe_tri *t, const raster_view *v, c
     *covered += (uint64_t)__builtin_popcount(mask);
     /* The depth of every block, also when the draw neither tests nor
      * writes it (the ROP then ignores it): one path, no branch. */
-    _Alignas(32) float zb[16];
+    _Alignas(64) float zb[16];
     mask = RASTER_SMALL_DEPTH(v, v->depth && t->draw->depth_test, t, bx, by, cols, rows, mask, zb);
     if (!mask) return n;
     return raster_block_quads(t, bx, by, mask, zb, true, out, z, n);
@@ -153,10 +152,7 @@ int RASTER_FN(const fe_tri *t, const raster_view *v, int x0, int y0, int x1, int
         return RASTER_SMALL_FN(t, v, x0, y0, x1, y1, out, z, counts);
 #endif
 #ifdef RASTER_BLOCKS
-    if (S == 1) {
-        const int n = RASTER_BLOCKS(t, v, x0, y0, x1, y1, out, z, counts);
-        if (n >= 0) return n;  /* -1: the block walk cannot take it (AVX2: edge values past 32 bits) */
-    }
+    if (S == 1) return RASTER_BLOCKS(t, v, x0, y0, x1, y1, out, z, counts);
 #endif
     return RASTER_QUADS_FN(t, v, x0, y0, x1, y1, out, z, counts);
 }

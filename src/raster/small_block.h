@@ -1,7 +1,7 @@
 /* small_block.h — the one-block path of the 2D rasterizer for small
  * triangles at one sample per pixel (raster_tmp.h's RASTER_SMALL_FN): the
  * coverage of a 4x4 pixel block from 32-bit edge values, and its depth and
- * early test, one lane at a time here; small_block_avx2.h does the same with
+ * early test, one lane at a time here; simd_tmp.h does the same with
  * vectors and the same bits.  Private to raster/. */
 #ifndef MOSAIC_RASTER_SMALL_BLOCK_H
 #define MOSAIC_RASTER_SMALL_BLOCK_H

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "shader/builtin_fs.h"
+#include "shader/shader_isa.h"
 
 
 void shader_builtin_uniforms_init(shader_builtin_uniforms *u)
@@ -47,16 +47,7 @@ void shader_builtin_vs(const mos_vs_batch *b)
 
 /* ---- fragment stages: the kernels of builtin_fs_tmp.h for the batch's ISA -- */
 
-static void fs_run(builtin_fs_kind kind, const mos_fs_batch *b)
-{
-    switch (b->isa) {
-#if defined(UTIL_X86)
-    case MOS_ISA_AVX512: builtin_fs_avx512(kind, b); return;
-    case MOS_ISA_AVX2: builtin_fs_avx2(kind, b); return;
-#endif
-    default: builtin_fs_scalar(kind, b); return;
-    }
-}
+static void fs_run(builtin_fs_kind kind, const mos_fs_batch *b) { shader_isa_select(b->isa)->builtin_fs(kind, b); }
 
 void shader_builtin_fs_flat(const mos_fs_batch *b) { fs_run(FS_FLAT, b); }
 void shader_builtin_fs_lambert(const mos_fs_batch *b) { fs_run(FS_LAMBERT, b); }

@@ -40,7 +40,10 @@ const mos_shader_desc *shader_builtin_find(const char *name);
 /* The built-in names, NULL-terminated. */
 const char *const *shader_builtin_names(void);
 
-/* The stages, for embedders who want to mix them. */
+/* The stages, for embedders who want to mix them.  A fragment stage runs
+ * its kind of kernel (builtin_fs_tmp.h) in the build of the batch's ISA
+ * (shader_isa.h). */
+typedef enum builtin_fs_kind { FS_FLAT, FS_LAMBERT, FS_TEXTURED } builtin_fs_kind;
 void shader_builtin_vs(const mos_vs_batch *b);
 void shader_builtin_fs_flat(const mos_fs_batch *b);
 void shader_builtin_fs_lambert(const mos_fs_batch *b);

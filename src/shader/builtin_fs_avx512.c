@@ -2,7 +2,8 @@
  * (builtin_fs_tmp.h).  Fed by builtin.c through mos_fs_batch.isa. */
 #include "util/cpu.h"
 #if defined(UTIL_X86)
-#pragma GCC target("avx512f,avx512dq,avx512bw,avx512vl,avx2,fma,bmi,bmi2,popcnt,lzcnt")
+#define SIMD_LANES 16
+#include "util/simd.h"  /* the ISA's target */
 #define BUILTIN_FS_FN builtin_fs_avx512
 #include "shader/builtin_fs_tmp.h"
 #endif

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "shader/shader_isa.h"
 #include "util/alloc.h"
 
 /* The fragment shader reads its inputs where the vertex shader wrote the same
@@ -205,7 +206,7 @@ void program_vs(const mos_vs_batch *b)
                 dst[l] = src[(size_t)l * (size_t)b->stride];
         }
         const vm_io io = { .lanes = n, .in = in, .uniforms = b->uniforms, .out = outp, .scratch = vm_scratch,
-                           .isa = b->isa };
+                           .hot = shader_isa_select(b->isa) };
         vm_run(p->vs_vm, &io);
         for (int l = 0; l < n; l++) {
             float *clip = b->clip + (size_t)(o + l) * 4;
@@ -236,7 +237,7 @@ void program_fs(const mos_fs_batch *b)
         float *outp[5] = { b->out[0] + o, b->out[1] + o, b->out[2] + o, b->out[3] + o, discard };
         const vm_io io = { .lanes = n, .in = in, .frag_x = b->frag_x + o, .frag_y = b->frag_y + o,
                            .uniforms = b->uniforms, .textures = b->textures, .out = outp, .scratch = vm_scratch,
-                           .isa = b->isa };
+                           .hot = shader_isa_select(b->isa) };
         vm_run(p->fs_vm, &io);
         if (p->fs.discards)
             for (int l = 0; l < n; l++)

@@ -1,5 +1,9 @@
 /* sample_scalar.c — texture sampling in portable C (sample_tmp.h, 4 lanes).
- * Fed by fragment shaders through mos_sample_quads. */
+ * Fed by fragment shaders through mos_sample_quads (the ISA table's shader
+ * row). */
+#define SIMD_LANES 4
+#include "util/simd.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -7,5 +11,4 @@
 #include "shader/texture.h"
 
 #define SAMPLE_FN texture_sample_quads_scalar
-#define SAMPLE_LANES 4
 #include "shader/sample_tmp.h"

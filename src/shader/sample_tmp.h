@@ -1,28 +1,27 @@
 /* sample_tmp.h — the body of mos_sample_quads, included once per ISA by the
  * texture sampling files, which define SAMPLE_FN (the function's name:
- * texture_sample_quads_scalar, _avx2, _avx512) and SAMPLE_LANES (4: portable
- * C, 8: AVX2, 16: AVX-512F/DQ/BW/VL) and, for 8 and 16, have already set
- * `#pragma GCC target(...)` for that ISA.  Every variant computes the same
- * bits as the portable one for every input, NaN and Inf included: the mip
- * level of a quad stays scalar; the vector variants do the per-lane work
- * (position, wrap, texel gathers, 8-bit bilinear steps) one vector of
- * SAMPLE_LANES / 4 quads at a time.  The arithmetic is llvmpipe's for an
- * RGBA8 texture with GL_LINEAR_MIPMAP_NEAREST and repeat wrap (Mesa 22.3,
- * gallivm's 8-bit path): given the same texture coordinates both renderers
- * return the same texel values.
+ * texture_sample_quads_scalar, _avx2, _avx512) and have included
+ * util/simd.h for their SIMD_LANES (4: portable C, 8: AVX2, 16: AVX-512),
+ * whose vocabulary the vector variants are written in.  Every variant
+ * computes the same bits as the portable one for every input, NaN and Inf
+ * included: the mip level of a quad stays scalar; the vector variants do the
+ * per-lane work (position, wrap, texel gathers, 8-bit bilinear steps) one
+ * vector of SIMD_LANES / 4 quads at a time.  The arithmetic is llvmpipe's
+ * for an RGBA8 texture with GL_LINEAR_MIPMAP_NEAREST and repeat wrap (Mesa
+ * 22.3, gallivm's 8-bit path): given the same texture coordinates both
+ * renderers return the same texel values.
  *
  * Needs shader/texture.h, <math.h>, <stdint.h>, <string.h>.  Helpers are
- * named with the lane count appended (sample_level_8 ...), so one file may
- * include this once per ISA. */
+ * named with the lane count appended (sample_level_8 ...). */
 
 #ifndef SAMPLE_FN
-#error "define SAMPLE_FN and SAMPLE_LANES before including sample_tmp.h"
+#error "define SAMPLE_FN and include util/simd.h before sample_tmp.h"
 #endif
 
 #define SAMPLE_CAT2(a, b) a##_##b
 #define SAMPLE_CAT(a, b) SAMPLE_CAT2(a, b)
-#define SAMPLE_H(name) SAMPLE_CAT(name, SAMPLE_LANES)
-#define SAMPLE_QUADS (SAMPLE_LANES / 4) /* quads per vector */
+#define SAMPLE_H(name) SAMPLE_CAT(name, SIMD_LANES)
+#define SAMPLE_QUADS (SIMD_LANES / 4) /* quads per vector */
 #define SAMPLE_BLOCK 64                 /* quads whose levels are found before their lanes are sampled */
 
 /* The mip levels of a quad and the weight of the second (0..255): for
@@ -150,7 +149,7 @@ static inline void SAMPLE_H(sample_lane)(const mos_sampler *s, SAMPLE_H(sample_l
     for (int c = 0; c < 4; c++) out[c][lane] = (float)r[c] * (1.0f / 255.0f);
 }
 
-#if SAMPLE_LANES == 4
+#if SIMD_LANES == 4
 
 void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float *v, float *const out[4])
 {
@@ -161,129 +160,23 @@ void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float
     }
 }
 
-#else /* SAMPLE_LANES 8 or 16 */
-
-#include <immintrin.h>
-
-/* The few vector operations the body needs, per width.  SV_M is a lane
- * mask: a vector of all-ones lanes for AVX2, a k-register for AVX-512.
- * SV_LUT looks up a 16-entry per-level table (SV_LUT_DECL) by lane level. */
-#if SAMPLE_LANES == 8
-#define SV_F __m256
-#define SV_I __m256i
-#define SV_M __m256i
-#define SV_LOADF(p) _mm256_loadu_ps(p)
-#define SV_STOREF(p, a) _mm256_storeu_ps(p, a)
-#define SV_LOADI(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
-#define SV_F1(x) _mm256_set1_ps(x)
-#define SV_I1(x) _mm256_set1_epi32(x)
-#define SV_MULF(a, b) _mm256_mul_ps(a, b)
-#define SV_SUBF(a, b) _mm256_sub_ps(a, b)
-#define SV_ABSF(a) _mm256_andnot_ps(_mm256_set1_ps(-0.0f), a)
-#define SV_LTF(a, b) _mm256_castps_si256(_mm256_cmp_ps(a, b, _CMP_LT_OQ)) /* false on NaN */
-#define SV_KEEPF(m, a) _mm256_and_ps(_mm256_castsi256_ps(m), a) /* m ? a : 0 */
-#define SV_CVTF(a) _mm256_cvtepi32_ps(a)
-#define SV_FLOORF(a) _mm256_floor_ps(a)
-#define SV_CVTROUND(a) _mm256_cvtps_epi32(a) /* round half to even (MXCSR), as lrintf */
-#define SV_MIN(a, b) _mm256_min_epi32(a, b)
-#define SV_SRL16(a, n) _mm256_srli_epi16(a, n)
-#define SV_ADD(a, b) _mm256_add_epi32(a, b)
-#define SV_SUB(a, b) _mm256_sub_epi32(a, b)
-#define SV_MUL(a, b) _mm256_mullo_epi32(a, b)
-#define SV_AND(a, b) _mm256_and_si256(a, b)
-#define SV_SRA(a, n) _mm256_srai_epi32(a, n)
-#define SV_SRL(a, n) _mm256_srli_epi32(a, n)
-#define SV_SLL(a, n) _mm256_slli_epi32(a, n)
-#define SV_ADD16(a, b) _mm256_add_epi16(a, b)
-#define SV_SUB16(a, b) _mm256_sub_epi16(a, b)
-#define SV_MUL16(a, b) _mm256_mullo_epi16(a, b)
-#define SV_SLL16(a, n) _mm256_slli_epi16(a, n)
-#define SV_LT(a, b) _mm256_cmpgt_epi32(b, a)
-#define SV_EQ(a, b) _mm256_cmpeq_epi32(a, b)
-#define SV_SEL(m, a, b) _mm256_blendv_epi8(b, a, m) /* m ? a : b */
-#define SV_GATHER(base, idx) _mm256_i32gather_epi32((const int *)(const void *)(base), idx, 4)
-#define SV_ALL(m) (_mm256_movemask_ps(_mm256_castsi256_ps(m)) == 0xff)
-/* Texels idx and idx + 1 of every lane, as two 4-lane 64-bit gathers
- * whose halves are then split into left and right. */
-#define SV_GATHER2(base, idx, left, right)                                                                    \
-    do {                                                                                                     \
-        const __m256 lo_ = _mm256_castsi256_ps(                                                              \
-            _mm256_i32gather_epi64((const long long *)(const void *)(base), _mm256_castsi256_si128(idx), 4));   \
-        const __m256 hi_ = _mm256_castsi256_ps(                                                              \
-            _mm256_i32gather_epi64((const long long *)(const void *)(base), _mm256_extracti128_si256(idx, 1), 4)); \
-        left = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(lo_, hi_, 0x88)), 0xd8);        \
-        right = _mm256_permute4x64_epi64(_mm256_castps_si256(_mm256_shuffle_ps(lo_, hi_, 0xdd)), 0xd8);       \
-    } while (0)
-/* 16 entries in two halves: vpermd uses the low 3 bits of the index. */
-#define SV_LUT_DECL(name, table) \
-    const __m256i name##_lo = SV_LOADI(table), name##_hi = SV_LOADI((table) + 8)
-#define SV_LUT(name, idx)                                                                                  \
-    _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(name##_lo, idx), _mm256_permutevar8x32_epi32(name##_hi, idx), \
-                       _mm256_cmpgt_epi32(idx, _mm256_set1_epi32(7)))
-#elif SAMPLE_LANES == 16
-#define SV_F __m512
-#define SV_I __m512i
-#define SV_M __mmask16
-#define SV_LOADF(p) _mm512_loadu_ps(p)
-#define SV_STOREF(p, a) _mm512_storeu_ps(p, a)
-#define SV_LOADI(p) _mm512_loadu_si512((const void *)(p))
-#define SV_F1(x) _mm512_set1_ps(x)
-#define SV_I1(x) _mm512_set1_epi32(x)
-#define SV_MULF(a, b) _mm512_mul_ps(a, b)
-#define SV_SUBF(a, b) _mm512_sub_ps(a, b)
-#define SV_ABSF(a) _mm512_abs_ps(a)
-#define SV_LTF(a, b) _mm512_cmp_ps_mask(a, b, _CMP_LT_OQ) /* false on NaN */
-#define SV_KEEPF(m, a) _mm512_maskz_mov_ps(m, a) /* m ? a : 0 */
-#define SV_CVTF(a) _mm512_cvtepi32_ps(a)
-#define SV_FLOORF(a) _mm512_roundscale_ps(a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)
-#define SV_CVTROUND(a) _mm512_cvtps_epi32(a) /* round half to even (MXCSR), as lrintf */
-#define SV_MIN(a, b) _mm512_min_epi32(a, b)
-#define SV_SRL16(a, n) _mm512_srli_epi16(a, n)
-#define SV_ADD(a, b) _mm512_add_epi32(a, b)
-#define SV_SUB(a, b) _mm512_sub_epi32(a, b)
-#define SV_MUL(a, b) _mm512_mullo_epi32(a, b)
-#define SV_AND(a, b) _mm512_and_si512(a, b)
-#define SV_SRA(a, n) _mm512_srai_epi32(a, n)
-#define SV_SRL(a, n) _mm512_srli_epi32(a, n)
-#define SV_SLL(a, n) _mm512_slli_epi32(a, n)
-#define SV_ADD16(a, b) _mm512_add_epi16(a, b)
-#define SV_SUB16(a, b) _mm512_sub_epi16(a, b)
-#define SV_MUL16(a, b) _mm512_mullo_epi16(a, b)
-#define SV_SLL16(a, n) _mm512_slli_epi16(a, n)
-#define SV_LT(a, b) _mm512_cmplt_epi32_mask(a, b)
-#define SV_EQ(a, b) _mm512_cmpeq_epi32_mask(a, b)
-#define SV_SEL(m, a, b) _mm512_mask_blend_epi32(m, b, a) /* m ? a : b */
-#define SV_GATHER(base, idx) _mm512_i32gather_epi32(idx, (const void *)(base), 4)
-#define SV_ALL(m) ((m) == 0xffff)
-/* Texels idx and idx + 1 of every lane, as two 8-lane 64-bit gathers
- * whose halves are then split into left and right. */
-#define SV_GATHER2(base, idx, left, right)                                                                       \
-    do {                                                                                                        \
-        const __m512i lo_ = _mm512_i32gather_epi64(_mm512_castsi512_si256(idx), (const void *)(base), 4);     \
-        const __m512i hi_ = _mm512_i32gather_epi64(_mm512_extracti64x4_epi64(idx, 1), (const void *)(base), 4); \
-        const __m512i even_ = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);   \
-        left = _mm512_permutex2var_epi32(lo_, even_, hi_);                                                     \
-        right = _mm512_permutex2var_epi32(lo_, _mm512_add_epi32(even_, _mm512_set1_epi32(1)), hi_);            \
-    } while (0)
-#define SV_LUT_DECL(name, table) const __m512i name = SV_LOADI(table)
-#define SV_LUT(name, idx) _mm512_permutexvar_epi32(idx, name)
-#else
-#error "SAMPLE_LANES must be 4, 8 or 16"
-#endif
+#else /* SIMD_LANES 8 or 16 */
 
 /* The 8-bit linear step (sample_lerp8) of two channels held in the 16-bit
  * halves of each lane: ((a << 8) + (b - a) f + 128) >> 8.  The sum before
  * the shift is at most 255 * 256 + 128 < 2^16, so 16-bit arithmetic that
  * wraps is still exact. */
-static inline SV_I SAMPLE_H(sample_lerp8x2)(SV_I a, SV_I b, SV_I f2)
+static inline simd_i SAMPLE_H(sample_lerp8x2)(simd_i a, simd_i b, simd_i f2)
 {
-    return SV_SRL16(SV_ADD16(SV_ADD16(SV_SLL16(a, 8), SV_MUL16(SV_SUB16(b, a), f2)), SV_I1(0x00800080)), 8);
+    const simd_i sum = simd_add_i16(simd_sll_i16(a, 8), simd_mul_i16(simd_sub_i16(b, a), f2));
+    return simd_srl_i16(simd_add_i16(sum, simd_set1_i(0x00800080)), 8);
 }
 
 /* Channel 0..255 in the low (hi = 0) or high 16 bits of each lane, to 0..1. */
-static inline SV_F SAMPLE_H(sample_unorm)(SV_I v, int hi)
+static inline simd_f SAMPLE_H(sample_unorm)(simd_i v, int hi)
 {
-    return SV_MULF(SV_CVTF(hi ? SV_SRL(v, 16) : SV_AND(v, SV_I1(0xffff))), SV_F1(1.0f / 255.0f));
+    const simd_i c = hi ? simd_srl_i(v, 16) : simd_and_i(v, simd_set1_i(0xffff));
+    return simd_mul_f(simd_to_f(c), simd_set1_f(1.0f / 255.0f));
 }
 
 /* What the vector body knows of a texture for one call. */
@@ -295,60 +188,65 @@ typedef struct SAMPLE_H(sample_vtex) {
 
 /* Texels i and i + 1 of each lane of a level of n texels (sample_index for
  * repeat and clamp-to-edge). */
-static inline void SAMPLE_H(sample_index_v)(SV_I i, SV_I n, int wrap, bool pow2, SV_I *i0, SV_I *i1)
+static inline void SAMPLE_H(sample_index_v)(simd_i i, simd_i n, int wrap, bool pow2, simd_i *i0, simd_i *i1)
 {
-    const SV_I one = SV_I1(1), zero = SV_I1(0), nm1 = SV_SUB(n, one);
+    const simd_i one = simd_set1_i(1), zero = simd_set1_i(0), nm1 = simd_sub_i(n, one);
     if (wrap == MOS_WRAP_CLAMP_TO_EDGE) {
-        const SV_I j = SV_ADD(i, one);
-        *i0 = SV_SEL(SV_LT(i, zero), zero, SV_MIN(i, nm1));
-        *i1 = SV_SEL(SV_LT(j, zero), zero, SV_MIN(j, nm1));
+        const simd_i j = simd_add_i(i, one);
+        *i0 = simd_select_i(simd_lt_i(i, zero), zero, simd_min_i(i, nm1));
+        *i1 = simd_select_i(simd_lt_i(j, zero), zero, simd_min_i(j, nm1));
         return;
     }
     /* repeat: i & (n - 1), or for other sizes i in [-1, n - 1] from the fraction */
-    *i0 = pow2 ? SV_AND(i, nm1) : SV_SEL(SV_LT(i, zero), nm1, SV_MIN(i, nm1));
-    *i1 = SV_SEL(SV_LT(SV_ADD(*i0, one), n), SV_ADD(*i0, one), zero);
+    *i0 = pow2 ? simd_and_i(i, nm1) : simd_select_i(simd_lt_i(i, zero), nm1, simd_min_i(i, nm1));
+    *i1 = simd_select_i(simd_lt_i(simd_add_i(*i0, one), n), simd_add_i(*i0, one), zero);
 }
 
 /* Bilinear at (lu, lv) in the levels of size (w, h) at texel offset off,
  * per lane: r and b (rb), g and a (ga) in the 16-bit halves, 8 bits each,
  * exactly as sample_bilinear. */
-static inline void SAMPLE_H(sample_bilinear_v)(const SAMPLE_H(sample_vtex) *t, SV_I w, SV_I h, SV_I off, SV_F lu,
-                                               SV_F lv, SV_I *rb, SV_I *ga)
+static inline void SAMPLE_H(sample_bilinear_v)(const SAMPLE_H(sample_vtex) *t, simd_i w, simd_i h, simd_i off,
+                                               simd_f lu, simd_f lv, simd_i *rb, simd_i *ga)
 {
     /* Positions in 1/256 texels, as sample_pos (for a power-of-two level of
      * a texture that is not one, the fraction path gives the same bits as the
      * direct one: both scalings are exact). */
-    const SV_F fw = SV_CVTF(w), fh = SV_CVTF(h);
-    SV_F x, y;
-    if (t->pow2 || t->wrap_u != MOS_WRAP_REPEAT) x = SV_MULF(lu, SV_MULF(fw, SV_F1(256.0f)));
-    else x = SV_MULF(SV_MULF(SV_SUBF(lu, SV_FLOORF(lu)), fw), SV_F1(256.0f));
-    if (t->pow2 || t->wrap_v != MOS_WRAP_REPEAT) y = SV_MULF(lv, SV_MULF(fh, SV_F1(256.0f)));
-    else y = SV_MULF(SV_MULF(SV_SUBF(lv, SV_FLOORF(lv)), fh), SV_F1(256.0f));
-    x = SV_KEEPF(SV_LTF(SV_ABSF(x), SV_F1(1e9f)), x);
-    y = SV_KEEPF(SV_LTF(SV_ABSF(y), SV_F1(1e9f)), y);
-    const SV_I px = SV_SUB(SV_CVTROUND(x), SV_I1(128)), py = SV_SUB(SV_CVTROUND(y), SV_I1(128));
-    SV_I ix0, ix1, iy0, iy1;
-    SAMPLE_H(sample_index_v)(SV_SRA(px, 8), w, t->wrap_u, t->pow2, &ix0, &ix1);
-    SAMPLE_H(sample_index_v)(SV_SRA(py, 8), h, t->wrap_v, t->pow2, &iy0, &iy1);
-    const SV_I row0 = SV_ADD(off, SV_MUL(iy0, w)), row1 = SV_ADD(off, SV_MUL(iy1, w));
-    SV_I t00, t10, t01, t11;
-    if (SV_ALL(SV_EQ(ix1, SV_ADD(ix0, SV_I1(1))))) { /* neighbours in every lane: one 64-bit fetch per row */
-        SV_GATHER2(t->base, SV_ADD(row0, ix0), t00, t10);
-        SV_GATHER2(t->base, SV_ADD(row1, ix0), t01, t11);
+    const simd_f fw = simd_to_f(w), fh = simd_to_f(h);
+    simd_f x, y;
+    if (t->pow2 || t->wrap_u != MOS_WRAP_REPEAT) x = simd_mul_f(lu, simd_mul_f(fw, simd_set1_f(256.0f)));
+    else x = simd_mul_f(simd_mul_f(simd_sub_f(lu, simd_floor_f(lu)), fw), simd_set1_f(256.0f));
+    if (t->pow2 || t->wrap_v != MOS_WRAP_REPEAT) y = simd_mul_f(lv, simd_mul_f(fh, simd_set1_f(256.0f)));
+    else y = simd_mul_f(simd_mul_f(simd_sub_f(lv, simd_floor_f(lv)), fh), simd_set1_f(256.0f));
+    x = simd_keep_f(simd_lt_f(simd_abs_f(x), simd_set1_f(1e9f)), x);
+    y = simd_keep_f(simd_lt_f(simd_abs_f(y), simd_set1_f(1e9f)), y);
+    const simd_i px = simd_sub_i(simd_round_i(x), simd_set1_i(128));
+    const simd_i py = simd_sub_i(simd_round_i(y), simd_set1_i(128));
+    simd_i ix0, ix1, iy0, iy1;
+    SAMPLE_H(sample_index_v)(simd_sra_i(px, 8), w, t->wrap_u, t->pow2, &ix0, &ix1);
+    SAMPLE_H(sample_index_v)(simd_sra_i(py, 8), h, t->wrap_v, t->pow2, &iy0, &iy1);
+    const simd_i row0 = simd_add_i(off, simd_mul_i(iy0, w)), row1 = simd_add_i(off, simd_mul_i(iy1, w));
+    simd_i t00, t10, t01, t11;
+    /* neighbours in every lane: one 64-bit fetch per row */
+    if (simd_all(simd_eq_i(ix1, simd_add_i(ix0, simd_set1_i(1))))) {
+        simd_gather_pair_i(t->base, simd_add_i(row0, ix0), &t00, &t10);
+        simd_gather_pair_i(t->base, simd_add_i(row1, ix0), &t01, &t11);
     } else {
-        t00 = SV_GATHER(t->base, SV_ADD(row0, ix0));
-        t10 = SV_GATHER(t->base, SV_ADD(row0, ix1));
-        t01 = SV_GATHER(t->base, SV_ADD(row1, ix0));
-        t11 = SV_GATHER(t->base, SV_ADD(row1, ix1));
+        t00 = simd_gather_i(t->base, simd_add_i(row0, ix0));
+        t10 = simd_gather_i(t->base, simd_add_i(row0, ix1));
+        t01 = simd_gather_i(t->base, simd_add_i(row1, ix0));
+        t11 = simd_gather_i(t->base, simd_add_i(row1, ix1));
     }
     /* Channels r, b (and g, a after >> 8) in the 16-bit halves: x, then y,
      * in 8-bit steps. */
-    const SV_I fx = SV_AND(px, SV_I1(255)), fy = SV_AND(py, SV_I1(255)), even = SV_I1(0x00ff00ff);
-    const SV_I fx2 = SV_ADD(fx, SV_SLL(fx, 16)), fy2 = SV_ADD(fy, SV_SLL(fy, 16));
-    const SV_I rb0 = SAMPLE_H(sample_lerp8x2)(SV_AND(t00, even), SV_AND(t10, even), fx2);
-    const SV_I rb1 = SAMPLE_H(sample_lerp8x2)(SV_AND(t01, even), SV_AND(t11, even), fx2);
-    const SV_I ga0 = SAMPLE_H(sample_lerp8x2)(SV_AND(SV_SRL(t00, 8), even), SV_AND(SV_SRL(t10, 8), even), fx2);
-    const SV_I ga1 = SAMPLE_H(sample_lerp8x2)(SV_AND(SV_SRL(t01, 8), even), SV_AND(SV_SRL(t11, 8), even), fx2);
+    const simd_i fx = simd_and_i(px, simd_set1_i(255)), fy = simd_and_i(py, simd_set1_i(255));
+    const simd_i even = simd_set1_i(0x00ff00ff);
+    const simd_i fx2 = simd_add_i(fx, simd_sll_i(fx, 16)), fy2 = simd_add_i(fy, simd_sll_i(fy, 16));
+    const simd_i rb0 = SAMPLE_H(sample_lerp8x2)(simd_and_i(t00, even), simd_and_i(t10, even), fx2);
+    const simd_i rb1 = SAMPLE_H(sample_lerp8x2)(simd_and_i(t01, even), simd_and_i(t11, even), fx2);
+    const simd_i ga0 =
+        SAMPLE_H(sample_lerp8x2)(simd_and_i(simd_srl_i(t00, 8), even), simd_and_i(simd_srl_i(t10, 8), even), fx2);
+    const simd_i ga1 =
+        SAMPLE_H(sample_lerp8x2)(simd_and_i(simd_srl_i(t01, 8), even), simd_and_i(simd_srl_i(t11, 8), even), fx2);
     *rb = SAMPLE_H(sample_lerp8x2)(rb0, rb1, fy2);
     *ga = SAMPLE_H(sample_lerp8x2)(ga0, ga1, fy2);
 }
@@ -356,7 +254,7 @@ static inline void SAMPLE_H(sample_bilinear_v)(const SAMPLE_H(sample_vtex) *t, S
 void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float *v, float *const out[4])
 {
     const float w0 = (float)s->level[0].width, h0 = (float)s->level[0].height;
-    /* Per-level tables for SV_LUT, padded to 16 entries with the last level:
+    /* Per-level tables for simd_lut16_get, padded to 16 entries with the last level:
      * size and texel offset from level 0 (the levels share one block). */
     SAMPLE_H(sample_vtex) t = {s->level[0].texels, true, s->wrap[0], s->wrap[1]};
     _Alignas(64) int32_t tab_w[16], tab_h[16], tab_off[16];
@@ -379,12 +277,12 @@ void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float
         }
         return;
     }
-    SV_LUT_DECL(lut_w, tab_w);
-    SV_LUT_DECL(lut_h, tab_h);
-    SV_LUT_DECL(lut_off, tab_off);
+    const simd_lut16 lut_w = simd_lut16_load(tab_w);
+    const simd_lut16 lut_h = simd_lut16_load(tab_h);
+    const simd_lut16 lut_off = simd_lut16_load(tab_off);
 
-    _Alignas(64) int32_t lane_l0[4 * SAMPLE_BLOCK + SAMPLE_LANES], lane_l1[4 * SAMPLE_BLOCK + SAMPLE_LANES];
-    _Alignas(64) int32_t lane_w[4 * SAMPLE_BLOCK + SAMPLE_LANES];
+    _Alignas(64) int32_t lane_l0[4 * SAMPLE_BLOCK + SIMD_LANES], lane_l1[4 * SAMPLE_BLOCK + SIMD_LANES];
+    _Alignas(64) int32_t lane_w[4 * SAMPLE_BLOCK + SIMD_LANES];
     for (int q0 = 0; q0 < quad_count; q0 += SAMPLE_BLOCK) {
         const int n = quad_count - q0 < SAMPLE_BLOCK ? quad_count - q0 : SAMPLE_BLOCK;
         /* The levels first, scalar, as every variant picks them. */
@@ -398,16 +296,16 @@ void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float
             }
             two = two || lod.l1 != lod.l0;
         }
-        for (int l = 4 * n; l < 4 * n + SAMPLE_LANES; l++) lane_l0[l] = lane_l1[l] = lane_w[l] = 0; /* tail: valid */
+        for (int l = 4 * n; l < 4 * n + SIMD_LANES; l++) lane_l0[l] = lane_l1[l] = lane_w[l] = 0; /* tail: valid */
 
         for (int q = 0; q < n; q += SAMPLE_QUADS) {
-            const int first = 4 * (q0 + q), lanes = n - q < SAMPLE_QUADS ? 4 * (n - q) : SAMPLE_LANES;
+            const int first = 4 * (q0 + q), lanes = n - q < SAMPLE_QUADS ? 4 * (n - q) : SIMD_LANES;
             const float *cu = u + first, *cv = v + first;
             float *co[4] = {out[0] + first, out[1] + first, out[2] + first, out[3] + first};
             /* A last vector of fewer quads reads and writes padded copies:
              * (u, v) = (0, 0) in the lanes past the end. */
-            _Alignas(64) float pad_uv[2][SAMPLE_LANES], pad_out[4][SAMPLE_LANES];
-            if (lanes < SAMPLE_LANES) {
+            _Alignas(64) float pad_uv[2][SIMD_LANES], pad_out[4][SIMD_LANES];
+            if (lanes < SIMD_LANES) {
                 memset(pad_uv, 0, sizeof pad_uv);
                 memcpy(pad_uv[0], cu, (size_t)lanes * sizeof(float));
                 memcpy(pad_uv[1], cv, (size_t)lanes * sizeof(float));
@@ -415,69 +313,32 @@ void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float
                 cv = pad_uv[1];
                 for (int c = 0; c < 4; c++) co[c] = pad_out[c];
             }
-            const SV_F lu = SV_LOADF(cu), lv = SV_LOADF(cv);
-            const SV_I l0 = SV_LOADI(lane_l0 + 4 * q);
-            SV_I rb, ga;
-            SAMPLE_H(sample_bilinear_v)(&t, SV_LUT(lut_w, l0), SV_LUT(lut_h, l0), SV_LUT(lut_off, l0), lu, lv, &rb, &ga);
+            const simd_f lu = simd_loadu_f(cu), lv = simd_loadu_f(cv);
+            const simd_i l0 = simd_loadu_i(lane_l0 + 4 * q);
+            simd_i rb, ga;
+            SAMPLE_H(sample_bilinear_v)(&t, simd_lut16_get(lut_w, l0), simd_lut16_get(lut_h, l0),
+                                        simd_lut16_get(lut_off, l0), lu, lv, &rb, &ga);
             if (two) { /* GL_LINEAR_MIPMAP_LINEAR: one more 8-bit step towards level l1 */
-                const SV_I l1 = SV_LOADI(lane_l1 + 4 * q), lw = SV_LOADI(lane_w + 4 * q);
-                SV_I rb1, ga1;
-                SAMPLE_H(sample_bilinear_v)(&t, SV_LUT(lut_w, l1), SV_LUT(lut_h, l1), SV_LUT(lut_off, l1), lu, lv, &rb1,
-                                            &ga1);
-                const SV_I lw2 = SV_ADD(lw, SV_SLL(lw, 16));
+                const simd_i l1 = simd_loadu_i(lane_l1 + 4 * q), lw = simd_loadu_i(lane_w + 4 * q);
+                simd_i rb1, ga1;
+                SAMPLE_H(sample_bilinear_v)(&t, simd_lut16_get(lut_w, l1), simd_lut16_get(lut_h, l1),
+                                            simd_lut16_get(lut_off, l1), lu, lv, &rb1, &ga1);
+                const simd_i lw2 = simd_add_i(lw, simd_sll_i(lw, 16));
                 rb = SAMPLE_H(sample_lerp8x2)(rb, rb1, lw2);
                 ga = SAMPLE_H(sample_lerp8x2)(ga, ga1, lw2);
             }
-            SV_STOREF(co[0], SAMPLE_H(sample_unorm)(rb, 0));
-            SV_STOREF(co[1], SAMPLE_H(sample_unorm)(ga, 0));
-            SV_STOREF(co[2], SAMPLE_H(sample_unorm)(rb, 1));
-            SV_STOREF(co[3], SAMPLE_H(sample_unorm)(ga, 1));
+            simd_storeu_f(co[0], SAMPLE_H(sample_unorm)(rb, 0));
+            simd_storeu_f(co[1], SAMPLE_H(sample_unorm)(ga, 0));
+            simd_storeu_f(co[2], SAMPLE_H(sample_unorm)(rb, 1));
+            simd_storeu_f(co[3], SAMPLE_H(sample_unorm)(ga, 1));
 
-            if (lanes < SAMPLE_LANES)
+            if (lanes < SIMD_LANES)
                 for (int c = 0; c < 4; c++) memcpy(out[c] + first, pad_out[c], (size_t)lanes * sizeof(float));
         }
     }
 }
 
-#undef SV_F
-#undef SV_I
-#undef SV_M
-#undef SV_LOADF
-#undef SV_STOREF
-#undef SV_LOADI
-#undef SV_F1
-#undef SV_I1
-#undef SV_MULF
-#undef SV_SUBF
-#undef SV_ABSF
-#undef SV_LTF
-#undef SV_KEEPF
-#undef SV_CVTF
-#undef SV_FLOORF
-#undef SV_CVTROUND
-#undef SV_MIN
-#undef SV_EQ
-#undef SV_SRL16
-#undef SV_ADD
-#undef SV_SUB
-#undef SV_MUL
-#undef SV_AND
-#undef SV_SRA
-#undef SV_SRL
-#undef SV_SLL
-#undef SV_ADD16
-#undef SV_SUB16
-#undef SV_MUL16
-#undef SV_SLL16
-#undef SV_LT
-#undef SV_SEL
-#undef SV_GATHER
-#undef SV_GATHER2
-#undef SV_ALL
-#undef SV_LUT_DECL
-#undef SV_LUT
-
-#endif /* SAMPLE_LANES */
+#endif /* SIMD_LANES */
 
 #undef SAMPLE_BLOCK
 #undef SAMPLE_QUADS
@@ -485,4 +346,3 @@ void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float
 #undef SAMPLE_CAT
 #undef SAMPLE_CAT2
 #undef SAMPLE_FN
-#undef SAMPLE_LANES

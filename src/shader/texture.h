@@ -28,7 +28,8 @@ struct mos_sampler {
 };
 
 /* The one body (sample_tmp.h) compiled per ISA by sample_scalar.c,
- * sample_avx2.c and sample_avx512.c; the back-end's ISA table picks one. */
+ * sample_avx2.c and sample_avx512.c; the shader row of the ISA table
+ * (shader_isa.h) holds one. */
 void texture_sample_quads_scalar(const mos_sampler *, int, const float *, const float *, float *const[4]);
 #if defined(UTIL_X86)
 void texture_sample_quads_avx2(const mos_sampler *, int, const float *, const float *, float *const[4]);

@@ -1,11 +1,13 @@
 /* vm.c — compiling a DAG (and its passes) into VM code: the scalar bank,
  * register allocation per pass (linear scan in node order), texture fetches
- * grouped per (unit, u, v), outputs; and vm_run, which picks the ISA's body.
+ * grouped per (unit, u, v), outputs; and vm_run, which runs the body of the
+ * batch's row of the ISA table (vm_io.hot).
  * Fed by program.c; runs in vm_tmp.h. */
 #include "shader/vm_code.h"
 
 #include <string.h>
 
+#include "shader/shader_isa.h"
 #include "util/alloc.h"
 
 /* Operand locations while building: kind in the top bits, index below. */
@@ -712,13 +714,4 @@ void vm_get_stats(const vm_program *p, vm_stats *s)
     s->chain_links = p->link_count;
 }
 
-void vm_run(const vm_program *p, const vm_io *io)
-{
-    switch (io->isa) {
-#if defined(UTIL_X86)
-    case MOS_ISA_AVX512: vm_run_avx512(p, io); return;
-    case MOS_ISA_AVX2: vm_run_avx2(p, io); return;
-#endif
-    default: vm_run_scalar(p, io); return;
-    }
-}
+void vm_run(const vm_program *p, const vm_io *io) { io->hot->vm_run(p, io); }

@@ -14,7 +14,8 @@
  * table of lane-array pointers, so reading an input or a saved value costs
  * nothing; a binary operation takes one operand from the scalar bank where it
  * is uniform (no broadcast arrays).  The bodies are compiled once per ISA
- * (vm_tmp.h: portable, AVX2, AVX-512) and give the same bits on each.
+ * (vm_tmp.h: portable, AVX2, AVX-512), give the same bits on each and are
+ * reached through the ISA table's shader row (shader_isa.h).
  *
  * Fed by program.c (the compiled shaders behind mos_shader); the batch
  * benchmark (bench/micro) runs it directly. */
@@ -28,6 +29,7 @@
 #include "shader/partition.h"
 
 typedef struct vm_program vm_program;
+struct shader_isa;
 
 /* Compiles D (finished) for batches of at most max_lanes lanes (a multiple of
  * 16), with PLAN's passes or, if plan is NULL, as one pass; its memory
@@ -60,7 +62,7 @@ typedef struct vm_io {
     const mos_sampler *const *textures; /* by unit; NULL entries sample as 0 */
     float *const *out;                  /* out[k][lane], k < the DAG's out_count */
     void *scratch;                      /* vm_scratch_bytes, 64-byte aligned */
-    mos_isa isa;                        /* the build of the bodies to run (never AUTO) */
+    const struct shader_isa *hot;       /* the build of the bodies to run: shader_isa_select(the ISA) */
 } vm_io;
 
 void vm_run(const vm_program *p, const vm_io *io);

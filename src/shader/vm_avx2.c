@@ -1,9 +1,9 @@
-/* vm_avx2.c — the VM's body in AVX2: eight lanes per instruction (vm_tmp.h).
- * Fed by vm.c's vm_run through vm_io.isa. */
+/* vm_avx2.c — the VM's body in AVX2: eight lanes per instruction (vm_tmp.h
+ * over util/simd.h).  Fed by vm_run through the ISA table's shader row. */
 #include "util/cpu.h"
 #if defined(UTIL_X86)
-#pragma GCC target("avx2,fma,bmi,bmi2,popcnt,lzcnt")
+#define SIMD_LANES 8
+#include "util/simd.h"
 #define VM_RUN_FN vm_run_avx2
-#define VM_VEC_BYTES 32
 #include "shader/vm_tmp.h"
 #endif

@@ -1,5 +1,7 @@
-/* vm_scalar.c — the VM's body in portable C (SSE2 on x86-64) (vm_tmp.h).
- * Fed by vm.c's vm_run through vm_io.isa. */
+/* vm_scalar.c — the VM's body in portable C (SSE2 on x86-64): four lanes
+ * per vector (vm_tmp.h over util/simd.h).  Fed by vm_run through the ISA
+ * table's shader row. */
+#define SIMD_LANES 4
+#include "util/simd.h"
 #define VM_RUN_FN vm_run_scalar
-#define VM_VEC_BYTES 16
 #include "shader/vm_tmp.h"

@@ -1,6 +1,7 @@
 /* vm_tmp.h — the VM's body, included once per ISA by vm_scalar.c, vm_avx2.c
- * and vm_avx512.c, which define VM_RUN_FN (the entry's name) and
- * VM_VEC_BYTES (the ISA's vector width) and set that ISA's target.  Each
+ * and vm_avx512.c, which define VM_RUN_FN (the entry's name) and have
+ * included util/simd.h for their SIMD_LANES (its vector types, the width
+ * of the ISA's vectors, are the chains' registers).  Each
  * operation is a loop over the batch's lanes (rounded up to 16) with
  * restrict pointers, which gcc vectorizes, but a chain of operations on one
  * value (VM_CHAIN), which GCC's vector types keep in registers; contraction
@@ -11,8 +12,8 @@
 
 #include "shader/vm_code.h"
 
-#if !defined(VM_RUN_FN) || !defined(VM_VEC_BYTES)
-#error "define VM_RUN_FN and VM_VEC_BYTES (the ISA's vector width) before including vm_tmp.h"
+#if !defined(VM_RUN_FN) || !defined(SIMD_LANES)
+#error "define VM_RUN_FN and include util/simd.h before vm_tmp.h"
 #endif
 
 #define VM_ALIGN(p) ((float *)__builtin_assume_aligned((p), 64))
@@ -107,12 +108,7 @@
  * others'), and stored once; the operations are those of the
  * per-instruction bodies, so the bits are too.  A batch's last lanes that
  * fill no block of twelve go through a zero-padded copy. */
-typedef float vm_vf __attribute__((vector_size(VM_VEC_BYTES)));
-typedef int32_t vm_vi __attribute__((vector_size(VM_VEC_BYTES)));
-#define VM_VL (VM_VEC_BYTES / 4)   /* lanes per vector */
-#define VM_CHAIN_LANES (12 * VM_VL) /* lanes per block */
-
-static inline vm_vf vm_select(vm_vi m, vm_vf a, vm_vf b) { return (vm_vf)((m & (vm_vi)a) | (~m & (vm_vi)b)); }
+#define VM_CHAIN_LANES (12 * SIMD_LANES) /* lanes per block */
 
 #define ON12(F) F(v0) F(v1) F(v2) F(v3) F(v4) F(v5) F(v6) F(v7) F(v8) F(v9) F(v10) F(v11)
 #define C_MAD(v) v = v * S + Q;
@@ -126,23 +122,23 @@ static inline vm_vf vm_select(vm_vi m, vm_vf a, vm_vf b) { return (vm_vf)((m & (
 #define C_MUL_SV(v) v = S * v;
 #define C_DIV_VS(v) v = v / S;
 #define C_DIV_SV(v) v = S / v;
-#define C_MIN_VS(v) v = vm_select(S < v, S, v);  /* min(a, b) = b < a ? b : a */
-#define C_MIN_SV(v) v = vm_select(v < S, v, S);
-#define C_MAX_VS(v) v = vm_select(v < S, S, v);  /* max(a, b) = a < b ? b : a */
-#define C_MAX_SV(v) v = vm_select(S < v, v, S);
+#define C_MIN_VS(v) v = simd_vselect(S < v, S, v);  /* min(a, b) = b < a ? b : a */
+#define C_MIN_SV(v) v = simd_vselect(v < S, v, S);
+#define C_MAX_VS(v) v = simd_vselect(v < S, S, v);  /* max(a, b) = a < b ? b : a */
+#define C_MAX_SV(v) v = simd_vselect(S < v, v, S);
 #define C_NEG(v) v = -v;
-#define C_ABS(v) v = (vm_vf)((vm_vi)v & 0x7fffffff);
-#define C_LOAD(v) memcpy(&v, src, sizeof v), src += VM_VL;
-#define C_STORE(v) memcpy(dst, &v, sizeof v), dst += VM_VL;
+#define C_ABS(v) v = (simd_vf)((simd_vi)v & 0x7fffffff);
+#define C_LOAD(v) memcpy(&v, src, sizeof v), src += SIMD_LANES;
+#define C_STORE(v) memcpy(dst, &v, sizeof v), dst += SIMD_LANES;
 
 static void chain_block(const vm_link *links, int nl, const float *sc, const float *src, float *dst)
 {
-    vm_vf v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11;
+    simd_vf v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11;
     ON12(C_LOAD)
     for (int k = 0; k < nl; k++) {
         const vm_link *L = &links[k];
         /* s * 1 is s exactly (-0 and NaNs included): a broadcast */
-        const vm_vf ones = (vm_vf){ 0 } + 1.0f, S = sc[L->s1] * ones, Q = sc[L->s2] * ones;
+        const simd_vf ones = (simd_vf){ 0 } + 1.0f, S = sc[L->s1] * ones, Q = sc[L->s2] * ones;
         const int sv = L->mode == VM_SV;
         switch (L->op) {
         case VM_MAD: ON12(C_MAD) break;

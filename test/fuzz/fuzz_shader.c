@@ -57,7 +57,7 @@ static void run_vm(const spv_shader *sh, const part_plan *plan)
     const mos_sampler *tex[MOS_MAX_TEXTURES] = { NULL };
     const vm_io io = { .lanes = 64, .in = in, .frag_x = lanes[64], .frag_y = lanes[65],
                        .uniforms = sh->uniform_bytes > 0 ? uniforms : NULL, .textures = tex, .out = out,
-                       .scratch = scratch, .isa = MOS_ISA_SCALAR };
+                       .scratch = scratch, .hot = shader_isa_select(MOS_ISA_SCALAR) };
     vm_run(vm, &io);
     free(scratch);
     free(uniforms);
