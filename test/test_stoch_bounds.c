@@ -25,11 +25,11 @@ typedef struct stoch_edges {
 } stoch_edges;
 
 /* Rank j's three edge bounds as the walk's tables hold them (none
- * without fe_blur.edges). */
-static void edges_of_rank(const fe_blur *b, int stride, int j, float u0, float u1, float slack, stoch_edges *out)
+ * without frame_tri_blur.edges). */
+static void edges_of_rank(const frame_tri_blur *b, int stride, int j, float u0, float u1, float slack, stoch_edges *out)
 {
     for (int k = 0; k < 3; k++) {
-        const int16_t *ends = b->rank + (FE_RANK_ENDS + 2 * k) * stride + j;
+        const int16_t *ends = b->rank + (FRAME_RANK_ENDS + 2 * k) * stride + j;
         if (b->edges)
             stoch_edge_plane(b, k, ends[0], ends[stride], u0, u1, slack, &out->x[k], &out->y[k], &out->u[k],
                              &out->v[k], &out->c[k]);
@@ -87,12 +87,12 @@ static void random_triangle(int n, int kind, float c0[3][4], float c1[3][4])
 }
 
 /* The float sample test the walk runs for b's kind. */
-static int sample_test(const fe_blur *b, float x, float y, float u, float v, float t)
+static int sample_test(const frame_tri_blur *b, float x, float y, float u, float v, float t)
 {
     float z, w0, w1, w2;
     switch (b->kind) {
-    case FE_BLUR_MOTION: return stoch_lane_motion(b, x, y, t, &z, &w0, &w1, &w2);
-    case FE_BLUR_DEFOCUS: return stoch_lane_defocus(b, x, y, u, v, &z, &w0, &w1, &w2);
+    case FRAME_BLUR_MOTION: return stoch_lane_motion(b, x, y, t, &z, &w0, &w1, &w2);
+    case FRAME_BLUR_DEFOCUS: return stoch_lane_defocus(b, x, y, u, v, &z, &w0, &w1, &w2);
     default: return stoch_lane_warp(b, x, y, u, v, t, &z, &w0, &w1, &w2);
     }
 }
@@ -113,28 +113,28 @@ static void test_edge_bounds_keep_samples(void)
                 range[j][1] = by_u ? -1.0f + 2.0f * (float)(j + 1) / (float)S : (float)(j + 1) / (float)S;
             }
             frame_blur fb = {.stochastic = true, .motion = kind != KIND_DEFOCUS, .ranks = S};
-            fb.rank_range[by_u ? FE_RANK_U : FE_RANK_T] = (const float(*)[2])range;
-            fb.rank_range[by_u ? FE_RANK_T : FE_RANK_U] = (const float(*)[2])range;
+            fb.rank_range[by_u ? FRAME_RANK_U : FRAME_RANK_T] = (const float(*)[2])range;
+            fb.rank_range[by_u ? FRAME_RANK_T : FRAME_RANK_U] = (const float(*)[2])range;
             if (kind != KIND_MOTION) {
                 fb.lens_x = (float)frand(0.002, 0.03);
                 fb.lens_y = fb.lens_x * (float)frand(0.8, 1.8);
                 fb.focus_w = (float)exp(frand(log(0.3), log(30.0)));
             }
-            fe_draw d = {.cull = n & 1 ? MOS_CULL_BACK : MOS_CULL_NONE};
+            frame_draw d = {.cull = n & 1 ? MOS_CULL_BACK : MOS_CULL_NONE};
             float c0[3][4], c1[3][4];
             random_triangle(n, kind, c0, c1);
             const float *p0[3] = {c0[0], c0[1], c0[2]}, *p1[3] = {c1[0], c1[1], c1[2]}, *var[3] = {NULL, NULL, NULL};
             const size_t bytes = (fe_blurred_bytes(&d, &fb) + 63) & ~(size_t)63;
             void *slot = aligned_alloc(64, bytes);
             if (!slot) abort();
-            const fe_tri *tri = fe_setup_blurred(p0, kind == KIND_DEFOCUS ? NULL : p1, var, &d, &fb, &vp, slot);
+            const frame_tri *tri = fe_setup_blurred(p0, kind == KIND_DEFOCUS ? NULL : p1, var, &d, &fb, &vp, slot);
             if (!tri) {
                 free(slot);
                 continue;
             }
             set_up++;
-            const fe_blur *b = tri->blur;
-            const int stride = FE_RANK_STRIDE(S);
+            const frame_tri_blur *b = tri->blur;
+            const int stride = FRAME_RANK_STRIDE(S);
             bool any = false;
             const bool middle = is_half_turn(n) && kind != KIND_DEFOCUS;  /* where it shrinks to a point */
             for (int k = 0; k < per_tri; k++) {
@@ -154,10 +154,10 @@ static void test_edge_bounds_keep_samples(void)
                 if (k % 4 == 3) {  /* anywhere in the box of the rank's bounds */
                     const int16_t *r = b->rank + j;
                     const float q = 1.0f / (float)(1 << b->rank_shift);
-                    x = (float)frand(fminf(r[FE_RANK_XL0 * stride], r[FE_RANK_XL1 * stride]) * q,
-                                     fmaxf(r[FE_RANK_XH0 * stride], r[FE_RANK_XH1 * stride]) * q);
-                    y = (float)frand(fminf(r[FE_RANK_YL0 * stride], r[FE_RANK_YL1 * stride]) * q,
-                                     fmaxf(r[FE_RANK_YH0 * stride], r[FE_RANK_YH1 * stride]) * q);
+                    x = (float)frand(fminf(r[FRAME_RANK_XL0 * stride], r[FRAME_RANK_XL1 * stride]) * q,
+                                     fmaxf(r[FRAME_RANK_XH0 * stride], r[FRAME_RANK_XH1 * stride]) * q);
+                    y = (float)frand(fminf(r[FRAME_RANK_YL0 * stride], r[FRAME_RANK_YL1 * stride]) * q,
+                                     fmaxf(r[FRAME_RANK_YH0 * stride], r[FRAME_RANK_YH1 * stride]) * q);
                 }
                 stoch_edges E;
                 edges_of_rank(b, stride, j, by_u ? range[j][0] : -1.0f, by_u ? range[j][1] : 1.0f, STOCH_LANE_SLACK,

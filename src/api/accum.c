@@ -10,7 +10,7 @@
 mos_result mos_target_accumulate(mos_context *ctx, mos_target h, bool restart)
 {
     if (!ctx) return MOS_ERR_INVALID_ARGUMENT;
-    rt_target *t;
+    frame_target *t;
     mos_result r = ctx_idle_target(ctx, h, "mos_target_accumulate", &t);
     if (r != MOS_OK) return r;
     const size_t n = (size_t)t->width * (size_t)t->height;
@@ -36,7 +36,7 @@ mos_result mos_target_accumulate(mos_context *ctx, mos_target h, bool restart)
 mos_result mos_target_read_accumulated(mos_context *ctx, mos_target h, uint8_t *rgba, size_t row_bytes, int *frames)
 {
     if (!ctx) return MOS_ERR_INVALID_ARGUMENT;
-    rt_target *t;
+    frame_target *t;
     mos_result r = ctx_idle_target(ctx, h, "mos_target_read_accumulated", &t);
     if (r != MOS_OK) return r;
     if (!rgba) return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_target_read_accumulated: NULL destination");

@@ -57,16 +57,16 @@ struct mos_context {
     /* frame being recorded */
     bool in_frame;
     uint32_t frame_serial;
-    mos_target frame_target;
+    mos_target current_target;
     uint32_t clear_color;
     float clear_depth;
     mos_blur_desc blur;  /* as given (validated) */
-    unsigned frame_inspect;  /* mos_frame_desc.inspect of the frame being recorded */
+    unsigned current_inspect;  /* mos_frame_desc.inspect of the frame being recorded */
     const uint8_t *tile_mask;  /* mos_frame_desc.tile_mask copied into draw_arena, or NULL (whole screen) */
     int tile_px;
     bool frame_moves;    /* a draw has uniforms_t1 */
     arena draw_arena;  /* uniform copies */
-    fe_draw *draws;
+    frame_draw *draws;
     uint32_t draw_count, draw_capacity;
 };
 
@@ -83,7 +83,7 @@ void ctx_packed_free(mos_context *ctx);
 void *pool_get(const pool *p, uint32_t id);
 /* The target of `handle` in *out when it exists and is not being rendered;
  * else the error, recorded for function fn. */
-mos_result ctx_idle_target(mos_context *ctx, mos_target handle, const char *fn, rt_target **out);
+mos_result ctx_idle_target(mos_context *ctx, mos_target handle, const char *fn, frame_target **out);
 void pool_release_all(mos_context *ctx);
 /* Frees objects destroyed while a frame was being recorded. */
 void pool_collect_dying(mos_context *ctx);

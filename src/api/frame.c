@@ -73,7 +73,7 @@ mos_result mos_begin_frame(mos_context *ctx, const mos_frame_desc *desc)
     if (!ctx) return MOS_ERR_INVALID_ARGUMENT;
     if (!desc) return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_begin_frame: NULL desc");
     if (ctx->in_frame) return ctx_fail(ctx, MOS_ERR_FRAME_STATE, "mos_begin_frame: a frame is already being recorded");
-    const rt_target *target = pool_get(&ctx->targets, desc->target.id);
+    const frame_target *target = pool_get(&ctx->targets, desc->target.id);
     if (!target)
         return ctx_fail(ctx, MOS_ERR_BAD_HANDLE, "mos_begin_frame: target handle %u is invalid", desc->target.id);
     float depth = desc->clear_depth == 0.0f ? 1.0f : desc->clear_depth;
@@ -102,10 +102,10 @@ mos_result mos_begin_frame(mos_context *ctx, const mos_frame_desc *desc)
         ctx->sched_running = true;
     }
     ctx->blur = desc->blur;
-    ctx->frame_inspect = desc->inspect;
+    ctx->current_inspect = desc->inspect;
     ctx->frame_moves = false;
     ctx->in_frame = true;
-    ctx->frame_target = desc->target;
+    ctx->current_target = desc->target;
     ctx->clear_color = pack_clear(desc->clear_rgba);
     ctx->clear_depth = depth;
     ctx->draw_count = 0;
@@ -157,7 +157,7 @@ mos_result mos_draw(mos_context *ctx, const mos_draw_desc *desc)
     if (desc->first_index < 0 || desc->index_count < 0)
         return ctx_fail(ctx, MOS_ERR_INDEX_RANGE, "mos_draw: negative first_index or index_count");
 
-    fe_draw d = {0};
+    frame_draw d = {0};
     const uint32_t *indices = NULL;
     int64_t available;
     if (desc->indices.id) {
@@ -194,7 +194,7 @@ mos_result mos_draw(mos_context *ctx, const mos_draw_desc *desc)
 
     if (ctx->draw_count == ctx->draw_capacity) {
         uint32_t cap = ctx->draw_capacity ? ctx->draw_capacity * 2 : 64;
-        fe_draw *nd = util_alloc(&ctx->allocator, cap * sizeof *nd);
+        frame_draw *nd = util_alloc(&ctx->allocator, cap * sizeof *nd);
         if (!nd) return ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_draw: out of memory");
         if (ctx->draw_count) memcpy(nd, ctx->draws, ctx->draw_count * sizeof *nd);
         util_free(&ctx->allocator, ctx->draws);
@@ -219,7 +219,7 @@ mos_result mos_draw(mos_context *ctx, const mos_draw_desc *desc)
     d.varying_count = sh->desc.varying_count;
     d.user = sh->desc.user;
     d.scratch_bytes = sh->desc.scratch_bytes;
-    d.batch_quads = sh->desc.batch_quads ? sh->desc.batch_quads : FE_DEFAULT_BATCH_QUADS;
+    d.batch_quads = sh->desc.batch_quads ? sh->desc.batch_quads : FRAME_DEFAULT_BATCH_QUADS;
     d.vertices = vb->data;
     d.vertex_stride = desc->vertex_stride;
     d.vertex_count = desc->vertex_count;
@@ -236,17 +236,16 @@ mos_result mos_draw(mos_context *ctx, const mos_draw_desc *desc)
 }
 
 /* The bin -> worker table for this frame's grid, rebuilt when it changed. */
-static mos_result frame_pattern(mos_context *ctx, const rt_target *t)
+static mos_result frame_pattern(mos_context *ctx, const frame_target *t)
 {
-    int bin = ctx->pipeline.bin_px;
+    const int bin = t->grid.bin_px;
     if (ctx->pattern.owner && ctx->pattern_bin_px == bin && ctx->pattern_width == t->width &&
         ctx->pattern_height == t->height)
         return MOS_OK;
     ctx_patterns_free(ctx);
     char err[256];
-    mos_result r = pattern_build(&ctx->pattern, ctx->pipeline.pattern, ctx->pipeline.threads,
-                                 (t->width + bin - 1) / bin, (t->height + bin - 1) / bin, &ctx->allocator, err,
-                                 sizeof err);
+    mos_result r = pattern_build(&ctx->pattern, ctx->pipeline.pattern, ctx->pipeline.threads, t->grid.bins_x,
+                                 t->grid.bins_y, &ctx->allocator, err, sizeof err);
     if (r != MOS_OK) return ctx_fail(ctx, r, "mos_end_frame: %s", err);
     ctx->pattern_bin_px = bin;
     ctx->pattern_width = t->width;
@@ -254,7 +253,7 @@ static mos_result frame_pattern(mos_context *ctx, const rt_target *t)
     return MOS_OK;
 }
 
-static void fill_stats(const mos_context *ctx, const pipe_frame *f, double frame_ms, mos_frame_stats *st)
+static void fill_stats(const mos_context *ctx, const frame_state *f, double frame_ms, mos_frame_stats *st)
 {
     memset(st, 0, sizeof *st);
     const mos_pipeline_desc *p = &ctx->pipeline;
@@ -279,7 +278,7 @@ static void fill_stats(const mos_context *ctx, const pipe_frame *f, double frame
     st->bin_spread = f->triangles_binned ? (double)f->bin_refs / (double)f->triangles_binned : 0.0;
     st->blurred_triangles = f->triangles_blurred;
     double first = 0;
-    worker_stats sum = {0};
+    frame_worker_stats sum = {0};
     for (int w = 0; w < ctx->sched.worker_count; w++) {
         const worker *wk = &ctx->sched.workers[w];
         st->worker_busy_ms[w] = wk->busy_ms;
@@ -309,7 +308,7 @@ static void fill_stats(const mos_context *ctx, const pipe_frame *f, double frame
 }
 
 /* The frame's blur settings with defaults and AUTO resolved. */
-static frame_blur blur_settings(const mos_context *ctx, const rt_target *t)
+static frame_blur blur_settings(const mos_context *ctx, const frame_target *t)
 {
     const mos_blur_desc *d = &ctx->blur;
     frame_blur b = {0};
@@ -340,11 +339,11 @@ static frame_blur blur_settings(const mos_context *ctx, const rt_target *t)
 /* The frame's part of the screen (mos_frame_desc.tile_mask) as fine bins
  * and coarse tiles to render, in the draw arena; f->bin_mask stays NULL
  * for the whole screen.  false: out of memory. */
-static bool frame_masks(mos_context *ctx, const rt_target *t, pipe_frame *f)
+static bool frame_masks(mos_context *ctx, const frame_target *t, frame_state *f)
 {
     if (!ctx->tile_mask) return true;
-    const int bin = f->bin_px, coarse = f->coarse_px;
-    const int bins_x = (t->width + bin - 1) / bin, bins_y = (t->height + bin - 1) / bin;
+    const int bin = f->grid.bin_px, coarse = f->coarse_px;
+    const int bins_x = f->grid.bins_x, bins_y = f->grid.bins_y;
     const int tiles_x = (t->width + ctx->tile_px - 1) / ctx->tile_px;
     const int coarse_x = (t->width + coarse - 1) / coarse, coarse_y = (t->height + coarse - 1) / coarse;
     const int bins_per_tile = ctx->tile_px / bin;  /* a whole number: checked at mos_begin_frame */
@@ -369,7 +368,7 @@ static bool frame_masks(mos_context *ctx, const rt_target *t, pipe_frame *f)
  * tiles spread over the screen leave no worker idle.  Which worker runs a
  * bin changes no pixel.  Kept while the mask stays the same; the whole-grid
  * pattern stays in use should the packed one fail. */
-static void frame_packed_pattern(mos_context *ctx, pipe_frame *f)
+static void frame_packed_pattern(mos_context *ctx, frame_state *f)
 {
     const pattern_table *full = &ctx->pattern;
     const size_t n = (size_t)full->bins_x * (size_t)full->bins_y;
@@ -391,22 +390,23 @@ static void frame_packed_pattern(mos_context *ctx, pipe_frame *f)
 /* The frame the recorded draws make, for target t: the pattern, the target's
  * bin grid, (u, v, t) tables and inspection records, the workers' scratch,
  * then *f, everything the stages read.  Not MOS_OK: nothing to run. */
-static mos_result frame_build(mos_context *ctx, rt_target *t, double t0, pipe_frame *f)
+static mos_result frame_build(mos_context *ctx, frame_target *t, double t0, frame_state *f)
 {
-    mos_result r = frame_pattern(ctx, t);
-    if (r == MOS_OK && rt_target_bin_grid(t, ctx->pipeline.bin_px, &ctx->allocator) != MOS_OK)
+    mos_result r = MOS_OK;
+    if (backend_target_bin_grid(t, ctx->pipeline.bin_px, &ctx->allocator) != MOS_OK)
         r = ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_end_frame: out of memory");
-    if (r == MOS_OK && rt_target_uvt_seed(t, ctx->blur.seed, &ctx->allocator) != MOS_OK)
+    if (r == MOS_OK) r = frame_pattern(ctx, t);  /* over the target's grid */
+    if (r == MOS_OK && backend_target_uvt_seed(t, ctx->blur.seed, &ctx->allocator) != MOS_OK)
         r = ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_end_frame: out of memory for the (u, v, t) pattern");
     if (r != MOS_OK) return r;
-    *f = (pipe_frame){
+    *f = (frame_state){
         .target = t,
         .clear_color = ctx->clear_color,
         .clear_depth = ctx->clear_depth,
         .draws = ctx->draws,
         .draw_count = ctx->draw_count,
         .pattern = &ctx->pattern,
-        .bin_px = ctx->pipeline.bin_px,
+        .grid = t->grid,
         .coarse_px = ctx->pipeline.coarse_px,
         .batch = ctx->pipeline.batch,
         .early = ctx->pipeline.early,
@@ -417,7 +417,7 @@ static mos_result frame_build(mos_context *ctx, rt_target *t, double t0, pipe_fr
     };
     if (!frame_masks(ctx, t, f)) return ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_end_frame: out of memory for the tile mask");
     if (f->bin_mask) frame_packed_pattern(ctx, f);
-    if (rt_target_inspect_begin(t, ctx->frame_inspect, f->pattern->owner, &ctx->allocator) != MOS_OK)
+    if (backend_target_inspect_begin(t, ctx->current_inspect, f->pattern->owner, &ctx->allocator) != MOS_OK)
         return ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_end_frame: out of memory for the inspection records");
     for (uint32_t i = 0; i < f->draw_count; i++) {
         const size_t bytes = f->blur.stochastic ? fe_blurred_bytes(&f->draws[i], &f->blur) : fe_tri_bytes(&f->draws[i]);
@@ -433,7 +433,7 @@ static mos_result frame_build(mos_context *ctx, rt_target *t, double t0, pipe_fr
 }
 
 /* What a frame's front-end status means to the caller. */
-static mos_result frame_status(mos_context *ctx, const pipe_frame *f)
+static mos_result frame_status(mos_context *ctx, const frame_state *f)
 {
     if (f->status == MOS_OK) return MOS_OK;
     if (f->bin_ref_limit)
@@ -445,7 +445,7 @@ static mos_result frame_status(mos_context *ctx, const pipe_frame *f)
     if (f->over_memory_limit)
         return ctx_fail(ctx, f->status,
                         "mos_end_frame: the frame needs more than %zu MiB of front-end memory (vertices, "
-                        "triangles and bin lists); the image is incomplete", FE_FRAME_MEMORY_LIMIT >> 20);
+                        "triangles and bin lists); the image is incomplete", FRAME_MEMORY_LIMIT >> 20);
     return ctx_fail(ctx, f->status, "mos_end_frame: out of memory in the front-end; the image is incomplete");
 }
 
@@ -456,9 +456,9 @@ mos_result mos_end_frame(mos_context *ctx, mos_frame_stats *stats)
     double t0 = util_now_ms();
     /* The target may have been destroyed during recording: it is only
      * marked dying, so its slot still holds it. */
-    uint32_t index = (ctx->frame_target.id & ((1u << POOL_INDEX_BITS) - 1)) - 1;
-    rt_target *t = ctx->targets.slots[index].obj;
-    pipe_frame f;
+    uint32_t index = (ctx->current_target.id & ((1u << POOL_INDEX_BITS) - 1)) - 1;
+    frame_target *t = ctx->targets.slots[index].obj;
+    frame_state f;
     mos_result r = frame_build(ctx, t, t0, &f);
     if (r == MOS_OK) {
         sched_run_frame(&ctx->sched, &f);

@@ -10,14 +10,14 @@ mos_result mos_target_read_bins(mos_context *ctx, mos_target handle, mos_bin_inf
 {
     static const char fn[] = "mos_target_read_bins";
     if (!ctx) return MOS_ERR_INVALID_ARGUMENT;
-    rt_target *t = NULL;
+    frame_target *t = NULL;
     mos_result r = ctx_idle_target(ctx, handle, fn, &t);
     if (r != MOS_OK) return r;
-    const rt_inspect *in = &t->inspect;
-    if (!in->owner || !in->bins_x)
+    const frame_inspect *in = &t->inspect;
+    if (!in->owner || !in->grid.bins_x)
         return ctx_fail(ctx, MOS_ERR_FRAME_STATE, "%s: the target has not been rendered yet", fn);
-    const size_t bins = (size_t)in->bins_x * (size_t)in->bins_y;
-    if (grid) *grid = (mos_bin_grid){.bins_x = in->bins_x, .bins_y = in->bins_y, .bin_px = in->bin_px};
+    const size_t bins = (size_t)in->grid.bins_x * (size_t)in->grid.bins_y;
+    if (grid) *grid = in->grid;
     if (!out) return MOS_OK;
     if (capacity < bins)
         return ctx_fail(ctx, MOS_ERR_BAD_SIZE, "%s: %zu records do not hold %zu bins", fn, capacity, bins);
@@ -39,7 +39,7 @@ mos_result mos_target_read_map(mos_context *ctx, mos_target handle, mos_inspect 
 {
     static const char fn[] = "mos_target_read_map";
     if (!ctx) return MOS_ERR_INVALID_ARGUMENT;
-    rt_target *t = NULL;
+    frame_target *t = NULL;
     mos_result r = ctx_idle_target(ctx, handle, fn, &t);
     if (r != MOS_OK) return r;
     const float *src = NULL;

@@ -45,7 +45,7 @@ static void free_object(mos_context *ctx, int kind, void *obj)
 {
     const mos_allocator *a = &ctx->allocator;
     switch (kind) {
-    case KIND_TARGET: rt_target_release(obj, a); break;
+    case KIND_TARGET: backend_target_release(obj, a); break;
     case KIND_BUFFER: util_free(a, ((buffer_obj *)obj)->data); break;
     case KIND_TEXTURE: texture_release(obj, a); break;
     case KIND_SHADER: program_free(((shader_obj *)obj)->program); break;
@@ -115,8 +115,8 @@ mos_result mos_target_create(mos_context *ctx, const mos_target_desc *desc, mos_
     if ((uint64_t)desc->width * (uint64_t)desc->height * (uint64_t)spp > (1ull << 31))
         return ctx_fail(ctx, MOS_ERR_BAD_SIZE, "mos_target_create: %dx%d at %d spp is too many samples", desc->width,
                         desc->height, spp);
-    rt_target *t = util_calloc(&ctx->allocator, 1, sizeof *t);
-    if (!t || rt_target_init(t, desc->width, desc->height, spp, &ctx->allocator) != MOS_OK) {
+    frame_target *t = util_calloc(&ctx->allocator, 1, sizeof *t);
+    if (!t || backend_target_init(t, desc->width, desc->height, spp, &ctx->allocator) != MOS_OK) {
         util_free(&ctx->allocator, t);
         return ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_target_create: out of memory for %dx%d at %d spp",
                         desc->width, desc->height, spp);
@@ -137,7 +137,7 @@ void mos_target_destroy(mos_context *ctx, mos_target t)
 mos_result mos_target_sample_position(mos_context *ctx, mos_target handle, int x, int y, int s, float xyuvt[5])
 {
     if (!ctx) return MOS_ERR_INVALID_ARGUMENT;
-    const rt_target *t = pool_get(&ctx->targets, handle.id);
+    const frame_target *t = pool_get(&ctx->targets, handle.id);
     if (!t) return ctx_fail(ctx, MOS_ERR_BAD_HANDLE, "mos_target_sample_position: target handle %u is invalid", handle.id);
     if (!xyuvt) return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "mos_target_sample_position: NULL output");
     if (x < 0 || y < 0 || x >= t->width || y >= t->height || s < 0 || s >= t->samples)
@@ -152,11 +152,11 @@ mos_result mos_target_sample_position(mos_context *ctx, mos_target handle, int x
     return MOS_OK;
 }
 
-mos_result ctx_idle_target(mos_context *ctx, mos_target handle, const char *fn, rt_target **out)
+mos_result ctx_idle_target(mos_context *ctx, mos_target handle, const char *fn, frame_target **out)
 {
-    rt_target *t = pool_get(&ctx->targets, handle.id);
+    frame_target *t = pool_get(&ctx->targets, handle.id);
     if (!t) return ctx_fail(ctx, MOS_ERR_BAD_HANDLE, "%s: target handle %u is invalid", fn, handle.id);
-    if (ctx->in_frame && ctx->frame_target.id == handle.id)
+    if (ctx->in_frame && ctx->current_target.id == handle.id)
         return ctx_fail(ctx, MOS_ERR_FRAME_STATE, "%s: the target is being rendered", fn);
     *out = t;
     return MOS_OK;
@@ -166,10 +166,10 @@ static mos_result read_rows(mos_context *ctx, mos_target handle, uint8_t *rgba, 
 {
     const char *fn = samples ? "mos_target_read_samples" : "mos_target_read_rgba8";
     if (!ctx) return MOS_ERR_INVALID_ARGUMENT;
-    rt_target *t = pool_get(&ctx->targets, handle.id);
+    frame_target *t = pool_get(&ctx->targets, handle.id);
     if (!t) return ctx_fail(ctx, MOS_ERR_BAD_HANDLE, "%s: target handle %u is invalid", fn, handle.id);
     if (!rgba) return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "%s: NULL destination", fn);
-    if (ctx->in_frame && ctx->frame_target.id == handle.id)
+    if (ctx->in_frame && ctx->current_target.id == handle.id)
         return ctx_fail(ctx, MOS_ERR_FRAME_STATE, "%s: the target is being rendered", fn);
     size_t per_pixel = samples ? (size_t)t->samples : 1;
     size_t need = (size_t)t->width * per_pixel * 4;
@@ -179,7 +179,8 @@ static mos_result read_rows(mos_context *ctx, mos_target handle, uint8_t *rgba, 
         uint8_t *dst = rgba + (size_t)(t->height - 1 - y) * row_bytes;
         for (int x = 0; x < t->width; x++) {
             for (size_t s = 0; s < per_pixel; s++, dst += 4) {
-                uint32_t c = samples ? rt_target_sample(t, x, y, (int)s) : t->resolved[(size_t)y * (size_t)t->width + (size_t)x];
+                uint32_t c = samples ? frame_target_sample(t, x, y, (int)s)
+                                     : t->resolved[(size_t)y * (size_t)t->width + (size_t)x];
                 for (int ch = 0; ch < 4; ch++) dst[ch] = (uint8_t)(c >> (8 * ch));
             }
         }

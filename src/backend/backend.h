@@ -2,7 +2,7 @@
  * (raster -> shade -> ROP, backend_run_bin; resolve of owned bins at frame
  * end), the render target's storage, the per-worker scratch and the table of
  * per-ISA hot loops.  Its stages' own declarations are in stages.h.
- * Fed by sched/sched.c with WORK_BIN items; writes only the bin it is given. */
+ * Fed by sched/sched.c with FRAME_WORK_BIN items; writes only the bin it is given. */
 #ifndef MOSAIC_BACKEND_H
 #define MOSAIC_BACKEND_H
 
@@ -13,16 +13,16 @@
 #include "shader/shader.h"
 #include "util/alloc.h"
 
-mos_result rt_target_init(rt_target *t, int width, int height, int samples, const mos_allocator *a);
-void rt_target_release(rt_target *t, const mos_allocator *a);
+mos_result backend_target_init(frame_target *t, int width, int height, int samples, const mos_allocator *a);
+void backend_target_release(frame_target *t, const mos_allocator *a);
 /* Sizes bin_stamp for a bin grid (all bins "not cleared"). */
-mos_result rt_target_bin_grid(rt_target *t, int bin_px, const mos_allocator *a);
+mos_result backend_target_bin_grid(frame_target *t, int bin_px, const mos_allocator *a);
 /* Draws the (u, v, t) tables again for another pattern seed (no-op when
  * unchanged).  MOS_ERR_OUT_OF_MEMORY leaves the old tables. */
-mos_result rt_target_uvt_seed(rt_target *t, uint32_t seed, const mos_allocator *a);
+mos_result backend_target_uvt_seed(frame_target *t, uint32_t seed, const mos_allocator *a);
 /* Before a frame (api thread, bin grid set): sizes and zeroes the records
  * WHAT asks for and copies the pattern's owners. */
-mos_result rt_target_inspect_begin(rt_target *t, unsigned what, const uint16_t *owner, const mos_allocator *a);
+mos_result backend_target_inspect_begin(frame_target *t, unsigned what, const uint16_t *owner, const mos_allocator *a);
 
 /* What the shade stage hands the ROP, and the per-ISA shade entries of the
  * table below (stages.h says more). */
@@ -33,7 +33,7 @@ typedef struct shade_result {
 } shade_result;
 typedef struct shade_scratch shade_scratch;
 typedef void (*shade_quads_fn)(shade_scratch *ss, const raster_quad *quads, int n, int spp, shade_result *out);
-typedef void (*shade_points_fn)(shade_scratch *ss, const fe_tri *const *tris, const float *x, const float *y, int n,
+typedef void (*shade_points_fn)(shade_scratch *ss, const frame_tri *const *tris, const float *x, const float *y, int n,
                                 shade_result *out);
 
 /* The hot loops for one instruction set (isa.c), resolved once per
@@ -58,7 +58,7 @@ backend_scratch *backend_scratch_create(const mos_allocator *a);
 /* Before a frame (api thread): sizes the fragment shaders' scratch for the
  * frame's draws and, when the frame needs one, the stochastic back-end's
  * shading cache.  MOS_ERR_OUT_OF_MEMORY on failure. */
-mos_result backend_scratch_reserve(backend_scratch *s, const pipe_frame *f, const mos_allocator *a);
+mos_result backend_scratch_reserve(backend_scratch *s, const frame_state *f, const mos_allocator *a);
 void backend_scratch_destroy(backend_scratch *s, const mos_allocator *a);
 /* The worker's shader scratch, as large as any draw of the frame asks
  * (NULL if none): its fragment batches', and the vertex batches' it runs
@@ -66,10 +66,10 @@ void backend_scratch_destroy(backend_scratch *s, const mos_allocator *a);
 void *backend_shader_scratch(backend_scratch *s);
 
 /* Renders triangles tris[0..n) (API order) into fine bin `bin`. */
-void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, const fe_tri *const *tris,
-                     uint32_t n, worker_stats *st);
+void backend_run_bin(backend_scratch *s, const frame_state *f, uint32_t bin, const frame_tri *const *tris,
+                     uint32_t n, frame_worker_stats *st);
 /* Resolves bin `bin` (samples -> pixels) into target->resolved. */
-void backend_resolve_bin(const pipe_frame *f, uint32_t bin);
+void backend_resolve_bin(const frame_state *f, uint32_t bin);
 
 /* A 0..1 colour channel as 8 bits: clamped, rounded, NaN -> 0.  The one
  * conversion for shader outputs and clear colours. */

@@ -24,7 +24,7 @@ static const float lane_ox[4] = {0.5f, 1.5f, 0.5f, 1.5f}, lane_oy[4] = {0.5f, 0.
  * The drain colours it and hands it to the ROP (backend_rop_write); the
  * pixel counts the blur area too. */
 typedef struct queued_write {
-    const fe_tri *tri;
+    const frame_tri *tri;
     uint32_t pixel;
     float z;
     int32_t entry;
@@ -44,7 +44,7 @@ struct decouple_scratch {
     queued_write *writes;
     write_taps *taps;  /* bilinear frames only */
     int write_count;
-    const fe_tri *tris[DECOUPLE_SHADE_QUADS];
+    const frame_tri *tris[DECOUPLE_SHADE_QUADS];
     float x[BACKEND_SHADE_LANES], y[BACKEND_SHADE_LANES];
     shade_result results[DECOUPLE_SHADE_QUADS];
 };
@@ -76,7 +76,7 @@ void decouple_scratch_destroy(decouple_scratch *d, const mos_allocator *a)
 int decouple_scratch_capacity(const decouple_scratch *d) { return d ? d->cache.capacity : 0; }
 
 /* SHADE: the pending entries, 16 quads per fragment-shader call. */
-static void shade_pending(decouple_scratch *d, shade_scratch *ss, worker_stats *st)
+static void shade_pending(decouple_scratch *d, shade_scratch *ss, frame_worker_stats *st)
 {
     for (int i0 = 0; i0 < d->pending_count; i0 += DECOUPLE_SHADE_QUADS) {
         int n = d->pending_count - i0 < DECOUPLE_SHADE_QUADS ? d->pending_count - i0 : DECOUPLE_SHADE_QUADS;
@@ -135,7 +135,7 @@ static bool mix_color(const decouple_scratch *d, int i, uint32_t *color)
  * then the ROP.  Blur area: a write whose grid point was last used from
  * another pixel (or never) counts (an entry keeps its key while a write
  * holds it); branch-free, as the entries' pixels are random. */
-void decouple_drain(decouple_scratch *d, shade_scratch *ss, rt_target *t, worker_stats *st)
+void decouple_drain(decouple_scratch *d, shade_scratch *ss, frame_target *t, frame_worker_stats *st)
 {
     shade_pending(d, ss, st);
     shading_cache *c = &d->cache;
@@ -171,14 +171,14 @@ void decouple_begin_bin(decouple_scratch *d) { shading_cache_reset(&d->cache); }
 /* A new referenced entry for (tri, qx, qy) (anonymous unless keyed),
  * queued for shading at the lane positions the caller writes.  When every
  * entry is referenced the ROP queue drains first: a stall. */
-static int32_t new_entry(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, int32_t qx, int32_t qy,
+static int32_t new_entry(decouple_scratch *d, const decouple_ctx *c, const frame_tri *tri, int32_t qx, int32_t qy,
                          bool keyed, int px, int py)
 {
     c->st->cache_misses++;
-    const rt_target *t = c->f->target;
+    const frame_target *t = c->f->target;
     /* Inspection: the quad's four lanes, at the 2x2 pixels of the sample
      * that missed (their grid points lie about there). */
-    if (t->recording && (t->inspect.what & MOS_INSPECT_SHADES)) rt_inspect_quad(t->inspect.shades, t, px & ~1, py & ~1);
+    if (t->recording && (t->inspect.what & MOS_INSPECT_SHADES)) backend_inspect_quad(t->inspect.shades, t, px & ~1, py & ~1);
     int32_t e = shading_cache_insert(&d->cache, tri, qx, qy, keyed);
     if (e == CACHE_NONE) {
         c->st->cache_stalls++;
@@ -208,7 +208,7 @@ static void grid_points(cache_entry *ce, int32_t qx, int32_t qy, float rate)
 
 /* The entry of shading-grid quad (qx, qy) of tri at grid points per pixel
  * `rate`: a cache hit, or a new entry at the quad's grid points. */
-static int32_t grid_entry(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, int32_t qx, int32_t qy,
+static int32_t grid_entry(decouple_scratch *d, const decouple_ctx *c, const frame_tri *tri, int32_t qx, int32_t qy,
                           float rate, int px, int py)
 {
     int32_t e = shading_cache_find(&d->cache, tri, qx, qy);
@@ -224,7 +224,7 @@ static int32_t grid_entry(decouple_scratch *d, const decouple_ctx *c, const fe_t
 /* The next queued write (the queue has room): sample `sample` of pixel
  * `pixel`, its colour from lane LANE of ENTRY (the nearest point; bilinear
  * adds its taps). */
-static queued_write *queue_write(decouple_scratch *d, const fe_tri *tri, uint32_t pixel, int sample, float z,
+static queued_write *queue_write(decouple_scratch *d, const frame_tri *tri, uint32_t pixel, int sample, float z,
                                  int32_t entry, int lane)
 {
     queued_write *w = &d->writes[d->write_count++];
@@ -239,7 +239,7 @@ static queued_write *queue_write(decouple_scratch *d, const fe_tri *tri, uint32_
 }
 
 /* queue_write, making room first. */
-static queued_write *push_ref(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, uint32_t pixel,
+static queued_write *push_ref(decouple_scratch *d, const decouple_ctx *c, const frame_tri *tri, uint32_t pixel,
                               int sample, float z, int32_t entry, int lane)
 {
     if (d->write_count == DECOUPLE_WRITE_CAP) decouple_drain(d, c->shade, c->f->target, c->st);
@@ -248,10 +248,10 @@ static queued_write *push_ref(decouple_scratch *d, const decouple_ctx *c, const 
 
 /* DECOUPLED with bilinear reconstruction: the four grid points around the
  * sample's point (gx, gy) on the grid, nearest first, and its queued write. */
-static void decouple_sample_bilinear(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri,
+static void decouple_sample_bilinear(decouple_scratch *d, const decouple_ctx *c, const frame_tri *tri,
                                      const lane_hit *h, float rate, float gx, float gy)
 {
-    const rt_target *t = c->f->target;
+    const frame_target *t = c->f->target;
     const uint32_t pixel = (uint32_t)h->py * (uint32_t)t->width + (uint32_t)h->px;
     /* Entries first (a stall may drain the queue), then the write. */
     int32_t entry[4];
@@ -284,10 +284,10 @@ static void decouple_sample_bilinear(decouple_scratch *d, const decouple_ctx *c,
  * one pixel from the first covered lane.  Lane positions come from coverage,
  * not from early depth (which depends on how far the ROP queue has drained),
  * so the colours do not depend on the cache; only live lanes are written. */
-static void supersample_quad(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, const lane_hit *h,
+static void supersample_quad(decouple_scratch *d, const decouple_ctx *c, const frame_tri *tri, const lane_hit *h,
                              const bool covered[4], const bool live[4])
 {
-    const rt_target *t = c->f->target;
+    const frame_target *t = c->f->target;
     if (!(live[0] || live[1] || live[2] || live[3])) return;
     int first = -1;
     float x[4], y[4];
@@ -322,8 +322,8 @@ static void supersample_quad(decouple_scratch *d, const decouple_ctx *c, const f
  * its write queued. */
 static void decouple_block_samples(decouple_scratch *d, const decouple_ctx *c, const stoch_block *blk)
 {
-    const fe_tri *tri = blk->tri;
-    const rt_target *t = c->f->target;
+    const frame_tri *tri = blk->tri;
+    const frame_target *t = c->f->target;
     /* The rasterizer's grid points are at this rate too (stoch_hits). */
     const float rate = tri->blur ? tri->blur->rate : c->f->blur.rate;
     if (c->f->blur.bilinear) {
@@ -367,8 +367,8 @@ void decouple_block(void *consumer, const stoch_block *blk)
 {
     const decouple_ctx *c = consumer;
     decouple_scratch *d = c->d;
-    const rt_target *t = c->f->target;
-    const fe_tri *tri = blk->tri;
+    const frame_target *t = c->f->target;
+    const frame_tri *tri = blk->tri;
     float *const overdraw = t->recording && (t->inspect.what & MOS_INSPECT_OVERDRAW) ? t->inspect.overdraw : NULL;
     if (overdraw)
         for (uint32_t m = blk->first_live; m; m &= m - 1) {
@@ -411,4 +411,4 @@ void decouple_queue_shade(decouple_scratch *d, int32_t e, float rate)
     d->pending[d->pending_count++] = e;
 }
 
-void decouple_shade(decouple_scratch *d, shade_scratch *ss, worker_stats *st) { shade_pending(d, ss, st); }
+void decouple_shade(decouple_scratch *d, shade_scratch *ss, frame_worker_stats *st) { shade_pending(d, ss, st); }

@@ -14,9 +14,9 @@ typedef struct decouple_scratch decouple_scratch;
 /* What one bin's work needs besides the scratch. */
 typedef struct decouple_ctx {
     decouple_scratch *d;
-    const pipe_frame *f;
+    const frame_state *f;
     shade_scratch *shade;
-    worker_stats *st;
+    frame_worker_stats *st;
 } decouple_ctx;
 
 decouple_scratch *decouple_scratch_create(int cache_quads, const mos_allocator *a);
@@ -34,8 +34,8 @@ void decouple_block(void *consumer, const stoch_block *blk);
  * shaded (their writes are the caller's). */
 shading_cache *decouple_cache(decouple_scratch *d);
 void decouple_queue_shade(decouple_scratch *d, int32_t e, float rate);
-void decouple_shade(decouple_scratch *d, shade_scratch *ss, worker_stats *st);
+void decouple_shade(decouple_scratch *d, shade_scratch *ss, frame_worker_stats *st);
 /* Shades what is pending and applies every queued write, in order. */
-void decouple_drain(decouple_scratch *d, shade_scratch *ss, rt_target *t, worker_stats *st);
+void decouple_drain(decouple_scratch *d, shade_scratch *ss, frame_target *t, frame_worker_stats *st);
 
 #endif

@@ -4,7 +4,7 @@
  * of Masked Occlusion Culling, over util/simd.h's vocabulary): the raster
  * stage's and the back-end's, and the shader stage's row
  * (shader/shader_isa.c).  Fed by the api at context creation; read by the
- * workers through pipe_frame.hot, by the context's textures and, through
+ * workers through frame_state.hot, by the context's textures and, through
  * the ISA their batches carry, by the shaders. */
 #include "backend/shade.h"
 

@@ -49,8 +49,8 @@ typedef struct resolve_ctx {
  * from its grid point (vb->code: entry * 4 + lane), with its depth, to the
  * target.  Blur area as the ordered path's drain counts it.  Returns the
  * visible samples. */
-static uint64_t resolve_writes(const vis_buffer *vb, cache_entry *entries, rt_target *t, vis_pos from, vis_pos to,
-                               worker_stats *st)
+static uint64_t resolve_writes(const vis_buffer *vb, cache_entry *entries, frame_target *t, vis_pos from, vis_pos to,
+                               frame_worker_stats *st)
 {
     const frame_tuples *tp = t->tuples;
     const int S = vb->spp, per_block = 16 * S, bins_x = vb->bin_px >> 2;
@@ -122,7 +122,7 @@ static int32_t hold_entry(resolve_ctx *r, uint32_t id, int32_t qx, int32_t qy, i
     const decouple_ctx *c = r->c;
     vis_buffer *vb = r->vb;
     shading_cache *cache = r->cache;
-    const fe_tri *tri = vb->tris[id];
+    const frame_tri *tri = vb->tris[id];
     int32_t e = shading_cache_find(cache, tri, qx, qy);
     if (e != CACHE_NONE) {
         if (cache->refs[e] == 1) vb->held[vb->held_count++] = e;  /* it was free: now the run's */
@@ -132,8 +132,8 @@ static int32_t hold_entry(resolve_ctx *r, uint32_t id, int32_t qx, int32_t qy, i
     e = shading_cache_insert(cache, tri, qx, qy, true);
     if (e == CACHE_NONE) return CACHE_NONE;
     c->st->cache_misses++;
-    const rt_target *t = c->f->target;
-    if (t->recording && (t->inspect.what & MOS_INSPECT_SHADES)) rt_inspect_quad(t->inspect.shades, t, px & ~1, py & ~1);
+    const frame_target *t = c->f->target;
+    if (t->recording && (t->inspect.what & MOS_INSPECT_SHADES)) backend_inspect_quad(t->inspect.shades, t, px & ~1, py & ~1);
     decouple_queue_shade(c->d, e, tri->blur ? tri->blur->rate : c->f->blur.rate);
     vb->held[vb->held_count++] = e;
     return e;

@@ -89,7 +89,7 @@ static inline __m128i slot_colors(const uint32_t rgba[4], int S, int log2_s, int
 /* An opaque draw that tests and writes depth, a quad whose four pixels lie
  * in the target: per slot, z < depth among `live` -> write depth and colour.
  * A NaN z fails the test, as in the sample walk. */
-static inline void rop_quad_opaque(rt_target *t, int S, const raster_quad *q, const float *zq, uint64_t live,
+static inline void rop_quad_opaque(frame_target *t, int S, const raster_quad *q, const float *zq, uint64_t live,
                                    const uint32_t rgba[4])
 {
     const int log2_s = __builtin_ctz((unsigned)S);  /* the 2D path's counts are powers of two */
@@ -114,13 +114,13 @@ static inline void rop_quad_opaque(rt_target *t, int S, const raster_quad *q, co
 #endif
 
 /* Quad q's covered samples one by one (any draw, any quad). */
-static void rop_quad_samples(rt_target *t, const raster_quad *q, const float *zq, const shade_result *res,
+static void rop_quad_samples(frame_target *t, const raster_quad *q, const float *zq, const shade_result *res,
                              float *tri_area)
 {
     const int S = t->samples;
     const uint64_t lane_mask = S == 16 ? 0xffffull : (1ull << S) - 1;
-    const fe_tri *tri = q->tri;
-    const fe_draw *d = tri->draw;
+    const frame_tri *tri = q->tri;
+    const frame_draw *d = tri->draw;
     for (int lane = 0; lane < 4; lane++) {
         uint64_t m = (q->cover >> (lane * S)) & lane_mask;
         if (!m || res->discard[lane]) continue;
@@ -137,7 +137,7 @@ static void rop_quad_samples(rt_target *t, const raster_quad *q, const float *zq
     }
 }
 
-void backend_rop(rt_target *t, const raster_quad *quads, const float *z, int n, const shade_result *res)
+void backend_rop(frame_target *t, const raster_quad *quads, const float *z, int n, const shade_result *res)
 {
     const int S = t->samples;
     const size_t z_stride = (size_t)RASTER_Z_STRIDE(S);
@@ -146,9 +146,9 @@ void backend_rop(rt_target *t, const raster_quad *quads, const float *z, int n, 
     /* The common case, four samples per instruction: an opaque draw that
      * tests and writes depth, a quad inside the target, nothing inspected. */
     const uint64_t lane_mask = S == 16 ? 0xffffull : (1ull << S) - 1;
-    const fe_draw *opaque = NULL;  /* the last draw seen to take that path (runs of quads share one) */
+    const frame_draw *opaque = NULL;  /* the last draw seen to take that path (runs of quads share one) */
     for (int q = 0; q < n; q++) {
-        const fe_draw *d = quads[q].tri->draw;
+        const frame_draw *d = quads[q].tri->draw;
         const float *zq = z + (size_t)q * z_stride;
         if (d != opaque) {
             if (d->blend != MOS_BLEND_OPAQUE || !d->depth_test || !d->depth_write || tri_area) {

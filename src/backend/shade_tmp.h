@@ -45,11 +45,11 @@ static void quad_lanes(shade_scratch *ss, const raster_quad *quads, int count, i
  * is quad q's triangle, all of one draw.  Consecutive quads mostly share a
  * triangle, so the planes are evaluated over runs of lanes with the same
  * coefficients: loops the compiler vectorizes. */
-static void interpolate(shade_scratch *ss, const fe_tri *const *tris, int count)
+static void interpolate(shade_scratch *ss, const frame_tri *const *tris, int count)
 {
     float *restrict dx = ss->dx, *restrict dy = ss->dy, *restrict w = ss->w;
     for (int q0 = 0; q0 < count;) {
-        const fe_tri *t = tris[q0];
+        const frame_tri *t = tris[q0];
         int q1 = q0 + 1;
         while (q1 < count && tris[q1] == t) q1++;
         const int l0 = 4 * q0, l1 = 4 * q1;
@@ -86,7 +86,7 @@ static void interpolate(shade_scratch *ss, const fe_tri *const *tris, int count)
 
 /* Runs d's fragment shader over the filled lanes of count quads and packs
  * the results into out[0..count). */
-static void run_fragment(shade_scratch *ss, const fe_draw *d, int count, shade_result *out)
+static void run_fragment(shade_scratch *ss, const frame_draw *d, int count, shade_result *out)
 {
     memset(ss->discard, 0, (size_t)count * 4);
     const float *vars[MOS_MAX_VARYINGS];
@@ -119,12 +119,12 @@ static void run_fragment(shade_scratch *ss, const fe_draw *d, int count, shade_r
 void SHADE_QUADS_FN(shade_scratch *ss, const raster_quad *quads, int n, int spp, shade_result *out)
 {
     for (int i = 0; i < n;) {
-        const fe_draw *d = quads[i].tri->draw;
+        const frame_draw *d = quads[i].tri->draw;
         int j = i + 1;
         while (j < n && j - i < d->batch_quads && quads[j].tri->draw == d) j++;
         quad_lanes(ss, quads + i, j - i, spp);
         if (d->varying_count) {
-            const fe_tri *tris[BACKEND_SHADE_LANES / 4];
+            const frame_tri *tris[BACKEND_SHADE_LANES / 4];
             for (int q = i; q < j; q++) tris[q - i] = quads[q].tri;
             interpolate(ss, tris, j - i);
         }
@@ -133,11 +133,11 @@ void SHADE_QUADS_FN(shade_scratch *ss, const raster_quad *quads, int n, int spp,
     }
 }
 
-void SHADE_POINTS_FN(shade_scratch *ss, const fe_tri *const *tris, const float *x, const float *y, int n,
+void SHADE_POINTS_FN(shade_scratch *ss, const frame_tri *const *tris, const float *x, const float *y, int n,
                      shade_result *out)
 {
     for (int i = 0; i < n;) {
-        const fe_draw *d = tris[i]->draw;
+        const frame_draw *d = tris[i]->draw;
         int j = i + 1;
         while (j < n && j - i < d->batch_quads && tris[j]->draw == d) j++;
         const int lanes = 4 * (j - i);

@@ -5,7 +5,7 @@
 
 #include "backend/shading_cache.h"
 
-static uint32_t key_hash(const fe_tri *tri, int32_t qx, int32_t qy)
+static uint32_t key_hash(const frame_tri *tri, int32_t qx, int32_t qy)
 {
     uint64_t h = (uint64_t)(uintptr_t)tri * 0x9e3779b97f4a7c15ull;
     h ^= ((uint64_t)(uint32_t)qx << 32 | (uint32_t)qy) * 0xc2b2ae3d27d4eb4full;
@@ -66,7 +66,7 @@ void shading_cache_lru_unlink(shading_cache *c, int32_t i)
     else c->lru_tail = e->prev;
 }
 
-int32_t shading_cache_lookup(shading_cache *c, const fe_tri *tri, int32_t qx, int32_t qy)
+int32_t shading_cache_lookup(shading_cache *c, const frame_tri *tri, int32_t qx, int32_t qy)
 {
     for (int32_t i = c->buckets[key_hash(tri, qx, qy) & c->bucket_mask]; i != CACHE_NONE; i = c->entries[i].chain) {
         const cache_entry *e = &c->entries[i];
@@ -90,7 +90,7 @@ static void unhash(shading_cache *c, int32_t i)
     if (recent->entry == i) recent->entry = CACHE_NONE;
 }
 
-int32_t shading_cache_insert(shading_cache *c, const fe_tri *tri, int32_t qx, int32_t qy, bool keyed)
+int32_t shading_cache_insert(shading_cache *c, const frame_tri *tri, int32_t qx, int32_t qy, bool keyed)
 {
     int32_t i;
     if (c->fresh < c->capacity) {

@@ -15,7 +15,7 @@
 typedef struct cache_entry {
     shade_result result;     /* colour and discard per lane, once shaded */
     uint32_t last_pixel[4];  /* blur area: last pixel that used each lane */
-    const fe_tri *tri;       /* the quad's triangle (SUPERSAMPLE's anonymous entries too); NULL once reset */
+    const frame_tri *tri;       /* the quad's triangle (SUPERSAMPLE's anonymous entries too); NULL once reset */
     int32_t qx, qy;          /* quad of the shading grid: points (2 qx + i, 2 qy + j) */
     int32_t prev, next;      /* LRU list of unreferenced entries */
     int32_t chain;           /* next entry in the same hash bucket */
@@ -30,7 +30,7 @@ typedef struct cache_entry {
  * that takes a new key leaves its old slot first. */
 #define CACHE_RECENT 64
 typedef struct cache_recent {
-    const fe_tri *tri;
+    const frame_tri *tri;
     int32_t qx, qy;
     int32_t entry;  /* CACHE_NONE: empty */
 } cache_recent;
@@ -53,7 +53,7 @@ void shading_cache_reset(shading_cache *c);
 /* The keyed entry holding (tri, qx, qy) in the hash, now referenced once
  * more and in its recent slot, or CACHE_NONE (shading_cache_find tries the
  * recent slot first). */
-int32_t shading_cache_lookup(shading_cache *c, const fe_tri *tri, int32_t qx, int32_t qy);
+int32_t shading_cache_lookup(shading_cache *c, const frame_tri *tri, int32_t qx, int32_t qy);
 /* Entry i, unreferenced until now, leaves the LRU list. */
 void shading_cache_lru_unlink(shading_cache *c, int32_t i);
 static inline uint32_t shading_cache_recent_slot(int32_t qx, int32_t qy)
@@ -62,7 +62,7 @@ static inline uint32_t shading_cache_recent_slot(int32_t qx, int32_t qy)
 }
 /* The entry holding (tri, qx, qy), now referenced once more, or
  * CACHE_NONE: its recent slot, inline, else the hash. */
-static inline int32_t shading_cache_find(shading_cache *c, const fe_tri *tri, int32_t qx, int32_t qy)
+static inline int32_t shading_cache_find(shading_cache *c, const frame_tri *tri, int32_t qx, int32_t qy)
 {
     const cache_recent *r = &c->recent[shading_cache_recent_slot(qx, qy)];
     const int32_t i = r->entry;
@@ -79,7 +79,7 @@ static inline void shading_cache_ref(shading_cache *c, int32_t e) { c->refs[e]++
 /* A new entry for (tri, qx, qy) (keyed) or an anonymous one, referenced
  * once, taken from the least recently used unreferenced entry; CACHE_NONE
  * when every entry is referenced (the caller must drain its ROP work). */
-int32_t shading_cache_insert(shading_cache *c, const fe_tri *tri, int32_t qx, int32_t qy, bool keyed);
+int32_t shading_cache_insert(shading_cache *c, const frame_tri *tri, int32_t qx, int32_t qy, bool keyed);
 /* Entry e, unreferenced now, joins the LRU list as its most recently used. */
 void shading_cache_lru_append(shading_cache *c, int32_t e);
 /* Drops one reference; at zero the entry becomes the most recently used

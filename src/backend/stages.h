@@ -9,7 +9,7 @@
 
 /* Area in pixels of a set-up triangle (of a blurred one: at t = 0 seen from
  * the lens centre).  For inspection, not for coverage. */
-static inline float backend_tri_area_px(const fe_tri *t)
+static inline float backend_tri_area_px(const frame_tri *t)
 {
     if (!t->blur) {
         int64_t cross = (int64_t)t->a[0] * t->b[1] - (int64_t)t->a[1] * t->b[0];
@@ -24,7 +24,7 @@ static inline float backend_tri_area_px(const fe_tri *t)
 }
 
 /* Inspection hooks of the back-end (only while t->recording). */
-static inline void rt_inspect_quad(float *map, const rt_target *t, int x, int y)
+static inline void backend_inspect_quad(float *map, const frame_target *t, int x, int y)
 {
     const int w = t->width, h = t->height;
     for (int l = 0; l < 4; l++) {
@@ -45,14 +45,14 @@ void backend_shade_isa(shade_scratch *ss, const backend_isa *hot);
 void backend_shade(shade_scratch *ss, const raster_quad *quads, int n, int spp, shade_result *out);
 /* Shades n quads whose 4 lanes each sit at (x, y)[4 q + lane] in the
  * planes' space of tris[q] (the decoupled shading grid); all lanes live. */
-void backend_shade_points(shade_scratch *ss, const fe_tri *const *tris, const float *x, const float *y, int n,
+void backend_shade_points(shade_scratch *ss, const frame_tri *const *tris, const float *x, const float *y, int n,
                           shade_result *out);
 uint32_t backend_blend(mos_blend mode, uint32_t src, uint32_t dst);
 /* The ROP's rule for one sample (colour/depth index idx) of a draw: depth
  * test, depth write, blend.  false when the depth test rejected it.  Both
  * entries of the ROP (rop.c) write samples through it (its four-at-a-time
  * path does the same). */
-static inline bool backend_rop_sample(rt_target *t, const fe_draw *d, size_t idx, float z, uint32_t src)
+static inline bool backend_rop_sample(frame_target *t, const frame_draw *d, size_t idx, float z, uint32_t src)
 {
     if (d->depth_test && !(z < t->depth[idx])) return false;
     if (d->depth_write) t->depth[idx] = z;
@@ -64,24 +64,24 @@ static inline bool backend_rop_sample(rt_target *t, const fe_draw *d, size_t idx
  * + k], raster_fn), and single samples of the stochastic back-end, which
  * decouple.c's drain writes one by one as it colours them
  * (backend_rop_write). */
-void backend_rop(rt_target *t, const raster_quad *quads, const float *z, int n, const shade_result *res);
+void backend_rop(frame_target *t, const raster_quad *quads, const float *z, int n, const shade_result *res);
 /* The ROP of a run of single samples: tri_area is the inspection map or
  * NULL; `draw` the last draw seen, `plain` whether it is the common case
  * (opaque, depth test and write, nothing inspected), which skips the
  * draw's flags. */
 typedef struct rop_run {
     float *tri_area;
-    const fe_draw *draw;
+    const frame_draw *draw;
     bool plain;
 } rop_run;
-static inline rop_run backend_rop_run(const rt_target *t)
+static inline rop_run backend_rop_run(const frame_target *t)
 {
     return (rop_run){.tri_area = t->recording && (t->inspect.what & MOS_INSPECT_TRIANGLE_AREA) ? t->inspect.tri_area
                                                                                               : NULL};
 }
-static inline void backend_rop_write(rt_target *t, rop_run *r, const fe_tri *tri, size_t idx, float z, uint32_t rgba)
+static inline void backend_rop_write(frame_target *t, rop_run *r, const frame_tri *tri, size_t idx, float z, uint32_t rgba)
 {
-    const fe_draw *d = tri->draw;
+    const frame_draw *d = tri->draw;
     if (d != r->draw) {
         r->draw = d;
         r->plain = d->blend == MOS_BLEND_OPAQUE && d->depth_test && d->depth_write && !r->tri_area;

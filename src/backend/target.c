@@ -7,7 +7,7 @@
 /* The lens/time pattern of SEED: its tuples, the per-pixel table derived
  * from them and its rankings, replacing the target's only once all are
  * made (out of memory leaves the old pattern). */
-static mos_result uvt_build(rt_target *t, uint32_t seed, const mos_allocator *a)
+static mos_result uvt_build(frame_target *t, uint32_t seed, const mos_allocator *a)
 {
     frame_ranked ranked;
     float *uvt = util_alloc(a, raster_uvt_floats(t->samples) * sizeof *uvt);
@@ -28,7 +28,7 @@ static mos_result uvt_build(rt_target *t, uint32_t seed, const mos_allocator *a)
     return MOS_OK;
 }
 
-mos_result rt_target_init(rt_target *t, int width, int height, int samples, const mos_allocator *a)
+mos_result backend_target_init(frame_target *t, int width, int height, int samples, const mos_allocator *a)
 {
     memset(t, 0, sizeof *t);
     size_t pixels = (size_t)width * (size_t)height;
@@ -41,13 +41,13 @@ mos_result rt_target_init(rt_target *t, int width, int height, int samples, cons
     t->tuples = util_alloc(a, sizeof *t->tuples);
     raster_samples_get(samples, &t->positions);
     if (!t->color || !t->depth || !t->resolved || !t->tuples || uvt_build(t, 0, a) != MOS_OK) {
-        rt_target_release(t, a);
+        backend_target_release(t, a);
         return MOS_ERR_OUT_OF_MEMORY;
     }
     return MOS_OK;
 }
 
-static void inspect_release(rt_inspect *in, const mos_allocator *a)
+static void inspect_release(frame_inspect *in, const mos_allocator *a)
 {
     util_free(a, in->shades);
     util_free(a, in->overdraw);
@@ -61,7 +61,7 @@ static void inspect_release(rt_inspect *in, const mos_allocator *a)
     memset(in, 0, sizeof *in);
 }
 
-void rt_target_release(rt_target *t, const mos_allocator *a)
+void backend_target_release(frame_target *t, const mos_allocator *a)
 {
     inspect_release(&t->inspect, a);
     util_free(a, t->color);
@@ -75,21 +75,19 @@ void rt_target_release(rt_target *t, const mos_allocator *a)
     memset(t, 0, sizeof *t);
 }
 
-mos_result rt_target_bin_grid(rt_target *t, int bin_px, const mos_allocator *a)
+mos_result backend_target_bin_grid(frame_target *t, int bin_px, const mos_allocator *a)
 {
     int bx = (t->width + bin_px - 1) / bin_px, by = (t->height + bin_px - 1) / bin_px;
-    if (t->bin_stamp && t->stamp_bin_px == bin_px) return MOS_OK;
+    if (t->bin_stamp && t->grid.bin_px == bin_px) return MOS_OK;
     uint32_t *stamp = util_calloc(a, (size_t)bx * (size_t)by, sizeof *stamp);
     if (!stamp) return MOS_ERR_OUT_OF_MEMORY;
     util_free(a, t->bin_stamp);
     t->bin_stamp = stamp;
-    t->stamp_bins_x = bx;
-    t->stamp_bins_y = by;
-    t->stamp_bin_px = bin_px;
+    t->grid = (mos_bin_grid){.bins_x = bx, .bins_y = by, .bin_px = bin_px};
     return MOS_OK;
 }
 
-mos_result rt_target_uvt_seed(rt_target *t, uint32_t seed, const mos_allocator *a)
+mos_result backend_target_uvt_seed(frame_target *t, uint32_t seed, const mos_allocator *a)
 {
     return seed == t->uvt_seed ? MOS_OK : uvt_build(t, seed, a);
 }
@@ -107,11 +105,11 @@ static bool zeroed(const mos_allocator *a, void **p, size_t n, size_t cap, size_
     return true;
 }
 
-mos_result rt_target_inspect_begin(rt_target *t, unsigned what, const uint16_t *owner, const mos_allocator *a)
+mos_result backend_target_inspect_begin(frame_target *t, unsigned what, const uint16_t *owner, const mos_allocator *a)
 {
-    rt_inspect *in = &t->inspect;
+    frame_inspect *in = &t->inspect;
     const size_t pixels = (size_t)t->width * (size_t)t->height;
-    const size_t bins = (size_t)t->stamp_bins_x * (size_t)t->stamp_bins_y;
+    const size_t bins = (size_t)t->grid.bins_x * (size_t)t->grid.bins_y;
     const bool pix = what & (MOS_INSPECT_SHADES | MOS_INSPECT_OVERDRAW | MOS_INSPECT_TRIANGLE_AREA);
     const bool bin = what & MOS_INSPECT_BINS;
     in->what = 0;
@@ -138,9 +136,7 @@ mos_result rt_target_inspect_begin(rt_target *t, unsigned what, const uint16_t *
     }
     memcpy(in->owner, owner, bins * sizeof *in->owner);
     in->what = what;
-    in->bins_x = t->stamp_bins_x;
-    in->bins_y = t->stamp_bins_y;
-    in->bin_px = t->stamp_bin_px;
+    in->grid = t->grid;
     t->recording = what != 0;
     return MOS_OK;
 }

@@ -70,7 +70,7 @@ void backend_scratch_destroy(backend_scratch *s, const mos_allocator *a)
 
 void *backend_shader_scratch(backend_scratch *s) { return shade_user_scratch(s->shade); }
 
-mos_result backend_scratch_reserve(backend_scratch *s, const pipe_frame *f, const mos_allocator *a)
+mos_result backend_scratch_reserve(backend_scratch *s, const frame_state *f, const mos_allocator *a)
 {
     size_t scratch = 0;  /* the frame's fragment shaders share one scratch per worker */
     for (uint32_t i = 0; i < f->draw_count; i++)
@@ -80,10 +80,10 @@ mos_result backend_scratch_reserve(backend_scratch *s, const pipe_frame *f, cons
     if (!f->blur.stochastic) return MOS_OK;
     /* The deferred path: decoupled nearest-point shading, nothing recorded
      * per write, a bin the buffer holds (else the ordered path does it all). */
-    const rt_target *t = f->target;
+    const frame_target *t = f->target;
     const unsigned per_write = MOS_INSPECT_OVERDRAW | MOS_INSPECT_TRIANGLE_AREA;
     s->vis_ok = f->blur.mode == MOS_SAMPLING_DECOUPLED && !f->blur.bilinear &&
-                !(t->recording && (t->inspect.what & per_write)) && vis_reserve(&s->vis, f->bin_px, t->samples, f->blur.cache_quads, a);
+                !(t->recording && (t->inspect.what & per_write)) && vis_reserve(&s->vis, f->grid.bin_px, t->samples, f->blur.cache_quads, a);
     if (!s->pixels) s->pixels = util_calloc(a, 1, sizeof *s->pixels);
     if (!s->pixels) return MOS_ERR_OUT_OF_MEMORY;
     if (decouple_scratch_capacity(s->dec) == f->blur.cache_quads) return MOS_OK;
@@ -94,7 +94,7 @@ mos_result backend_scratch_reserve(backend_scratch *s, const pipe_frame *f, cons
 
 /* Whether tri needs the stochastic path: it is blurred, or the frame asks
  * for what the 2D quad path cannot do (frame_blur.every_triangle). */
-static bool needs_stochastic(const pipe_frame *f, const fe_tri *tri)
+static bool needs_stochastic(const frame_state *f, const frame_tri *tri)
 {
     return f->blur.stochastic && (tri->blur || f->blur.every_triangle);
 }
@@ -103,21 +103,21 @@ typedef struct bin_rect {
     int x0, y0, x1, y1;
 } bin_rect;
 
-static bin_rect bin_rect_of(const pipe_frame *f, uint32_t bin)
+static bin_rect bin_rect_of(const frame_state *f, uint32_t bin)
 {
-    const rt_target *t = f->target;
-    int bins_x = t->stamp_bins_x;
+    const frame_target *t = f->target;
+    const int bins_x = f->grid.bins_x;
     bin_rect r;
-    r.x0 = (int)(bin % (uint32_t)bins_x) * f->bin_px;
-    r.y0 = (int)(bin / (uint32_t)bins_x) * f->bin_px;
-    r.x1 = r.x0 + f->bin_px < t->width ? r.x0 + f->bin_px : t->width;
-    r.y1 = r.y0 + f->bin_px < t->height ? r.y0 + f->bin_px : t->height;
+    r.x0 = (int)(bin % (uint32_t)bins_x) * f->grid.bin_px;
+    r.y0 = (int)(bin / (uint32_t)bins_x) * f->grid.bin_px;
+    r.x1 = r.x0 + f->grid.bin_px < t->width ? r.x0 + f->grid.bin_px : t->width;
+    r.y1 = r.y0 + f->grid.bin_px < t->height ? r.y0 + f->grid.bin_px : t->height;
     return r;
 }
 
-static void clear_bin(const pipe_frame *f, bin_rect r)
+static void clear_bin(const frame_state *f, bin_rect r)
 {
-    rt_target *t = f->target;
+    frame_target *t = f->target;
     size_t S = (size_t)t->samples;
     for (int y = r.y0; y < r.y1; y++) {
         size_t row = ((size_t)y * (size_t)t->width + (size_t)r.x0) * S, n = (size_t)(r.x1 - r.x0) * S;
@@ -130,13 +130,13 @@ static void clear_bin(const pipe_frame *f, bin_rect r)
 
 /* Inspection: every lane of a shaded quad ran the shader for its pixel;
  * each lane covering a sample is one triangle over its pixel. */
-static void inspect_quads(const rt_target *t, const raster_quad *quads, int n)
+static void inspect_quads(const frame_target *t, const raster_quad *quads, int n)
 {
-    const rt_inspect *in = &t->inspect;
+    const frame_inspect *in = &t->inspect;
     const int S = t->samples;
     const uint64_t lane_mask = S == 16 ? 0xffffull : (1ull << S) - 1;
     for (int q = 0; q < n; q++) {
-        if (in->what & MOS_INSPECT_SHADES) rt_inspect_quad(in->shades, t, quads[q].x, quads[q].y);
+        if (in->what & MOS_INSPECT_SHADES) backend_inspect_quad(in->shades, t, quads[q].x, quads[q].y);
         if (!(in->what & MOS_INSPECT_OVERDRAW)) continue;
         for (int lane = 0; lane < 4; lane++) {
             const size_t px = (size_t)(quads[q].x + (lane & 1)), py = (size_t)(quads[q].y + (lane >> 1));
@@ -147,16 +147,16 @@ static void inspect_quads(const rt_target *t, const raster_quad *quads, int n)
 
 /* Whether tri's samples may take the deferred path: a plain opaque write
  * (depth test and write) whose shader never discards. */
-static bool deferrable(const backend_scratch *s, const fe_tri *tri)
+static bool deferrable(const backend_scratch *s, const frame_tri *tri)
 {
-    const fe_draw *d = tri->draw;
+    const frame_draw *d = tri->draw;
     return s->vis_ok && d->never_discards && d->blend == MOS_BLEND_OPAQUE && d->depth_test && d->depth_write;
 }
 
 /* The ROP of every write waiting: the pending quads shaded, the
  * stochastic queue drained (its misses shaded first), or the visibility
  * buffer's run resolved. */
-static void flush_writes(backend_scratch *s, const pipe_frame *f, worker_stats *st)
+static void flush_writes(backend_scratch *s, const frame_state *f, frame_worker_stats *st)
 {
     s->pristine = false;
     const int n = s->pending;
@@ -179,8 +179,8 @@ static void flush_writes(backend_scratch *s, const pipe_frame *f, worker_stats *
  * of rows so each call adds few quads, the bands on a grid of 4 rows so the
  * 4x4 block walk of one sample per pixel never splits a block between two
  * bands. */
-static void raster_2d(backend_scratch *s, const pipe_frame *f, const fe_tri *tri, bin_rect c, raster_fn raster,
-                      raster_counts *counts, worker_stats *st)
+static void raster_2d(backend_scratch *s, const frame_state *f, const frame_tri *tri, bin_rect c, raster_fn raster,
+                      raster_counts *counts, frame_worker_stats *st)
 {
     const size_t z_stride = (size_t)RASTER_Z_STRIDE(f->target->samples);
     const int flush_at = tri->draw->batch_quads > TILE_FLUSH_QUADS ? tri->draw->batch_quads : TILE_FLUSH_QUADS;
@@ -205,17 +205,17 @@ static void raster_2d(backend_scratch *s, const pipe_frame *f, const fe_tri *tri
 
 /* The next triangle, while this one is drawn: the front-end wrote it on
  * another core, so it is in none of this core's caches, and a blurred one
- * is a block the walk reads whole at once (the triangle, its fe_blur and
+ * is a block the walk reads whole at once (the triangle, its frame_tri_blur and
  * rank bounds, fe_setup_blurred's layout: 1.5 KiB at 27 samples). */
-static inline void prefetch_tri(const fe_tri *tri, size_t bytes)
+static inline void prefetch_tri(const frame_tri *tri, size_t bytes)
 {
     for (size_t k = 0; k < bytes; k += 64) __builtin_prefetch((const char *)tri + k);
 }
 
-void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, const fe_tri *const *tris,
-                     uint32_t n, worker_stats *st)
+void backend_run_bin(backend_scratch *s, const frame_state *f, uint32_t bin, const frame_tri *const *tris,
+                     uint32_t n, frame_worker_stats *st)
 {
-    rt_target *t = f->target;
+    frame_target *t = f->target;
     const bool record_bin = t->recording && (t->inspect.what & MOS_INSPECT_BINS);
     const double t0 = record_bin ? util_now_ms() : 0.0;
     const uint64_t samples0 = st->fragments;
@@ -238,21 +238,21 @@ void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, cons
     const decouple_ctx dc = {.d = s->dec, .f = f, .shade = s->shade, .st = st};
     if (f->blur.stochastic) decouple_begin_bin(s->dec);
     for (uint32_t i = 0; i < n; i++) {
-        const fe_tri *tri = tris[i];
+        const frame_tri *tri = tris[i];
         if (i + 1 < n) prefetch_tri(tris[i + 1], f->tri_bytes);
         bin_rect c = {r.x0 > tri->min_x ? r.x0 : tri->min_x, r.y0 > tri->min_y ? r.y0 : tri->min_y,
                       r.x1 < tri->max_x + 1 ? r.x1 : tri->max_x + 1, r.y1 < tri->max_y + 1 ? r.y1 : tri->max_y + 1};
         if (c.x0 >= c.x1 || c.y0 >= c.y1) continue;
         if (needs_stochastic(f, tri) && deferrable(s, tri)) {
             if (s->pending || s->queued) flush_writes(s, f, st);
-            if (!s->vis_run) vis_begin(&s->vis, t, f->bin_px, r.x0, r.y0, tris, s->pristine ? &f->clear_depth : NULL);
+            if (!s->vis_run) vis_begin(&s->vis, t, f->grid.bin_px, r.x0, r.y0, tris, s->pristine ? &f->clear_depth : NULL);
             s->vis_run = true;
             s->vis.tri_index = i;
-            f->hot->stoch_walk(tri, &s->vis_view, &t->ranked, t->tuples, f->bin_px, c.x0, c.y0, c.x1, c.y1,
+            f->hot->stoch_walk(tri, &s->vis_view, &t->ranked, t->tuples, f->grid.bin_px, c.x0, c.y0, c.x1, c.y1,
                                s->pixels, vis_block, &s->vis, &counts);
         } else if (needs_stochastic(f, tri)) {
             if (s->pending || s->vis_run) flush_writes(s, f, st);
-            f->hot->stoch_walk(tri, &s->view, &t->ranked, t->tuples, f->bin_px, c.x0, c.y0, c.x1, c.y1, s->pixels,
+            f->hot->stoch_walk(tri, &s->view, &t->ranked, t->tuples, f->grid.bin_px, c.x0, c.y0, c.x1, c.y1, s->pixels,
                                decouple_block, (void *)&dc, &counts);
             s->queued = true;
         } else {
@@ -300,9 +300,9 @@ RESOLVE_ROW_POW2(32, 5)
 RESOLVE_ROW_POW2(64, 6)
 #undef RESOLVE_ROW_POW2
 
-void backend_resolve_bin(const pipe_frame *f, uint32_t bin)
+void backend_resolve_bin(const frame_state *f, uint32_t bin)
 {
-    rt_target *t = f->target;
+    frame_target *t = f->target;
     bin_rect r = bin_rect_of(f, bin);
     const int S = t->samples;
     if (t->bin_stamp[bin] != f->serial) {  /* untouched this frame: the clear colour */

@@ -46,7 +46,7 @@ void vis_release(vis_buffer *vb, const mos_allocator *a)
     *vb = (vis_buffer){0};
 }
 
-void vis_begin(vis_buffer *vb, const rt_target *t, int bin_px, int x0, int y0, const fe_tri *const *tris,
+void vis_begin(vis_buffer *vb, const frame_target *t, int bin_px, int x0, int y0, const frame_tri *const *tris,
                const float *clear_depth)
 {
     vb->cleared = clear_depth != NULL;
@@ -73,7 +73,7 @@ void vis_begin(vis_buffer *vb, const rt_target *t, int bin_px, int x0, int y0, c
  * triangle; samples of pixels outside the target can never be nearer. */
 UTIL_CLONES_AVX2 static void load_block(vis_buffer *vb, int b, int bx, int by)
 {
-    const rt_target *t = vb->t;
+    const frame_target *t = vb->t;
     const frame_tuples *tp = t->tuples;
     const int S = vb->spp;
     const size_t base = (size_t)b * (size_t)S * 16;

@@ -38,8 +38,8 @@ typedef struct vis_buffer {
     int blocks_cap, touched_count;
     uint32_t stamp;
     /* the run */
-    const rt_target *t;
-    const fe_tri *const *tris;  /* the bin's triangles */
+    const frame_target *t;
+    const frame_tri *const *tris;  /* the bin's triangles */
     uint32_t tri_index;         /* the one being rasterized */
     int spp, bin_px, x0, y0;    /* samples, bin size and origin */
     bool cleared;               /* the bin holds clear_depth everywhere (blocks load it without reading) */
@@ -60,7 +60,7 @@ static inline bool vis_fits(const vis_buffer *vb, int bin_px, int spp)
 }
 /* A new run over the bin at (x0, y0) of t, whose triangles are tris;
  * clear_depth: every sample of the bin holds it (just cleared), or NULL. */
-void vis_begin(vis_buffer *vb, const rt_target *t, int bin_px, int x0, int y0, const fe_tri *const *tris,
+void vis_begin(vis_buffer *vb, const frame_target *t, int bin_px, int x0, int y0, const frame_tri *const *tris,
                const float *clear_depth);
 /* A stoch_emit_fn (consumer: the vis_buffer, its tri_index set to the
  * block's triangle): each live lane nearer than its entry takes it. */

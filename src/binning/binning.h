@@ -39,7 +39,7 @@ typedef struct coarse_rect {
 
 /* The early-draw buffer: up to `capacity` triangles, then a guard token. */
 typedef struct early_draw_buffer {
-    const fe_tri **tris;
+    const frame_tri **tris;
     uint32_t count, capacity;
     bool replayed;  /* the fine pass already consumed it */
     bool guard;     /* guard token written: the coarse buffer is complete */
@@ -52,14 +52,14 @@ typedef struct fine_scratch {
     uint32_t *bin_count;     /* bins_per_tile^2 */
     size_t bin_count_capacity;
     uint32_t *pair_bin;      /* (bin, triangle) pairs of one tile */
-    const fe_tri **pair_tri;
+    const frame_tri **pair_tri;
     uint32_t pair_capacity;
 } fine_scratch;
 
 /* One fine bin's triangles (API order), ready for its owner. */
 typedef struct fine_item {
     uint32_t bin, count;
-    const fe_tri *const *tris;
+    const frame_tri *const *tris;
 } fine_item;
 
 /* What the fine pass made of one coarse tile: segments of bins, each at
@@ -77,7 +77,7 @@ typedef struct fine_out {
 } fine_out;
 
 typedef struct binner {
-    pipe_frame *frame;
+    frame_state *frame;
     const frame_dispatch *dispatch;
     arena *arena;                 /* the front-end's frame arena (helper 0's) */
     arena *const *helper_arenas;  /* per helper: where its fine pass keeps bin lists */
@@ -88,7 +88,7 @@ typedef struct binner {
     int bins_x, bins_y, tiles_x, tiles_y, bins_per_tile;
     uint32_t batch_capacity;
     /* coarse buffer of the current batch */
-    const fe_tri **batch_tris;
+    const frame_tri **batch_tris;
     coarse_rect *batch_rects;
     uint32_t batch_count;
     uint64_t batch_pairs;   /* (triangle, coarse tile) pairs of the batch */
@@ -96,12 +96,12 @@ typedef struct binner {
     early_draw_buffer early;
     /* scratch for decoding and the fine pass (grown, reused across frames) */
     uint32_t *tile_start;    /* tiles + 1 */
-    const fe_tri **tile_tris;  /* decoded coarse buffer: triangles per tile */
+    const frame_tri **tile_tris;  /* decoded coarse buffer: triangles per tile */
     size_t tile_start_capacity, tile_tris_capacity;
     fine_scratch *scratch;   /* per helper */
     int scratch_count;
     /* the front-end's dispatch of one segment: its items grouped by owner */
-    work_item *by_owner;     /* bins_per_tile^2 */
+    frame_work_item *by_owner;     /* bins_per_tile^2 */
     uint32_t *owner_at;      /* workers + 1 */
     size_t by_owner_capacity, owner_at_capacity;
     uint64_t bin_ref_limit;
@@ -114,16 +114,16 @@ typedef struct binner {
  * triangles, to hand bins out through d (sizes scratch); helper_arenas[h]
  * is helper h's frame arena (h = 0 the front-end's own, 1 + w worker w's,
  * d->workers + 1 of them).  false: out of memory. */
-bool binner_begin_frame(binner *b, pipe_frame *f, const frame_dispatch *d, uint64_t max_tris,
+bool binner_begin_frame(binner *b, frame_state *f, const frame_dispatch *d, uint64_t max_tris,
                         arena *const *helper_arenas, const mos_allocator *a);
 void binner_release(binner *b);
 /* The coarse tiles triangle t overlaps (any thread: the setup jobs find it
  * while the triangle is in their cache, so the front-end need not touch it). */
-coarse_rect binner_rect(const binner *b, const fe_tri *t);
+coarse_rect binner_rect(const binner *b, const frame_tri *t);
 /* Coarse pass: adds one set-up triangle, over tiles r, in API order.  May
  * run the fine pass on the early-draw buffer, and on the whole batch when
  * the batch is full. */
-void binner_add(binner *b, const fe_tri *t, coarse_rect r);
+void binner_add(binner *b, const frame_tri *t, coarse_rect r);
 /* Ends the batch: guard token, then the fine pass over the coarse buffer. */
 void binner_flush(binner *b);
 
@@ -131,7 +131,7 @@ void binner_flush(binner *b);
  * triangles that all overlap coarse tile (tx, ty) into the tile's fine
  * bins (API order kept) and appends the bins to *out.  fine_dispatch, on
  * the front-end's: pushes them to their owners. */
-void fine_sort(binner *b, int helper, int tx, int ty, const fe_tri *const *tris, uint32_t n, fine_out *out);
+void fine_sort(binner *b, int helper, int tx, int ty, const frame_tri *const *tris, uint32_t n, fine_out *out);
 void fine_dispatch(binner *b, const fine_out *out);
 
 #endif

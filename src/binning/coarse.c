@@ -42,7 +42,7 @@ static bool scratch_reserve(binner *b, int helpers, size_t bins)
     return true;
 }
 
-bool binner_begin_frame(binner *b, pipe_frame *f, const frame_dispatch *d, uint64_t max_tris,
+bool binner_begin_frame(binner *b, frame_state *f, const frame_dispatch *d, uint64_t max_tris,
                         arena *const *helper_arenas, const mos_allocator *a)
 {
     arena *ar = helper_arenas[0];
@@ -53,13 +53,13 @@ bool binner_begin_frame(binner *b, pipe_frame *f, const frame_dispatch *d, uint6
     b->allocator = a;
     b->width = f->target->width;
     b->height = f->target->height;
-    b->bin_px = f->bin_px;
+    b->bin_px = f->grid.bin_px;
     b->coarse_px = f->coarse_px;
-    b->bin_shift = __builtin_ctz((unsigned)f->bin_px);  /* a power of two (api) */
+    b->bin_shift = __builtin_ctz((unsigned)f->grid.bin_px);  /* a power of two (api) */
     b->coarse_shift = (f->coarse_px & (f->coarse_px - 1)) ? -1 : __builtin_ctz((unsigned)f->coarse_px);
-    b->bins_x = f->pattern->bins_x;
-    b->bins_y = f->pattern->bins_y;
-    b->bins_per_tile = f->coarse_px / f->bin_px;
+    b->bins_x = f->grid.bins_x;
+    b->bins_y = f->grid.bins_y;
+    b->bins_per_tile = f->coarse_px / f->grid.bin_px;
     b->tiles_x = (b->width + f->coarse_px - 1) / f->coarse_px;
     b->tiles_y = (b->height + f->coarse_px - 1) / f->coarse_px;
     b->batch_count = 0;
@@ -87,9 +87,9 @@ bool binner_begin_frame(binner *b, pipe_frame *f, const frame_dispatch *d, uint6
     return b->batch_tris && b->batch_rects && b->early.tris &&
            grow(a, (void **)&b->tile_start, &b->tile_start_capacity, tiles, sizeof(uint32_t)) &&
            scratch_reserve(b, d->workers + 1, bins) &&
-           grow(a, (void **)&b->by_owner, &b->by_owner_capacity, bins, sizeof(work_item)) &&
+           grow(a, (void **)&b->by_owner, &b->by_owner_capacity, bins, sizeof(frame_work_item)) &&
            grow(a, (void **)&b->owner_at, &b->owner_at_capacity, (size_t)d->workers + 1, sizeof(uint32_t)) &&
-           grow(a, (void **)&b->tile_tris, &b->tile_tris_capacity, cap, sizeof(fe_tri *));
+           grow(a, (void **)&b->tile_tris, &b->tile_tris_capacity, cap, sizeof(frame_tri *));
 }
 
 void binner_release(binner *b)
@@ -170,7 +170,7 @@ static void fine_pass(binner *b, const uint32_t *start)
         fj->count[chunks] = end - first;
         out[chunks++] = (fine_out){0};
     }
-    pipe_frame *f = b->frame;
+    frame_state *f = b->frame;
     frame_job *displaced;
     if (!frame_job_open(f, b->dispatch, b->arena, &fj->job, chunks, run_fine_chunk, &displaced)) {
         b->out_of_memory = true;
@@ -185,7 +185,7 @@ static void fine_pass(binner *b, const uint32_t *start)
     frame_job_close(f, b->dispatch, displaced);
 }
 
-coarse_rect binner_rect(const binner *b, const fe_tri *t)
+coarse_rect binner_rect(const binner *b, const frame_tri *t)
 {
     if (b->coarse_shift >= 0) {  /* bounds are on screen: not negative */
         const int sh = b->coarse_shift;
@@ -197,7 +197,7 @@ coarse_rect binner_rect(const binner *b, const fe_tri *t)
                          (uint16_t)(t->max_y / c)};
 }
 
-void binner_add(binner *b, const fe_tri *t, coarse_rect r)
+void binner_add(binner *b, const frame_tri *t, coarse_rect r)
 {
     /* A batch ends early when its (triangle, coarse tile) pairs would pass
      * the cap, so the decoded coarse buffer stays bounded whatever the
@@ -242,7 +242,7 @@ void binner_flush(binner *b)
         }
         for (uint32_t k = 0; k < tiles; k++) start[k + 1] += start[k];
         /* A triangle over several tiles has an entry in each. */
-        if (!grow(b->allocator, (void **)&b->tile_tris, &b->tile_tris_capacity, start[tiles], sizeof(fe_tri *))) {
+        if (!grow(b->allocator, (void **)&b->tile_tris, &b->tile_tris_capacity, start[tiles], sizeof(frame_tri *))) {
             b->out_of_memory = true;
             n = 0;
         }

@@ -11,7 +11,7 @@
 
 /* Conservative: false only if no sample of the pixel rectangle
  * [x0, x1) x [y0, y1) can be inside t (one edge negative everywhere). */
-static bool tri_may_cover(const fe_tri *t, int x0, int y0, int x1, int y1)
+static bool tri_may_cover(const frame_tri *t, int x0, int y0, int x1, int y1)
 {
     int64_t lo_x = (int64_t)x0 * FRAME_SUBPIXELS, hi_x = (int64_t)x1 * FRAME_SUBPIXELS - 1;
     int64_t lo_y = (int64_t)y0 * FRAME_SUBPIXELS, hi_y = (int64_t)y1 * FRAME_SUBPIXELS - 1;
@@ -27,7 +27,7 @@ static bool grow_pairs(const mos_allocator *a, fine_scratch *s, uint32_t count)
 {
     uint32_t cap = s->pair_capacity ? s->pair_capacity * 2 : 4096;
     uint32_t *nb = util_alloc(a, (size_t)cap * sizeof *nb);
-    const fe_tri **nt = util_alloc(a, (size_t)cap * sizeof *nt);
+    const frame_tri **nt = util_alloc(a, (size_t)cap * sizeof *nt);
     if (!nb || !nt) {
         util_free(a, nb);
         util_free(a, (void *)nt);
@@ -46,7 +46,7 @@ static bool grow_pairs(const mos_allocator *a, fine_scratch *s, uint32_t count)
 }
 
 static inline bool add_pair(const mos_allocator *a, fine_scratch *s, uint32_t *count, uint32_t bin,
-                            const fe_tri *t)
+                            const frame_tri *t)
 {
     if (*count == s->pair_capacity && !grow_pairs(a, s, *count)) return false;
     s->pair_bin[*count] = bin;
@@ -68,7 +68,7 @@ static bool emit_segment(binner *b, fine_scratch *s, arena *ar, uint32_t pairs, 
         return false;
     }
     /* Bin lists live in the helper's frame arena until the workers are done. */
-    const fe_tri **lists = arena_alloc(ar, (size_t)pairs * sizeof *lists, 64);
+    const frame_tri **lists = arena_alloc(ar, (size_t)pairs * sizeof *lists, 64);
     uint32_t offset = 0, items = 0;
     for (int k = 0; k < local_bins; k++) {
         uint32_t c = s->bin_count[k];
@@ -97,7 +97,7 @@ static bool emit_segment(binner *b, fine_scratch *s, arena *ar, uint32_t pairs, 
     return true;
 }
 
-void fine_sort(binner *b, int helper, int tx, int ty, const fe_tri *const *tris, uint32_t n, fine_out *out)
+void fine_sort(binner *b, int helper, int tx, int ty, const frame_tri *const *tris, uint32_t n, fine_out *out)
 {
     fine_scratch *s = &b->scratch[helper];
     arena *ar = b->helper_arenas[helper];
@@ -111,13 +111,13 @@ void fine_sort(binner *b, int helper, int tx, int ty, const fe_tri *const *tris,
      * pass the cap, which bounds the scratch whatever the tile holds. */
     const uint32_t flush_at = BIN_FINE_PAIR_CAP - (uint32_t)local_bins;
     uint32_t pairs = 0;
-    /* Part of the screen (pipe_frame.bin_mask): only rendered bins get pairs. */
+    /* Part of the screen (frame_state.bin_mask): only rendered bins get pairs. */
     const uint8_t *mask = b->frame->bin_mask;
     memset(s->bin_count, 0, (size_t)local_bins * sizeof *s->bin_count);
 
     const int sh = b->bin_shift;
     for (uint32_t i = 0; i < n; i++) {
-        const fe_tri *t = tris[i];
+        const frame_tri *t = tris[i];
         /* bounds are on screen: not negative */
         int cx0 = (int)((uint32_t)t->min_x >> sh), cx1 = (int)((uint32_t)t->max_x >> sh);
         int cy0 = (int)((uint32_t)t->min_y >> sh), cy1 = (int)((uint32_t)t->max_y >> sh);
@@ -152,11 +152,11 @@ out_of_memory:
 
 /* Inspection: the work a bin receives, and the bin spread of its blurred
  * triangles. */
-static void inspect_bin(const binner *b, rt_inspect *in, const fine_item *it)
+static void inspect_bin(const binner *b, frame_inspect *in, const fine_item *it)
 {
     in->bin_tris[it->bin] += it->count;
     for (uint32_t i = 0; i < it->count; i++) {
-        const fe_tri *t = it->tris[i];
+        const frame_tri *t = it->tris[i];
         if (!t->blur) continue;
         int bins_x = t->max_x / b->bin_px - t->min_x / b->bin_px + 1;
         int bins_y = t->max_y / b->bin_px - t->min_y / b->bin_px + 1;
@@ -170,7 +170,7 @@ static void inspect_bin(const binner *b, rt_inspect *in, const fine_item *it)
  * sent them), one push per owner. */
 static void dispatch_segment(binner *b, const fine_segment *seg)
 {
-    pipe_frame *f = b->frame;
+    frame_state *f = b->frame;
     const frame_dispatch *d = b->dispatch;
     const uint16_t *owner = f->pattern->owner;
     uint32_t *at = b->owner_at;
@@ -180,7 +180,7 @@ static void dispatch_segment(binner *b, const fine_segment *seg)
     for (uint32_t i = 0; i < seg->items; i++) {
         const fine_item *fi = &seg->item[i];
         b->by_owner[at[owner[fi->bin]]++] =
-            (work_item){.kind = WORK_BIN, .bin = fi->bin, .count = fi->count, .tris = fi->tris};
+            (frame_work_item){.kind = FRAME_WORK_BIN, .bin = fi->bin, .count = fi->count, .tris = fi->tris};
     }
     /* at[w] is now the end of worker w's run. */
     for (int w = 0, begin = 0; w < d->workers; w++) {
@@ -195,7 +195,7 @@ static void dispatch_segment(binner *b, const fine_segment *seg)
 
 void fine_dispatch(binner *b, const fine_out *out)
 {
-    pipe_frame *f = b->frame;
+    frame_state *f = b->frame;
     const bool inspect = f->target->recording && (f->target->inspect.what & MOS_INSPECT_BINS);
     for (const fine_segment *seg = out->first; seg; seg = seg->next) {
         if (inspect)

@@ -1,10 +1,11 @@
 /* frame.h — the one contract between stages: what a frame is once the api
- * hands it over (pipe_frame), the draws and set-up triangles it carries
- * (fe_draw, fe_tri, fe_blur), the render target the workers write
- * (rt_target), the work items the front-end queues for the workers and the
+ * hands it over (frame_state), the draws and set-up triangles it carries
+ * (frame_draw, frame_tri, frame_tri_blur), the render target the workers write
+ * (frame_target), the work items the front-end queues for the workers and the
  * statistics each worker keeps.  In the manner of llvmpipe's lp_scene.h:
  * every stage includes this and its neighbours' entry-point headers, never
- * their private ones (`make check-includes`). */
+ * their private ones (`make check-includes`).  Every type here is named
+ * frame_*, for the frame it belongs to. */
 #ifndef MOSAIC_FRAME_H
 #define MOSAIC_FRAME_H
 
@@ -71,7 +72,7 @@ typedef struct frame_ranked {
  * maps are [y * width + x], rows bottom up; per-bin records [bin].  The
  * front-end writes bin_tris / bin_blurred / bin_spread, a bin's owner the
  * rest of its bin's entries and pixels: no two threads share an entry. */
-typedef struct rt_inspect {
+typedef struct frame_inspect {
     unsigned what;           /* mos_inspect bits of the frame that wrote it */
     float *shades;           /* fragment-shader lanes run for the pixel */
     float *overdraw;         /* triangles covering a sample of it that passed the early depth test */
@@ -81,13 +82,13 @@ typedef struct rt_inspect {
     uint32_t *bin_tris, *bin_blurred;
     double *bin_spread;      /* sum over the bin's blurred triangles of their bin spread */
     uint16_t *owner;         /* the frame's pattern table (always copied) */
-    int bins_x, bins_y, bin_px;
+    mos_bin_grid grid;       /* the frame's bins (frame_target.grid) */
     size_t pixel_cap, bin_cap, owner_cap;  /* elements each group's blocks hold */
-} rt_inspect;
+} frame_inspect;
 
 /* Colour (RGBA8, r in the low byte) and depth per sample, rows bottom up:
  * sample s of pixel (x, y) is [(y * width + x) * samples + s]. */
-typedef struct rt_target {
+typedef struct frame_target {
     int width, height, samples;
     frame_samples positions;  /* (x, y) of each sample in a pixel */
     float *uvt;  /* the lens/time pattern per pixel (raster_uvt_fill) */
@@ -99,30 +100,31 @@ typedef struct rt_target {
     /* Lazy clear: bin_stamp[bin] == frame serial once the bin's samples
      * were cleared this frame (only the bin's owner reads or writes it). */
     uint32_t *bin_stamp;
-    int stamp_bins_x, stamp_bins_y, stamp_bin_px;
+    mos_bin_grid grid;  /* the bins of bin_stamp: the fine-bin grid, made once per frame
+                         * (backend_target_bin_grid) and carried by frame_state */
     /* The last frame rendered into the target: bins whose stamp differs
      * hold stale samples and read back as last_clear. */
     uint32_t last_serial, last_clear;
     uint32_t uvt_seed;       /* mos_blur_desc.seed the (u, v, t) tables were drawn with */
-    rt_inspect inspect;      /* records of the last frame */
+    frame_inspect inspect;      /* records of the last frame */
     uint32_t *accum;         /* the accumulation buffer: [y][x][channel] sums, bottom up (api/accum.c) */
     int accum_frames;        /* frames in it */
     bool recording;          /* the frame being rendered fills inspect */
-} rt_target;
+} frame_target;
 
 /* Sample s of pixel (x, y) as the last frame left it (lazy clears applied). */
-static inline uint32_t rt_target_sample(const rt_target *t, int x, int y, int s)
+static inline uint32_t frame_target_sample(const frame_target *t, int x, int y, int s)
 {
     if (t->bin_stamp) {
-        int bin = (y / t->stamp_bin_px) * t->stamp_bins_x + x / t->stamp_bin_px;
+        int bin = (y / t->grid.bin_px) * t->grid.bins_x + x / t->grid.bin_px;
         if (t->bin_stamp[bin] != t->last_serial) return t->last_clear;
     }
     return t->color[((size_t)y * (size_t)t->width + (size_t)x) * (size_t)t->samples + (size_t)s];
 }
 
 /* A draw frozen at mos_draw: everything a worker needs to shade and ROP. */
-#define FE_DEFAULT_BATCH_QUADS 16  /* mos_shader_desc.batch_quads 0 */
-typedef struct fe_draw {
+#define FRAME_DEFAULT_BATCH_QUADS 16  /* mos_shader_desc.batch_quads 0 */
+typedef struct frame_draw {
     mos_vertex_fn vertex;
     mos_fragment_fn fragment;
     int varying_count;
@@ -140,16 +142,16 @@ typedef struct fe_draw {
     mos_cull cull;
     mos_blend blend;
     bool never_discards;  /* the shader's promise or the draw's (mos_shader_desc.never_discards) */
-} fe_draw;
+} frame_draw;
 
 /* A triangle after clip, cull and setup, in window space (y up).  Edge
  * functions work on 24.8 fixed-point coordinates (8 sub-pixel bits):
  *   E_i(X, Y) = a[i] * X + b[i] * Y + c[i], covered iff all three >= 0,
  * with the top-left rule folded into c.  Depth, 1/w and varying/w are
  * affine planes over window pixels relative to (x0, y0). */
-typedef struct fe_tri {
-    const fe_draw *draw;
-    const struct fe_blur *blur;  /* NULL: static and sharp (the 2D edges below hold) */
+typedef struct frame_tri {
+    const frame_draw *draw;
+    const struct frame_tri_blur *blur;  /* NULL: static and sharp (the 2D edges below hold) */
     int32_t min_x, min_y, max_x, max_y;  /* pixels that may hold a covered sample */
     int32_t a[3], b[3];
     int64_t c[3];
@@ -157,31 +159,31 @@ typedef struct fe_tri {
     float z[3];      /* window depth: z[0] + z[1] * dx + z[2] * dy */
     float inv_w[3];  /* 1/w plane (set when there are varyings) */
     uint16_t varying_count;
-    uint16_t flags;  /* FE_TRI_* */
+    uint16_t flags;  /* FRAME_TRI_* */
     float varying[][3]; /* varying_count planes of v/w */
-} fe_tri;
+} frame_tri;
 
-/* fe_tri.flags: FE_TRI_SMALL, the vertices lie within FE_TRI_SMALL_PX
+/* frame_tri.flags: FRAME_TRI_SMALL, the vertices lie within FRAME_TRI_SMALL_PX
  * pixels of each other in x and in y, so the edge values of every sample
  * within 8 pixels of the triangle's bounds fit in 32 bits (|a|, |b| <
  * 2^12, distances < 2^13 sub-pixels: |E| < 2^26); the rasterizer takes its
  * one-block path on them. */
-#define FE_TRI_SMALL 1u
-#define FE_TRI_SMALL_PX 16
+#define FRAME_TRI_SMALL 1u
+#define FRAME_TRI_SMALL_PX 16
 
-static inline float fe_plane(const float p[3], float dx, float dy)
+static inline float frame_plane(const float p[3], float dx, float dy)
 {
     return p[0] + p[1] * dx + p[2] * dy;
 }
 
 /* A triangle that moves during the shutter or is seen through a lens.  Its
- * fe_tri has bounds over the whole shutter and lens, zero edges (binning
+ * frame_tri has bounds over the whole shutter and lens, zero edges (binning
  * never rejects a bin by them) and the planes of the shading reference:
  * the triangle at t = 0 seen from the lens centre (t = 1 when that one is
  * degenerate, else a barycentric parameter grid).  Vertices are in
  * window-homogeneous coordinates (X, Y, Z, W): window x = X / W. */
-enum fe_blur_kind { FE_BLUR_MOTION = 1, FE_BLUR_DEFOCUS = 2, FE_BLUR_BOTH = 3 };
-typedef struct fe_blur {
+enum frame_blur_kind { FRAME_BLUR_MOTION = 1, FRAME_BLUR_DEFOCUS = 2, FRAME_BLUR_BOTH = 3 };
+typedef struct frame_tri_blur {
     int kind;
     bool cull_back;
     float p[3][4], dp[3][4];  /* at t = 0; change to t = 1 */
@@ -200,13 +202,13 @@ typedef struct fe_blur {
      * triangle can be at each rank (below). */
     int rank_key;
     int rank_shift;   /* rank bounds are in 2^-rank_shift pixels */
-    int16_t *rank;    /* end e of rank j at rank[e * FE_RANK_STRIDE(ranks) + j] */
+    int16_t *rank;    /* end e of rank j at rank[e * FRAME_RANK_STRIDE(ranks) + j] */
     /* Edge bounds (below), when `edges` (else their rows are not written):
      * direction k's unit normal and the origin its ends count from, in
      * pixels. */
     bool edges;
     float edge_n[3][2], edge_o[3];
-} fe_blur;
+} frame_tri_blur;
 
 /* Where a blurred triangle can be while the lens and shutter stay inside
  * one rank's slice of them (the rank's range of u, or of t with u in
@@ -220,24 +222,25 @@ typedef struct fe_blur {
  * x_lo above x_hi at both ends).  Stored end by end over the ranks (the
  * rasterizer finds the ranks that meet a bin sixteen at a time), each
  * row padded to a multiple of 16 ranks with empty ones. */
-enum { FE_RANK_XL0, FE_RANK_XL1, FE_RANK_YL0, FE_RANK_YL1, FE_RANK_XH0, FE_RANK_XH1, FE_RANK_YH0, FE_RANK_YH1,
-       FE_RANK_ENDS };
+enum { FRAME_RANK_XL0, FRAME_RANK_XL1, FRAME_RANK_YL0, FRAME_RANK_YL1,
+       FRAME_RANK_XH0, FRAME_RANK_XH1, FRAME_RANK_YH0, FRAME_RANK_YH1,
+       FRAME_RANK_ENDS };
 /* The same bounds along three more directions n_k, the outward normals of
  * the triangle's edges at mid-shutter through the lens centre: at lens
  * position (u, v) the image lies in n_k . (x, y) <= h_k(s), s = n_kx sx u +
  * n_ky sy v, h_k the chord through its values at the two ends of the rank's
  * s range (low end first), stored as edge_o[k] + end * 2^-rank_shift after
- * the box's ends (row FE_RANK_ENDS + 2k + end); INT16_MAX: no bound (and
- * none at all unless fe_blur.edges).  Box and edges are Laine et al.'s
+ * the box's ends (row FRAME_RANK_ENDS + 2k + end); INT16_MAX: no bound (and
+ * none at all unless frame_tri_blur.edges).  Box and edges are Laine et al.'s
  * dual-space bounds along seven directions, so a rank tests a sample
  * against the triangle's swept outline, not its box. */
-#define FE_RANK_EDGE_ROWS 6
-#define FE_RANK_ROWS (FE_RANK_ENDS + FE_RANK_EDGE_ROWS)
-#define FE_RANK_STRIDE(ranks) (((ranks) + 15) & ~15)
+#define FRAME_RANK_EDGE_ROWS 6
+#define FRAME_RANK_ROWS (FRAME_RANK_ENDS + FRAME_RANK_EDGE_ROWS)
+#define FRAME_RANK_STRIDE(ranks) (((ranks) + 15) & ~15)
 
 /* The s range of edge bound k over lens u in [u0, u1], v in [-1, 1]: the
  * front-end's chord ends and the rasterizer's line take it from here. */
-static inline void fe_edge_s_range(const fe_blur *b, int k, float u0, float u1, float *s_lo, float *s_hi)
+static inline void frame_edge_s_range(const frame_tri_blur *b, int k, float u0, float u1, float *s_lo, float *s_hi)
 {
     const float s_u0 = b->edge_n[k][0] * b->sx * u0, s_u1 = b->edge_n[k][0] * b->sx * u1;
     const float s_v = b->edge_n[k][1] * b->sy, half_v = s_v < 0.0f ? -s_v : s_v;  /* v in [-1, 1] */
@@ -246,7 +249,7 @@ static inline void fe_edge_s_range(const fe_blur *b, int k, float u0, float u1, 
 }
 
 /* out = a x b (3-vectors): the homogeneous line through two points. */
-static inline void fe_cross3(float out[3], const float a[3], const float b[3])
+static inline void frame_cross3(float out[3], const float a[3], const float b[3])
 {
     out[0] = a[1] * b[2] - a[2] * b[1];
     out[1] = a[2] * b[0] - a[0] * b[2];
@@ -265,22 +268,22 @@ typedef struct frame_blur {
     float rate;             /* shading-grid points per pixel edge */
     bool adaptive, bilinear;
     int cache_quads;
-    /* The target's samples ranked by time (FE_RANK_T) and lens u
-     * (FE_RANK_U): ranks and, per key, the [min, max] of each rank. */
+    /* The target's samples ranked by time (FRAME_RANK_T) and lens u
+     * (FRAME_RANK_U): ranks and, per key, the [min, max] of each rank. */
     int ranks;
     const float (*rank_range[2])[2];
 } frame_blur;
-#define FE_RANK_T 0
-#define FE_RANK_U 1
+#define FRAME_RANK_T 0
+#define FRAME_RANK_U 1
 
 /* The frame as the api hands it over: read-only for everyone after that
  * but for the statistics each stage owns. */
-typedef struct pipe_frame {
+typedef struct frame_state {
     uint32_t serial;  /* never 0: lazy per-bin clear stamps compare with it */
-    rt_target *target;
+    frame_target *target;
     uint32_t clear_color;  /* packed RGBA8 */
     float clear_depth;
-    const fe_draw *draws;
+    const frame_draw *draws;
     uint32_t draw_count;
     const struct pattern_table *pattern;
     /* Part of the screen (mos_frame_desc.tile_mask): bin_mask[bin] non-zero
@@ -289,23 +292,24 @@ typedef struct pipe_frame {
      * coarse grid); both NULL = every bin.
      * The binner skips the others and their owners do not resolve them. */
     const uint8_t *bin_mask, *coarse_mask;
-    int bin_px, coarse_px, batch, early;
+    mos_bin_grid grid;  /* the target's (frame_target.grid) */
+    int coarse_px, batch, early;
     const struct backend_isa *hot;  /* the back-end's hot loops for this CPU (backend_isa_select) */
     mos_isa isa;                    /* hot->isa, for the stages that may not see backend_isa (the
                                      * front-end's vertex batches): what shader batches are told */
     frame_blur blur;
-    size_t tri_bytes;  /* the most one set-up triangle takes (its fe_blur and rank bounds too) */
+    size_t tri_bytes;  /* the most one set-up triangle takes (its frame_tri_blur and rank bounds too) */
     double t_start_ms;
     /* front-end statistics */
     double frontend_ms, frontend_stall_ms, frontend_cpu_ms;
     double frontend_job_cpu_ms;  /* of frontend_cpu_ms, spent in or waiting on data-parallel jobs */
     uint64_t triangles_in, triangles_binned, bin_refs, bin_items, triangles_blurred;
     mos_result status;  /* MOS_OK, or out of memory in the front-end */
-    bool over_memory_limit;  /* out of memory: the frame passed FE_FRAME_MEMORY_LIMIT */
+    bool over_memory_limit;  /* out of memory: the frame passed FRAME_MEMORY_LIMIT */
     uint64_t bin_ref_limit;  /* set when the frame passed the binner's limit on bin references */
     atomic_bool abandoned;  /* the front-end failed: workers skip the remaining bins */
     _Atomic(struct frame_job *) job;  /* the front-end's job open to helpers, or NULL */
-} pipe_frame;
+} frame_state;
 
 /* What a worker counts while running bins, one list (X(name)) for the
  * struct and for the api's sum over workers: covered samples (fragments),
@@ -318,24 +322,24 @@ typedef struct pipe_frame {
     X(fragments) X(covered_pixels) X(shade_invocations) X(cache_hits) X(cache_misses) X(cache_stalls) \
     X(blur_refs) X(blur_points) X(frontend_chunks) X(stoch_candidates) X(stoch_tested) X(stoch_covered)
 #define WORKER_STATS_FIELD_(name) uint64_t name;
-typedef struct worker_stats {
+typedef struct frame_worker_stats {
     WORKER_STATS(WORKER_STATS_FIELD_)
-} worker_stats;
+} frame_worker_stats;
 #undef WORKER_STATS_FIELD_
 
-typedef enum work_kind {
-    WORK_FRAME_BEGIN,  /* frame: a new frame's state */
-    WORK_BIN,          /* bin + tris[count]: triangles for one fine bin, API order */
-    WORK_FRAME_END,    /* resolve owned bins, then report done */
-    WORK_HELP,         /* a front-end job is open: wakes a worker to help (frame_job) */
-    WORK_QUIT,
-} work_kind;
+typedef enum frame_work_kind {
+    FRAME_WORK_FRAME_BEGIN,  /* frame: a new frame's state */
+    FRAME_WORK_BIN,          /* bin + tris[count]: triangles for one fine bin, API order */
+    FRAME_WORK_FRAME_END,    /* resolve owned bins, then report done */
+    FRAME_WORK_HELP,         /* a front-end job is open: wakes a worker to help (frame_job) */
+    FRAME_WORK_QUIT,
+} frame_work_kind;
 
 /* A data-parallel loop of the front-end (vertex stage, triangle setup,
  * the fine binning pass) that workers may help with: chunks [0, count) are
  * claimed one at a time through `next`; run(job, chunk, helper) does one,
  * writing only that chunk's outputs, and done[chunk] is then set (release).
- * The front-end publishes the job in pipe_frame.job while it is open
+ * The front-end publishes the job in frame_state.job while it is open
  * (frame_job_open), claims chunks too and reads the outputs in chunk order
  * once done (frame_job_wait); a worker runs chunks between its own work
  * items while its queue is empty.
@@ -360,14 +364,14 @@ static inline bool frame_job_step(frame_job *j, int helper, void *scratch)
     return true;
 }
 
-typedef struct work_item {
+typedef struct frame_work_item {
     uint32_t kind;
     uint32_t bin;
     uint32_t count;
-    const struct fe_tri *const *tris;
-    struct pipe_frame *frame;
+    const struct frame_tri *const *tris;
+    struct frame_state *frame;
     frame_job *job;
-} work_item;
+} frame_work_item;
 
 /* How the front-end hands work to the workers: push(queues, worker, items,
  * count) queues the items, in order, for one worker (waking it once, not
@@ -376,8 +380,8 @@ typedef struct work_item {
  * empty (a wake-up), and says whether it did (sched builds it; binning and
  * the front-end call it). */
 typedef struct frame_dispatch {
-    double (*push)(void *queues, int worker, const work_item *items, uint32_t count);
-    bool (*offer)(void *queues, int worker, const work_item *it);
+    double (*push)(void *queues, int worker, const frame_work_item *items, uint32_t count);
+    bool (*offer)(void *queues, int worker, const frame_work_item *it);
     void *queues;
     int workers;
 } frame_dispatch;
@@ -389,7 +393,7 @@ typedef struct frame_dispatch {
  * only in an empty queue); it returns the job it displaced, for
  * frame_job_close to reopen (a batch's fine pass runs while a draw's setup
  * job is open).  false when out of memory. */
-static inline bool frame_job_open(pipe_frame *f, const frame_dispatch *d, arena *ar, frame_job *j,
+static inline bool frame_job_open(frame_state *f, const frame_dispatch *d, arena *ar, frame_job *j,
                                   uint32_t count, void (*run)(frame_job *, uint32_t, int, void *),
                                   frame_job **displaced)
 {
@@ -402,7 +406,7 @@ static inline bool frame_job_open(pipe_frame *f, const frame_dispatch *d, arena 
     for (uint32_t c = 0; c < count; c++) atomic_init(&j->done[c], 0);
     if (count > 1) {
         atomic_store_explicit(&f->job, j, memory_order_release);
-        work_item it = {.kind = WORK_HELP};
+        frame_work_item it = {.kind = FRAME_WORK_HELP};
         for (int w = 0; w < d->workers; w++) d->offer(d->queues, w, &it);
     }
     return true;
@@ -410,7 +414,7 @@ static inline bool frame_job_open(pipe_frame *f, const frame_dispatch *d, arena 
 /* Waits until chunk c of j is done, running unclaimed chunks meanwhile; the
  * thread CPU time this takes is data-parallel work (or waiting for it), not
  * the front-end's serial part: it goes to f->frontend_job_cpu_ms. */
-static inline void frame_job_wait(pipe_frame *f, frame_job *j, uint32_t c, void *scratch)
+static inline void frame_job_wait(frame_state *f, frame_job *j, uint32_t c, void *scratch)
 {
     if (atomic_load_explicit(&j->done[c], memory_order_acquire)) return;
     const double cpu0 = util_thread_cpu_ms();
@@ -421,11 +425,11 @@ static inline void frame_job_wait(pipe_frame *f, frame_job *j, uint32_t c, void 
 /* Every chunk of the open job is done (or the frame ends): reopens the job
  * it displaced (waking the idle workers again), if any, else closes the
  * front-end's job to the workers. */
-static inline void frame_job_close(pipe_frame *f, const frame_dispatch *d, frame_job *displaced)
+static inline void frame_job_close(frame_state *f, const frame_dispatch *d, frame_job *displaced)
 {
     atomic_store_explicit(&f->job, displaced, memory_order_release);
     if (!displaced) return;
-    work_item it = {.kind = WORK_HELP};
+    frame_work_item it = {.kind = FRAME_WORK_HELP};
     for (int w = 0; w < d->workers; w++) d->offer(d->queues, w, &it);
 }
 

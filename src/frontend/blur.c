@@ -17,7 +17,7 @@
 #define BLUR_BOUNDS_MARGIN (1.0f / 64.0f)  /* pixels: far beyond the sample tests' rounding */
 
 /* Canonical vertex order for an edge: compare position, then motion. */
-static bool vertex_less(const fe_blur *b, int i, int j)
+static bool vertex_less(const frame_tri_blur *b, int i, int j)
 {
     for (int k = 0; k < 4; k++)
         if (b->p[i][k] != b->p[j][k]) return b->p[i][k] < b->p[j][k];
@@ -28,7 +28,7 @@ static bool vertex_less(const fe_blur *b, int i, int j)
 
 /* Edge coefficients of edge e from vertices (ia, ib) in canonical order,
  * for the MOTION and DEFOCUS paths (BOTH warps the vertices per sample). */
-static void edge_coefficients(fe_blur *b, int e)
+static void edge_coefficients(frame_tri_blur *b, int e)
 {
     int ia = (e + 1) % 3, ib = (e + 2) % 3;
     b->sign[e] = 1.0f;
@@ -39,16 +39,16 @@ static void edge_coefficients(fe_blur *b, int e)
         b->sign[e] = -1.0f;
     }
     const float pa[3] = {b->p[ia][0], b->p[ia][1], b->p[ia][3]}, pb[3] = {b->p[ib][0], b->p[ib][1], b->p[ib][3]};
-    fe_cross3(b->c0[e], pa, pb);
-    if (b->kind == FE_BLUR_MOTION) {
+    frame_cross3(b->c0[e], pa, pb);
+    if (b->kind == FRAME_BLUR_MOTION) {
         const float da[3] = {b->dp[ia][0], b->dp[ia][1], b->dp[ia][3]};
         const float db[3] = {b->dp[ib][0], b->dp[ib][1], b->dp[ib][3]};
         float x[3], y[3];
-        fe_cross3(x, pa, db);
-        fe_cross3(y, da, pb);
+        frame_cross3(x, pa, db);
+        frame_cross3(y, da, pb);
         for (int k = 0; k < 3; k++) b->c1[e][k] = x[k] + y[k];
-        fe_cross3(b->c2[e], da, db);
-    } else if (b->kind == FE_BLUR_DEFOCUS) {
+        frame_cross3(b->c2[e], da, db);
+    } else if (b->kind == FRAME_BLUR_DEFOCUS) {
         /* Vertex (X + u alpha, Y + v beta, W), alpha = sx (W - F), beta = sy (W - F):
          * the cross product is c0 + u c1 + v c2 (the uv term cancels). */
         float aa = b->sx * (pa[2] - b->focus), ab = b->sx * (pb[2] - b->focus);
@@ -69,7 +69,7 @@ static void edge_coefficients(fe_blur *b, int e)
  * near plane (z >= -w, hence w > 0) see the hull clipped by that plane: its
  * image is bounded by the corners in front and by the points where the
  * segments between corners cross the plane. */
-bool fe_blur_bounds(const fe_blur *b, const float range[3][2], int width, int height, int32_t out[4])
+bool fe_blur_bounds(const frame_tri_blur *b, const float range[3][2], int width, int height, int32_t out[4])
 {
     float P[24][4];  /* X, Y, W, z + w */
     int n = 0;
@@ -163,7 +163,7 @@ static void cross3d(double out[3], const double a[3], const double b[3])
 
 static double dot3d(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
-UTIL_CLONES_AVX2 static void orient_init(blur_orient *o, const fe_blur *b)
+UTIL_CLONES_AVX2 static void orient_init(blur_orient *o, const frame_tri_blur *b)
 {
     /* A bound on every entry of the rows at any (u, v, t) in the box: the
      * scale of det's terms for the margin. */
@@ -176,7 +176,7 @@ UTIL_CLONES_AVX2 static void orient_init(blur_orient *o, const fe_blur *b)
                                                fabs(Y) + fabs(b->sy * (W - b->focus)))));
         }
     o->margin = 1e-9 * big * big * big;
-    const bool moving = b->kind & FE_BLUR_MOTION;
+    const bool moving = b->kind & FRAME_BLUR_MOTION;
     for (int c = 0; c < 4; c++) {
         const double u = c & 1 ? 1.0 : -1.0, v = c & 2 ? 1.0 : -1.0;
         double a[3][3], d[3][3];  /* row i at t: a[i] + t d[i] */
@@ -291,11 +291,11 @@ static float max2(float a, float b) { return a > b ? a : b; }
  * yl/yh (y at v = -1, 1), widened by the margin and rounded outward.  Ends
  * that are not finite or lie far off screen make a box instead: the lines'
  * extent clamped to the screen (a bound's line may not be clamped). */
-static void rank_store(fe_blur *b, int stride, int j, const float xl[2], const float xh[2], const float yl[2],
+static void rank_store(frame_tri_blur *b, int stride, int j, const float xl[2], const float xh[2], const float yl[2],
                        const float yh[2], const fe_viewport *vp)
 {
     const float w = (float)vp->width, h = (float)vp->height;
-    float v[FE_RANK_ENDS] = {xl[0], xl[1], yl[0], yl[1], xh[0], xh[1], yh[0], yh[1]};
+    float v[FRAME_RANK_ENDS] = {xl[0], xl[1], yl[0], yl[1], xh[0], xh[1], yh[0], yh[1]};
     const float lim_lo = -RANK_SLACK, lim_x = w + RANK_SLACK, lim_y = h + RANK_SLACK;
     const bool lines = v[0] >= lim_lo && v[1] >= lim_lo && v[2] >= lim_lo && v[3] >= lim_lo && v[4] <= lim_x &&
                        v[5] <= lim_x && v[6] <= lim_y && v[7] <= lim_y;  /* false for NaN too */
@@ -311,14 +311,14 @@ static void rank_store(fe_blur *b, int stride, int j, const float xl[2], const f
         }
     }
     const float m = BLUR_BOUNDS_MARGIN, s = (float)(1 << b->rank_shift);
-    for (int e = 0; e < FE_RANK_ENDS; e++)  /* lo: floor((v - m) s); hi: ceil((v + m) s) = -floor(-(v + m) s) */
+    for (int e = 0; e < FRAME_RANK_ENDS; e++)  /* lo: floor((v - m) s); hi: ceil((v + m) s) = -floor(-(v + m) s) */
         b->rank[e * stride + j] =
-            (int16_t)(e < FE_RANK_XH0 ? util_floor_i32((v[e] - m) * s) : -util_floor_i32(-(v[e] + m) * s));
+            (int16_t)(e < FRAME_RANK_XH0 ? util_floor_i32((v[e] - m) * s) : -util_floor_i32(-(v[e] + m) * s));
 }
 
-static void rank_empty(fe_blur *b, int stride, int j)
+static void rank_empty(frame_tri_blur *b, int stride, int j)
 {
-    for (int e = 0; e < FE_RANK_ENDS; e++) b->rank[e * stride + j] = e < FE_RANK_XH0 ? INT16_MAX : INT16_MIN;
+    for (int e = 0; e < FRAME_RANK_ENDS; e++) b->rank[e * stride + j] = e < FRAME_RANK_XH0 ? INT16_MAX : INT16_MIN;
 }
 
 /* The bounds of each rank's slice of time (or lens u), for the rasterizer:
@@ -335,18 +335,18 @@ static void rank_empty(fe_blur *b, int stride, int j)
  * box; false when they cover none. */
 /* Times a rank table reads: both ends of every rank when the ranks' t
  * ranges overlap (interleaved tuples), padded (RANK_PAD). */
-#define RANK_POINTS FE_RANK_STRIDE(2 * FRAME_MAX_POSITIONS + 1)
-/* Every rank's eight ends before rounding, in pixels (FE_RANK_*), and
- * whether it is empty; padded to FE_RANK_STRIDE ranks.  The loops over
+#define RANK_POINTS FRAME_RANK_STRIDE(2 * FRAME_MAX_POSITIONS + 1)
+/* Every rank's eight ends before rounding, in pixels (FRAME_RANK_*), and
+ * whether it is empty; padded to FRAME_RANK_STRIDE ranks.  The loops over
  * ranks and times below have fixed, padded trip counts and no branches,
  * so they run four (SSE2) or more lanes at once: eight where the CPU has
  * AVX2, for the functions built twice (UTIL_CLONES_AVX2: extents_at,
  * rank_bounds_projective, orient_init and ranks_store).  ranks_store's
  * rounding is written twice instead (ranks_round): a clone's body gets
  * util_floor_i32's baseline form, which eight wide costs more than four. */
-#define RANK_PAD(n) FE_RANK_STRIDE(n)
+#define RANK_PAD(n) FRAME_RANK_STRIDE(n)
 typedef struct rank_ends {
-    float e[FE_RANK_ENDS][FRAME_MAX_POSITIONS];
+    float e[FRAME_RANK_ENDS][FRAME_MAX_POSITIONS];
     int empty[FRAME_MAX_POSITIONS];
 } rank_ends;
 
@@ -354,10 +354,10 @@ typedef struct rank_ends {
  * vertex i lies at x = mx + u kx, y = my + v ky, so at u (v) = -1 and 1
  * the ends are m -+ k. */
 typedef struct time_extents {
-    float e[FE_RANK_ENDS][RANK_POINTS];
+    float e[FRAME_RANK_ENDS][RANK_POINTS];
 } time_extents;
 
-UTIL_CLONES_AVX2 static void extents_at(const fe_blur *b, const float *t, int n, time_extents *x)
+UTIL_CLONES_AVX2 static void extents_at(const frame_tri_blur *b, const float *t, int n, time_extents *x)
 {
     for (int k = 0; k < n; k++) {
         float lo[4] = {0}, hi[4] = {0};  /* x at u = -1, 1, y at v = -1, 1 */
@@ -372,8 +372,8 @@ UTIL_CLONES_AVX2 static void extents_at(const fe_blur *b, const float *t, int n,
             }
         }
         for (int e = 0; e < 4; e++) {
-            x->e[FE_RANK_XL0 + e][k] = lo[e];
-            x->e[FE_RANK_XH0 + e][k] = hi[e];
+            x->e[FRAME_RANK_XL0 + e][k] = lo[e];
+            x->e[FRAME_RANK_XH0 + e][k] = hi[e];
         }
     }
 }
@@ -385,12 +385,12 @@ UTIL_CLONES_AVX2 static void extents_at(const fe_blur *b, const float *t, int n,
 static inline __attribute__((always_inline)) void ranks_round(int16_t *restrict out, const rank_ends *restrict r,
                                                               int stride, float m, float s, int32_t (*floor_i32)(float))
 {
-    for (int e = 0; e < FE_RANK_XH0; e++)
+    for (int e = 0; e < FRAME_RANK_XH0; e++)
         for (int j = 0; j < stride; j++) {
             const int16_t q = (int16_t)floor_i32((r->e[e][j] - m) * s);
             out[e * stride + j] = r->empty[j] ? INT16_MAX : q;
         }
-    for (int e = FE_RANK_XH0; e < FE_RANK_ENDS; e++)
+    for (int e = FRAME_RANK_XH0; e < FRAME_RANK_ENDS; e++)
         for (int j = 0; j < stride; j++) {
             const int16_t q = (int16_t)-floor_i32(-(r->e[e][j] + m) * s);
             out[e * stride + j] = r->empty[j] ? INT16_MIN : q;
@@ -407,24 +407,24 @@ __attribute__((target("avx2"))) static void ranks_round_avx2(int16_t *restrict o
 /* Rounds every rank's ends outward (rank_store's rule, all ranks at once)
  * into b->rank; ranks marked empty, or whose ends are not lines, go the
  * slow way. */
-UTIL_CLONES_AVX2 static void ranks_store(fe_blur *b, rank_ends *restrict r, int S, const fe_viewport *vp)
+UTIL_CLONES_AVX2 static void ranks_store(frame_tri_blur *b, rank_ends *restrict r, int S, const fe_viewport *vp)
 {
     const float w = (float)vp->width, h = (float)vp->height, m = BLUR_BOUNDS_MARGIN;
     const float s = (float)(1 << b->rank_shift);
-    const int stride = FE_RANK_STRIDE(S);
+    const int stride = FRAME_RANK_STRIDE(S);
     int lines[FRAME_MAX_POSITIONS];
     for (int j = 0; j < stride; j++)
-        lines[j] = !r->empty[j] & (r->e[FE_RANK_XL0][j] >= -RANK_SLACK) & (r->e[FE_RANK_XL1][j] >= -RANK_SLACK) &
-                   (r->e[FE_RANK_YL0][j] >= -RANK_SLACK) & (r->e[FE_RANK_YL1][j] >= -RANK_SLACK) &
-                   (r->e[FE_RANK_XH0][j] <= w + RANK_SLACK) & (r->e[FE_RANK_XH1][j] <= w + RANK_SLACK) &
-                   (r->e[FE_RANK_YH0][j] <= h + RANK_SLACK) & (r->e[FE_RANK_YH1][j] <= h + RANK_SLACK);
+        lines[j] = !r->empty[j] & (r->e[FRAME_RANK_XL0][j] >= -RANK_SLACK) & (r->e[FRAME_RANK_XL1][j] >= -RANK_SLACK) &
+                   (r->e[FRAME_RANK_YL0][j] >= -RANK_SLACK) & (r->e[FRAME_RANK_YL1][j] >= -RANK_SLACK) &
+                   (r->e[FRAME_RANK_XH0][j] <= w + RANK_SLACK) & (r->e[FRAME_RANK_XH1][j] <= w + RANK_SLACK) &
+                   (r->e[FRAME_RANK_YH0][j] <= h + RANK_SLACK) & (r->e[FRAME_RANK_YH1][j] <= h + RANK_SLACK);
     /* Ranks that are not lines get their ends another way after the pass
      * below: their ends move aside, zeros in their place keep its
      * conversions defined (NaN, huge values). */
-    float aside[FRAME_MAX_POSITIONS][FE_RANK_ENDS];
+    float aside[FRAME_MAX_POSITIONS][FRAME_RANK_ENDS];
     for (int j = 0; j < stride; j++)
         if (!lines[j])
-            for (int e = 0; e < FE_RANK_ENDS; e++) {
+            for (int e = 0; e < FRAME_RANK_ENDS; e++) {
                 aside[j][e] = r->e[e][j];
                 r->e[e][j] = 0.0f;
             }
@@ -436,8 +436,8 @@ UTIL_CLONES_AVX2 static void ranks_store(fe_blur *b, rank_ends *restrict r, int 
     for (int j = 0; j < stride; j++) {
         if (lines[j] || r->empty[j]) continue;
         const float *v = aside[j];
-        const float xl[2] = {v[FE_RANK_XL0], v[FE_RANK_XL1]}, xh[2] = {v[FE_RANK_XH0], v[FE_RANK_XH1]};
-        const float yl[2] = {v[FE_RANK_YL0], v[FE_RANK_YL1]}, yh[2] = {v[FE_RANK_YH0], v[FE_RANK_YH1]};
+        const float xl[2] = {v[FRAME_RANK_XL0], v[FRAME_RANK_XL1]}, xh[2] = {v[FRAME_RANK_XH0], v[FRAME_RANK_XH1]};
+        const float yl[2] = {v[FRAME_RANK_YL0], v[FRAME_RANK_YL1]}, yh[2] = {v[FRAME_RANK_YH0], v[FRAME_RANK_YH1]};
         rank_store(b, stride, j, xl, xh, yl, yh, vp);
     }
 }
@@ -461,7 +461,7 @@ UTIL_CLONES_AVX2 static void ranks_store(fe_blur *b, rank_ends *restrict r, int 
 /* Vertex i at time t: its pinhole image (x, y) and lens factor kappa =
  * (W - F) / W (at lens (u, v) it lies at (x + kappa sx u, y + kappa sy v));
  * returns W. */
-static inline float vertex_image(const fe_blur *b, int i, float t, float *x, float *y, float *kappa)
+static inline float vertex_image(const frame_tri_blur *b, int i, float t, float *x, float *y, float *kappa)
 {
     const float W = b->p[i][3] + t * b->dp[i][3], iw = 1.0f / W;
     *x = (b->p[i][0] + t * b->dp[i][0]) * iw;
@@ -476,7 +476,7 @@ static inline float vertex_image(const fe_blur *b, int i, float t, float *x, flo
 /* Samples a triangle's rank boxes hold below which its edge bounds are not
  * set up: they cost about as many instructions as 600 sample tests. */
 #define EDGE_MIN_HELD 2048.0f
-static float edge_slack(const fe_blur *b, bool by_u)
+static float edge_slack(const frame_tri_blur *b, bool by_u)
 {
     blur_orient o;
     orient_init(&o, b);
@@ -516,11 +516,11 @@ static float edge_slack(const fe_blur *b, bool by_u)
     return slack <= EDGE_MAX_SLACK ? (float)slack : INFINITY;  /* NaN too */
 }
 
-static void rank_edges(fe_blur *b, const frame_blur *fb, bool worth_it)
+static void rank_edges(frame_tri_blur *b, const frame_blur *fb, bool worth_it)
 {
-    const int S = fb->ranks, stride = FE_RANK_STRIDE(S);
-    const bool by_u = b->rank_key == FE_RANK_U;
-    int16_t *restrict out = b->rank + FE_RANK_ENDS * stride;
+    const int S = fb->ranks, stride = FRAME_RANK_STRIDE(S);
+    const bool by_u = b->rank_key == FRAME_RANK_U;
+    int16_t *restrict out = b->rank + FRAME_RANK_ENDS * stride;
     b->edges = false;  /* the box's bounds alone, until the rows are written */
     if (!worth_it) return;
     const float slack = edge_slack(b, by_u);
@@ -569,14 +569,14 @@ static void rank_edges(fe_blur *b, const frame_blur *fb, bool worth_it)
             }
     if (huge) return;
     b->edges = true;
-    for (int e = 0; e < FE_RANK_EDGE_ROWS * stride; e++) out[e] = INT16_MAX;  /* ranks past S */
+    for (int e = 0; e < FRAME_RANK_EDGE_ROWS * stride; e++) out[e] = INT16_MAX;  /* ranks past S */
     const float scale = (float)(1 << b->rank_shift), margin = BLUR_BOUNDS_MARGIN;
     for (int k = 0; k < 3; k++) {
         const float nx = b->edge_n[k][0], ny = b->edge_n[k][1];
         float h[2][FRAME_MAX_POSITIONS];  /* at the low and high end of s */
         for (int j = 0; j < stride; j++) {
             float s[2];
-            fe_edge_s_range(b, k, u[0][j], u[1][j], &s[0], &s[1]);
+            frame_edge_s_range(b, k, u[0][j], u[1][j], &s[0], &s[1]);
             h[0][j] = h[1][j] = -INFINITY;
             for (int i = 0; i < 3; i++)
                 for (int z = 0; z < 2; z++) {
@@ -596,14 +596,14 @@ static void rank_edges(fe_blur *b, const frame_blur *fb, bool worth_it)
     }
 }
 
-UTIL_CLONES_AVX2 static void rank_bounds_projective(fe_blur *b, const frame_blur *fb, const fe_viewport *vp,
+UTIL_CLONES_AVX2 static void rank_bounds_projective(frame_tri_blur *b, const frame_blur *fb, const fe_viewport *vp,
                                                     const blur_orient *back)
 {
-    const int S = fb->ranks, stride = FE_RANK_STRIDE(S);
+    const int S = fb->ranks, stride = FRAME_RANK_STRIDE(S);
     const float (*range)[2] = fb->rank_range[b->rank_key];
     rank_ends r;
     for (int j = 0; j < stride; j++) r.empty[j] = j >= S;  /* the padding */
-    if (b->rank_key == FE_RANK_U) {  /* defocus only: no motion, one time; ranks slice u */
+    if (b->rank_key == FRAME_RANK_U) {  /* defocus only: no motion, one time; ranks slice u */
         float t0[RANK_PAD(1)] = {0};
         time_extents x;
         extents_at(b, t0, 1, &x);
@@ -618,14 +618,14 @@ UTIL_CLONES_AVX2 static void rank_bounds_projective(fe_blur *b, const frame_blur
             for (int e = 0; e < 2; e++)
                 for (int j = 0; j < stride; j++) {
                     const float v = mx + u[e][j] * kx;
-                    r.e[FE_RANK_XL0 + e][j] = i ? min2(r.e[FE_RANK_XL0 + e][j], v) : v;
-                    r.e[FE_RANK_XH0 + e][j] = i ? max2(r.e[FE_RANK_XH0 + e][j], v) : v;
+                    r.e[FRAME_RANK_XL0 + e][j] = i ? min2(r.e[FRAME_RANK_XL0 + e][j], v) : v;
+                    r.e[FRAME_RANK_XH0 + e][j] = i ? max2(r.e[FRAME_RANK_XH0 + e][j], v) : v;
                 }
         }
         for (int e = 0; e < 2; e++)
             for (int j = 0; j < stride; j++) {
-                r.e[FE_RANK_YL0 + e][j] = x.e[FE_RANK_YL0 + e][0];
-                r.e[FE_RANK_YH0 + e][j] = x.e[FE_RANK_YH0 + e][0];
+                r.e[FRAME_RANK_YL0 + e][j] = x.e[FRAME_RANK_YL0 + e][0];
+                r.e[FRAME_RANK_YH0 + e][j] = x.e[FRAME_RANK_YH0 + e][0];
             }
         if (back) {
             double corner[4];
@@ -653,14 +653,14 @@ UTIL_CLONES_AVX2 static void rank_bounds_projective(fe_blur *b, const frame_blur
         time_extents x;
         extents_at(b, t, padded, &x);
         if (disjoint) {
-            for (int e = 0; e < FE_RANK_XH0; e++)
+            for (int e = 0; e < FRAME_RANK_XH0; e++)
                 for (int j = 0; j < stride; j++) r.e[e][j] = min2(x.e[e][j], x.e[e][j + 1]);
-            for (int e = FE_RANK_XH0; e < FE_RANK_ENDS; e++)
+            for (int e = FRAME_RANK_XH0; e < FRAME_RANK_ENDS; e++)
                 for (int j = 0; j < stride; j++) r.e[e][j] = max2(x.e[e][j], x.e[e][j + 1]);
         } else {
-            for (int e = 0; e < FE_RANK_ENDS; e++)
+            for (int e = 0; e < FRAME_RANK_ENDS; e++)
                 for (int j = 0; j < stride; j++)
-                    r.e[e][j] = e < FE_RANK_XH0 ? min2(x.e[e][2 * j], x.e[e][2 * j + 1])
+                    r.e[e][j] = e < FRAME_RANK_XH0 ? min2(x.e[e][2 * j], x.e[e][2 * j + 1])
                                                 : max2(x.e[e][2 * j], x.e[e][2 * j + 1]);
         }
         if (back) {
@@ -678,49 +678,49 @@ UTIL_CLONES_AVX2 static void rank_bounds_projective(fe_blur *b, const frame_blur
     }
     const float w = (float)vp->width, h = (float)vp->height, m = BLUR_BOUNDS_MARGIN;
     for (int j = 0; j < stride; j++)  /* off screen at this rank (NaN too) */
-        r.empty[j] |= !((max2(r.e[FE_RANK_XH0][j], r.e[FE_RANK_XH1][j]) >= -m) &
-                        (max2(r.e[FE_RANK_YH0][j], r.e[FE_RANK_YH1][j]) >= -m) &
-                        (min2(r.e[FE_RANK_XL0][j], r.e[FE_RANK_XL1][j]) < w + m) &
-                        (min2(r.e[FE_RANK_YL0][j], r.e[FE_RANK_YL1][j]) < h + m));
+        r.empty[j] |= !((max2(r.e[FRAME_RANK_XH0][j], r.e[FRAME_RANK_XH1][j]) >= -m) &
+                        (max2(r.e[FRAME_RANK_YH0][j], r.e[FRAME_RANK_YH1][j]) >= -m) &
+                        (min2(r.e[FRAME_RANK_XL0][j], r.e[FRAME_RANK_XL1][j]) < w + m) &
+                        (min2(r.e[FRAME_RANK_YL0][j], r.e[FRAME_RANK_YL1][j]) < h + m));
     /* The samples the ranks' boxes hold (one a pixel per rank, on screen):
      * edge bounds pay for their setup only where they spare many tests. */
     float held = 0.0f;
     for (int j = 0; j < stride; j++) {
-        const float x0 = max2(min2(r.e[FE_RANK_XL0][j], r.e[FE_RANK_XL1][j]), 0.0f);
-        const float x1 = min2(max2(r.e[FE_RANK_XH0][j], r.e[FE_RANK_XH1][j]), w);
-        const float y0 = max2(min2(r.e[FE_RANK_YL0][j], r.e[FE_RANK_YL1][j]), 0.0f);
-        const float y1 = min2(max2(r.e[FE_RANK_YH0][j], r.e[FE_RANK_YH1][j]), h);
+        const float x0 = max2(min2(r.e[FRAME_RANK_XL0][j], r.e[FRAME_RANK_XL1][j]), 0.0f);
+        const float x1 = min2(max2(r.e[FRAME_RANK_XH0][j], r.e[FRAME_RANK_XH1][j]), w);
+        const float y0 = max2(min2(r.e[FRAME_RANK_YL0][j], r.e[FRAME_RANK_YL1][j]), 0.0f);
+        const float y1 = min2(max2(r.e[FRAME_RANK_YH0][j], r.e[FRAME_RANK_YH1][j]), h);
         held += r.empty[j] ? 0.0f : max2(x1 - x0, 0.0f) * max2(y1 - y0, 0.0f);
     }
     ranks_store(b, &r, S, vp);
     rank_edges(b, fb, held >= EDGE_MIN_HELD);
 }
 
-static bool rank_bounds(fe_blur *b, const frame_blur *fb, const fe_viewport *vp, bool projective,
+static bool rank_bounds(frame_tri_blur *b, const frame_blur *fb, const fe_viewport *vp, bool projective,
                         const blur_orient *back, int32_t box[4])
 {
-    b->rank_key = b->kind & FE_BLUR_MOTION ? FE_RANK_T : FE_RANK_U;
+    b->rank_key = b->kind & FRAME_BLUR_MOTION ? FRAME_RANK_T : FRAME_RANK_U;
     b->rank_shift = rank_shift(vp);
     if (projective) {
         rank_bounds_projective(b, fb, vp, back);
     } else {
         for (int j = 0; j < fb->ranks; j++) {
             float range[3][2] = {{-1.0f, 1.0f}, {-1.0f, 1.0f}, {0.0f, 1.0f}};
-            const int axis = b->rank_key == FE_RANK_T ? 2 : 0;
+            const int axis = b->rank_key == FRAME_RANK_T ? 2 : 0;
             range[axis][0] = fb->rank_range[b->rank_key][j][0];
             range[axis][1] = fb->rank_range[b->rank_key][j][1];
             int32_t r[4];
             if (!fe_blur_bounds(b, range, vp->width, vp->height, r)) {
-                rank_empty(b, FE_RANK_STRIDE(fb->ranks), j);
+                rank_empty(b, FRAME_RANK_STRIDE(fb->ranks), j);
                 continue;
             }
             /* whole pixels of the clipped hull's bounds */
             const float xl[2] = {(float)r[0], (float)r[0]}, yl[2] = {(float)r[1], (float)r[1]};
             const float xh[2] = {(float)r[2] + 1.0f, (float)r[2] + 1.0f}, yh[2] = {(float)r[3] + 1.0f, (float)r[3] + 1.0f};
-            rank_store(b, FE_RANK_STRIDE(fb->ranks), j, xl, xh, yl, yh, vp);
+            rank_store(b, FRAME_RANK_STRIDE(fb->ranks), j, xl, xh, yl, yh, vp);
         }
     }
-    const int stride = FE_RANK_STRIDE(fb->ranks);
+    const int stride = FRAME_RANK_STRIDE(fb->ranks);
     if (!projective)
         for (int j = fb->ranks; j < stride; j++) rank_empty(b, stride, j);  /* padding */
     /* The triangle's pixels: the ranks' boxes together (empty ranks and the
@@ -730,7 +730,7 @@ static bool rank_bounds(fe_blur *b, const frame_blur *fb, const fe_viewport *vp,
     int16_t lo[2] = {INT16_MAX, INT16_MAX}, hi[2] = {INT16_MIN, INT16_MIN};  /* x, y */
     for (int k = 0; k < 2; k++)
         for (int j = 0; j < 2 * stride; j++) {  /* both ends of x (k = 0) or y */
-            const int16_t l = e[(FE_RANK_XL0 + 2 * k) * stride + j], h = e[(FE_RANK_XH0 + 2 * k) * stride + j];
+            const int16_t l = e[(FRAME_RANK_XL0 + 2 * k) * stride + j], h = e[(FRAME_RANK_XH0 + 2 * k) * stride + j];
             lo[k] = l < lo[k] ? l : lo[k];
             hi[k] = h > hi[k] ? h : hi[k];
         }
@@ -745,7 +745,7 @@ static bool rank_bounds(fe_blur *b, const frame_blur *fb, const fe_viewport *vp,
 
 /* The reference triangle at time t from the lens centre, as window x, y
  * and 1/W; false when a vertex has no image or the triangle is a sliver. */
-static bool reference_at(const fe_blur *b, float t, float x[3], float y[3], float iw[3])
+static bool reference_at(const frame_tri_blur *b, float t, float x[3], float y[3], float iw[3])
 {
     for (int i = 0; i < 3; i++) {
         float W = b->p[i][3] + t * b->dp[i][3];
@@ -760,9 +760,9 @@ static bool reference_at(const fe_blur *b, float t, float x[3], float y[3], floa
 
 /* Shading-grid points per pixel for this triangle: the frame's rate, made
  * coarser (adaptive) by the smallest circle of confusion at its vertices. */
-static float triangle_rate(const fe_blur *b, const frame_blur *fb)
+static float triangle_rate(const frame_tri_blur *b, const frame_blur *fb)
 {
-    if (!fb->adaptive || !(b->kind & FE_BLUR_DEFOCUS)) return fb->rate;
+    if (!fb->adaptive || !(b->kind & FRAME_BLUR_DEFOCUS)) return fb->rate;
     float coc = INFINITY;
     for (int i = 0; i < 3; i++) {
         float W = b->p[i][3];
@@ -779,28 +779,29 @@ bool fe_blur_has_lens(const frame_blur *fb, const fe_viewport *vp)
     return fb->lens_x * hw != 0.0f || fb->lens_y * hh != 0.0f;  /* as fe_setup_blurred's shear */
 }
 
-fe_tri *fe_tri_move(void *dst, const void *src, size_t bytes)
+frame_tri *fe_tri_move(void *dst, const void *src, size_t bytes)
 {
     memcpy(dst, src, bytes);
-    fe_tri *t = dst;
-    if (t->blur) {  /* fe_setup_blurred's layout: the triangle, its fe_blur, the rank bounds */
+    frame_tri *t = dst;
+    if (t->blur) {  /* fe_setup_blurred's layout: the triangle, its frame_tri_blur, the rank bounds */
         const char *s = src;
-        fe_blur *b = (fe_blur *)((char *)dst + ((const char *)t->blur - s));
+        frame_tri_blur *b = (frame_tri_blur *)((char *)dst + ((const char *)t->blur - s));
         b->rank = (int16_t *)(void *)((char *)dst + ((const char *)b->rank - s));
         t->blur = b;
     }
     return t;
 }
 
-size_t fe_blurred_bytes(const fe_draw *d, const frame_blur *fb)
+size_t fe_blurred_bytes(const frame_draw *d, const frame_blur *fb)
 {
-    return fe_tri_bytes(d) + FE_ROUND64(sizeof(fe_blur)) + FE_ROUND64((size_t)FE_RANK_ROWS * (size_t)FE_RANK_STRIDE(fb->ranks) * sizeof(int16_t));
+    return fe_tri_bytes(d) + FE_ROUND64(sizeof(frame_tri_blur)) +
+           FE_ROUND64((size_t)FRAME_RANK_ROWS * (size_t)FRAME_RANK_STRIDE(fb->ranks) * sizeof(int16_t));
 }
 
-fe_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3], const float *const var[3],
-                         const fe_draw *d, const frame_blur *fb, const fe_viewport *vp, void *slot)
+frame_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3], const float *const var[3],
+                         const frame_draw *d, const frame_blur *fb, const fe_viewport *vp, void *slot)
 {
-    fe_blur b;
+    frame_tri_blur b;
     memset(&b, 0, sizeof b);
     /* Clip -> window-homogeneous: X = (x / 2 + w / 2) * width; the lens
      * shear scales alike. */
@@ -830,7 +831,7 @@ fe_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3
     b.sy = fb->lens_y * hh;
     b.focus = fb->focus_w;
     bool lens = b.sx != 0.0f || b.sy != 0.0f;
-    b.kind = (moving ? FE_BLUR_MOTION : 0) | (lens ? FE_BLUR_DEFOCUS : 0);
+    b.kind = (moving ? FRAME_BLUR_MOTION : 0) | (lens ? FRAME_BLUR_DEFOCUS : 0);
     if (!b.kind) return NULL;  /* the caller sets up a static, sharp draw's triangles (fe_setup_triangle) */
     /* Wholly behind the eye or beyond the far plane at both ends: culled. */
     int behind = 0, beyond = 0;
@@ -859,13 +860,13 @@ fe_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3
     /* Ranks are held against the orientation only when it may turn. */
     const blur_orient *back = b.cull_back && projective && !orient_front_always(&orient) ? &orient : NULL;
     /* The rank bounds, and from them the pixels it may cover. */
-    fe_tri *t = slot;
-    fe_blur *bp = (fe_blur *)((char *)slot + fe_tri_bytes(d));
-    b.rank = (int16_t *)(void *)((char *)bp + FE_ROUND64(sizeof(fe_blur)));
+    frame_tri *t = slot;
+    frame_tri_blur *bp = (frame_tri_blur *)((char *)slot + fe_tri_bytes(d));
+    b.rank = (int16_t *)(void *)((char *)bp + FE_ROUND64(sizeof(frame_tri_blur)));
     int32_t box[4];
     if (!rank_bounds(&b, fb, vp, projective, back, box))
         return NULL;  /* off screen, behind the near plane, or facing away in every rank */
-    if (b.kind != FE_BLUR_BOTH)
+    if (b.kind != FRAME_BLUR_BOTH)
         for (int e = 0; e < 3; e++) edge_coefficients(&b, e);
 
     /* The shading reference and its planes. */

@@ -1,7 +1,7 @@
 /* frontend.c — the front-end thread's frame: for each draw in API order the
  * vertex stage, then per triangle NaN/Inf rejection, clipping, setup and
  * culling, and the coarse binning pass in batches (binning/).
- * Fed by sched.c with a pipe_frame; feeds the workers through binning. */
+ * Fed by sched.c with a frame_state; feeds the workers through binning. */
 #include <math.h>
 #include <stddef.h>
 
@@ -26,7 +26,7 @@ frontend *frontend_create(const mos_allocator *a)
     frontend *fe = util_calloc(a, 1, sizeof *fe);
     if (!fe) return NULL;
     fe->allocator = a;
-    arena_init(&fe->arena, a, (size_t)4 << 20, FE_FRAME_MEMORY_LIMIT);
+    arena_init(&fe->arena, a, (size_t)4 << 20, FRAME_MEMORY_LIMIT);
     fe->binner.allocator = a;
     return fe;
 }
@@ -41,9 +41,9 @@ void frontend_destroy(frontend *fe)
     util_free(fe->allocator, fe);
 }
 
-static void broadcast(const frame_dispatch *d, pipe_frame *f, work_kind kind)
+static void broadcast(const frame_dispatch *d, frame_state *f, frame_work_kind kind)
 {
-    work_item it = {.kind = kind, .frame = f};
+    frame_work_item it = {.kind = kind, .frame = f};
     for (int w = 0; w < d->workers; w++) f->frontend_stall_ms += d->push(d->queues, w, &it, 1);
 }
 
@@ -59,7 +59,7 @@ enum { PRIM_CULLED, PRIM_SET_UP, PRIM_SET_UP_BLURRED, PRIM_CLIP, PRIM_OUT_OF_MEM
 /* What the helpers of one frame share (arena memory: a worker may pop a
  * job's offer after the draw is done, and then finds nothing to claim). */
 typedef struct frame_ctx {
-    const pipe_frame *f;
+    const frame_state *f;
     fe_viewport vp;
     fe_vertex_temp *temp;  /* per helper */
     arena **arenas;        /* per helper: where the triangles it sets up are kept */
@@ -71,11 +71,11 @@ typedef struct frame_ctx {
 typedef struct draw_jobs {
     frame_job vertex, setup;
     const frame_ctx *fc;
-    const fe_draw *d;
+    const frame_draw *d;
     fe_vertices v;
     bool blurred;       /* the triangles take blurred setup (moving, or seen through a lens) */
     size_t slot_bytes;  /* of a set-up triangle of this draw */
-    const fe_tri **tri; /* per primitive: its set-up triangle, if kept */
+    const frame_tri **tri; /* per primitive: its set-up triangle, if kept */
     coarse_rect *rect;  /* per primitive: the coarse tiles of that triangle */
     uint8_t *state;     /* per primitive: PRIM_* */
 } draw_jobs;
@@ -90,7 +90,7 @@ static void run_vertex_chunk(frame_job *j, uint32_t chunk, int helper, void *scr
 }
 
 /* The vertex indices of primitive p. */
-static inline void prim_indices(const fe_draw *d, int p, uint32_t vi[3])
+static inline void prim_indices(const frame_draw *d, int p, uint32_t vi[3])
 {
     for (int k = 0; k < 3; k++)
         vi[k] = d->indices ? d->indices[d->first_index + 3 * p + k] : (uint32_t)(d->first_index + 3 * p + k);
@@ -110,7 +110,7 @@ static void assemble(const draw_jobs *dj, int p, const fe_post *pv[3], const flo
 
 /* A triangle set up on the stack (slot, `bytes` of it) kept in ar; NULL
  * when out of memory. */
-static const fe_tri *keep_triangle(arena *ar, const void *slot, size_t bytes)
+static const frame_tri *keep_triangle(arena *ar, const void *slot, size_t bytes)
 {
     void *t = arena_alloc(ar, bytes, 64);
     return t ? fe_tri_move(t, slot, bytes) : NULL;
@@ -141,7 +141,7 @@ static inline void *pool_slot(slot_pool *sp)
  * clipping, or out of memory. */
 static uint8_t setup_primitive(const draw_jobs *dj, int p, slot_pool *pool)
 {
-    const fe_draw *d = dj->d;
+    const frame_draw *d = dj->d;
     uint32_t vi[3];
     prim_indices(d, p, vi);
     const fe_post *pv[3] = {&dj->v.post[vi[0]], &dj->v.post[vi[1]], &dj->v.post[vi[2]]};
@@ -160,7 +160,7 @@ static uint8_t setup_primitive(const draw_jobs *dj, int p, slot_pool *pool)
         kept = fe_setup_triangle(pv, vv, d, &dj->fc->vp, slot);
     }
     if (!kept) return PRIM_CULLED;
-    const fe_tri *t = slot;
+    const frame_tri *t = slot;
     dj->tri[p] = t;
     dj->rect[p] = binner_rect(dj->fc->binner, t);
     pool->at += pool->bytes;
@@ -178,12 +178,12 @@ static void run_setup_chunk(frame_job *j, uint32_t chunk, int helper, void *scra
 /* ---- Binning in API order, on the front-end thread. */
 
 /* A triangle made by clipping: set up on the stack, kept only if not culled. */
-static bool bin_clipped(frontend *fe, pipe_frame *f, const fe_draw *d, const fe_post *const p[3],
+static bool bin_clipped(frontend *fe, frame_state *f, const frame_draw *d, const fe_post *const p[3],
                         const float *const v[3], const fe_viewport *vp)
 {
-    _Alignas(64) unsigned char buf[FE_ROUND64(sizeof(fe_tri) + MOS_MAX_VARYINGS * sizeof(float[3]))];
-    if (!fe_setup_triangle(p, v, d, vp, (fe_tri *)buf)) return true;
-    const fe_tri *t = keep_triangle(&fe->arena, buf, fe_tri_bytes(d));
+    _Alignas(64) unsigned char buf[FE_ROUND64(sizeof(frame_tri) + MOS_MAX_VARYINGS * sizeof(float[3]))];
+    if (!fe_setup_triangle(p, v, d, vp, (frame_tri *)buf)) return true;
+    const frame_tri *t = keep_triangle(&fe->arena, buf, fe_tri_bytes(d));
     if (!t) return false;
     f->triangles_binned++;
     binner_add(&fe->binner, t, binner_rect(&fe->binner, t));
@@ -191,7 +191,7 @@ static bool bin_clipped(frontend *fe, pipe_frame *f, const fe_draw *d, const fe_
 }
 
 /* The rare path: a triangle crossing the near/far plane or the guard band. */
-static bool clip_and_bin(frontend *fe, pipe_frame *f, const fe_draw *d, const fe_post *const p[3],
+static bool clip_and_bin(frontend *fe, frame_state *f, const frame_draw *d, const fe_post *const p[3],
                          const float *const v[3], const fe_viewport *vp)
 {
     fe_vertex in[3], out[FE_CLIP_MAX_TRIS][3];
@@ -222,7 +222,7 @@ static bool clip_and_bin(frontend *fe, pipe_frame *f, const fe_draw *d, const fe
 }
 
 /* Vertex stage, assembly, clip, setup and coarse binning of one draw. */
-static bool run_draw(frontend *fe, pipe_frame *f, const fe_draw *d, const frame_ctx *fc, const frame_dispatch *disp)
+static bool run_draw(frontend *fe, frame_state *f, const frame_draw *d, const frame_ctx *fc, const frame_dispatch *disp)
 {
     draw_jobs *dj = arena_alloc(&fe->arena, sizeof *dj, 64);
     if (!dj || !fe_vertex_begin(&dj->v, d, &f->blur, &fe->arena)) return false;
@@ -271,7 +271,7 @@ static bool run_draw(frontend *fe, pipe_frame *f, const fe_draw *d, const frame_
 /* The frame's viewport, each helper's vertex-stage memory (the front-end
  * and every worker) and the front-end's shader scratch, as large as any
  * draw asks. */
-static const frame_ctx *frame_ctx_create(frontend *fe, const pipe_frame *f, int workers)
+static const frame_ctx *frame_ctx_create(frontend *fe, const frame_state *f, int workers)
 {
     frame_ctx *fc = arena_alloc(&fe->arena, sizeof *fc, 64);
     if (!fc) return NULL;
@@ -310,7 +310,7 @@ static bool worker_arenas_reset(frontend *fe, int workers)
         if (!a) return false;
         for (int i = 0; i < workers; i++) {
             if (i < fe->worker_arena_count) a[i] = fe->worker_arenas[i];  /* arenas move by value */
-            else arena_init(&a[i], fe->allocator, (size_t)1 << 20, FE_FRAME_MEMORY_LIMIT);
+            else arena_init(&a[i], fe->allocator, (size_t)1 << 20, FRAME_MEMORY_LIMIT);
         }
         util_free(fe->allocator, fe->worker_arenas);
         fe->worker_arenas = a;
@@ -320,12 +320,12 @@ static bool worker_arenas_reset(frontend *fe, int workers)
     return true;
 }
 
-void frontend_run_frame(frontend *fe, pipe_frame *f, const frame_dispatch *d)
+void frontend_run_frame(frontend *fe, frame_state *f, const frame_dispatch *d)
 {
     const double t0 = util_now_ms(), cpu0 = util_thread_cpu_ms();
     arena_reset(&fe->arena);
     const bool arenas_ok = worker_arenas_reset(fe, d->workers);
-    broadcast(d, f, WORK_FRAME_BEGIN);
+    broadcast(d, f, FRAME_WORK_FRAME_BEGIN);
     f->status = MOS_OK;
     uint64_t max_tris = 0;  /* clipping makes up to FE_CLIP_MAX_TRIS of each primitive */
     for (uint32_t i = 0; i < f->draw_count; i++) max_tris += (uint64_t)f->draws[i].prim_count * FE_CLIP_MAX_TRIS;
@@ -350,7 +350,7 @@ void frontend_run_frame(frontend *fe, pipe_frame *f, const frame_dispatch *d)
         atomic_store_explicit(&f->abandoned, true, memory_order_relaxed);
     }
     frame_job_close(f, d, NULL);  /* also when a draw ended early, out of memory */
-    broadcast(d, f, WORK_FRAME_END);
+    broadcast(d, f, FRAME_WORK_FRAME_END);
     f->frontend_ms = util_now_ms() - t0 - f->frontend_stall_ms;
     f->frontend_cpu_ms = util_thread_cpu_ms() - cpu0;
 }

@@ -1,6 +1,6 @@
 /* frontend.h — the front-end thread's entry point (frontend_run_frame) and
  * its stages: vertex, clip, setup of sharp and blurred triangles.  What it
- * produces (fe_tri, fe_blur) is declared in frame/frame.h.
+ * produces (frame_tri, frame_tri_blur) is declared in frame/frame.h.
  * Fed by sched (one frame at a time); feeds binning. */
 #ifndef MOSAIC_FRONTEND_H
 #define MOSAIC_FRONTEND_H
@@ -18,7 +18,7 @@ frontend *frontend_create(const mos_allocator *a);
 void frontend_destroy(frontend *fe);
 /* Runs one frame on the front-end thread: vertex, clip, cull, setup,
  * coarse + fine binning, each bin's work handed to its owner through d. */
-void frontend_run_frame(frontend *fe, pipe_frame *f, const frame_dispatch *d);
+void frontend_run_frame(frontend *fe, frame_state *f, const frame_dispatch *d);
 
 /* Stage functions (vertex.c, clip.c, setup.c). */
 
@@ -67,10 +67,10 @@ typedef struct fe_vertex_temp {
 } fe_vertex_temp;
 bool fe_vertex_temp_init(fe_vertex_temp *t, int max_varyings, arena *ar);
 /* Allocates the outputs of d's vertex stage; false when out of memory. */
-bool fe_vertex_begin(fe_vertices *v, const fe_draw *d, const frame_blur *fb, arena *ar);
+bool fe_vertex_begin(fe_vertices *v, const frame_draw *d, const frame_blur *fb, arena *ar);
 /* Shades and classifies chunk `chunk` of d's vertices into v; scratch is
  * the vertex shader's (d->scratch_bytes), isa the instruction set it is told. */
-void fe_vertex_chunk(const fe_vertices *v, uint32_t chunk, const fe_draw *d, const fe_viewport *vp,
+void fe_vertex_chunk(const fe_vertices *v, uint32_t chunk, const frame_draw *d, const fe_viewport *vp,
                      const frame_blur *fb, mos_isa isa, const fe_vertex_temp *tmp, void *scratch);
 
 /* A vertex as clipping sees it: clip position plus varyings. */
@@ -86,7 +86,7 @@ typedef struct fe_vertex {
  * triangles it sets up for the front-end); a frame that needs more ends
  * with MOS_ERR_OUT_OF_MEMORY and an incomplete image.  Bin lists have a
  * tighter limit of their own (binning.h). */
-#define FE_FRAME_MEMORY_LIMIT ((size_t)4 << 30)
+#define FRAME_MEMORY_LIMIT ((size_t)4 << 30)
 
 #define FE_CLIP_MAX_VERTS 10
 #define FE_CLIP_MAX_TRIS (FE_CLIP_MAX_VERTS - 2)
@@ -95,43 +95,43 @@ int fe_clip_triangle(const fe_vertex in[3], int varying_count, float guard_x, fl
 
 /* The depth, 1/w and varying/w planes of t from vertex 0 at (x0, y0) and
  * vertices 1, 2 at offsets d1, d2 (pixels; inv_det = 1 / (d1 x d2)). */
-void fe_setup_planes(fe_tri *t, float x0, float y0, float d1x, float d1y, float d2x, float d2y, float inv_det,
+void fe_setup_planes(frame_tri *t, float x0, float y0, float d1x, float d1y, float d2x, float d2y, float inv_det,
                      const float z[3], const float inv_w[3], const float *const var[3], int varying_count);
 
 /* Bytes of a set-up triangle of d (a multiple of 64, as the slots of one
  * draw's triangles are laid out). */
 #define FE_ROUND64(n) (((n) + (size_t)63) & ~(size_t)63)
-static inline size_t fe_tri_bytes(const fe_draw *d)
+static inline size_t fe_tri_bytes(const frame_draw *d)
 {
-    return FE_ROUND64(sizeof(fe_tri) + (size_t)d->varying_count * sizeof(float[3]));
+    return FE_ROUND64(sizeof(frame_tri) + (size_t)d->varying_count * sizeof(float[3]));
 }
 
 /* Sets up into t (fe_tri_bytes(d), 64-byte aligned) a triangle whose
  * vertices are inside every clip plane (post) with their varyings (var[i]
  * points at varying_count floats).  false when it is culled (back-facing,
  * zero area, no pixel centre region on screen). */
-bool fe_setup_triangle(const fe_post *const post[3], const float *const var[3], const fe_draw *d,
-                       const fe_viewport *vp, fe_tri *t);
+bool fe_setup_triangle(const fe_post *const post[3], const float *const var[3], const frame_draw *d,
+                       const fe_viewport *vp, frame_tri *t);
 
 /* blur.c: pixel bounds (x0, y0, x1, y1, inclusive) of what b covers while
  * u, v, t stay within range[0], range[1], range[2] (the lens square, not
  * only the disk); false when that is nothing on a width x height screen. */
-bool fe_blur_bounds(const fe_blur *b, const float range[3][2], int width, int height, int32_t out[4]);
+bool fe_blur_bounds(const frame_tri_blur *b, const float range[3][2], int width, int height, int32_t out[4]);
 
 /* blur.c: sets up into slot (fe_blurred_bytes, 64-byte aligned: the
- * triangle, its fe_blur and rank bounds) a triangle from clip positions at
+ * triangle, its frame_tri_blur and rank bounds) a triangle from clip positions at
  * t = 0 and t = 1 (NULL for a draw that does not move) under the frame's
  * lens.  NULL when it is culled.  Only for draws that move or see a lens. */
-size_t fe_blurred_bytes(const fe_draw *d, const frame_blur *fb);
-/* Copies a set-up triangle of `bytes` (sharp, or blurred with its fe_blur
+size_t fe_blurred_bytes(const frame_draw *d, const frame_blur *fb);
+/* Copies a set-up triangle of `bytes` (sharp, or blurred with its frame_tri_blur
  * and rank bounds in the same block) from src to dst (64-byte aligned),
  * pointing the copy's pointers into the copy. */
-fe_tri *fe_tri_move(void *dst, const void *src, size_t bytes);
+frame_tri *fe_tri_move(void *dst, const void *src, size_t bytes);
 /* Whether the frame's lens shears anything on a viewport this size (the
  * test fe_setup_blurred makes: a draw that neither moves nor sees a lens is
  * set up sharp). */
 bool fe_blur_has_lens(const frame_blur *fb, const fe_viewport *vp);
-fe_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3], const float *const var[3],
-                         const fe_draw *d, const frame_blur *fb, const fe_viewport *vp, void *slot);
+frame_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip1[3], const float *const var[3],
+                         const frame_draw *d, const frame_blur *fb, const fe_viewport *vp, void *slot);
 
 #endif

@@ -6,7 +6,7 @@
 
 /* The planes of fe_setup_planes (one body for the sharp setup below, which
  * inlines it, and for blur.c). */
-static inline void setup_planes(fe_tri *t, float x0, float y0, float d1x, float d1y, float d2x, float d2y,
+static inline void setup_planes(frame_tri *t, float x0, float y0, float d1x, float d1y, float d2x, float d2y,
                                 float inv_det, const float z[3], const float inv_w[3], const float *const var[3],
                                 int varying_count)
 {
@@ -29,7 +29,7 @@ static inline void setup_planes(fe_tri *t, float x0, float y0, float d1x, float 
 #undef FE_PLANE
 }
 
-void fe_setup_planes(fe_tri *t, float x0, float y0, float d1x, float d1y, float d2x, float d2y, float inv_det,
+void fe_setup_planes(frame_tri *t, float x0, float y0, float d1x, float d1y, float d2x, float d2y, float inv_det,
                      const float z[3], const float inv_w[3], const float *const var[3], int varying_count)
 {
     setup_planes(t, x0, y0, d1x, d1y, d2x, d2y, inv_det, z, inv_w, var, varying_count);
@@ -54,7 +54,7 @@ static inline int32_t max3(int32_t a, int32_t b, int32_t c)
  * rule (y up): a left edge runs downwards (a > 0), a top edge runs
  * leftwards along a row (a == 0, b < 0); samples exactly on other edges
  * are not covered. */
-static inline void setup_edge(fe_tri *t, int e, int32_t xa, int32_t ya, int32_t xb, int32_t yb)
+static inline void setup_edge(frame_tri *t, int e, int32_t xa, int32_t ya, int32_t xb, int32_t yb)
 {
     const int32_t a = ya - yb, b = xb - xa;
     const bool top_left = a > 0 || (a == 0 && b < 0);
@@ -70,8 +70,8 @@ static inline bool corner_before(const fe_post *a, const fe_post *b)
     return a->y_q8 != b->y_q8 ? a->y_q8 < b->y_q8 : a->x_q8 < b->x_q8;
 }
 
-bool fe_setup_triangle(const fe_post *const post[3], const float *const var[3], const fe_draw *d,
-                       const fe_viewport *vp, fe_tri *t)
+bool fe_setup_triangle(const fe_post *const post[3], const float *const var[3], const frame_draw *d,
+                       const fe_viewport *vp, frame_tri *t)
 {
     /* Snapped coordinates within the guard band: differences fit 32 bits,
      * products take 64. */
@@ -105,8 +105,8 @@ bool fe_setup_triangle(const fe_post *const post[3], const float *const var[3], 
 
     t->draw = d;
     t->blur = NULL;
-    t->flags = max_x - min_x < FE_TRI_SMALL_PX * FRAME_SUBPIXELS && max_y - min_y < FE_TRI_SMALL_PX * FRAME_SUBPIXELS
-                   ? FE_TRI_SMALL
+    t->flags = max_x - min_x < FRAME_TRI_SMALL_PX * FRAME_SUBPIXELS && max_y - min_y < FRAME_TRI_SMALL_PX * FRAME_SUBPIXELS
+                   ? FRAME_TRI_SMALL
                    : 0;
     t->min_x = px0;
     t->min_y = py0;

@@ -58,7 +58,7 @@ bool fe_vertex_temp_init(fe_vertex_temp *t, int max_varyings, arena *ar)
     return t->clip && t->clip1 && t->var1;
 }
 
-bool fe_vertex_begin(fe_vertices *v, const fe_draw *d, const frame_blur *fb, arena *ar)
+bool fe_vertex_begin(fe_vertices *v, const frame_draw *d, const frame_blur *fb, arena *ar)
 {
     size_t n = (size_t)d->vertex_count;
     const bool msaa = fb->mode == MOS_SAMPLING_MSAA;
@@ -76,7 +76,7 @@ bool fe_vertex_begin(fe_vertices *v, const fe_draw *d, const frame_blur *fb, are
     return v->post && v->var && (!v->moving || msaa || v->clip1);
 }
 
-void fe_vertex_chunk(const fe_vertices *v, uint32_t chunk, const fe_draw *d, const fe_viewport *vp,
+void fe_vertex_chunk(const fe_vertices *v, uint32_t chunk, const frame_draw *d, const fe_viewport *vp,
                      const frame_blur *fb, mos_isa isa, const fe_vertex_temp *tmp, void *scratch)
 {
     const size_t first = (size_t)chunk * FE_VERTEX_CHUNK, n = (size_t)d->vertex_count;

@@ -10,7 +10,7 @@
 
 /* The pixels [px0, px1) x [py0, py1) of the rectangle [x0, x1) x [y0, y1)
  * that t's bounds may cover; false when none. */
-static inline bool raster_block_span(const fe_tri *t, int x0, int y0, int x1, int y1, int *px0, int *py0, int *px1,
+static inline bool raster_block_span(const frame_tri *t, int x0, int y0, int x1, int y1, int *px0, int *py0, int *px1,
                                      int *py1)
 {
     *px0 = x0 > t->min_x ? x0 : t->min_x;
@@ -40,7 +40,7 @@ static inline uint32_t raster_block_rows(int lo, int hi)
  * the quads with a lane in MASK are appended to out[n..], bottom row first,
  * left to right, with their lanes' depth from zb when WANT_Z (one sample a
  * pixel).  Returns the new n. */
-static inline int raster_block_quads(const fe_tri *t, int bx, int by, uint32_t mask, const float zb[16], bool want_z,
+static inline int raster_block_quads(const frame_tri *t, int bx, int by, uint32_t mask, const float zb[16], bool want_z,
                                      raster_quad *out, float *z, int n)
 {
     for (int q = 0; q < 4; q++) {

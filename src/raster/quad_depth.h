@@ -10,7 +10,7 @@
 
 /* Writes the depth of the covered slots of the quad at (qx, qy) to zq and
  * returns `mask` less the slots that fail the early test. */
-static inline uint64_t raster_depth_scalar(const raster_view *v, bool test, const fe_tri *t, int qx, int qy,
+static inline uint64_t raster_depth_scalar(const raster_view *v, bool test, const frame_tri *t, int qx, int qy,
                                            uint64_t mask, float *zq)
 {
     const raster_zslots *zs = &v->zs;

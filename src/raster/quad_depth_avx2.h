@@ -10,7 +10,7 @@
 
 #include "raster/quad_depth.h"
 
-static inline uint64_t raster_depth_avx2(const raster_view *v, bool test, const fe_tri *t, int qx, int qy,
+static inline uint64_t raster_depth_avx2(const raster_view *v, bool test, const frame_tri *t, int qx, int qy,
                                          uint64_t mask, float *zq)
 {
     if (qx + 1 >= v->width || qy + 1 >= v->height) return raster_depth_scalar(v, test, t, qx, qy, mask, zq);

@@ -48,8 +48,8 @@ void raster_halton_uvt(uint64_t i, float out[3]);
 void raster_tuples_fill(int spp, uint32_t seed, const frame_samples *pos, frame_tuples *out);
 void raster_uvt_fill(const frame_tuples *tuples, float *uvt);
 
-/* The samples of each pattern pixel ranked by time (key FE_RANK_T) and by
- * lens u (FE_RANK_U), as tables the stochastic walk (stoch_walk_fn, below) reads sixteen pixels
+/* The samples of each pattern pixel ranked by time (key FRAME_RANK_T) and by
+ * lens u (FRAME_RANK_U), as tables the stochastic walk (stoch_walk_fn, below) reads sixteen pixels
  * at a time: the pattern's one 4x4 block (raster_uvt_lane), and for key k
  * and rank j (the sample with the j-th smallest t or u) the block's fields
  * (raster_ranked_block: 320 contiguous bytes): the sample's x, y from the
@@ -81,7 +81,7 @@ void raster_ranked_release(frame_ranked *r, const mos_allocator *a);
 /* A 2x2 quad: lane i covers pixel (x + (i & 1), y + (i >> 1)); bit
  * (lane * spp + s) of cover is sample s of that lane. */
 typedef struct raster_quad {
-    const fe_tri *tri;
+    const frame_tri *tri;
     uint16_t x, y;
     uint64_t cover;
 } raster_quad;
@@ -155,7 +155,7 @@ typedef struct raster_counts {
  * When t's draw tests or writes depth, the window depth of quad i's covered
  * samples is at z[i * RASTER_Z_STRIDE(spp) + slot] (raster_sample_depth's
  * bits), for the ROP to test and write. */
-typedef int (*raster_fn)(const fe_tri *t, const raster_view *v, int x0, int y0, int x1, int y1, raster_quad *out,
+typedef int (*raster_fn)(const frame_tri *t, const raster_view *v, int x0, int y0, int x1, int y1, raster_quad *out,
                          float *z, raster_counts *counts);
 
 /* A point's coordinate on the shading grid (reference coordinate times
@@ -182,7 +182,7 @@ static inline float raster_grid_clamp(float g)
  * reference (for a static, sharp triangle: the sample itself), and the
  * grid point at or below that on the triangle's shading grid (floor of the
  * point times the grid's rate: the nearest point's quad is (gx >> 1,
- * gy >> 1)).  The rate is the triangle's (fe_blur.rate) or, static, the
+ * gy >> 1)).  The rate is the triangle's (frame_tri_blur.rate) or, static, the
  * frame's (raster_view.rate): the one decouple.c shades the grid at. */
 #define STOCH_LANES 16
 typedef struct stoch_hits {
@@ -202,7 +202,7 @@ typedef struct stoch_hits {
  * covered lanes' depth, shading-reference points and grid points (other
  * lanes' entries are undefined). */
 typedef struct stoch_block {
-    const fe_tri *tri;
+    const frame_tri *tri;
     int x0, y0;
     uint32_t covered, live, first_covered, first_live;
     const uint8_t *sample;
@@ -223,10 +223,10 @@ typedef struct stoch_pixels {
 
 /* The stochastic rasterizer: tri over pixels [x0, x1) x [y0, y1) of a bin
  * of bin_px pixels, a 4x4 block at a time (by tuple groups, or by ranks
- * within fe_blur.rank's bounds when the triangle is small); emits each block
+ * within frame_tri_blur.rank's bounds when the triangle is small); emits each block
  * with a covered sample, in that order, and counts covered samples and
  * pixels.  One body (stoch_walk_tmp.h) per ISA: every ISA decides the same. */
-typedef void (*stoch_walk_fn)(const fe_tri *tri, const raster_view *v, const frame_ranked *ranked,
+typedef void (*stoch_walk_fn)(const frame_tri *tri, const raster_view *v, const frame_ranked *ranked,
                               const frame_tuples *tuples, int bin_px, int x0, int y0, int x1, int y1,
                               stoch_pixels *px, stoch_emit_fn emit, void *consumer, raster_counts *counts);
 
@@ -234,36 +234,36 @@ typedef void (*stoch_walk_fn)(const fe_tri *tri, const raster_view *v, const fra
  * sample index, tested against the fixed-point edges of the 2D rasterizer
  * (so that decoupled and MSAA agree without blur); grid points at `rate`
  * per pixel edge. */
-uint32_t stoch_block_static(const fe_tri *t, const frame_samples *sp, float rate, int x0, int y0,
+uint32_t stoch_block_static(const frame_tri *t, const frame_samples *sp, float rate, int x0, int y0,
                             const uint8_t *sample, uint32_t mask, stoch_hits *out);
 
 /* Every hot loop of this stage has one body (raster_tmp.h, stoch_walk_tmp.h)
  * compiled once per instruction set by one small file per ISA
  * (raster_scalar.c, raster_avx2.c, raster_avx512.c); the back-end's ISA
  * table (backend_isa_select) picks a set. */
-int raster_triangle_scalar(const fe_tri *, const raster_view *, int, int, int, int, raster_quad *, float *,
+int raster_triangle_scalar(const frame_tri *, const raster_view *, int, int, int, int, raster_quad *, float *,
                            raster_counts *);
-void raster_stochastic_scalar(const fe_tri *, const raster_view *, const frame_ranked *, const frame_tuples *, int,
+void raster_stochastic_scalar(const frame_tri *, const raster_view *, const frame_ranked *, const frame_tuples *, int,
                               int, int, int, int,
                               stoch_pixels *, stoch_emit_fn, void *, raster_counts *);
 #if defined(UTIL_X86)
-int raster_triangle_avx2(const fe_tri *, const raster_view *, int, int, int, int, raster_quad *, float *,
+int raster_triangle_avx2(const frame_tri *, const raster_view *, int, int, int, int, raster_quad *, float *,
                          raster_counts *);
-int raster_triangle_avx512(const fe_tri *, const raster_view *, int, int, int, int, raster_quad *, float *,
+int raster_triangle_avx512(const frame_tri *, const raster_view *, int, int, int, int, raster_quad *, float *,
                            raster_counts *);
-void raster_stochastic_avx2(const fe_tri *, const raster_view *, const frame_ranked *, const frame_tuples *, int, int,
+void raster_stochastic_avx2(const frame_tri *, const raster_view *, const frame_ranked *, const frame_tuples *, int, int,
                             int, int, int,
                             stoch_pixels *, stoch_emit_fn, void *, raster_counts *);
-void raster_stochastic_avx512(const fe_tri *, const raster_view *, const frame_ranked *, const frame_tuples *, int,
+void raster_stochastic_avx512(const frame_tri *, const raster_view *, const frame_ranked *, const frame_tuples *, int,
                               int, int, int, int,
                               stoch_pixels *, stoch_emit_fn, void *, raster_counts *);
 #endif
 
 /* Window depth of sample s of pixel (px, py): the one formula the early
  * test and the ROP share, so both see the same bits. */
-static inline float raster_sample_depth(const fe_tri *t, const frame_samples *sp, int px, int py, int s)
+static inline float raster_sample_depth(const frame_tri *t, const frame_samples *sp, int px, int py, int s)
 {
-    return fe_plane(t->z, (float)px + sp->fx[s] - t->x0, (float)py + sp->fy[s] - t->y0);
+    return frame_plane(t->z, (float)px + sp->fx[s] - t->x0, (float)py + sp->fy[s] - t->y0);
 }
 
 #endif

@@ -16,7 +16,7 @@
  * pixel (bx + lx, by + ly), e[] its lane 0 edge values, `in` the lanes to
  * test, all in the block's first cols x rows pixels (its quads: 2 or 4
  * each way); its quads are appended to out[n..] with their depth.  Returns n. */
-static inline int RASTER_SMALL_BLOCK_FN(const fe_tri *t, const raster_view *v, const int32_t e[3],
+static inline int RASTER_SMALL_BLOCK_FN(const frame_tri *t, const raster_view *v, const int32_t e[3],
                                         const int32_t step_x[3], const int32_t step_y[3], int bx, int by, int cols,
                                         int rows, uint32_t in, raster_quad *out, float *z, int n, uint64_t *covered)
 {
@@ -31,21 +31,21 @@ static inline int RASTER_SMALL_BLOCK_FN(const fe_tri *t, const raster_view *v, c
     return raster_block_quads(t, bx, by, mask, zb, true, out, z, n);
 }
 
-/* One sample per pixel, a small triangle (FE_TRI_SMALL) whose rectangle
+/* One sample per pixel, a small triangle (FRAME_TRI_SMALL) whose rectangle
  * spans at most 8 x 8 pixels from (x0, y0) and whose quads lie inside the
  * target: per 4x4 block from there, the sixteen pixels' edge values in 32
  * bits (RASTER_SMALL_COVER), their depth and the early test
  * (RASTER_SMALL_DEPTH), then the block's quads, row by row, with the quad
  * walk's coverage and depth (only the order of one triangle's quads, which
  * share no pixel, differs when it spans two blocks in x). */
-static int RASTER_SMALL_FN(const fe_tri *t, const raster_view *v, int x0, int y0, int x1, int y1, raster_quad *out,
+static int RASTER_SMALL_FN(const frame_tri *t, const raster_view *v, int x0, int y0, int x1, int y1, raster_quad *out,
                            float *z, raster_counts *counts)
 {
     const frame_samples *sp = v->samples;
     const int64_t sx0 = (int64_t)x0 * FRAME_SUBPIXELS + sp->dx[0], sy0 = (int64_t)y0 * FRAME_SUBPIXELS + sp->dy[0];
     int32_t e0[3], step_x[3], step_y[3];
     for (int e = 0; e < 3; e++) {
-        e0[e] = (int32_t)(t->a[e] * sx0 + t->b[e] * sy0 + t->c[e]);  /* exact: FE_TRI_SMALL bounds it */
+        e0[e] = (int32_t)(t->a[e] * sx0 + t->b[e] * sy0 + t->c[e]);  /* exact: FRAME_TRI_SMALL bounds it */
         step_x[e] = t->a[e] * FRAME_SUBPIXELS;
         step_y[e] = t->b[e] * FRAME_SUBPIXELS;
     }
@@ -81,7 +81,7 @@ static int RASTER_SMALL_FN(const fe_tri *t, const raster_view *v, int x0, int y0
 #endif
 
 /* The quad walk: any sample count, any rectangle. */
-static __attribute__((noinline)) int RASTER_QUADS_FN(const fe_tri *t, const raster_view *v, int x0, int y0, int x1,
+static __attribute__((noinline)) int RASTER_QUADS_FN(const frame_tri *t, const raster_view *v, int x0, int y0, int x1,
                                                      int y1, raster_quad *out, float *z, raster_counts *counts)
 {
     const frame_samples *sp = v->samples;
@@ -142,12 +142,12 @@ static __attribute__((noinline)) int RASTER_QUADS_FN(const fe_tri *t, const rast
     return n;
 }
 
-int RASTER_FN(const fe_tri *t, const raster_view *v, int x0, int y0, int x1, int y1, raster_quad *out, float *z,
+int RASTER_FN(const frame_tri *t, const raster_view *v, int x0, int y0, int x1, int y1, raster_quad *out, float *z,
               raster_counts *counts)
 {
     const int S = v->samples->count;
 #ifdef RASTER_SMALL_FN
-    if (S == 1 && (t->flags & FE_TRI_SMALL) && x1 - x0 <= 8 && y1 - y0 <= 8 && x0 + ((x1 - x0 + 1) & ~1) <= v->width &&
+    if (S == 1 && (t->flags & FRAME_TRI_SMALL) && x1 - x0 <= 8 && y1 - y0 <= 8 && x0 + ((x1 - x0 + 1) & ~1) <= v->width &&
         y0 + ((y1 - y0 + 1) & ~1) <= v->height)
         return RASTER_SMALL_FN(t, v, x0, y0, x1, y1, out, z, counts);
 #endif

@@ -168,7 +168,7 @@ void raster_uvt_fill(const frame_tuples *tuples, float *uvt)
 mos_result raster_ranked_init(frame_ranked *r, int spp, const float *uvt, const frame_samples *pos,
                               const mos_allocator *a)
 {
-    static const int component[2] = {[FE_RANK_T] = 2, [FE_RANK_U] = 0};  /* t, u */
+    static const int component[2] = {[FRAME_RANK_T] = 2, [FRAME_RANK_U] = 0};  /* t, u */
     r->spp = spp;
     r->block = util_alloc(a, (size_t)2 * (size_t)spp * RASTER_RANKED_FIELDS * RASTER_UVT_PIXELS * sizeof *r->plane + 64);
     r->plane = r->block ? (float *)(((uintptr_t)r->block + 63) & ~(uintptr_t)63) : NULL;

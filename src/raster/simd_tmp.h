@@ -45,7 +45,7 @@ static inline uint64_t raster_cover_simd(const int64_t row[3], const int64_t (*o
 
 /* small_block.h's raster_small_cover_scalar: lane l = ly * 4 + lx of the
  * block is covered iff e0[e] + step_x[e] * lx + step_y[e] * ly >= 0 for
- * the three edges (no sum overflows: FE_TRI_SMALL). */
+ * the three edges (no sum overflows: FRAME_TRI_SMALL). */
 static inline uint32_t raster_small_cover_simd(const int32_t e0[3], const int32_t step_x[3], const int32_t step_y[3])
 {
     const simd_i lx = simd_lane_x_i(), ly = simd_lane_y_i();
@@ -70,7 +70,7 @@ static inline uint32_t raster_small_cover_simd(const int32_t e0[3], const int32_
  * lanes that fail the early test.  The target's depth is read in the
  * block's first `cols` columns and `rows` rows only (1..4 each: the lanes
  * of mask lie there). */
-static inline uint32_t raster_block_depth_simd(const raster_view *v, bool test, const fe_tri *t, int x0, int y0,
+static inline uint32_t raster_block_depth_simd(const raster_view *v, bool test, const frame_tri *t, int x0, int y0,
                                                int cols, int rows, uint32_t mask, float zb[16])
 {
     const frame_samples *sp = v->samples;
@@ -112,7 +112,7 @@ static inline uint32_t raster_block_depth_simd(const raster_view *v, bool test, 
  * walk; only the order in which one triangle's quads come out differs (no
  * two of them share a pixel). */
 #define RASTER_BLOCKS_NARROW (INT64_C(1) << 29)
-static int raster_blocks_1spp_simd(const fe_tri *t, const raster_view *v, int x0, int y0, int x1, int y1,
+static int raster_blocks_1spp_simd(const frame_tri *t, const raster_view *v, int x0, int y0, int x1, int y1,
                                    raster_quad *out, float *z, raster_counts *counts)
 {
     const frame_samples *sp = v->samples;

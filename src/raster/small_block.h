@@ -9,7 +9,7 @@
 #include "raster/raster.h"
 
 /* Lane l = ly * 4 + lx of the block is covered iff e0[e] + step_x[e] * lx +
- * step_y[e] * ly >= 0 for the three edges (no sum overflows: FE_TRI_SMALL). */
+ * step_y[e] * ly >= 0 for the three edges (no sum overflows: FRAME_TRI_SMALL). */
 static inline uint32_t raster_small_cover_scalar(const int32_t e0[3], const int32_t step_x[3],
                                                  const int32_t step_y[3])
 {
@@ -28,7 +28,7 @@ static inline uint32_t raster_small_cover_scalar(const int32_t e0[3], const int3
  * (1..4 each, inside the target and the bin: the small-triangle path's
  * quads, or a block walk's block clipped to the target); the target's
  * depth is read there only. */
-static inline uint32_t raster_small_depth_scalar(const raster_view *v, bool test, const fe_tri *t, int x0, int y0,
+static inline uint32_t raster_small_depth_scalar(const raster_view *v, bool test, const frame_tri *t, int x0, int y0,
                                                  int cols, int rows, uint32_t mask, float zb[16])
 {
     (void)cols, (void)rows;

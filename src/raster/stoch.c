@@ -9,7 +9,7 @@
 
 #include "raster/stoch.h"
 
-uint32_t stoch_block_static(const fe_tri *t, const frame_samples *sp, float rate, int x0, int y0,
+uint32_t stoch_block_static(const frame_tri *t, const frame_samples *sp, float rate, int x0, int y0,
                             const uint8_t *sample, uint32_t mask, stoch_hits *out)
 {
     uint32_t hit = 0;
@@ -37,7 +37,7 @@ void stoch_pixels_next(stoch_pixels *px)
     }
 }
 
-void raster_stochastic_static(const fe_tri *tri, const raster_view *v, const frame_tuples *tuples, int bin_px,
+void raster_stochastic_static(const frame_tri *tri, const raster_view *v, const frame_tuples *tuples, int bin_px,
                               int x0, int y0, int x1, int y1, stoch_pixels *px, stoch_emit_fn emit, void *consumer,
                               raster_counts *counts)
 {

@@ -38,19 +38,19 @@ static inline uint32_t stoch_box_lanes(const stoch_box *b, int bx, int by)
 
 #define STOCH_LANE_SLACK 0.03125f  /* pixels: covers the float error of evaluating a bound */
 
-/* Edge bound k of a rank (fe_blur.rank's ends q0, q1; INT16_MAX: none)
+/* Edge bound k of a rank (frame_tri_blur.rank's ends q0, q1; INT16_MAX: none)
  * over lens u in [u0, u1], widened by slack, as that plane: n . (X, Y) <=
  * h0 + (s - s_lo) (h1 - h0) / (s_hi - s_lo), s = nx sx U + ny sy V, h0 and
  * h1 its ends; a line where its slope is well conditioned (its rounding
  * times |s| stays far below the slack), else the larger end, which bounds
  * the chord over [s_lo, s_hi] too.  Branch-free: the walk runs it over
  * sixteen ranks at a time (stoch_walk_tmp.h). */
-static inline void stoch_edge_plane(const fe_blur *b, int k, int16_t q0, int16_t q1, float u0, float u1, float slack,
+static inline void stoch_edge_plane(const frame_tri_blur *b, int k, int16_t q0, int16_t q1, float u0, float u1, float slack,
                                     float *x, float *y, float *u, float *v, float *c)
 {
     const float unit = 1.0f / (float)(1 << b->rank_shift), nx = b->edge_n[k][0], ny = b->edge_n[k][1];
     float s_lo, s_hi;
-    fe_edge_s_range(b, k, u0, u1, &s_lo, &s_hi);
+    frame_edge_s_range(b, k, u0, u1, &s_lo, &s_hi);
     const float h0 = b->edge_o[k] + (float)q0 * unit, h1 = b->edge_o[k] + (float)q1 * unit;
     const int line = (s_hi > s_lo) & (fabsf(h1 - h0) * (fabsf(s_lo) + fabsf(s_hi)) <= 16384.0f * (s_hi - s_lo));
     const float q = (h1 - h0) / (s_hi - s_lo), slope = line ? q : 0.0f;  /* q: in every lane, no branch */
@@ -117,7 +117,7 @@ static inline void stoch_finish_block(stoch_block *blk, uint32_t live, int bin_p
 
 /* The walk of a static, sharp triangle (any rank order; its box is the
  * rectangle), stoch_block_static per block. */
-void raster_stochastic_static(const fe_tri *tri, const raster_view *v, const frame_tuples *tuples, int bin_px,
+void raster_stochastic_static(const frame_tri *tri, const raster_view *v, const frame_tuples *tuples, int bin_px,
                               int x0, int y0, int x1, int y1, stoch_pixels *px, stoch_emit_fn emit, void *consumer,
                               raster_counts *counts);
 

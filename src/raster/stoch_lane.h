@@ -95,7 +95,7 @@ static inline void stoch_lines_orient(stoch_lines *o)
 }
 
 /* Motion: c(t) = c0 + t (c1 + t c2); vertex 0 moves linearly. */
-static inline void stoch_lines_motion(const fe_blur *b, float t, stoch_lines *o)
+static inline void stoch_lines_motion(const frame_tri_blur *b, float t, stoch_lines *o)
 {
     for (int e = 0; e < 3; e++) {
         for (int k = 0; k < 3; k++) o->c[e][k] = b->sign[e] * (b->c0[e][k] + t * (b->c1[e][k] + t * b->c2[e][k]));
@@ -108,7 +108,7 @@ static inline void stoch_lines_motion(const fe_blur *b, float t, stoch_lines *o)
 }
 
 /* Defocus: c(u, v) = c0 + u c1 + v c2; vertex 0 sheared by the lens. */
-static inline void stoch_lines_defocus(const fe_blur *b, float u, float v, stoch_lines *o)
+static inline void stoch_lines_defocus(const frame_tri_blur *b, float u, float v, stoch_lines *o)
 {
     for (int e = 0; e < 3; e++) {
         for (int k = 0; k < 3; k++) o->c[e][k] = b->sign[e] * (b->c0[e][k] + u * b->c1[e][k] + v * b->c2[e][k]);
@@ -123,9 +123,9 @@ static inline void stoch_lines_defocus(const fe_blur *b, float u, float v, stoch
 
 /* The vertices of b at (u, v, t) in window-homogeneous (X, Y, W): moved,
  * then sheared by the lens when b is defocused. */
-static inline void stoch_vertices(const fe_blur *b, float u, float v, float t, float p[3][3])
+static inline void stoch_vertices(const frame_tri_blur *b, float u, float v, float t, float p[3][3])
 {
-    const float lens = (b->kind & FE_BLUR_DEFOCUS) ? 1.0f : 0.0f;
+    const float lens = (b->kind & FRAME_BLUR_DEFOCUS) ? 1.0f : 0.0f;
     for (int i = 0; i < 3; i++) {
         const float W = b->p[i][3] + t * b->dp[i][3], off = lens * (W - b->focus);
         p[i][0] = b->p[i][0] + t * b->dp[i][0] + u * b->sx * off;
@@ -137,7 +137,7 @@ static inline void stoch_vertices(const fe_blur *b, float u, float v, float t, f
 /* Both: warp the vertices to (u, v, t), then the 2D homogeneous edges.
  * Without contraction a x b is exactly -(b x a), so the edges need no
  * canonical order to be exact negatives across a shared edge. */
-static inline void stoch_lines_warp(const fe_blur *b, float u, float v, float t, stoch_lines *o)
+static inline void stoch_lines_warp(const frame_tri_blur *b, float u, float v, float t, stoch_lines *o)
 {
     float p[3][3];
     stoch_vertices(b, u, v, t, p);
@@ -145,30 +145,30 @@ static inline void stoch_lines_warp(const fe_blur *b, float u, float v, float t,
         o->z[i] = b->p[i][2] + t * b->dp[i][2];
         o->w[i] = p[i][2];
     }
-    fe_cross3(o->c[0], p[1], p[2]);
-    fe_cross3(o->c[1], p[2], p[0]);
-    fe_cross3(o->c[2], p[0], p[1]);
+    frame_cross3(o->c[0], p[1], p[2]);
+    frame_cross3(o->c[1], p[2], p[0]);
+    frame_cross3(o->c[2], p[0], p[1]);
     o->det = o->c[0][0] * p[0][0] + o->c[0][1] * p[0][1] + o->c[0][2] * p[0][2];
     stoch_lines_orient(o);
 }
 
 /* One sample (x, y, u, v, t) of each kind: its lines, then
  * stoch_lane_finish (the rank walk's test, a sample at a time). */
-static inline int stoch_lane_motion(const fe_blur *b, float x, float y, float t, float *depth, float *w0, float *w1,
+static inline int stoch_lane_motion(const frame_tri_blur *b, float x, float y, float t, float *depth, float *w0, float *w1,
                                     float *w2)
 {
     stoch_lines L;
     stoch_lines_motion(b, t, &L);
     return stoch_lane_finish(b->cull_back, L.c, x, y, L.det, L.z, L.w, depth, w0, w1, w2);
 }
-static inline int stoch_lane_defocus(const fe_blur *b, float x, float y, float u, float v, float *depth, float *w0,
+static inline int stoch_lane_defocus(const frame_tri_blur *b, float x, float y, float u, float v, float *depth, float *w0,
                                      float *w1, float *w2)
 {
     stoch_lines L;
     stoch_lines_defocus(b, u, v, &L);
     return stoch_lane_finish(b->cull_back, L.c, x, y, L.det, L.z, L.w, depth, w0, w1, w2);
 }
-static inline int stoch_lane_warp(const fe_blur *b, float x, float y, float u, float v, float t, float *depth,
+static inline int stoch_lane_warp(const frame_tri_blur *b, float x, float y, float u, float v, float t, float *depth,
                                   float *w0, float *w1, float *w2)
 {
     stoch_lines L;
@@ -178,7 +178,7 @@ static inline int stoch_lane_warp(const fe_blur *b, float x, float y, float u, f
 
 /* Where a covered sample with weights (w0, w1, w2) lands in the shading
  * reference (seed 001, 4.4): the same barycentrics on the reference. */
-static inline void stoch_lane_reference(const fe_blur *b, float w0, float w1, float w2, float *rx, float *ry)
+static inline void stoch_lane_reference(const frame_tri_blur *b, float w0, float w1, float w2, float *rx, float *ry)
 {
     const float X = w0 * b->ref[0][0] + w1 * b->ref[1][0] + w2 * b->ref[2][0];
     const float Y = w0 * b->ref[0][1] + w1 * b->ref[1][1] + w2 * b->ref[2][1];

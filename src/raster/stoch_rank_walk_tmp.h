@@ -13,7 +13,7 @@
  * time, STOCH_RANKS), the 4x4 blocks of the rank's box: each pixel's
  * sample of that rank is first held
  * against the rank's dual-space bounds at its own lens position
- * (fe_blur.rank: four multiply-adds); those that pass are packed into a
+ * (frame_tri_blur.rank: four multiply-adds); those that pass are packed into a
  * packet and given the full 5D test (stoch_lane.h) STOCH_CHUNK at a time,
  * and the covered ones go back to their blocks, which leave in walk order
  * (early depth, then stoch_finish_block: counts, emit). */
@@ -52,7 +52,7 @@ typedef struct stoch_ranks {
     STOCH_RANK_TABLE(float, u0) STOCH_RANK_TABLE(float, u1)
     STOCH_RANK_TABLE(float, axl) STOCH_RANK_TABLE(float, bxl) STOCH_RANK_TABLE(float, axh) STOCH_RANK_TABLE(float, bxh)
     STOCH_RANK_TABLE(float, ayl) STOCH_RANK_TABLE(float, byl) STOCH_RANK_TABLE(float, ayh) STOCH_RANK_TABLE(float, byh)
-    /* With fe_blur.edges: bound k as the plane ex X + ey Y + eu U + ev V <= ec. */
+    /* With frame_tri_blur.edges: bound k as the plane ex X + ey Y + eu U + ev V <= ec. */
     _Alignas(64) float ex[3][FRAME_MAX_POSITIONS], ey[3][FRAME_MAX_POSITIONS], eu[3][FRAME_MAX_POSITIONS];
     _Alignas(64) float ev[3][FRAME_MAX_POSITIONS], ec[3][FRAME_MAX_POSITIONS];
 } stoch_ranks;
@@ -69,7 +69,7 @@ static const int32_t stoch_lane_index[STOCH_LANES] = {0, 1, 2, 3, 4, 5, 6, 7, 8,
 
 /* The full test of the packet's n samples: covered ones as bits, their
  * depth, shading-reference points and grid points in z, rx, ry, gx, gy. */
-static uint32_t STOCH_TEST(const fe_blur *restrict b, stoch_packet *restrict P)
+static uint32_t STOCH_TEST(const frame_tri_blur *restrict b, stoch_packet *restrict P)
 {
     const int n = P->n, end = (n + STOCH_CHUNK - 1) / STOCH_CHUNK * STOCH_CHUNK;
     for (int l = n; l < end; l++) {  /* padding: a copy of the first sample */
@@ -84,12 +84,12 @@ static uint32_t STOCH_TEST(const fe_blur *restrict b, stoch_packet *restrict P)
     const float *restrict x = P->x, *restrict y = P->y, *restrict u = P->u, *restrict v = P->v, *restrict t = P->t;
     for (int l0 = 0; l0 < end; l0 += STOCH_CHUNK) {
         switch (b->kind) {
-        case FE_BLUR_MOTION:
+        case FRAME_BLUR_MOTION:
 #pragma GCC ivdep /* the packet's arrays are distinct */
             for (int l = l0; l < l0 + STOCH_CHUNK; l++)
                 hit[l] = -stoch_lane_motion(b, x[l], y[l], t[l], &z[l], &w0[l], &w1[l], &w2[l]);
             break;
-        case FE_BLUR_DEFOCUS:
+        case FRAME_BLUR_DEFOCUS:
 #pragma GCC ivdep /* the packet's arrays are distinct */
             for (int l = l0; l < l0 + STOCH_CHUNK; l++)
                 hit[l] = -stoch_lane_defocus(b, x[l], y[l], u[l], v[l], &z[l], &w0[l], &w1[l], &w2[l]);
@@ -119,7 +119,7 @@ static uint32_t STOCH_TEST(const fe_blur *restrict b, stoch_packet *restrict P)
 
 /* Tests the waiting samples, hands each covered one back to its block and
  * finishes the blocks in the order they were walked. */
-static void STOCH_FLUSH(const fe_tri *tri, stoch_packet *P, const raster_view *v, bool depth_test, int bin_px,
+static void STOCH_FLUSH(const frame_tri *tri, stoch_packet *P, const raster_view *v, bool depth_test, int bin_px,
                         stoch_pixels *px, stoch_emit_fn emit, void *consumer, raster_counts *counts)
 {
     const uint32_t m = STOCH_TEST(tri->blur, P);
@@ -149,21 +149,21 @@ static void STOCH_FLUSH(const fe_tri *tri, stoch_packet *P, const raster_view *v
  * runs from the column of its least x_lo to that of its greatest x_hi
  * (the shift), rows likewise; empty ranks have x_lo above every column,
  * so their boxes are empty. */
-static void STOCH_RANKS(const fe_blur *restrict b, const frame_ranked *ranked, int S, int x0, int y0, int x1,
+static void STOCH_RANKS(const frame_tri_blur *restrict b, const frame_ranked *ranked, int S, int x0, int y0, int x1,
                         int y1, stoch_ranks *restrict T)
 {
-    const int stride = FE_RANK_STRIDE(S), shift = b->rank_shift;
+    const int stride = FRAME_RANK_STRIDE(S), shift = b->rank_shift;
     const float unit = 1.0f / (float)(1 << shift), slack = STOCH_LANE_SLACK;
     const int16_t *restrict R = b->rank;
     /* The bounds' lines run over the rank's u (key U) or the lens's [-1, 1]. */
     for (int j = 0; j < stride; j++) T->u0[j] = -1.0f, T->u1[j] = 1.0f;
-    if (b->rank_key == FE_RANK_U)
-        for (int j = 0; j < S; j++) T->u0[j] = ranked->range[FE_RANK_U][j][0], T->u1[j] = ranked->range[FE_RANK_U][j][1];
+    if (b->rank_key == FRAME_RANK_U)
+        for (int j = 0; j < S; j++) T->u0[j] = ranked->range[FRAME_RANK_U][j][0], T->u1[j] = ranked->range[FRAME_RANK_U][j][1];
     for (int j = 0; j < stride; j++) {
-        const int32_t xl0 = R[FE_RANK_XL0 * stride + j], xl1 = R[FE_RANK_XL1 * stride + j];
-        const int32_t yl0 = R[FE_RANK_YL0 * stride + j], yl1 = R[FE_RANK_YL1 * stride + j];
-        const int32_t xh0 = R[FE_RANK_XH0 * stride + j], xh1 = R[FE_RANK_XH1 * stride + j];
-        const int32_t yh0 = R[FE_RANK_YH0 * stride + j], yh1 = R[FE_RANK_YH1 * stride + j];
+        const int32_t xl0 = R[FRAME_RANK_XL0 * stride + j], xl1 = R[FRAME_RANK_XL1 * stride + j];
+        const int32_t yl0 = R[FRAME_RANK_YL0 * stride + j], yl1 = R[FRAME_RANK_YL1 * stride + j];
+        const int32_t xh0 = R[FRAME_RANK_XH0 * stride + j], xh1 = R[FRAME_RANK_XH1 * stride + j];
+        const int32_t yh0 = R[FRAME_RANK_YH0 * stride + j], yh1 = R[FRAME_RANK_YH1 * stride + j];
         const int32_t lo_x = (xl0 < xl1 ? xl0 : xl1) >> shift, hi_x = (xh0 > xh1 ? xh0 : xh1) >> shift;
         const int32_t lo_y = (yl0 < yl1 ? yl0 : yl1) >> shift, hi_y = (yh0 > yh1 ? yh0 : yh1) >> shift;
         const int32_t bx0 = lo_x > x0 ? lo_x : x0, by0 = lo_y > y0 ? lo_y : y0;
@@ -195,7 +195,7 @@ static void STOCH_RANKS(const fe_blur *restrict b, const frame_ranked *ranked, i
     }
     if (!b->edges) return;
     for (int k = 0; k < 3; k++) {
-        const int16_t *restrict Q0 = R + (FE_RANK_ENDS + 2 * k) * stride, *restrict Q1 = Q0 + stride;
+        const int16_t *restrict Q0 = R + (FRAME_RANK_ENDS + 2 * k) * stride, *restrict Q1 = Q0 + stride;
 #pragma GCC ivdep /* the ends and the lens ranges are read only; the bound tables are written */
         for (int j = 0; j < stride; j++)
             stoch_edge_plane(b, k, Q0[j], Q1[j], T->u0[j], T->u1[j], slack, &T->ex[k][j], &T->ey[k][j], &T->eu[k][j],
@@ -203,11 +203,11 @@ static void STOCH_RANKS(const fe_blur *restrict b, const frame_ranked *ranked, i
     }
 }
 
-static void STOCH_RANK_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *ranked, int bin_px,
+static void STOCH_RANK_WALK_FN(const frame_tri *tri, const raster_view *v, const frame_ranked *ranked, int bin_px,
                                int x0, int y0, int x1, int y1, stoch_pixels *px, stoch_emit_fn emit, void *consumer,
                                raster_counts *counts)
 {
-    const fe_blur *b = tri->blur;
+    const frame_tri_blur *b = tri->blur;
     stoch_pixels_next(px);
     const int S = v->samples->count, key = b->rank_key;
     const bool depth_test = v->depth && tri->draw->depth_test;
@@ -216,7 +216,7 @@ static void STOCH_RANK_WALK_FN(const fe_tri *tri, const raster_view *v, const fr
     stoch_ranks rk;
     STOCH_RANKS(b, ranked, S, x0, y0, x1, y1, &rk);
     /* The ranks whose box meets the rectangle, in rank order. */
-    const int stride = FE_RANK_STRIDE(S);
+    const int stride = FRAME_RANK_STRIDE(S);
     uint64_t ranks = 0;
     for (int j0 = 0; j0 < stride; j0 += STOCH_LANES) ranks |= (uint64_t)STOCH_MASK16(rk.meet + j0) << j0;
     for (; ranks; ranks &= ranks - 1) {

@@ -78,13 +78,13 @@ static inline void stoch_setup_store(stoch_setup *restrict S, int i, const stoch
 
 /* Step 1: every tuple's lines (one loop per kind of blur, so that each
  * vectorizes), then its box. */
-static void STOCH_SETUP(const fe_blur *restrict b, const frame_tuples *restrict tp, int x0, int y0, int x1, int y1,
+static void STOCH_SETUP(const frame_tri_blur *restrict b, const frame_tuples *restrict tp, int x0, int y0, int x1, int y1,
                         stoch_setup *restrict S)
 {
     const int n = FRAME_CLASSES * tp->spp;
     const float *restrict U = tp->u, *restrict V = tp->v, *restrict T = tp->t;
     switch (b->kind) {
-    case FE_BLUR_MOTION:
+    case FRAME_BLUR_MOTION:
 #pragma GCC ivdep /* the tables are distinct */
         for (int i = 0; i < n; i++) {
             stoch_lines L;
@@ -92,7 +92,7 @@ static void STOCH_SETUP(const fe_blur *restrict b, const frame_tuples *restrict 
             stoch_setup_store(S, i, &L);
         }
         break;
-    case FE_BLUR_DEFOCUS:
+    case FRAME_BLUR_DEFOCUS:
 #pragma GCC ivdep /* the tables are distinct */
         for (int i = 0; i < n; i++) {
             stoch_lines L;
@@ -144,12 +144,12 @@ static const uint32_t stoch_class_lanes[FRAME_CLASSES] = {0x0505u, 0x0a0au, 0x50
 /* Step 2 for group g over pixels [x0, x1) x [y0, y1) (the union of its
  * tuples' boxes within the bin, not empty; box[c] class c's box, clipped
  * to the bin, as x0, x1, y0, y1). */
-static void STOCH_GROUP(const fe_tri *tri, const stoch_setup *restrict S, const frame_tuples *tp, int g,
+static void STOCH_GROUP(const frame_tri *tri, const stoch_setup *restrict S, const frame_tuples *tp, int g,
                         const int32_t box[FRAME_CLASSES][4], const raster_view *v, bool depth_test, int bin_px,
                         int x0, int y0, int x1, int y1, stoch_pixels *px, stoch_emit_fn emit, void *consumer,
                         raster_counts *counts)
 {
-    const fe_blur *b = tri->blur;
+    const frame_tri_blur *b = tri->blur;
     const uint8_t *sample = tp->lane_sample[g];
     const float *restrict OX = tp->lane_x[g], *restrict OY = tp->lane_y[g];
     const int i0 = FRAME_CLASSES * g;
@@ -229,11 +229,11 @@ static void STOCH_GROUP(const fe_tri *tri, const stoch_setup *restrict S, const 
     }
 }
 
-void STOCH_WALK_FN(const fe_tri *tri, const raster_view *v, const frame_ranked *ranked, const frame_tuples *tp,
+void STOCH_WALK_FN(const frame_tri *tri, const raster_view *v, const frame_ranked *ranked, const frame_tuples *tp,
                    int bin_px, int x0, int y0, int x1, int y1, stoch_pixels *px, stoch_emit_fn emit, void *consumer,
                    raster_counts *counts)
 {
-    const fe_blur *b = tri->blur;
+    const frame_tri_blur *b = tri->blur;
     if (!b) {
         raster_stochastic_static(tri, v, tp, bin_px, x0, y0, x1, y1, px, emit, consumer, counts);
         return;

@@ -10,7 +10,7 @@
 /* A blocked producer resumes once the FIFO holds this many items or fewer. */
 static uint32_t fifo_low_water(const work_fifo *f) { return f->capacity / 2; }
 
-int fifo_init(work_fifo *f, work_item *storage, uint32_t capacity)
+int fifo_init(work_fifo *f, frame_work_item *storage, uint32_t capacity)
 {
     f->items = storage;
     f->capacity = capacity;
@@ -36,7 +36,7 @@ void fifo_destroy(work_fifo *f)
     pthread_mutex_destroy(&f->lock);
 }
 
-double fifo_push(work_fifo *f, const work_item *items, uint32_t count)
+double fifo_push(work_fifo *f, const frame_work_item *items, uint32_t count)
 {
     double stalled_ms = 0;
     pthread_mutex_lock(&f->lock);
@@ -61,7 +61,7 @@ double fifo_push(work_fifo *f, const work_item *items, uint32_t count)
     return stalled_ms;
 }
 
-bool fifo_offer(work_fifo *f, const work_item *it)
+bool fifo_offer(work_fifo *f, const frame_work_item *it)
 {
     pthread_mutex_lock(&f->lock);
     bool room = f->count == 0;
@@ -82,7 +82,7 @@ bool fifo_empty(work_fifo *f)
     return empty;
 }
 
-void fifo_pop(work_fifo *f, work_item *out)
+void fifo_pop(work_fifo *f, frame_work_item *out)
 {
     pthread_mutex_lock(&f->lock);
     while (f->count == 0) {

@@ -13,23 +13,23 @@
 typedef struct work_fifo {
     pthread_mutex_t lock;
     pthread_cond_t not_empty, not_full;
-    work_item *items;
+    frame_work_item *items;
     uint32_t capacity, head, count;
     int consumer_waiting, producer_waiting;
 } work_fifo;
 
-int fifo_init(work_fifo *f, work_item *storage, uint32_t capacity);
+int fifo_init(work_fifo *f, frame_work_item *storage, uint32_t capacity);
 void fifo_destroy(work_fifo *f);
 /* Pushes items[0 .. count) in order under one lock, waking a sleeping
  * consumer once per run that fits rather than once per item; returns the
  * milliseconds spent blocked on a full FIFO. */
-double fifo_push(work_fifo *f, const work_item *items, uint32_t count);
+double fifo_push(work_fifo *f, const frame_work_item *items, uint32_t count);
 /* Pushes one item only into an empty FIFO (a consumer that may be asleep;
  * one with items comes back to its loop soon anyway); true when it did. */
-bool fifo_offer(work_fifo *f, const work_item *it);
+bool fifo_offer(work_fifo *f, const frame_work_item *it);
 /* Nothing queued: the consumer has nothing of its own to do. */
 bool fifo_empty(work_fifo *f);
 /* Pops one item, sleeping while the FIFO is empty. */
-void fifo_pop(work_fifo *f, work_item *out);
+void fifo_pop(work_fifo *f, frame_work_item *out);
 
 #endif

@@ -8,10 +8,10 @@
 #include "pattern/pattern.h"
 #include "util/clock.h"
 
-static void worker_frame_end(worker *w, const pipe_frame *f)
+static void worker_frame_end(worker *w, const frame_state *f)
 {
     /* Resolve every bin this worker owns (cleared or drawn) that the frame
-     * renders (all, or those of pipe_frame.bin_mask: the others keep their
+     * renders (all, or those of frame_state.bin_mask: the others keep their
      * pixels). */
     double t0 = util_now_ms();
     const pattern_table *pt = f->pattern;
@@ -30,7 +30,7 @@ static void worker_frame_end(worker *w, const pipe_frame *f)
 /* Chunks of the front-end's open job, if there is one, while this worker
  * has nothing of its own queued (it helps only when starved, so a worker
  * that bounds the frame is not slowed by the front-end's work). */
-static void help_frontend(worker *w, const pipe_frame *f)
+static void help_frontend(worker *w, const frame_state *f)
 {
     frame_job *j = atomic_load_explicit(&f->job, memory_order_acquire);
     if (!j || !fifo_empty(&w->fifo)) return;
@@ -45,19 +45,19 @@ static void help_frontend(worker *w, const pipe_frame *f)
 static void *worker_main(void *arg)
 {
     worker *w = arg;
-    const pipe_frame *frame = NULL;  /* between FRAME_BEGIN and FRAME_END */
+    const frame_state *frame = NULL;  /* between FRAME_BEGIN and FRAME_END */
     for (;;) {
-        work_item it;
+        frame_work_item it;
         if (frame) help_frontend(w, frame);
         fifo_pop(&w->fifo, &it);
         switch (it.kind) {
-        case WORK_FRAME_BEGIN:
+        case FRAME_WORK_FRAME_BEGIN:
             frame = it.frame;
             memset(&w->stats, 0, sizeof w->stats);
             w->busy_ms = 0;
             w->first_work_ms = 0;
             break;
-        case WORK_BIN: {
+        case FRAME_WORK_BIN: {
             double t0 = util_now_ms();
             if (w->first_work_ms == 0) w->first_work_ms = t0;
             if (!atomic_load_explicit(&frame->abandoned, memory_order_relaxed))
@@ -65,8 +65,8 @@ static void *worker_main(void *arg)
             w->busy_ms += util_now_ms() - t0;
             break;
         }
-        case WORK_HELP: break;  /* woken for the front-end's job: helped at the top of the loop */
-        case WORK_FRAME_END:
+        case FRAME_WORK_HELP: break;  /* woken for the front-end's job: helped at the top of the loop */
+        case FRAME_WORK_FRAME_END:
             worker_frame_end(w, frame);
             frame = NULL;  /* the api may rebuild it now */
             break;
@@ -76,13 +76,13 @@ static void *worker_main(void *arg)
 }
 
 /* The front-end's way to the workers (frame_dispatch.push). */
-static double push_to_worker(void *queues, int worker_id, const work_item *items, uint32_t count)
+static double push_to_worker(void *queues, int worker_id, const frame_work_item *items, uint32_t count)
 {
     sched *s = queues;
     return fifo_push(&s->workers[worker_id].fifo, items, count);
 }
 
-static bool offer_to_worker(void *queues, int worker_id, const work_item *it)
+static bool offer_to_worker(void *queues, int worker_id, const frame_work_item *it)
 {
     sched *s = queues;
     return fifo_offer(&s->workers[worker_id].fifo, it);
@@ -95,7 +95,7 @@ static void *frontend_main(void *arg)
     for (;;) {
         while (!s->pending && !s->quit) pthread_cond_wait(&s->frame_ready, &s->lock);
         if (s->quit) break;
-        pipe_frame *f = s->pending;
+        frame_state *f = s->pending;
         s->pending = NULL;
         pthread_mutex_unlock(&s->lock);
         const frame_dispatch dispatch = {.push = push_to_worker, .offer = offer_to_worker, .queues = s, .workers = s->worker_count};
@@ -128,7 +128,7 @@ mos_result sched_start(sched *s, int workers, int fifo_depth, const mos_allocato
         worker *w = &s->workers[i];
         w->id = i;
         w->sched = s;
-        w->fifo_storage = util_calloc(a, (size_t)fifo_depth, sizeof(work_item));
+        w->fifo_storage = util_calloc(a, (size_t)fifo_depth, sizeof(frame_work_item));
         w->scratch = backend_scratch_create(a);
         if (!w->fifo_storage || !w->scratch) {
             sched_stop(s);
@@ -167,7 +167,7 @@ void sched_stop(sched *s)
     for (int i = 0; i < s->workers_allocated; i++) {
         worker *w = &s->workers[i];
         if (w->started) {
-            work_item quit = {.kind = WORK_QUIT};
+            frame_work_item quit = {.kind = FRAME_WORK_QUIT};
             fifo_push(&w->fifo, &quit, 1);
             pthread_join(w->thread, NULL);
         }
@@ -183,7 +183,7 @@ void sched_stop(sched *s)
     memset(s, 0, sizeof *s);
 }
 
-void sched_run_frame(sched *s, pipe_frame *f)
+void sched_run_frame(sched *s, frame_state *f)
 {
     pthread_mutex_lock(&s->lock);
     s->workers_left = s->worker_count;

@@ -17,10 +17,10 @@ typedef struct worker {
     pthread_t thread;
     bool started, fifo_ready;
     work_fifo fifo;
-    work_item *fifo_storage;
+    frame_work_item *fifo_storage;
     backend_scratch *scratch;
     /* per-frame results, read by the api after the frame barrier */
-    worker_stats stats;
+    frame_worker_stats stats;
     double busy_ms;
     double first_work_ms;  /* absolute clock, 0 = no work this frame */
 } worker;
@@ -36,7 +36,7 @@ typedef struct sched {
     pthread_mutex_t lock;
     pthread_cond_t frame_ready;  /* api -> front-end */
     pthread_cond_t frame_done;   /* workers -> api */
-    pipe_frame *pending;         /* frame handed to the front-end */
+    frame_state *pending;         /* frame handed to the front-end */
     bool frontend_busy;          /* the front-end still uses the frame */
     int workers_left;            /* workers still running the frame */
     bool quit;
@@ -46,6 +46,6 @@ typedef struct sched {
 mos_result sched_start(sched *s, int workers, int fifo_depth, const mos_allocator *a);
 void sched_stop(sched *s);
 /* Runs frame f to completion (front-end, workers, resolve). */
-void sched_run_frame(sched *s, pipe_frame *f);
+void sched_run_frame(sched *s, frame_state *f);
 
 #endif
