@@ -1,6 +1,7 @@
 #!/bin/sh
 # test_llvmpipe_accum.sh — the llvmpipe reference's accumulation buffer (mosaic-llvmpipe --accum K) against
-# Mosaic's (mosaic render --mode accum --accum K) on the blur scenes, and `mosaic bench --blur`.
+# Mosaic's (mosaic render --mode accum --accum K) on the blur scenes, `mosaic bench --blur` and
+# bench/crops.sh on its images.
 # Fed by run.sh: BUILD CLI.
 #
 # Both renderers draw sub-frame k at mos_accum_pinhole(k): clip = clip0 + t (clip1 - clip0), then the lens
@@ -78,7 +79,7 @@ else bad bench_spp27_needs_blur "exit $rc: $(cat "$tmp/out")"; fi
 # are written, every row as wide as its header.
 for run in 1 2; do
     "$cli" bench --vs llvmpipe --llvmpipe "$ref" --blur decoupled --scene scenes/blur.scene --size 160x90 \
-        --threads 2 --spp 4 --frames 1 --warmup 0 --truth 64 --no-plots --out "$tmp/bench" \
+        --threads 2 --spp 4 --frames 1 --warmup 0 --truth 64 --no-plots --keep-images --out "$tmp/bench" \
         > "$tmp/bench$run.out" 2> "$tmp/bench$run.err"
     rc=$?
     line=$(grep '^blur scene=blur ' "$tmp/bench$run.out")
@@ -125,5 +126,17 @@ if grep -q '^| blur | 160x90 | 2 | 4 | cheap | ' "$tmp/bench/blur.md" 2>/dev/nul
     ok bench_blur_tables
 else
     bad bench_blur_tables "cells md $md_cells csv $csv_cells; blur.md / blur.csv: $(cat "$tmp/bench/blur.md" "$tmp/bench/blur.csv" 2>&1 | tail -n 4)"
+fi
+
+# bench/crops.sh on that run: truth | decoupled | accumulation at equal time, one region each, 4 pixels apart
+# (a region of 1920x1080, 960x540, scaled to 160x90: 80x45; the picture 3 x 80 + 2 x 4 = 248 wide).
+if make --no-print-directory -f bench/bench.mk BUILD="$build" "$build/bench-crops" > "$tmp/crops.log" 2>&1 &&
+   sh bench/crops.sh --mosaic "$cli" --crops "$build/bench-crops" --region 960x540+480+270 -o "$tmp/crops.png" \
+       "$tmp/bench" >> "$tmp/crops.log" 2>&1 &&
+   [ "$(od -An -tu1 -j16 -N8 "$tmp/crops.png" | tr -s ' ' | sed 's/^ //')" = "0 0 0 248 0 0 0 45" ] &&
+   grep -q '^  accumulation: PSNR [0-9.]* dB, SSIM 0\.[0-9]*' "$tmp/crops.log"; then
+    ok "bench_blur_crops ($(grep -o 'K = [0-9]*' "$tmp/crops.log"))"
+else
+    bad bench_blur_crops "$(tail -n 5 "$tmp/crops.log" | tr '\n' '|')"
 fi
 exit $failed
