@@ -5,7 +5,9 @@
 #   make -f bench/bench.mk early         early-draw on/off comparison
 #   make -f bench/bench.mk micro         the microbenchmarks against llvmpipe (bench/micro.sh)
 #   make -f bench/bench.mk blur          decoupled blur against llvmpipe's accumulation (bench/blur.suite,
-#                                        out/bench-blur; BLUR_SUITE, BLUR_OUT override)
+#                                        out/bench-blur, its images kept; BLUR_SUITE, BLUR_OUT override)
+#   make -f bench/bench.mk crops         after `blur`: truth | decoupled | Mosaic accumulation at equal time,
+#                                        cut out side by side (bench/crops.sh; CROPS_ARGS, CROPS_OUT)
 #   make -f bench/bench.mk shader        the shader VM against native C (bench/shader_vm.c)
 #   SUITE=bench/quick.suite FRAMES=3 ... override the suite or its frame count
 BUILD       ?= build
@@ -15,6 +17,8 @@ LLVMPIPE    := $(BUILD)/mosaic-llvmpipe
 SUITE       ?= bench/standard.suite
 BLUR_SUITE  ?= bench/blur.suite
 BLUR_OUT    ?= out/bench-blur
+CROPS_OUT   ?= bench/view/blur_crops.png
+CROPS_ARGS  ?=
 OUTDIR      ?= out/bench
 BENCH_ARGS  ?=
 SCENES      ?= $(wildcard scenes/*.scene)
@@ -38,7 +42,7 @@ LP_HDRS     := $(wildcard bench/llvmpipe/*.h) include/mosaic.h $(wildcard src/*/
 FRAMETIME   := sh bench/frametime.sh --mosaic $(MOSAIC) --threads "$(THREADS)" \
                --frames $(FRAMES) --size $(SIZE)
 
-.PHONY: bench llvmpipe frametime early micro shader blur
+.PHONY: bench llvmpipe frametime early micro shader blur crops
 # `make bench` calls this file without a goal: the standard suite, whatever rule comes first.
 .DEFAULT_GOAL := bench
 # The shader VM against native C, and batch size x passes (bench/shader_vm.c).
@@ -63,7 +67,16 @@ bench: llvmpipe
 blur: llvmpipe
 	@mkdir -p $(BLUR_OUT)
 	$(MOSAIC) bench --vs llvmpipe --llvmpipe $(LLVMPIPE) --suite $(BLUR_SUITE) --out $(BLUR_OUT) \
-	  $(BENCH_ARGS)
+	  --keep-images $(BENCH_ARGS)
+
+# The crop tool reads and writes PNGs through the image module of libmosaic_tools.a.
+CROPS       := $(BUILD)/bench-crops
+CROPS_LIBS  := $(shell pkg-config --libs stb libpng libjpeg 2>/dev/null || echo -lstb -lpng16 -ljpeg) -lm
+crops: $(CROPS)
+	sh bench/crops.sh --mosaic $(MOSAIC) --crops $(CROPS) -o $(CROPS_OUT) $(CROPS_ARGS) $(BLUR_OUT)
+$(CROPS): bench/crops.c $(LP_HDRS) $(BUILD)/libmosaic_tools.a $(BUILD)/libmosaic.a
+	@mkdir -p $(dir $@)
+	$(CC) $(SHADER_CFLAGS) -o $@ $< $(BUILD)/libmosaic_tools.a $(BUILD)/libmosaic.a $(CROPS_LIBS)
 
 micro: llvmpipe
 	sh bench/micro.sh --mosaic $(MOSAIC) --llvmpipe $(LLVMPIPE) --out $(OUTDIR)/micro

@@ -70,10 +70,20 @@ fi
 # ---- diff -----------------------------------------------------------------
 out=$("$cli" diff "$tmp/a.png" "$tmp/a.png" 2>&1); rc=$?
 case $out in
-    *psnr_db=inf*max_abs=0*differing_pixels=0*)
+    *psnr_db=inf*max_abs=0*differing_pixels=0*ssim=1.000000)
         if [ $rc -eq 0 ]; then ok diff_self; else bad diff_self "exit $rc"; fi ;;
     *) bad diff_self "exit $rc, output '$out'" ;;
 esac
+# Another image of the size: a finite PSNR and an SSIM in (0, 1).
+"$cli" render scenes/default.scene --size 320x180 --spp 4 -o "$tmp/a4.png" > /dev/null 2>&1
+out=$("$cli" diff "$tmp/a.png" "$tmp/a4.png" 2>&1); rc=$?
+s=$(echo "$out" | sed -n 's/.* ssim=\([0-9.]*\)$/\1/p')
+if [ $rc -eq 0 ] && awk -v s="$s" 'BEGIN { exit !(s != "" && s > 0 && s < 1) }' && case $out in psnr_db=[0-9]*) true ;; *) false ;; esac
+then
+    ok "diff_ssim ($out)"
+else
+    bad diff_ssim "exit $rc, output '$out'"
+fi
 
 "$cli" render scenes/default.scene --size 160x90 -o "$tmp/b.png" > /dev/null 2>&1
 "$cli" diff "$tmp/a.png" "$tmp/b.png" > "$tmp/d.out" 2> "$tmp/d.err"; rc=$?

@@ -1,6 +1,7 @@
 #!/bin/sh
 # test_llvmpipe_accum.sh — the llvmpipe reference's accumulation buffer (mosaic-llvmpipe --accum K) against
-# Mosaic's (mosaic render --mode accum --accum K) on the blur scenes, and `mosaic bench --blur`.
+# Mosaic's (mosaic render --mode accum --accum K) on the blur scenes, `mosaic bench --blur` and
+# bench/crops.sh on its images.
 # Fed by run.sh: BUILD CLI.
 #
 # Both renderers draw sub-frame k at mos_accum_pinhole(k): clip = clip0 + t (clip1 - clip0), then the lens
@@ -74,10 +75,11 @@ else bad bench_spp27_needs_blur "exit $rc: $(cat "$tmp/out")"; fi
 
 # mosaic bench --blur at 160x90: one configuration, twice (the second finds the ground truth cached).
 # llvmpipe's and Mosaic's accumulations of 4 sub-frames agree (>= 55 dB, RGB) and score the same PSNR
-# against the truth (within 0.5 dB); the equal-PSNR search found a K; the tables are written.
+# against the truth (within 0.5 dB); the equal-PSNR search found a K; each has an SSIM in (0, 1]; the tables
+# are written, every row as wide as its header.
 for run in 1 2; do
     "$cli" bench --vs llvmpipe --llvmpipe "$ref" --blur decoupled --scene scenes/blur.scene --size 160x90 \
-        --threads 2 --spp 4 --frames 1 --warmup 0 --truth 64 --no-plots --out "$tmp/bench" \
+        --threads 2 --spp 4 --frames 1 --warmup 0 --truth 64 --no-plots --keep-images --out "$tmp/bench" \
         > "$tmp/bench$run.out" 2> "$tmp/bench$run.err"
     rc=$?
     line=$(grep '^blur scene=blur ' "$tmp/bench$run.out")
@@ -93,6 +95,14 @@ for run in 1 2; do
     else
         bad "bench_blur_run$run" "$line"
     fi
+    # SSIM against the truth beside each PSNR: there, in (0, 1].
+    ssim="" ssim_bad=""
+    for name in mosaic_ssim llvmpipe_ssim mosaic_accum_ssim equal_k_ssim; do
+        v=$(field $name "$line")
+        if awk -v v="$v" 'BEGIN { exit !(v ~ /^[0-9.]+$/ && v > 0 && v <= 1) }'; then ssim="$ssim $name=$v"
+        else ssim_bad="$ssim_bad $name='$v'"; fi
+    done
+    if [ -z "$ssim_bad" ]; then ok "bench_blur_ssim_run$run ($ssim )"; else bad "bench_blur_ssim_run$run" "$ssim_bad: $line"; fi
     [ $run -eq 1 ] && first=$line
 done
 if [ -n "${first:-}" ] && [ -n "${line:-}" ]; then
@@ -104,10 +114,29 @@ if [ -n "${first:-}" ] && [ -n "${line:-}" ]; then
         bad bench_blur_truth_cached "first: $first / second: $line"
     fi
 fi
+# The tables: the row, as many cells as the header (markdown: header, rule, row; CSV: header, row), SSIM columns.
+cells() { grep "$1" "$2" | head -n 1 | tr -cd "$3" | wc -c; }
+md_cells="$(cells '^| scene ' "$tmp/bench/blur.md" '|') $(cells '^|---' "$tmp/bench/blur.md" '|') \
+$(cells '^| blur ' "$tmp/bench/blur.md" '|')"
+csv_cells="$(cells '^scene,' "$tmp/bench/blur.csv" ,) $(cells '^blur,' "$tmp/bench/blur.csv" ,)"
 if grep -q '^| blur | 160x90 | 2 | 4 | cheap | ' "$tmp/bench/blur.md" 2>/dev/null &&
-   [ "$(sed -n 2p "$tmp/bench/blur.csv" | cut -d, -f1-5)" = "blur,160,90,2,4" ]; then
+   [ "$(sed -n 2p "$tmp/bench/blur.csv" | cut -d, -f1-5)" = "blur,160,90,2,4" ] &&
+   echo "$md_cells" | awk '{ exit !($1 == $2 && $2 == $3) }' && echo "$csv_cells" | awk '{ exit !($1 == $2) }' &&
+   grep -q '| PSNR | SSIM |' "$tmp/bench/blur.md" && head -n 1 "$tmp/bench/blur.csv" | grep -q ',mosaic_ssim,'; then
     ok bench_blur_tables
 else
-    bad bench_blur_tables "blur.md / blur.csv: $(cat "$tmp/bench/blur.md" "$tmp/bench/blur.csv" 2>&1 | tail -n 4)"
+    bad bench_blur_tables "cells md $md_cells csv $csv_cells; blur.md / blur.csv: $(cat "$tmp/bench/blur.md" "$tmp/bench/blur.csv" 2>&1 | tail -n 4)"
+fi
+
+# bench/crops.sh on that run: truth | decoupled | accumulation at equal time, one region each, 4 pixels apart
+# (a region of 1920x1080, 960x540, scaled to 160x90: 80x45; the picture 3 x 80 + 2 x 4 = 248 wide).
+if make --no-print-directory -f bench/bench.mk BUILD="$build" "$build/bench-crops" > "$tmp/crops.log" 2>&1 &&
+   sh bench/crops.sh --mosaic "$cli" --crops "$build/bench-crops" --region 960x540+480+270 -o "$tmp/crops.png" \
+       "$tmp/bench" >> "$tmp/crops.log" 2>&1 &&
+   [ "$(od -An -tu1 -j16 -N8 "$tmp/crops.png" | tr -s ' ' | sed 's/^ //')" = "0 0 0 248 0 0 0 45" ] &&
+   grep -q '^  accumulation: PSNR [0-9.]* dB, SSIM 0\.[0-9]*' "$tmp/crops.log"; then
+    ok "bench_blur_crops ($(grep -o 'K = [0-9]*' "$tmp/crops.log"))"
+else
+    bad bench_blur_crops "$(tail -n 5 "$tmp/crops.log" | tr '\n' '|')"
 fi
 exit $failed

@@ -10,7 +10,7 @@ TEST_DEB_PKGS := clang libclang-rt-14-dev xvfb xauth time
 
 TEST_DIR     := $(BUILD)/test
 TEST_C       := test_watertight test_raster_rules test_clip test_input test_determinism test_stress test_patterns test_blur test_misuse test_inspect test_sandbox test_materials test_sampling test_partition test_shader test_stoch_bounds test_two_sided test_shader_oom test_tile_mask \
-                test_scene_time
+                test_scene_time test_image
 TEST_SH      := test_includes test_cli test_hostile test_readme test_llvmpipe_agreement test_llvmpipe_accum test_glsl_llvmpipe test_bsp test_blur_quality test_view \
                 test_install test_demo test_hostile_shader test_hostile_scene test_mpi test_sequence
 TEST_HDRS    := test/check.h test/testutil.h
@@ -42,7 +42,7 @@ test-build: $(LIB_A) $(LIB_DIST_A) $(LIB_SO) $(TOOLS_A) $(CLI) $(TEST_BINS) $(if
 
 # The tests that load scenes, compile GLSL or read images link the tools library too.
 TEST_WITH_TOOLS := test_determinism test_patterns test_shader test_shader_oom test_materials test_sandbox \
-                   test_scene_time
+                   test_scene_time test_image
 $(TEST_WITH_TOOLS:%=$(TEST_DIR)/%): $(TEST_DIR)/%: test/%.c $(TEST_HDRS) $(LIB_A) $(TOOLS_A)
 	@mkdir -p $(dir $@); rm -f $@
 	$(CC) $(CFLAGS) $(TOOL_CFLAGS) $< -o $@ $(LDFLAGS) $(TOOLS_A) $(LIB_A) $(TOOL_LIBS) $(LDLIBS)

@@ -1,4 +1,4 @@
-/* image.h — RGBA8 images on disk (PNG out; PNG, JPEG, TGA in) and image comparison (PSNR, max diff).
+/* image.h — RGBA8 images on disk (PNG out; PNG, JPEG, TGA in) and image comparison (PSNR, max diff, SSIM).
  * Fed by the CLI (render output, `mosaic diff`) and the image tests. */
 #ifndef MOSAIC_IMAGE_H
 #define MOSAIC_IMAGE_H
@@ -85,6 +85,15 @@ typedef struct img_diff_result {
  * MOS_ERR_INVALID_ARGUMENT on NULL or empty images. */
 mos_result img_diff(const img_rgba8 *a, const img_rgba8 *b, int with_alpha, img_diff_result *out,
                     char *err, size_t err_size);
+
+/* The mean SSIM of A and B (Wang et al. 2004) into *SSIM: each of R, G and B on its own (alpha is
+ * left out), an 11 x 11 Gaussian window of sigma 1.5 at every position wholly inside the image,
+ * K1 = 0.01, K2 = 0.03, L = 255, in double; the mean over the positions and the three channels.
+ * Exactly 1 when the images are equal; at most 1, and below 0 only for anti-correlated images.  An
+ * image narrower or lower than 11 pixels is one window: the whole image, its pixels weighted alike.
+ * No downsampling first (Wang's later ssim.m shrinks images over 256 pixels; this does not).
+ * Errors as img_diff's, and MOS_ERR_OUT_OF_MEMORY. */
+mos_result img_ssim(const img_rgba8 *a, const img_rgba8 *b, double *ssim, char *err, size_t err_size);
 
 /* Formats a PSNR the way the tools print it: "inf" or "%.4f". */
 void img_format_psnr(double psnr_db, char *buf, size_t size);

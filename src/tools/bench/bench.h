@@ -74,15 +74,16 @@ typedef struct bench_result {
     uint64_t diff_pixels, diff_off_edge;
     int max_abs;
     /* --blur: Mosaic's blur frame (m_*) against llvmpipe accumulating K = spp pinhole sub-frames
-     * (l_*, the whole accumulation per frame); PSNR in dB over R, G, B against the ground truth */
+     * (l_*, the whole accumulation per frame); PSNR in dB over R, G, B and mean SSIM (img_ssim)
+     * against the ground truth */
     int blur;
-    double m_psnr, l_psnr;
+    double m_psnr, l_psnr, m_ssim, l_ssim;
     int ma_ok;                 /* Mosaic --mode accum, K = spp */
-    double ma_median, ma_min, ma_max, ma_psnr;
+    double ma_median, ma_min, ma_max, ma_psnr, ma_ssim;
     double accum_agree_psnr;   /* llvmpipe's accumulation against Mosaic's, same K */
     int eq_k;                  /* smallest K whose llvmpipe accumulation reaches m_psnr; 0 = not within max */
     int eq_searched;           /* sub-frames the search went through */
-    double eq_psnr, eq_median, eq_min, eq_max;
+    double eq_psnr, eq_ssim, eq_median, eq_min, eq_max;
     int truth_k, truth_spp, truth_cached;
     double truth_ms;
     char error[1100];          /* why something did not run ("" = fine) */
@@ -95,7 +96,7 @@ typedef struct bench_equal {
     int width, height, view, spp, threads;
     double target_psnr;
     int eq_k, searched;
-    double eq_psnr;
+    double eq_psnr, eq_ssim;
 } bench_equal;
 
 /* What one run of the suite shares between configurations. */
@@ -167,7 +168,8 @@ int bench_write_markdown(const char *path, const bench_result *r, int n, const c
 #define BENCH_BLUR_CSV_HEADER                                                                                  \
     "scene,width,height,threads,spp,shader,mosaic_mode,mosaic_ms,mosaic_psnr,llvmpipe_accum,llvmpipe_ms,"      \
     "llvmpipe_psnr,ratio,mosaic_accum_ms,mosaic_accum_psnr,accum_agree_psnr,equal_k,equal_k_psnr,"             \
-    "equal_k_llvmpipe_ms,equal_ratio,truth_subframes,truth_spp"
+    "equal_k_llvmpipe_ms,equal_ratio,truth_subframes,truth_spp,mosaic_ssim,llvmpipe_ssim,mosaic_accum_ssim,"     \
+    "equal_k_ssim"
 int bench_write_blur(const char *md_path, const char *csv_path, const bench_result *r, int n,
                      const char *mosaic_mode, const char *renderer, const char *machine, const char *command,
                      char *err, size_t err_size);

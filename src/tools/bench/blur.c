@@ -1,6 +1,6 @@
 /* blur.c — one `mosaic bench --blur MODE` configuration: Mosaic's motion and defocus blur at S spp against the
- * accumulation buffer (K = S pinhole sub-frames averaged, in llvmpipe and in Mosaic), by time and by PSNR against a
- * ground truth of many sub-frames, and the K at which llvmpipe's accumulation reaches Mosaic's PSNR.
+ * accumulation buffer (K = S pinhole sub-frames averaged, in llvmpipe and in Mosaic), by time and by PSNR and SSIM
+ * against a ground truth of many sub-frames, and the K at which llvmpipe's accumulation reaches Mosaic's PSNR.
  * Fed by run.c per configuration; calls kit.c, child.c (--accum), the public API, scene/ and image/. */
 #include "tools/bench/bench.h"
 
@@ -18,6 +18,15 @@ static double psnr_rgb(const uint8_t *a, const uint8_t *b, int w, int h)
     img_rgba8 ib = { .width = w, .height = h, .pixels = (uint8_t *)b };
     img_diff_result d;
     return img_diff(&ia, &ib, 0, &d, NULL, 0) == MOS_OK ? d.psnr_db : NAN;
+}
+
+/* Mean SSIM over R, G and B of two W x H RGBA8 images (img_ssim; 1 when equal). */
+static double ssim_rgb(const uint8_t *a, const uint8_t *b, int w, int h)
+{
+    img_rgba8 ia = { .width = w, .height = h, .pixels = (uint8_t *)a };
+    img_rgba8 ib = { .width = w, .height = h, .pixels = (uint8_t *)b };
+    double ssim;
+    return img_ssim(&ia, &ib, &ssim, NULL, 0) == MOS_OK ? ssim : NAN;
 }
 
 /* FNV-1a of the file at PATH (the ground truth's cache key); 0 when unreadable. */
@@ -134,7 +143,8 @@ static int lp_accum_cmd(bench_child *c, bench_run *br, const char *cmd, int widt
 
 /* The smallest K whose llvmpipe accumulation (sub-frames 0..K-1) reaches R->m_psnr against
  * TRUTH: the sub-frames are added one at a time and each mean compared (the first K that
- * reaches it: PSNR is not monotonic in K, by a little).  Uses and fills br->equal. */
+ * reaches it: PSNR is not monotonic in K, by a little); the SSIM of the last mean.  Uses and
+ * fills br->equal. */
 static int equal_psnr_search(bench_child *c, bench_run *br, bench_result *r, const uint8_t *truth, uint8_t *rgba,
                              char *err, size_t err_size)
 {
@@ -142,7 +152,7 @@ static int equal_psnr_search(bench_child *c, bench_run *br, bench_result *r, con
         const bench_equal *e = &br->equal[i];
         if (strcmp(e->scene, r->scene) == 0 && e->width == r->width && e->height == r->height &&
             e->view == r->view && e->spp == r->spp && e->threads == r->threads && e->target_psnr == r->m_psnr) {
-            r->eq_k = e->eq_k, r->eq_psnr = e->eq_psnr, r->eq_searched = e->searched;
+            r->eq_k = e->eq_k, r->eq_psnr = e->eq_psnr, r->eq_ssim = e->eq_ssim, r->eq_searched = e->searched;
             return 0;
         }
     }
@@ -157,11 +167,12 @@ static int equal_psnr_search(bench_child *c, bench_run *br, bench_result *r, con
     r->eq_searched = k;
     r->eq_k = p >= r->m_psnr ? k : 0;
     r->eq_psnr = p;
+    r->eq_ssim = k > 0 ? ssim_rgb(rgba, truth, r->width, r->height) : NAN;
     if (br->n_equal < BENCH_MAX_EQUAL)
         br->equal[br->n_equal++] = (bench_equal){ .scene = r->scene, .width = r->width, .height = r->height,
                                                   .view = r->view, .spp = r->spp, .threads = r->threads,
                                                   .target_psnr = r->m_psnr, .eq_k = r->eq_k,
-                                                  .searched = k, .eq_psnr = p };
+                                                  .searched = k, .eq_psnr = p, .eq_ssim = r->eq_ssim };
     return 0;
 }
 
@@ -227,6 +238,7 @@ void bench_blur_one(bench_run *br, bench_result *r)
     if ((res = mos_target_read_rgba8(ctx, rt, br->m_rgba, (size_t)r->width * 4)) != MOS_OK)
         goto fail;
     r->m_psnr = psnr_rgb(br->m_rgba, truth, r->width, r->height);
+    r->m_ssim = ssim_rgb(br->m_rgba, truth, r->width, r->height);
     if (equal_psnr_search(&child, br, r, truth, br->l_rgba, err, sizeof err) != 0)
         goto child_failed;
 
@@ -259,6 +271,7 @@ void bench_blur_one(bench_run *br, bench_result *r)
     r->ma_ok = 1;
     bench_summarize(ma_ms, o->frames, &r->ma_median, &r->ma_min, &r->ma_max);
     r->ma_psnr = psnr_rgb(ma_rgba, truth, r->width, r->height);
+    r->ma_ssim = ssim_rgb(ma_rgba, truth, r->width, r->height);
     char rcmd[4300], reply[256];
     snprintf(rcmd, sizeof rcmd, "rgba %s", br->tmp_rgba);
     if (bench_child_cmd(&child, rcmd, reply, sizeof reply, err, sizeof err) != 0 ||
@@ -270,6 +283,7 @@ void bench_blur_one(bench_run *br, bench_result *r)
     r->lp_ok = 1;
     bench_summarize(br->l_ms, o->frames, &r->l_median, &r->l_min, &r->l_max);
     r->l_psnr = psnr_rgb(br->l_rgba, truth, r->width, r->height);
+    r->l_ssim = ssim_rgb(br->l_rgba, truth, r->width, r->height);
     r->accum_agree_psnr = psnr_rgb(br->l_rgba, ma_rgba, r->width, r->height);
     if (r->eq_k > 0)
         bench_summarize(eq_ms, o->frames, &r->eq_median, &r->eq_min, &r->eq_max);

@@ -52,7 +52,8 @@ static const char bench_usage[] =
     "                      Mosaic's --mode accum does the same.  Each is timed (the whole\n"
     "                      accumulation) and compared with a ground truth, Mosaic's\n"
     "                      accumulation of --truth sub-frames from sub-frame 65536 on\n"
-    "                      (none of the measured ones; PSNR over R, G, B); then\n"
+    "                      (none of the measured ones; PSNR and mean SSIM over R, G, B,\n"
+    "                      as mosaic diff); then\n"
     "                      llvmpipe adds sub-frames one at a time until its PSNR reaches\n"
     "                      Mosaic's, and that K is timed too.  Prints 'blur ...' lines;\n"
     "                      writes DIR/blur.md and DIR/blur.csv\n"
@@ -67,7 +68,8 @@ static const char bench_usage[] =
     "                      " BENCH_CSV_HEADER "\n"
     "  --json FILE         JSON (default DIR/bench.json)\n"
     "  --no-plots          skip gnuplot (frame_ms.png, ratio.png, stages.png)\n"
-    "  --keep-images       write DIR/img/CONFIG-{mosaic,llvmpipe,diff}.png\n"
+    "  --keep-images       write DIR/img/CONFIG-{mosaic,llvmpipe,diff}.png; with --blur\n"
+    "                      DIR/img/CONFIG-blur-{mosaic,llvmpipe-accum,mosaic-accum,truth}.png\n"
     "  -h, --help          show this help\n"
     "Exit status: 0 ok, 1 a configuration failed (or --check did), 2 bad arguments.\n";
 

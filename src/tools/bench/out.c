@@ -165,12 +165,16 @@ int bench_write_json(const char *path, const bench_result *r, int n, const char 
         json_num(f, ratio_of(b));
         if (b->blur) {  /* llvmpipe above is its accumulation of spp sub-frames */
             fputs(",\n     \"blur\": {\"mosaic_psnr\": ", f), json_num(f, b->m_psnr);
+            fputs(", \"mosaic_ssim\": ", f), json_num(f, b->m_ssim);
             fprintf(f, ", \"llvmpipe_accum\": %d, \"llvmpipe_psnr\": ", b->spp), json_num(f, b->l_psnr);
+            fputs(", \"llvmpipe_ssim\": ", f), json_num(f, b->lp_ok ? b->l_ssim : NAN);
             fputs(", \"mosaic_accum_ms\": ", f), json_num(f, b->ma_ok ? b->ma_median : NAN);
             fputs(", \"mosaic_accum_psnr\": ", f), json_num(f, b->ma_ok ? b->ma_psnr : NAN);
+            fputs(", \"mosaic_accum_ssim\": ", f), json_num(f, b->ma_ok ? b->ma_ssim : NAN);
             fputs(", \"accum_agree_psnr\": ", f), json_num(f, b->lp_ok ? b->accum_agree_psnr : NAN);
             fprintf(f, ", \"equal_k\": %d, \"equal_k_searched\": %d, \"equal_k_psnr\": ", b->eq_k, b->eq_searched);
             json_num(f, b->eq_psnr);
+            fputs(", \"equal_k_ssim\": ", f), json_num(f, b->eq_ssim);
             fputs(", \"equal_k_llvmpipe_ms\": ", f), json_num(f, b->eq_k ? b->eq_median : NAN);
             fputs(", \"equal_ratio\": ", f);
             json_num(f, b->eq_k && b->ok ? b->m_median / b->eq_median : NAN);
@@ -264,36 +268,41 @@ int bench_write_blur(const char *md_path, const char *csv_path, const bench_resu
             renderer && *renderer ? renderer : "(none)");
     fprintf(f, "Ground truth: Mosaic's accumulation of %d pinhole sub-frames (mos_accum_pinhole(65536 + k) and "
                "mos_accum_jitter(65536 + k): none of the measured ones), %d spp each; every accumulation's "
-               "sub-frames are jittered over the pixel; PSNR in dB over R, G, B.  \n"
+               "sub-frames are jittered over the pixel; PSNR in dB over R, G, B; SSIM the mean SSIM over R, G, B "
+               "(Wang et al. 2004: 11x11 Gaussian window, sigma 1.5; 1 = equal).  \n"
                "Mosaic %s at S spp (median frame) against the accumulation buffer of K = S pinhole sub-frames, one "
                "sample each (median of the whole accumulation), in llvmpipe and in Mosaic; ratio = Mosaic %s / "
                "llvmpipe (lower is better).  Equal PSNR: the fewest llvmpipe sub-frames (added one at a time) whose "
                "mean reaches Mosaic's PSNR.\n\n",
             truth_k, truth_spp, mosaic_mode, mosaic_mode);
-    fprintf(f, "| scene | size | threads | S | shader | mosaic %s ms | PSNR | llvmpipe accum S ms | PSNR | ratio | "
-               "mosaic accum S ms | PSNR | llvmpipe vs mosaic accum PSNR | equal-PSNR K | PSNR | llvmpipe accum K ms "
-               "| ratio at equal PSNR |\n|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-               "---:|\n", mosaic_mode);
+    fprintf(f, "| scene | size | threads | S | shader | mosaic %s ms | PSNR | SSIM | llvmpipe accum S ms | PSNR | "
+               "SSIM | ratio | mosaic accum S ms | PSNR | SSIM | llvmpipe vs mosaic accum PSNR | equal-PSNR K | PSNR | "
+               "SSIM | llvmpipe accum K ms | ratio at equal PSNR |\n|---|---|---:|---:|---|---:|---:|---:|---:|---:|"
+               "---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", mosaic_mode);
     for (int i = 0; i < n; i++) {
         const bench_result *b = &r[i];
         fprintf(f, "| %s | %dx%d | %d | %d | %s | ", b->scene_name, b->width, b->height, b->threads, b->spp, b->mode);
         if (!b->ok || !b->lp_ok) {
-            fprintf(f, "failed: %s |||||||||||\n", b->error);
+            fprintf(f, "failed: %s |||||||||||||||\n", b->error);
             continue;
         }
         md_num(f, "%.1f", b->m_median, " | ");
         md_num(f, "%.2f", b->m_psnr, " | ");
+        md_num(f, "%.4f", b->m_ssim, " | ");
         md_num(f, "%.1f", b->l_median, " | ");
         md_num(f, "%.2f", b->l_psnr, " | ");
+        md_num(f, "%.4f", b->l_ssim, " | ");
         md_num(f, "%.2f", b->m_median / b->l_median, " | ");
         md_num(f, "%.1f", b->ma_ok ? b->ma_median : NAN, " | ");
         md_num(f, "%.2f", b->ma_ok ? b->ma_psnr : NAN, " | ");
+        md_num(f, "%.4f", b->ma_ok ? b->ma_ssim : NAN, " | ");
         md_num(f, "%.2f", b->accum_agree_psnr, " | ");
         if (b->eq_k)
             fprintf(f, "%d | ", b->eq_k);
         else
             fprintf(f, "> %d | ", b->eq_searched);
         md_num(f, "%.2f", b->eq_psnr, " | ");
+        md_num(f, "%.4f", b->eq_ssim, " | ");
         md_num(f, "%.1f", b->eq_k ? b->eq_median : NAN, " | ");
         md_num(f, "%.2f", b->eq_k ? b->m_median / b->eq_median : NAN, " |\n");
     }
@@ -314,7 +323,8 @@ int bench_write_blur(const char *md_path, const char *csv_path, const bench_resu
             fprintf(f, "%.3f,%.4f", b->eq_median, b->m_median / b->eq_median);
         else
             fputs(",", f);
-        fprintf(f, ",%d,%d\n", b->truth_k, b->truth_spp);
+        fprintf(f, ",%d,%d,%.6f,%.6f,%.6f,%.6f\n", b->truth_k, b->truth_spp, b->m_ssim, b->l_ssim, b->ma_ssim,
+                b->eq_ssim);
     }
     return out_commit(f, &buf, csv_path, err, err_size);
 }
@@ -428,13 +438,14 @@ int bench_report(const bench_opts *o, const bench_result *r)
     }
     if (r->blur && r->ok && r->lp_ok) {
         printf("blur scene=%s size=%dx%d threads=%d spp=%d mode=%s mosaic=%s mosaic_ms=%.3f mosaic_psnr=%.3f "
-               "llvmpipe_accum=%d llvmpipe_ms=%.3f llvmpipe_psnr=%.3f ratio=%.3f mosaic_accum_ms=%.3f "
-               "mosaic_accum_psnr=%.3f accum_agree_psnr=%.3f equal_k=%d equal_k_psnr=%.3f "
-               "equal_k_llvmpipe_ms=%.3f equal_ratio=%.3f truth=%dx%dspp%s\n",
+               "mosaic_ssim=%.4f llvmpipe_accum=%d llvmpipe_ms=%.3f llvmpipe_psnr=%.3f llvmpipe_ssim=%.4f ratio=%.3f "
+               "mosaic_accum_ms=%.3f mosaic_accum_psnr=%.3f mosaic_accum_ssim=%.4f accum_agree_psnr=%.3f equal_k=%d "
+               "equal_k_psnr=%.3f equal_k_ssim=%.4f equal_k_llvmpipe_ms=%.3f equal_ratio=%.3f truth=%dx%dspp%s\n",
                r->scene_name, r->width, r->height, r->threads, r->spp, r->mode,
-               o->blur == MOS_SAMPLING_DECOUPLED ? "decoupled" : "supersample", r->m_median, r->m_psnr, r->spp,
-               r->l_median, r->l_psnr, r->m_median / r->l_median, r->ma_median, r->ma_psnr, r->accum_agree_psnr,
-               r->eq_k, r->eq_psnr, r->eq_k ? r->eq_median : NAN, r->eq_k ? r->m_median / r->eq_median : NAN,
+               o->blur == MOS_SAMPLING_DECOUPLED ? "decoupled" : "supersample", r->m_median, r->m_psnr, r->m_ssim,
+               r->spp, r->l_median, r->l_psnr, r->l_ssim, r->m_median / r->l_median, r->ma_median, r->ma_psnr,
+               r->ma_ssim, r->accum_agree_psnr, r->eq_k, r->eq_psnr, r->eq_ssim, r->eq_k ? r->eq_median : NAN,
+               r->eq_k ? r->m_median / r->eq_median : NAN,
                r->truth_k, r->truth_spp, r->truth_cached ? ",cached" : "");
     } else if (r->ok && r->lp_ok) {
         printf("ratio scene=%s size=%dx%d threads=%d spp=%d mode=%s mosaic_ms=%.3f llvmpipe_ms=%.3f "
