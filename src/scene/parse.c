@@ -398,7 +398,7 @@ static int top_stmt(parser *p, const token *t, int n)
             return -1;
         if (n == 1)
             snprintf(o->name, sizeof o->name, "object%d", s->object_count);
-        o->texture = -1;
+        o->texture = o->lightmap = -1;
         o->shader = SCENE_SHADER_LAMBERT;
         o->color[0] = o->color[1] = o->color[2] = 0.8f;
         o->color[3] = 1.0f;
@@ -996,6 +996,25 @@ static int bsp_texture(parser *p, int col, scene_pk3_set *pk3, const char *folde
     return idx;
 }
 
+/* The map's lightmaps as a scene image (taking MAP's atlas): its index, -1 when the map has no light, -2
+ * when out of memory or over the texture budget. */
+static int bsp_light_image(parser *p, int col, scene_bsp_map *map)
+{
+    if (!map->light.rgba)
+        return -1;
+    char key[4200];
+    snprintf(key, sizeof key, "%s:%s#lightmaps", p->po.mesh_path, p->po.bsp_entry ? p->po.bsp_entry : "");
+    scene_image img = { .width = map->light.width, .height = map->light.height, .rgba = map->light.rgba,
+                        .wrap = { MOS_WRAP_CLAMP_TO_EDGE, MOS_WRAP_CLAMP_TO_EDGE }, .path = strdup(key) };
+    map->light.rgba = NULL;
+    if (!img.path) {
+        scene_image_free(&img);
+        return oom(p, col), -2;
+    }
+    const int idx = add_image(p, col, &img);
+    return idx >= 0 ? idx : -2;
+}
+
 /* Loads the map and appends one object per material (named OBJECT:TEXTURE),
  * textured with the image the game's archives hold for it (else tinted by
  * its name), then its views. */
@@ -1033,6 +1052,8 @@ static int bsp_end(parser *p, int end_col)
     }
     int untextured = 0;
     char missing[160] = "";
+    const int light = rc || po->shader_given ? -1 : bsp_light_image(p, end_col, &map);  /* lightmaps */
+    rc = light == -2 ? -1 : rc;
     for (int i = 0; !rc && i < map.material_count; i++) {
         scene_bsp_material *mat = &map.materials[i];
         if (po->uv[0] != 1.0f || po->uv[1] != 1.0f)
@@ -1079,6 +1100,10 @@ static int bsp_end(parser *p, int end_col)
                     snprintf(missing + ml, sizeof missing - ml, "%s%.30s", untextured ? ", " : "", tex_name(mat->name));
                 untextured++;
             }
+        }
+        if (light >= 0) {  /* the map's light instead of the scene's lights */
+            obj.shader = SCENE_SHADER_LIGHTMAPPED;
+            obj.lightmap = light;
         }
         if (apply_sampling(p, end_col, &obj, NULL)) {
             rc = -1;

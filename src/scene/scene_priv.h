@@ -21,13 +21,20 @@
 
 typedef struct scene_file_id { uint64_t dev, ino; } scene_file_id;  /* a file's identity (st_dev, st_ino) */
 
-/* Geometry in the built-in vertex layout (SHADER_BUILTIN_STRIDE floats per vertex). */
+/* Geometry in the built-in vertex layout (SHADER_BUILTIN_STRIDE floats per vertex), optionally followed
+ * by more floats per vertex (a map's lightmap coordinates: SCENE_LIT_STRIDE). */
 typedef struct scene_mesh {
     float *verts;
     uint32_t *indices;
     uint32_t vert_count;
     uint32_t index_count;  /* 3 per triangle */
+    uint32_t stride;       /* floats per vertex; 0 = SHADER_BUILTIN_STRIDE */
 } scene_mesh;
+
+/* The built-in layout plus the lightmap's u, v: what the lightmapped shader reads. */
+#define SCENE_LIT_STRIDE (SHADER_BUILTIN_STRIDE + 2)
+
+static inline uint32_t scene_mesh_stride(const scene_mesh *m) { return m->stride ? m->stride : SHADER_BUILTIN_STRIDE; }
 
 typedef struct scene_image {
     char *path;  /* resolved path (the key of embedded and map images, with the sampling below) */
@@ -66,12 +73,17 @@ typedef struct scene_light {
     float color[3];
 } scene_light;
 
-enum scene_shader { SCENE_SHADER_FLAT, SCENE_SHADER_LAMBERT, SCENE_SHADER_TEXTURED, SCENE_SHADER_COUNT };
+/* The built-in shaders (lightmapped: a map's texture times its lightmap, texture unit 1, at the
+ * mesh's lightmap coordinates; not a scene-file name). */
+enum scene_shader { SCENE_SHADER_FLAT, SCENE_SHADER_LAMBERT, SCENE_SHADER_TEXTURED, SCENE_SHADER_LIGHTMAPPED,
+                    SCENE_SHADER_COUNT };
+extern const char *const scene_builtin_names[SCENE_SHADER_COUNT];  /* "flat", ..., "lightmapped" (shaders.c) */
 
 typedef struct scene_object {
     char name[SCENE_NAME_MAX];
     int mesh;       /* index into scene.meshes */
     int texture;    /* index into scene.images, -1 = none */
+    int lightmap;   /* the lightmapped shader's texture unit 1: index into scene.images, -1 = none */
     int shader;     /* enum scene_shader */
     float color[4];
     float xform[16];     /* object -> world at t = 0 (column-major) */
@@ -143,7 +155,7 @@ void scene_mesh_free(scene_mesh *m);
  * edge SIZE: centred at the origin, or (base) centred in x/z with the lowest
  * point at y = 0. */
 void scene_mesh_fit(scene_mesh *meshes, int count, float size, bool base);
-/* Appends SRC's vertices and triangles to DST; non-zero when out of memory. */
+/* Appends SRC's vertices and triangles to DST; non-zero when out of memory (or the layouts differ). */
 int scene_mesh_append(scene_mesh *dst, const scene_mesh *src);
 /* The centre of M's bounding box (0 for an empty mesh). */
 void scene_mesh_center(const scene_mesh *m, float c[3]);
@@ -212,8 +224,26 @@ void scene_image_free(scene_image *img);  /* pixels and path */
 typedef struct scene_bsp_material {
     char name[64];  /* the map's texture (shader) name, e.g. textures/base_wall/concrete */
     uint32_t surface_flags, contents;
-    scene_mesh mesh;  /* its faces, y-up, counter-clockwise seen from the front */
+    scene_mesh mesh;  /* its faces, y-up, counter-clockwise seen from the front; SCENE_LIT_STRIDE */
 } scene_bsp_material;
+
+/* The map's lightmaps in one image (bsp_lightmap.c): 128 x 128 tiles, lightmap i at tile i (COLS tiles
+ * a row), then 4 x 4 blocks of the vertex-lit faces' colours; colours shifted as the game does. */
+typedef struct scene_bsp_atlas {
+    uint8_t *rgba;            /* width x height RGBA8, rows top first; NULL: the map has no light */
+    int width, height, cols;
+    int maps;                 /* lightmaps in the file */
+    uint32_t blocks, block_cap;  /* vertex-lit blocks used, room for */
+} scene_bsp_atlas;
+/* The atlas of the lightmaps LUMP (BYTES long) with room for VERTEX_LIT blocks: MOS_OK (no lightmap and no
+ * block: rgba NULL), MOS_ERR_PARSE or MOS_ERR_OUT_OF_MEMORY with *why. */
+mos_result scene_bsp_atlas_init(scene_bsp_atlas *a, const uint8_t *lump, size_t bytes, uint32_t vertex_lit,
+                                const char **why);
+void scene_bsp_atlas_free(scene_bsp_atlas *a);
+/* Where lightmap coordinates S, T of lightmap LIGHTMAP (< maps) lie in the atlas (u, v; v = 0 at the bottom). */
+void scene_bsp_atlas_uv(const scene_bsp_atlas *a, int lightmap, float s, float t, float uv[2]);
+/* The next block, filled with the (unshifted) colour RGB, and its centre's u, v. */
+void scene_bsp_atlas_block(scene_bsp_atlas *a, const uint8_t rgb[3], float uv[2]);
 
 typedef struct scene_bsp_view {
     char name[SCENE_NAME_MAX];  /* intermission, spawn0, spawn1, ... */
@@ -226,6 +256,7 @@ typedef struct scene_bsp_map {
     scene_bsp_view *views;
     int view_count;
     uint32_t faces_drawn, faces_skipped;  /* skipped: sky, nodraw, hint, skip, fog, effects, billboards */
+    scene_bsp_atlas light;  /* the faces' light; every material's mesh has its u, v (SCENE_LIT_STRIDE) */
 } scene_bsp_map;
 
 enum scene_bsp_arg { SCENE_BSP_ARG_PATH, SCENE_BSP_ARG_ENTRY };  /* what an error is about */

@@ -7,7 +7,7 @@
 #include "shader/builtin.h"
 #include "util/cpu.h"
 
-typedef enum builtin_fs_kind { FS_FLAT, FS_LAMBERT, FS_TEXTURED } builtin_fs_kind;
+typedef enum builtin_fs_kind { FS_FLAT, FS_LAMBERT, FS_TEXTURED, FS_LIGHTMAPPED } builtin_fs_kind;
 
 void builtin_fs_scalar(builtin_fs_kind kind, const mos_fs_batch *b);
 #if defined(UTIL_X86)
