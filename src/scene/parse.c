@@ -1015,9 +1015,100 @@ static int bsp_light_image(parser *p, int col, scene_bsp_map *map)
     return idx >= 0 ? idx : -2;
 }
 
-/* Loads the map and appends one object per material (named OBJECT:TEXTURE),
- * textured with the image the game's archives hold for it (else tinted by
- * its name), then its views. */
+/* What the materials of one map share while they become objects. */
+typedef struct bsp_build {
+    scene_pk3_set *pk3;          /* the game folder's archives, NULL with textures off */
+    const char *folder;
+    scene_q3_scripts *scripts;   /* their shader scripts, NULL with textures off */
+    int light;                   /* the lightmaps' image, -1 = none */
+    int untextured, skipped;
+    char missing[160];           /* the first untextured materials */
+    scene_bsp_tally tally;       /* what the scripts ask that is not drawn */
+} bsp_build;
+
+/* Gives OBJ (the object's copy for material MAT) its look: the image its script's first stage names (else
+ * the one named like it) with that stage's blending, alpha test, sides and scale, times the map's light;
+ * an image with transparent texels and no script is cut out or blended as the map's contents say.
+ * 1: not drawn (nodraw, sky, a blend Mosaic lacks); -1: error. */
+static int bsp_material(parser *p, int col, bsp_build *b, scene_bsp_material *mat, scene_object *obj)
+{
+    const pending_object *po = &p->po;
+    const scene_q3_shader *sh = scene_q3_find(b->scripts, mat->name);
+    scene_bsp_look look;
+    scene_bsp_look_of(mat->name, sh, &look);
+    scene_bsp_tally_shader(&b->tally, sh, &look);
+    if (look.skip)
+        return 1;
+    if (look.tc_scale[0] != 1.0f || look.tc_scale[1] != 1.0f)
+        scene_mesh_uv_scale(&mat->mesh, look.tc_scale[0], look.tc_scale[1]);
+    bool alpha = false;
+    const int tex = b->pk3 ? bsp_texture(p, col, b->pk3, b->folder, look.image, &alpha) : -1;
+    if (tex == -2)
+        return -1;
+    if (tex >= 0) {
+        obj->texture = tex;
+        if (!po->shader_given)
+            obj->shader = SCENE_SHADER_TEXTURED;
+    } else {
+        float tint[3];
+        material_tint(mat->name, tint);
+        for (int k = 0; k < 3; k++)
+            obj->color[k] *= tint[k];
+        if (b->pk3) {
+            size_t ml = strlen(b->missing);
+            if (b->untextured < 4)
+                snprintf(b->missing + ml, sizeof b->missing - ml, "%s%.30s", b->untextured ? ", " : "",
+                         tex_name(mat->name));
+            b->untextured++;
+        }
+    }
+    /* Without a script the alpha of a map texture means something only on surfaces the compiler made
+     * translucent (surfaceparm trans, in the contents): liquids blend, the others (fences, grates) are cut
+     * out as the game's alphaFunc GE128 does, drawn from both sides. */
+    const bool trans = !look.scripted && alpha && (mat->contents & SCENE_BSP_CONTENTS_TRANSLUCENT);
+    const mos_blend blend = trans && (mat->contents & SCENE_BSP_CONTENTS_LIQUID) ? MOS_BLEND_ALPHA : look.blend;
+    const float cutoff = trans && blend == MOS_BLEND_OPAQUE ? 0.5f : look.alpha_cutoff;
+    if (!po->blend_given)
+        obj->blend = blend;
+    if (!po->alpha_given)
+        obj->alpha_cutoff = cutoff;
+    if ((trans || look.two_sided) && !po->cull_given)
+        obj->cull = MOS_CULL_NONE;
+    if (b->light >= 0 || (look.scripted && !po->shader_given)) {  /* the map's light, not the scene's */
+        obj->shader = SCENE_SHADER_LIGHTMAPPED;
+        obj->lightmap = look.lit ? b->light : -1;
+    }
+    const int clamp[2] = { MOS_WRAP_CLAMP_TO_EDGE, MOS_WRAP_CLAMP_TO_EDGE };
+    return apply_sampling(p, col, obj, look.clamp ? clamp : NULL) ? -1 : 0;
+}
+
+/* The warnings of a map's materials: those without an image, what the scripts ask that is not drawn. */
+static int bsp_warnings(parser *p, const bsp_build *b, int materials)
+{
+    const pending_object *po = &p->po;
+    int save = p->line, rc = 0;
+    p->line = po->geom_line;
+    if (b->untextured)
+        rc = pwarn(p, po->path_col, "%d of %d materials have no image in the archives of '%s' (%d read; Debian's "
+                   "openarena-081-textures holds OpenArena's) and are drawn tinted: %s%s", b->untextured,
+                   materials, b->folder[0] ? b->folder : ".", scene_pk3_count(b->pk3), b->missing,
+                   b->untextured > 4 ? ", ..." : "");
+    if (!rc && b->tally.materials) {
+        char what[600];
+        scene_bsp_tally_text(&b->tally, what, sizeof what);
+        rc = pwarn(p, po->path_col, "%d of %d materials' shader scripts ask for what Mosaic does not draw: %s",
+                   b->tally.materials, materials, what);
+    }
+    if (!rc && scene_q3_scripts_error(b->scripts))
+        rc = pwarn(p, po->path_col, "%d malformed shader%s in the scripts of '%s' not read (the first: %s)",
+                   scene_q3_scripts_faults(b->scripts), scene_q3_scripts_faults(b->scripts) == 1 ? "" : "s",
+                   b->folder[0] ? b->folder : ".", scene_q3_scripts_error(b->scripts));
+    p->line = save;
+    return rc;
+}
+
+/* Loads the map and appends one object per drawn material (named OBJECT:TEXTURE), with the look its
+ * shader script gives it (bsp_material) and the map's lightmaps, then its views. */
 static int bsp_end(parser *p, int end_col)
 {
     pending_object *po = &p->po;
@@ -1042,18 +1133,17 @@ static int bsp_end(parser *p, int end_col)
     for (int i = 0; i < map.material_count; i++)
         tris += (uint64_t)(map.materials[i].mesh.index_count / 3) * inst;
     int rc = over_budget(p, end_col, o->name, tris);
-    /* The images: from every archive of the map's game folder. */
-    scene_pk3_set *pk3 = NULL;
+    /* The images and shader scripts: from every archive of the map's game folder. */
+    bsp_build b = { .light = -1 };
     char *folder = NULL;
     if (!rc && po->bsp_textures && !po->texture_given) {
-        folder = game_folder(po->mesh_path, po->bsp_entry != NULL);
-        if (!folder || scene_pk3_open(folder, p->opts->sandbox_dir, &pk3) != MOS_OK)
+        b.folder = folder = game_folder(po->mesh_path, po->bsp_entry != NULL);
+        if (!folder || scene_pk3_open(folder, p->opts->sandbox_dir, &b.pk3) != MOS_OK ||
+            scene_q3_scripts_load(b.pk3, &b.scripts) != MOS_OK)
             rc = oom(p, end_col);
     }
-    int untextured = 0;
-    char missing[160] = "";
-    const int light = rc || po->shader_given ? -1 : bsp_light_image(p, end_col, &map);  /* lightmaps */
-    rc = light == -2 ? -1 : rc;
+    b.light = rc || po->shader_given ? -1 : bsp_light_image(p, end_col, &map);  /* lightmaps */
+    rc = b.light == -2 ? -1 : rc;
     for (int i = 0; !rc && i < map.material_count; i++) {
         scene_bsp_material *mat = &map.materials[i];
         if (po->uv[0] != 1.0f || po->uv[1] != 1.0f)
@@ -1067,61 +1157,23 @@ static int bsp_end(parser *p, int end_col)
             memcpy(obj.name + nl + 1, tname, tl);
             obj.name[nl + 1 + tl] = '\0';
         }
-        bool alpha = false;
-        const int tex = pk3 ? bsp_texture(p, end_col, pk3, folder, mat->name, &alpha) : -1;
-        if (tex == -2) {
-            rc = -1;
-            break;
+        const int m = bsp_material(p, end_col, &b, mat, &obj);
+        if (m == 1) {  /* not drawn: its triangles leave the budget */
+            tris -= (uint64_t)(mat->mesh.index_count / 3) * inst;
+            b.skipped++;
+            continue;
         }
-        if (tex >= 0) {
-            obj.texture = tex;
-            if (!po->shader_given)
-                obj.shader = SCENE_SHADER_TEXTURED;
-            /* The alpha of a map texture means something only on surfaces
-             * its shader made translucent (surfaceparm trans, in the
-             * material's contents; elsewhere it feeds effects Mosaic does not
-             * draw): liquids blend, the others (fences, grates, foliage) are
-             * cut out as the game's alphaFunc GE128 does. */
-            const bool trans = alpha && (mat->contents & SCENE_BSP_CONTENTS_TRANSLUCENT);
-            if (trans && (mat->contents & SCENE_BSP_CONTENTS_LIQUID) && !po->blend_given)
-                obj.blend = MOS_BLEND_ALPHA;
-            else if (trans && !po->alpha_given)
-                obj.alpha_cutoff = 0.5f;
-            if (trans && !po->cull_given)
-                obj.cull = MOS_CULL_NONE;  /* such shaders draw both sides (cull disable) */
-        } else {
-            float tint[3];
-            material_tint(mat->name, tint);
-            for (int k = 0; k < 3; k++)
-                obj.color[k] *= tint[k];
-            if (pk3) {
-                size_t ml = strlen(missing);
-                if (untextured < 4)
-                    snprintf(missing + ml, sizeof missing - ml, "%s%.30s", untextured ? ", " : "", tex_name(mat->name));
-                untextured++;
-            }
-        }
-        if (light >= 0) {  /* the map's light instead of the scene's lights */
-            obj.shader = SCENE_SHADER_LIGHTMAPPED;
-            obj.lightmap = light;
-        }
-        if (apply_sampling(p, end_col, &obj, NULL)) {
+        if (m < 0) {
             rc = -1;
             break;
         }
         finish_object(po, &obj, &mat->mesh);
         rc = append_object(p, end_col, &obj, &mat->mesh);  /* the scene owns the mesh now */
     }
-    if (!rc && untextured) {
-        int save = p->line;
-        p->line = po->geom_line;
-        rc = pwarn(p, po->path_col, "%d of %d materials have no image in the archives of '%s' (%d read; Debian's "
-                   "openarena-081-textures holds OpenArena's) and are drawn tinted: %s%s", untextured,
-                   map.material_count, folder[0] ? folder : ".", scene_pk3_count(pk3), missing,
-                   untextured > 4 ? ", ..." : "");
-        p->line = save;
-    }
-    scene_pk3_close(pk3);
+    if (!rc)
+        rc = bsp_warnings(p, &b, map.material_count);
+    scene_q3_scripts_free(b.scripts);
+    scene_pk3_close(b.pk3);
     free(folder);
     if (!rc)
         p->total_tris += tris;

@@ -285,6 +285,76 @@ mos_result scene_zip_inflate(void *archive, size_t want, uint8_t **data, const c
  * MOS_ERR_BAD_SIZE over MAX_BYTES, MOS_ERR_PARSE when it does not inflate, MOS_ERR_OUT_OF_MEMORY. */
 mos_result scene_pk3_read(scene_pk3_set *s, const char *name, size_t max_bytes, uint8_t **data, size_t *size);
 
+/* Lists the distinct entries (names compared without case) under PREFIX ending in SUFFIX of every
+ * archive, at most MAX, sorted by name (strcasecmp): *names (malloc'd, each malloc'd), their count, or -1
+ * when out of memory. */
+int scene_pk3_list(scene_pk3_set *s, const char *prefix, const char *suffix, int max, char ***names);
+
+/* ---- q3shader.c: Quake 3 shader scripts, what Mosaic draws of them */
+enum scene_q3_blend { SCENE_Q3_OPAQUE, SCENE_Q3_ADD, SCENE_Q3_FILTER, SCENE_Q3_BLEND, SCENE_Q3_OTHER };
+enum scene_q3_alpha { SCENE_Q3_ALPHA_NONE, SCENE_Q3_GT0, SCENE_Q3_LT128, SCENE_Q3_GE128 };
+#define SCENE_Q3_NODRAW 1u  /* surfaceparm nodraw */
+#define SCENE_Q3_SKY 2u     /* surfaceparm sky */
+#define SCENE_Q3_TRANS 4u   /* surfaceparm trans */
+#define SCENE_Q3_MAX_NOTES 8
+typedef struct scene_q3_shader {
+    char name[64];
+    char image[64];          /* the first image stage's (map, clampMap, animMap's first frame); "" = none */
+    bool clamp;              /* ... from clampMap */
+    uint8_t blend, alpha;    /* ... its blendFunc (enum scene_q3_blend), alphaFunc (enum scene_q3_alpha) */
+    float tc_scale[2];       /* ... its tcMod scale (product of them), 1 1 = none */
+    bool lightmap;           /* a stage maps $lightmap */
+    bool lightmap_first;     /* ... before the image stage (the image multiplies the light) */
+    bool two_sided;          /* cull none / twosided / disable */
+    unsigned surface;        /* SCENE_Q3_NODRAW | SKY | TRANS */
+    char sky[64];            /* skyParms' farbox: images SKY_rt, _bk, _lf, _ft, _up, _dn; "" = none */
+    char unsupported[SCENE_Q3_MAX_NOTES][64];  /* keywords that change the game's picture, not drawn */
+    int unsupported_count;
+    int file;                /* index of its script in load order */
+} scene_q3_shader;
+typedef struct scene_q3_scripts scene_q3_scripts;
+/* Every scripts/NAME.shader of the archives, in name order: MOS_OK or MOS_ERR_OUT_OF_MEMORY; a malformed
+ * script stops at its fault and the set keeps the first fault's "scripts/F.shader:LINE:COL: message". */
+mos_result scene_q3_scripts_load(scene_pk3_set *pk3, scene_q3_scripts **out);
+scene_q3_scripts *scene_q3_scripts_new(void);  /* empty (NULL when out of memory) */
+/* Adds the shaders of the script FILE (TEXT, LEN bytes, no NUL needed): MOS_OK or MOS_ERR_OUT_OF_MEMORY. */
+mos_result scene_q3_parse(scene_q3_scripts *s, const char *file, const char *text, size_t len);
+void scene_q3_scripts_free(scene_q3_scripts *s);
+/* The shader NAME (without case) as the game picks it: the last script in name order; NULL = none. */
+const scene_q3_shader *scene_q3_find(const scene_q3_scripts *s, const char *name);
+int scene_q3_scripts_files(const scene_q3_scripts *s);
+int scene_q3_scripts_count(const scene_q3_scripts *s);
+const char *scene_q3_scripts_error(const scene_q3_scripts *s);  /* the first fault, NULL = none */
+int scene_q3_scripts_faults(const scene_q3_scripts *s);  /* malformed shaders and sections */
+
+/* ---- bsp_look.c: a map material as Mosaic draws it (from its shader script, or the game's default) */
+typedef struct scene_bsp_look {
+    char image[64];        /* the image to read (its extension replaced as the game does) */
+    bool scripted;         /* a shader script defines the material */
+    bool skip;             /* not drawn: nodraw, sky (drawn as the sky box), or a blend Mosaic lacks */
+    bool lit;              /* times the lightmap (else the image as it is) */
+    bool clamp;            /* clampMap: clamp to edge */
+    bool two_sided;
+    mos_blend blend;
+    float alpha_cutoff;    /* 0 = none */
+    float tc_scale[2];
+    const char *note;      /* what of the first stage is not drawn as the game does, NULL = nothing */
+} scene_bsp_look;
+/* The look of map material MATERIAL defined by SH (NULL: no script defines it). */
+void scene_bsp_look_of(const char *material, const scene_q3_shader *sh, scene_bsp_look *look);
+/* What a map's scripts ask that is not drawn: distinct notes with their counts. */
+#define SCENE_BSP_TALLY_MAX 12
+typedef struct scene_bsp_tally {
+    char what[SCENE_BSP_TALLY_MAX][64];
+    int n[SCENE_BSP_TALLY_MAX];
+    int count, more, materials;  /* notes, notes past the table, materials with any */
+} scene_bsp_tally;
+void scene_bsp_tally_add(scene_bsp_tally *t, const char *what);
+/* Adds SH's unsupported keywords and LOOK's note, counting the material once. */
+void scene_bsp_tally_shader(scene_bsp_tally *t, const scene_q3_shader *sh, const scene_bsp_look *look);
+/* "deformVertexes (3), tcMod scroll (2), ..." into OUT. */
+void scene_bsp_tally_text(const scene_bsp_tally *t, char *out, size_t size);
+
 /* ---- sandbox.c: the one door through which the scene loader opens files.  With SANDBOX (a canonical
  * folder, as realpath gives it) the path must resolve (symbolic links followed) inside it; always it must
  * be a regular file (opened with O_NONBLOCK, then fstat'd: a FIFO or device is refused without waiting)
