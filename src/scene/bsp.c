@@ -38,6 +38,7 @@ enum { FACE_POLYGON = 1, FACE_PATCH = 2, FACE_MESH = 3, FACE_BILLBOARD = 4, FACE
  * and which would be opaque slabs here.  Alpha-tested fences and decals stay. */
 #define SURF_SKIP_MASK (0x4u | 0x80u | 0x100u | 0x200u)  /* SURF_SKY | SURF_NODRAW | SURF_HINT | SURF_SKIP */
 #define SURF_NOLIGHTMAP 0x400u
+#define SURF_SKY 0x4u
 #define CONTENTS_FOG 0x40u
 #define CONTENTS_TRANSLUCENT SCENE_BSP_CONTENTS_TRANSLUCENT
 #define CONTENTS_BODY (0x1u | SCENE_BSP_CONTENTS_LIQUID)  /* SOLID | LAVA | SLIME | WATER */
@@ -776,6 +777,10 @@ static mos_result build(bsp_ctx *c, const uint8_t *data, size_t size, int level,
             map->faces_drawn++;
         } else {
             map->faces_skipped++;
+            const uint8_t *t = tex.p + (size_t)f.texture * TEXTURE_SIZE;  /* checked by face_size */
+            if (!map->sky[0] && ((uint32_t)le32(t + 64) & SURF_SKY))
+                for (int k = 0; k < 63 && t[k]; k++)
+                    map->sky[k] = t[k] >= 0x20 && t[k] < 0x7f ? (char)t[k] : '?';
         }
         if (total > SCENE_MAX_MESH_TRIANGLES || counts[2 * f.texture] > UINT32_MAX / 2) {
             r = fail(c, MOS_ERR_PARSE, "more than %u triangles (the limit per map) at patch level %d",

@@ -4,9 +4,10 @@
  * Fed by bsp.c with the lump and the faces; its image becomes the map objects' texture unit 1 (parse.c),
  * drawn by the built-in "lightmapped" shader.
  *
- * Colours are shifted as the game does (R_ColorShiftLightingBytes, r_mapOverBrightBits 2 on a display
- * with r_overBrightBits 1): doubled, and a texel that would pass 255 is scaled down to keep its hue; the
- * shader doubles again and saturates, as the game's overbright display does. */
+ * Lightmap texels are shifted as the game does (R_ColorShiftLightingBytes, r_mapOverBrightBits 2 on a
+ * display with r_overBrightBits 1): doubled, and a texel that would pass 255 is scaled down to keep its
+ * hue; the shader doubles again and saturates, as the game's overbright display does.  Vertex colours
+ * are shifted and halved there (identityLight), so a block holds them as they are. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,8 +104,8 @@ void scene_bsp_atlas_block(scene_bsp_atlas *a, const uint8_t rgb[3], float uv[2]
     a->blocks++;
     const int x0 = (tile % a->cols) * TILE + (in % (TILE / BLOCK)) * BLOCK;
     const int y0 = (tile / a->cols) * TILE + (in / (TILE / BLOCK)) * BLOCK;
-    uint8_t c[4];
-    color_shift(rgb, c);
+    const uint8_t c[4] = { rgb[0], rgb[1], rgb[2], 255 };  /* rgbGen vertex: shifted, then times the game's
+                                                              * identityLight 1/2: the colour as it is */
     for (int y = 0; y < BLOCK; y++)
         for (int x = 0; x < BLOCK; x++)
             memcpy(a->rgba + ((size_t)(y0 + y) * (size_t)a->width + (size_t)(x0 + x)) * 4, c, 4);

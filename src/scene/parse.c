@@ -1082,6 +1082,57 @@ static int bsp_material(parser *p, int col, bsp_build *b, scene_bsp_material *ma
     return apply_sampling(p, col, obj, look.clamp ? clamp : NULL) ? -1 : 0;
 }
 
+/* The sky box of the map's sky material: its script's skyParms farbox images, else (no such images) its
+ * first image stage (the game's cloud layer) on every face; six objects OBJECT:sky_rt, ..., fullbright,
+ * drawn first and writing no depth, so that everything stands in front; *TRIS gets their triangles.
+ * 0, or -1 on error. */
+static int bsp_sky(parser *p, int col, bsp_build *b, const scene_bsp_map *map, uint64_t *tris)
+{
+    pending_object *po = &p->po;
+    const scene_q3_shader *sh = map->sky[0] ? scene_q3_find(b->scripts, map->sky) : NULL;
+    if (!sh || (!sh->sky[0] && !sh->image[0]) || po->shader_given)
+        return 0;
+    float centre[3], half;
+    scene_bsp_sky_box(map, SCENE_BSP_FAR, centre, &half);
+    bool clouds = false;
+    for (int face = 0; face < 6; face++) {
+        char image[80];
+        bool alpha;
+        snprintf(image, sizeof image, "%s_%s", sh->sky, scene_bsp_sky_suffix[face]);
+        int tex = clouds || !sh->sky[0] ? -1 : bsp_texture(p, col, b->pk3, b->folder, image, &alpha);
+        if (tex == -1 && sh->image[0]) {
+            clouds = true;
+            tex = bsp_texture(p, col, b->pk3, b->folder, sh->image, &alpha);
+        }
+        if (tex == -2)
+            return -1;
+        if (tex < 0)
+            return 0;
+        scene_object obj = po->obj;
+        snprintf(obj.name + strnlen(obj.name, SCENE_NAME_MAX - 8), 8, ":sky_%s", scene_bsp_sky_suffix[face]);
+        obj.texture = tex;
+        obj.shader = SCENE_SHADER_LIGHTMAPPED;  /* without a lightmap: the image as it is */
+        obj.cull = MOS_CULL_NONE;
+        const int clamp[2] = { MOS_WRAP_CLAMP_TO_EDGE, MOS_WRAP_CLAMP_TO_EDGE };
+        scene_mesh m;
+        if (apply_sampling(p, col, &obj, clouds ? NULL : clamp))
+            return -1;
+        if (scene_bsp_sky_face(face, centre, half, &m))
+            return oom(p, col);
+        if (clouds)
+            scene_mesh_uv_scale(&m, sh->tc_scale[0], sh->tc_scale[1]);
+        finish_object(po, &obj, &m);
+        obj.depth_write = false;
+        *tris += m.index_count / 3;
+        if (append_object(p, col, &obj, &m))
+            return -1;
+    }
+    if (clouds)
+        scene_bsp_tally_add(&b->tally, sh->sky[0] ? "sky: no farbox images, the cloud layer on a box"
+                                                  : "sky: the cloud layer on a box");
+    return 0;
+}
+
 /* The warnings of a map's materials: those without an image, what the scripts ask that is not drawn. */
 static int bsp_warnings(parser *p, const bsp_build *b, int materials)
 {
@@ -1144,6 +1195,8 @@ static int bsp_end(parser *p, int end_col)
     }
     b.light = rc || po->shader_given ? -1 : bsp_light_image(p, end_col, &map);  /* lightmaps */
     rc = b.light == -2 ? -1 : rc;
+    if (!rc && b.pk3)
+        rc = bsp_sky(p, end_col, &b, &map, &tris);
     for (int i = 0; !rc && i < map.material_count; i++) {
         scene_bsp_material *mat = &map.materials[i];
         if (po->uv[0] != 1.0f || po->uv[1] != 1.0f)

@@ -242,7 +242,7 @@ mos_result scene_bsp_atlas_init(scene_bsp_atlas *a, const uint8_t *lump, size_t 
 void scene_bsp_atlas_free(scene_bsp_atlas *a);
 /* Where lightmap coordinates S, T of lightmap LIGHTMAP (< maps) lie in the atlas (u, v; v = 0 at the bottom). */
 void scene_bsp_atlas_uv(const scene_bsp_atlas *a, int lightmap, float s, float t, float uv[2]);
-/* The next block, filled with the (unshifted) colour RGB, and its centre's u, v. */
+/* The next block, filled with the vertex colour RGB (as the game draws rgbGen vertex), and its centre's u, v. */
 void scene_bsp_atlas_block(scene_bsp_atlas *a, const uint8_t rgb[3], float uv[2]);
 
 typedef struct scene_bsp_view {
@@ -257,6 +257,7 @@ typedef struct scene_bsp_map {
     int view_count;
     uint32_t faces_drawn, faces_skipped;  /* skipped: sky, nodraw, hint, skip, fog, effects, billboards */
     scene_bsp_atlas light;  /* the faces' light; every material's mesh has its u, v (SCENE_LIT_STRIDE) */
+    char sky[64];           /* the first sky material a face uses (not drawn; its script's farbox is), "" = none */
 } scene_bsp_map;
 
 enum scene_bsp_arg { SCENE_BSP_ARG_PATH, SCENE_BSP_ARG_ENTRY };  /* what an error is about */
@@ -326,6 +327,15 @@ int scene_q3_scripts_files(const scene_q3_scripts *s);
 int scene_q3_scripts_count(const scene_q3_scripts *s);
 const char *scene_q3_scripts_error(const scene_q3_scripts *s);  /* the first fault, NULL = none */
 int scene_q3_scripts_faults(const scene_q3_scripts *s);  /* malformed shaders and sections */
+
+/* ---- bsp_sky.c: the sky box of skyParms' farbox */
+extern const char *const scene_bsp_sky_suffix[6];  /* the faces' images: FARBOX_rt, _bk, _lf, _ft, _up, _dn */
+/* The box around MAP's meshes (map space): its CENTRE and HALF size, every corner closer than FAR to any
+ * point of the map where it can. */
+void scene_bsp_sky_box(const scene_bsp_map *map, float far, float centre[3], float *half);
+/* Face FACE (0..5, in scene_bsp_sky_suffix order) as a quad in M (SCENE_LIT_STRIDE, the image upright seen
+ * from inside); 0, or -1 when out of memory. */
+int scene_bsp_sky_face(int face, const float centre[3], float half, scene_mesh *m);
 
 /* ---- bsp_look.c: a map material as Mosaic draws it (from its shader script, or the game's default) */
 typedef struct scene_bsp_look {
