@@ -1,9 +1,10 @@
 /* bsp_look.c — how one material of a Quake 3 map is drawn, from its shader script: the image to read, the
  * blending, alpha test, sides and texture scale of its first image stage, whether the lightmap multiplies
- * it, or that it is not drawn; and the tally of what the scripts ask that Mosaic does not draw, for one
- * warning per map.  Fed by parse.c with the map's materials and q3shader.c's shaders. */
+ * it, or that it is not drawn; the tally of what the scripts ask that Mosaic does not draw, for one
+ * warning per map; and which package holds a game folder's data, for the warning on missing images.  Fed by parse.c with the map's materials and q3shader.c's shaders. */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "scene/scene_priv.h"
 
@@ -77,4 +78,12 @@ void scene_bsp_tally_text(const scene_bsp_tally *t, char *out, size_t size)
     }
     if (t->more && n < size)
         snprintf(out + n, size - n, ", and %d more", t->more);
+}
+
+const char *scene_bsp_package_hint(const char *folder)
+{
+    const char *slash = strrchr(folder, '/'), *base = slash ? slash + 1 : folder;
+    if (!strcasecmp(base, "baseoa"))  /* OpenArena's game folder */
+        return "Debian's openarena-081-textures and openarena-data hold OpenArena's images and shader scripts";
+    return NULL;  /* another game: its data comes with the game */
 }

@@ -1139,11 +1139,13 @@ static int bsp_warnings(parser *p, const bsp_build *b, int materials)
     const pending_object *po = &p->po;
     int save = p->line, rc = 0;
     p->line = po->geom_line;
+    const char *hint = b->untextured ? scene_bsp_package_hint(b->folder[0] ? b->folder : ".") : NULL;
     if (b->untextured)
-        rc = pwarn(p, po->path_col, "%d of %d materials have no image in the archives of '%s' (%d read; Debian's "
-                   "openarena-081-textures holds OpenArena's) and are drawn tinted: %s%s", b->untextured,
-                   materials, b->folder[0] ? b->folder : ".", scene_pk3_count(b->pk3), b->missing,
-                   b->untextured > 4 ? ", ..." : "");
+        rc = pwarn(p, po->path_col, "%d of %d materials have no image and are drawn tinted: %s%s; looked for "
+                   "their shader scripts (scripts/NAME.shader) and images (.tga, .jpg, .jpeg, .png) in the %d .pk3 "
+                   "archives of '%s'%s%s%s", b->untextured, materials, b->missing, b->untextured > 4 ? ", ..." : "",
+                   scene_pk3_count(b->pk3), b->folder[0] ? b->folder : ".", hint ? " (" : "", hint ? hint : "",
+                   hint ? ")" : "");
     if (!rc && b->tally.materials) {
         char what[600];
         scene_bsp_tally_text(&b->tally, what, sizeof what);

@@ -113,11 +113,11 @@ static const char *next(lexer *lx, bool cross)
     return lx->tok;
 }
 
-/* The rest of the line, skipped, up to a '}' (which the next token gives). */
+/* The rest of the line, skipped, up to a brace (which the next token gives). */
 static void skip_line(lexer *lx)
 {
     while (!lx->failed && next(lx, false)[0])
-        if (!strcmp(lx->tok, "}")) {
+        if (!strcmp(lx->tok, "}") || !strcmp(lx->tok, "{")) {
             lx->again = true;
             return;
         }
@@ -229,7 +229,7 @@ static void stage(lexer *lx, scene_q3_shader *sh)
         } else {
             note(&notes, key);
         }
-        if (!strcmp(a, "}"))
+        if (!strcmp(a, "}") || !strcmp(a, "{"))
             lx->again = true;
         else
             skip_line(lx);
@@ -286,10 +286,12 @@ static void body(lexer *lx, scene_q3_shader *sh)
         if (is(key, "surfaceparm")) {
             sh->surface |= is(a, "nodraw") ? SCENE_Q3_NODRAW : is(a, "sky") ? SCENE_Q3_SKY
                          : is(a, "trans") ? SCENE_Q3_TRANS : 0u;
+            continue;
         } else if (is(key, "cull")) {
             sh->two_sided = is(a, "none") || is(a, "twosided") || is(a, "disable");
             if (is(a, "front"))
                 note(sh, "cull front");
+            continue;
         } else if (is(key, "skyParms")) {
             if (a[0] && !is(a, "-"))
                 snprintf(sh->sky, sizeof sh->sky, "%s", a);

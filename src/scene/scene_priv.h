@@ -364,6 +364,9 @@ void scene_bsp_tally_add(scene_bsp_tally *t, const char *what);
 void scene_bsp_tally_shader(scene_bsp_tally *t, const scene_q3_shader *sh, const scene_bsp_look *look);
 /* "deformVertexes (3), tcMod scroll (2), ..." into OUT. */
 void scene_bsp_tally_text(const scene_bsp_tally *t, char *out, size_t size);
+/* The package that holds the images and scripts of the game folder FOLDER (its last component names the
+ * game: baseoa is OpenArena), as a phrase for a warning; NULL when no package is known. */
+const char *scene_bsp_package_hint(const char *folder);
 
 /* ---- sandbox.c: the one door through which the scene loader opens files.  With SANDBOX (a canonical
  * folder, as realpath gives it) the path must resolve (symbolic links followed) inside it; always it must
