@@ -1090,6 +1090,8 @@ static int bsp_sky(parser *p, int col, bsp_build *b, const scene_bsp_map *map, u
 {
     pending_object *po = &p->po;
     const scene_q3_shader *sh = map->sky[0] ? scene_q3_find(b->scripts, map->sky) : NULL;
+    if (map->sky[0] && !sh)
+        scene_bsp_tally_add(&b->tally, "a sky material without a shader script (no sky box)");
     if (!sh || (!sh->sky[0] && !sh->image[0]) || po->shader_given)
         return 0;
     float centre[3], half;

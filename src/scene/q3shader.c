@@ -184,7 +184,7 @@ static void stage(lexer *lx, scene_q3_shader *sh)
         if (is(kw, "{"))
             return lex_fail(lx, "'{' inside a stage");
         char key[32];
-        snprintf(key, sizeof key, "%s", kw);
+        snprintf(key, sizeof key, "%.31s", kw);
         const char *a = next(lx, false);
         if (is(key, "map") || is(key, "clampMap") || is(key, "animMap")) {
             if (is(key, "animMap"))  /* frequency, then the frames: the first is drawn */
@@ -253,7 +253,7 @@ static void stage(lexer *lx, scene_q3_shader *sh)
         note(sh, "more image stages");
         return;
     }
-    snprintf(sh->image, sizeof sh->image, "%s", image);
+    snprintf(sh->image, sizeof sh->image, "%.63s", image);
     sh->clamp = clamp;
     sh->blend = (uint8_t)blend;
     sh->alpha = (uint8_t)alpha;
@@ -276,7 +276,7 @@ static void body(lexer *lx, scene_q3_shader *sh)
             continue;
         }
         char key[32];
-        snprintf(key, sizeof key, "%s", kw);
+        snprintf(key, sizeof key, "%.31s", kw);
         const char *a = next(lx, false);
         if (!strcmp(a, "}") || !strcmp(a, "{")) {  /* a keyword without argument before a brace */
             note(sh, key);
@@ -294,7 +294,7 @@ static void body(lexer *lx, scene_q3_shader *sh)
             continue;
         } else if (is(key, "skyParms")) {
             if (a[0] && !is(a, "-"))
-                snprintf(sh->sky, sizeof sh->sky, "%s", a);
+                snprintf(sh->sky, sizeof sh->sky, "%.63s", a);
             else
                 note(sh, "skyParms without a farbox");
         } else if (!strncasecmp(key, "qer_", 4) || !strncasecmp(key, "q3map_", 6) || is(key, "nopicmip") ||
@@ -360,7 +360,7 @@ mos_result scene_q3_parse(scene_q3_scripts *s, const char *file, const char *tex
             continue;
         }
         char key[64];
-        snprintf(key, sizeof key, "%s", name);
+        snprintf(key, sizeof key, "%.63s", name);
         if (!is(next(&lx, true), "{")) {
             lex_fail(&lx, "expected '{' after the shader name");
             continue;
