@@ -140,6 +140,19 @@ static void note(scene_q3_shader *sh, const char *what)
 
 static bool is(const char *tok, const char *kw) { return !strcasecmp(tok, kw); }
 
+/* The next keyword of a braced section WHAT ("a stage"), crossing lines: NULL at its '}', or on a fault
+ * (lx->failed; the end of the text: "WHAT is not closed by '}'"). */
+static const char *keyword(lexer *lx, const char *what)
+{
+    const char *kw = next(lx, true);
+    if (!lx->failed && !kw[0]) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "%s is not closed by '}'", what);
+        lex_fail(lx, msg);
+    }
+    return lx->failed || !kw[0] || is(kw, "}") ? NULL : kw;
+}
+
 /* blendFunc's arguments (the token after the keyword is in lx->tok). */
 static int blend_func(lexer *lx)
 {
@@ -174,12 +187,10 @@ static void stage(lexer *lx, scene_q3_shader *sh)
     int blend = SCENE_Q3_OPAQUE, alpha = SCENE_Q3_ALPHA_NONE;
     float scale[2] = { 1, 1 };
     for (;;) {
-        const char *kw = next(lx, true);
+        const char *kw = keyword(lx, "a stage");
         if (lx->failed)
             return;
-        if (!kw[0])
-            return lex_fail(lx, "a stage is not closed by '}'");
-        if (is(kw, "}"))
+        if (!kw)
             break;
         if (is(kw, "{"))
             return lex_fail(lx, "'{' inside a stage");
@@ -264,12 +275,8 @@ static void stage(lexer *lx, scene_q3_shader *sh)
 static void body(lexer *lx, scene_q3_shader *sh)
 {
     for (;;) {
-        const char *kw = next(lx, true);
-        if (lx->failed)
-            return;
-        if (!kw[0])
-            return lex_fail(lx, "a shader is not closed by '}'");
-        if (is(kw, "}"))
+        const char *kw = keyword(lx, "a shader");
+        if (!kw)
             return;
         if (is(kw, "{")) {
             stage(lx, sh);

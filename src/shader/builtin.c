@@ -24,16 +24,23 @@ void shader_builtin_uniforms_init(shader_builtin_uniforms *u)
 
 /* ---- vertex stage ---------------------------------------------------------- */
 
+/* Vertex I of the batch: its attributes, and its clip position mvp * (pos, 1) written. */
+static const float *vs_clip(const mos_vs_batch *b, const float m[16], int i)
+{
+    const float *a = b->attribs + (size_t)i * (size_t)b->stride;
+    float *clip = b->clip + (size_t)i * 4;
+    for (int r = 0; r < 4; r++)
+        clip[r] = m[r] * a[0] + m[4 + r] * a[1] + m[8 + r] * a[2] + m[12 + r];
+    return a;
+}
+
 void shader_builtin_vs(const mos_vs_batch *b)
 {
     const shader_builtin_uniforms *u = b->uniforms;
     const float *m = u->mvp, *nm = u->normal_matrix;
     const int vc = b->varying_count;
     for (int i = 0; i < b->count; i++) {
-        const float *a = b->attribs + (size_t)i * (size_t)b->stride;
-        float *clip = b->clip + (size_t)i * 4;
-        for (int r = 0; r < 4; r++)
-            clip[r] = m[r] * a[0] + m[4 + r] * a[1] + m[8 + r] * a[2] + m[12 + r];
+        const float *a = vs_clip(b, m, i);
         float out[SHADER_BUILTIN_VARYINGS];
         for (int r = 0; r < 3; r++)
             out[r] = nm[r] * a[3] + nm[4 + r] * a[4] + nm[8 + r] * a[5];
@@ -52,10 +59,7 @@ void shader_builtin_vs_lightmapped(const mos_vs_batch *b)
     const float *m = u->mvp;
     const int vc = b->varying_count;
     for (int i = 0; i < b->count; i++) {
-        const float *a = b->attribs + (size_t)i * (size_t)b->stride;
-        float *clip = b->clip + (size_t)i * 4;
-        for (int r = 0; r < 4; r++)
-            clip[r] = m[r] * a[0] + m[4 + r] * a[1] + m[8 + r] * a[2] + m[12 + r];
+        const float *a = vs_clip(b, m, i);
         const bool lit = b->stride >= SHADER_BUILTIN_LIT_STRIDE;  /* else no lightmap coordinates: 0 0 */
         const float out[SHADER_BUILTIN_LIT_VARYINGS] = { a[6], a[7], lit ? a[8] : 0.0f, lit ? a[9] : 0.0f };
         float *vary = b->varyings + (size_t)i * (size_t)vc;
