@@ -613,7 +613,7 @@ static mos_result lp_record(const scene_export_draw *d, void *user)
     mos_result res = lp_upload_mesh(r, d);
     if (res == MOS_OK && textured)
         res = lp_upload_texture(r, d->texture, d->tex_width, d->tex_height, d->tex_rgba, d->tex_wrap, d->tex_mip);
-    if (res == MOS_OK && lit && d->lm_rgba)
+    if (res == MOS_OK && (lit || d->vertex_shader) && d->lm_rgba)  /* unit 1, as Mosaic binds it */
         res = lp_upload_texture(r, d->lightmap, d->lm_width, d->lm_height, d->lm_rgba, d->lm_wrap, d->lm_mip);
     if (res != MOS_OK)
         return res;
@@ -622,7 +622,7 @@ static mos_result lp_record(const scene_export_draw *d, void *user)
     lp_draw *w = &r->draws[r->draw_count++];
     w->mesh = d->mesh;
     w->texture = textured ? d->texture : -1;
-    w->lightmap = lit && d->lm_rgba ? d->lightmap : -1;
+    w->lightmap = (lit || d->vertex_shader) && d->lm_rgba ? d->lightmap : -1;
     w->glsl = glsl;
     w->kind = strcmp(d->shader, "flat") == 0 ? 0 : strcmp(d->shader, "lambert") == 0 ? 1 : lit ? 3 : 2;
     w->u = *d->uniforms;
@@ -798,6 +798,8 @@ static void lp_draw_all(lp_renderer *r, int id_pass)
             }
             glActiveTexture(GL_TEXTURE0);
             glBindTexture(GL_TEXTURE_2D, w->texture >= 0 ? r->textures[w->texture] : 0);
+            glActiveTexture(GL_TEXTURE1);
+            glBindTexture(GL_TEXTURE_2D, w->lightmap >= 0 ? r->textures[w->lightmap] : 0);
         } else {
             const int kind = w->kind;  /* the id pass too: its alpha test needs the texture */
             const lp_prog *p = &r->progs[id_pass][kind];

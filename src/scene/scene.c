@@ -77,7 +77,8 @@ mos_result scene_load(const char *path, scene **out, char *err, size_t err_size)
 }
 
 /* The GLSL versions of the built-ins in DIR draw instead of the native ones
- * (NAME.frag with builtin.vert; lightmapped.frag with lightmapped.vert). */
+ * (NAME.frag with builtin.vert; lightmapped.frag with lightmapped.vert, where
+ * DIR has them: a folder of the three others keeps the native lightmapped). */
 static int load_glsl_builtins(scene *s, const char *dir, char *err, size_t err_size)
 {
     char vert[4096], frag[4096];
@@ -85,6 +86,8 @@ static int load_glsl_builtins(scene *s, const char *dir, char *err, size_t err_s
         const char *name = scene_builtin_names[i];
         snprintf(vert, sizeof vert, "%s/%s.vert", dir, i == SCENE_SHADER_LIGHTMAPPED ? name : "builtin");
         snprintf(frag, sizeof frag, "%s/%s.frag", dir, name);
+        if (i == SCENE_SHADER_LIGHTMAPPED && access(frag, F_OK) != 0)
+            continue;
         if ((s->builtin_glsl[i] = scene_glsl_add(s, frag, vert, NULL, err, err_size)) < 0)
             return -1;
     }
