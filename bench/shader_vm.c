@@ -27,6 +27,7 @@
 #include "glsl/glsl.h"
 #include "wood_native.h"
 #include "shader/shader.h"
+#include "util/alloc.h"
 #include "util/cpu.h"
 
 static double now_ns(void)
@@ -60,7 +61,7 @@ static uint32_t *compile(const char *path, size_t *n)
     char err[2048];
     uint32_t *w;
     glsl_stage st;
-    if (glsl_compile_file(path, &w, n, &st, err, sizeof err) < 0) {
+    if (glsl_compile_file(path, NULL, &w, n, &st, err, sizeof err) != MOS_OK) {
         fprintf(stderr, "%s\n", err);
         exit(1);
     }
@@ -73,10 +74,10 @@ static shader_program *build(const char *vert, const char *frag, const program_o
     uint32_t *vs = compile(vert, &vn), *fs = compile(frag, &fn);
     char err[2048];
     shader_program *p;
-    const int rc = program_build(vs, vn, fs, fn, vert, frag, opt, &p, err, sizeof err);
-    free(vs);
-    free(fs);
-    if (rc < 0) {
+    const mos_result rc = program_build(vs, vn, fs, fn, vert, frag, opt, &p, err, sizeof err);
+    util_free(NULL, vs);
+    util_free(NULL, fs);
+    if (rc != MOS_OK) {
         fprintf(stderr, "%s\n", err);
         exit(1);
     }
@@ -204,11 +205,11 @@ static void batch_table(const char *frag, int rounds, mos_isa isa, const mos_sam
         size_t n;
         uint32_t *w = compile(frag, &n);
         char err[2048];
-        if (spv_translate(w, n, IR_FRAGMENT, frag, &sh, err, sizeof err) < 0) {
+        if (spv_translate(w, n, IR_FRAGMENT, frag, &sh, err, sizeof err) != MOS_OK) {
             fprintf(stderr, "%s\n", err);
             exit(1);
         }
-        free(w);
+        util_free(NULL, w);
     }
     const int total = 1 << 17;  /* lanes per measurement */
     float *in[16];
@@ -239,7 +240,7 @@ static void batch_table(const char *frag, int rounds, mos_isa isa, const mos_sam
         const part_limits lim = { 0, regs[ri], 0, 0 };
         const part_costs cost = { 15, 5, 1 };
         char err[512];
-        if (regs[ri] && part_partition(&sh.dag, PART_RDS, &lim, &cost, 10, &plan, err, sizeof err) < 0) {
+        if (regs[ri] && part_partition(&sh.dag, PART_RDS, &lim, &cost, 10, &plan, err, sizeof err) != MOS_OK) {
             printf("| %4d | %s |\n", regs[ri], err);
             continue;
         }
@@ -255,7 +256,7 @@ static void batch_table(const char *frag, int rounds, mos_isa isa, const mos_sam
                regs[ri] ? (snprintf(label, sizeof label, "%d", maxr), label) : "-");
         for (int b = 0; b < nb; b++) {
             vm_program *vm;
-            if (vm_build(&sh.dag, regs[ri] ? &plan : NULL, batches[b], &vm, err, sizeof err) < 0) {
+            if (vm_build(&sh.dag, regs[ri] ? &plan : NULL, batches[b], &vm, err, sizeof err) != MOS_OK) {
                 printf(" %s |", err);
                 continue;
             }

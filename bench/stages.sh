@@ -13,10 +13,13 @@
 #   --keep writes callgrind's profile to FILE (for callgrind_annotate).
 # Stages, by the functions whose own instructions they sum (inlined code
 # counts where it is inlined): walk (the bound tests, raster_stochastic_ISA),
-# flush (5D test, scatter to blocks, early depth, first sample of a pixel),
-# decouple (grid point, cache lookup and insert, queued write), drain (colours
-# from the cache, blur area, LRU, and the ROP's writes, inlined there), and
-# with their callees: shading (backend_shade_points), blurred setup
+# flush (the rank walk's 5D test, scatter to blocks, early depth, first
+# sample of a pixel), the deferred path's visibility (depth test into the
+# bin's visibility buffer, its blocks loaded from the target) and resolve
+# (grid quads found or made per visible sample, colour and depth written),
+# the ordered path's decouple (grid point, cache lookup and insert, queued
+# write) and drain (colours from the cache, blur area, LRU, and the ROP's
+# writes, inlined there), and with their callees: shading (backend_shade_points), blurred setup
 # (fe_setup_blurred), PNG (img_write_png, outside the frame time).
 # About 30 s for scenes/blur.scene, 90 s for scenes/herd.scene.
 set -u
@@ -72,9 +75,14 @@ awk -v samples="${samples:-0}" -v total="${total:-0}" -v isa="$ISA" '
     file == 1 { self[$1] += $2 }                          # a function own, summed over the files inlined into it
     file == 2 && $2 > incl[$1] { incl[$1] = $2 }          # with its callees: the function row, the largest
     END {
-        n = split("walk flush decouple drain shading setup PNG", order, " ")
+        n = split("walk flush visibility resolve decouple drain shading setup PNG", order, " ")
         cost["walk"] = self["raster_stochastic_" isa]
-        cost["flush"] = self["raster_stochastic_" isa "_flush"] + self["stoch_pixels_next"]
+        cost["flush"] = self["raster_stochastic_" isa "_flush"] + self["stoch_rank_walk_" isa "_flush"] + \
+                        self["stoch_pixels_next"]
+        for (f in self) {
+            if (f ~ /^(vis_block|load_block)(\.|$)/) cost["visibility"] += self[f]
+            if (f ~ /^(decouple_resolve|resolve_writes|resolve_flush|recent_row|lookup_row|hold_entry|release_held|recent_clear)(\.|$)/) cost["resolve"] += self[f]
+        }
         cost["decouple"] = self["decouple_block"] + self["grid_entry"] + self["new_entry"] + self["shading_cache_lookup"] + \
                            self["shading_cache_insert"]
         cost["drain"] = self["decouple_drain"] + self["shade_pending"] + self["mix_color"] + self["shading_cache_lru_append"]
@@ -82,6 +90,8 @@ awk -v samples="${samples:-0}" -v total="${total:-0}" -v isa="$ISA" '
         cost["setup"] = incl["fe_setup_blurred"]
         cost["PNG"] = incl["img_write_png"]
         name["walk"] = "walk: bound tests"; name["flush"] = "flush: 5D test, scatter, early depth"
+        name["visibility"] = "visibility buffer: depth test, block loads"
+        name["resolve"] = "resolve: grid quads, colour and depth writes"
         name["decouple"] = "decouple: grid point, cache, queued write"; name["drain"] = "drain: colours, blur area, LRU, ROP"
         name["shading"] = "shading"; name["setup"] = "blurred setup (front-end)"
         name["PNG"] = "PNG (not in the frame time)"

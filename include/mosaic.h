@@ -69,14 +69,15 @@ extern "C" {
  * Until 1.0 a minor version may change the layout of public structs (0.2:
  * mos_shader_desc.user, scratch_bytes; mos_vs_batch and mos_fs_batch.user,
  * scratch, isa; 0.3: mos_shader_desc.batch_quads, mos_vs_batch.isa; 0.4:
- * mos_frame_stats.frontend_serial_ms):
+ * mos_frame_stats.frontend_serial_ms; 0.5: never_discards in mos_shader_desc
+ * and mos_draw_desc, mos_blur_desc.pixel_offset):
  * rebuild against the header of the library you link.  These three lines are
  * the one place the version is written: the Makefile reads them for the
  * shared library's file name and soname (libmosaic.so.MAJOR.MINOR.PATCH;
  * soname libmosaic.so.MAJOR, or libmosaic.so.0.MINOR before 1.0, as a minor
  * version then breaks the ABI) and for mosaic.pc's Version. */
 #define MOS_VERSION_MAJOR 0
-#define MOS_VERSION_MINOR 4
+#define MOS_VERSION_MINOR 5
 #define MOS_VERSION_PATCH 0
 /* The version packed into one integer, 0x00MMmmpp: compare with < and >. */
 #define MOS_MAKE_VERSION(major, minor, patch) \
@@ -323,6 +324,12 @@ typedef struct mos_shader_desc {
      * multipass program) runs over a bin's worth at once; the image does not
      * depend on it. */
     int batch_quads;
+    /* A promise: the fragment shader never sets discard, whatever its
+     * uniforms.  Decoupled blur then resolves visibility before it shades
+     * (only the nearest sample's shading point is shaded); without it a
+     * draw's samples take the ordered path.  Compiled shaders set it
+     * themselves when their fragment stage has no discard. */
+    bool never_discards;
 } mos_shader_desc;
 
 MOS_API mos_result mos_shader_create(mos_context *ctx, const mos_shader_desc *desc, mos_shader *out);
@@ -400,6 +407,8 @@ typedef struct mos_blur_desc {
     bool bilinear;         /* DECOUPLED: blend the four nearest grid points */
     int cache_quads;       /* shading-cache capacity per worker in 2x2 quads, 4..65536; 0 = 1024 */
     float pinhole[3];      /* MSAA: the (u, v, t) every draw is seen at (accumulation sub-frames) */
+    float pixel_offset[2]; /* MSAA: the image moved by (dx, dy) pixels, each within -1..1: the sub-pixel
+                            * jitter of accumulation sub-frames (mos_accum_jitter); 0 = none */
     uint32_t seed;         /* 0 = the fixed (u, v, t) pattern; others draw another pattern of
                             * the same kind (frames averaged over seeds converge: progressive blur) */
 } mos_blur_desc;
@@ -424,6 +433,11 @@ MOS_API mos_result mos_target_read_accumulated(mos_context *ctx, mos_target t, u
  * sequence, (u, v) uniform on the unit disk, t in [0, 1).  K sub-frames
  * rendered with pinhole = these and averaged approximate the blurred image. */
 MOS_API void mos_accum_pinhole(int k, float uvt[3]);
+/* The sub-pixel jitter (dx, dy) of accumulation sub-frame k, each in
+ * [-0.5, 0.5) (Halton bases 7 and 11, the next dimensions of the same
+ * sequence): sub-frames drawn with pixel_offset = these also average over
+ * the pixel's area, as S samples per pixel do. */
+MOS_API void mos_accum_jitter(int k, float xy[2]);
 
 /* What a frame records about itself for viewers and tools, beyond
  * mos_frame_stats (bit mask; each costs a little time when on).  Read the
@@ -493,6 +507,9 @@ typedef struct mos_draw_desc {
     bool depth_write;
     mos_cull cull;
     mos_blend blend;
+    /* The same promise as mos_shader_desc.never_discards, for this draw
+     * only (e.g. a shader whose alpha test is off in these uniforms). */
+    bool never_discards;
 } mos_draw_desc;
 
 MOS_API mos_result mos_begin_frame(mos_context *ctx, const mos_frame_desc *desc);

@@ -262,6 +262,10 @@ typedef struct scene_run {
     bool count;  /* additive 1/255 without depth test, cleared to 0: coverage counts */
     int w, h;    /* target size; 0: twice the reference test's */
     mos_cull cull;
+    /* never_discards on the first half of the triangles (0: neither, 1:
+     * the first half, 2: the second half: runs of the deferred path
+     * between the ordered one's) */
+    int deferred;
 } scene_run;
 
 /* Renders the random scene and returns its raw samples. */
@@ -284,11 +288,18 @@ static uint8_t *render_scene(const test_tri *tris, int ntri, int spp, const scen
     mos_frame_desc fd = {.target = rt, .blur = r->blur, .clear_rgba = {0.1f, 0.2f, 0.3f, 1.0f}};
     if (r->count) fd.clear_rgba[0] = fd.clear_rgba[1] = fd.clear_rgba[2] = fd.clear_rgba[3] = 0.0f;
     CHECK_OK(mos_begin_frame(ctx, &fd));
-    CHECK_OK(mos_draw(ctx, &(mos_draw_desc){.shader = sh, .vertices = vb, .vertex_stride = 11, .vertex_count = 3 * ntri,
-                                            .uniforms = &which0, .uniform_size = sizeof which0,
-                                            .uniforms_t1 = r->motion ? &which1 : NULL, .depth_test = !r->count,
-                                            .depth_write = !r->count, .cull = r->cull,
-                                            .blend = r->count ? MOS_BLEND_ADD : MOS_BLEND_OPAQUE}));
+    const int half = r->deferred ? ntri / 2 : ntri;  /* two draws when deferred is asked */
+    for (int first = 0; first < ntri; first += half) {
+        const int n = first + half < ntri ? half : ntri - first;
+        CHECK_OK(mos_draw(ctx, &(mos_draw_desc){.shader = sh, .vertices = vb, .vertex_stride = 11,
+                                                .vertex_count = 3 * ntri, .first_index = 3 * first,
+                                                .index_count = 3 * n, .uniforms = &which0,
+                                                .uniform_size = sizeof which0,
+                                                .uniforms_t1 = r->motion ? &which1 : NULL, .depth_test = !r->count,
+                                                .depth_write = !r->count, .cull = r->cull,
+                                                .blend = r->count ? MOS_BLEND_ADD : MOS_BLEND_OPAQUE,
+                                                .never_discards = r->deferred == 1 + (first > 0)}));
+    }
     CHECK_OK(mos_end_frame(ctx, st));
     uint8_t *img = tu_read_samples(ctx, rt, w, h, spp);
     mos_context_destroy(ctx);
@@ -400,6 +411,82 @@ static uint8_t *render_half(float depth_w, const mos_blur_desc *blur, int spp, f
     uint8_t *img = tu_read_rgba8(ctx, rt, w, h);
     mos_context_destroy(ctx);
     return img;
+}
+
+/* Accumulation's sub-pixel jitter: mos_accum_jitter stays in [-0.5, 0.5)
+ * and does not repeat; pixel_offset moves an MSAA frame by that much (an
+ * edge at x = 48.3 covers pixel 48's centre unmoved, not when moved by
+ * +0.3, and pixel 47's when moved by -0.9); outside -1..1 it is refused. */
+static void test_accum_jitter(void)
+{
+    float seen[64][2];
+    int outside = 0, repeated = 0;
+    for (int k = 0; k < 64; k++) {
+        mos_accum_jitter(k, seen[k]);
+        outside += !(seen[k][0] >= -0.5f && seen[k][0] < 0.5f && seen[k][1] >= -0.5f && seen[k][1] < 0.5f);
+        for (int j = 0; j < k; j++) repeated += seen[j][0] == seen[k][0] && seen[j][1] == seen[k][1];
+    }
+    CHECK_MSG(outside == 0 && repeated == 0, "%d jitters outside the pixel, %d repeated", outside, repeated);
+    static const float offset[3] = {0.0f, 0.3f, -0.9f};
+    static const int first[3] = {48, 49, 47};
+    for (int k = 0; k < 3; k++) {
+        const mos_blur_desc blur = {.mode = MOS_SAMPLING_MSAA, .pixel_offset = {offset[k], 0.0f}};
+        uint8_t *img = render_half(2.0f, &blur, 1, 0.3f);
+        if (!img) return;
+        int x = 0;
+        while (x < 96 && img[(8 * 96 + x) * 4] < 128) x++;
+        printf("  pixel_offset %+.1f: first covered pixel %d (expected %d)\n", offset[k], x, first[k]);
+        CHECK(x == first[k]);
+        free(img);
+    }
+    mos_context *ctx = tu_context(1, 0);
+    if (!ctx) return;
+    mos_target rt;
+    CHECK_OK(mos_target_create(ctx, &(mos_target_desc){.width = 8, .height = 8, .samples = 1}, &rt));
+    const mos_result r = mos_begin_frame(ctx, &(mos_frame_desc){.target = rt, .blur = {.pixel_offset = {1.5f, 0.0f}}});
+    CHECK_MSG(r == MOS_ERR_INVALID_ARGUMENT, "pixel_offset 1.5 gave %d", (int)r);
+    mos_context_destroy(ctx);
+}
+
+/* The deferred path (a visibility buffer, then each visible sample's grid
+ * quad shaded once: runs of draws that never discard) gives the ordered
+ * path's image bit for bit, alone or in runs between ordered draws, at any
+ * cache size, thread count, bin, pattern and instruction set, and shades
+ * no more. */
+static void test_deferred_equals_ordered(void)
+{
+    const int ntri = 240;
+    test_tri *tris = random_scene(ntri, true, 11);
+    static const int spps[] = {4, 16, 27, 64};
+    for (int k = 0; k < (TEST_SANITIZED ? 2 : 4); k++) {
+        const int spp = spps[k];
+        scene_run base = {.threads = 1, .bin = 16, .pattern = "diagonal", .motion = true, .isa = MOS_ISA_AUTO,
+                          .blur = {.mode = MOS_SAMPLING_DECOUPLED, .lens_x = 0.08f, .lens_y = 0.12f, .focus_w = 1.5f}};
+        mos_frame_stats ordered_st, deferred_st;
+        uint8_t *ordered = render_scene(tris, ntri, spp, &base, &ordered_st);
+        const size_t bytes = (size_t)W_PX * 2 * H_PX * 2 * (size_t)spp * 4;
+        for (int v = 0; v < 6; v++) {
+            scene_run r = base;
+            r.deferred = v < 4 ? 1 : 2;
+            r.threads = v & 1 ? 3 : 1;
+            r.bin = v == 2 ? 32 : v == 3 ? 8 : 16;
+            r.pattern = v == 2 ? "vdc" : "diagonal";
+            r.isa = v == 5 ? MOS_ISA_SCALAR : MOS_ISA_AUTO;
+            r.blur.cache_quads = v == 1 ? 16 : v == 4 ? 64 : 1024;
+            mos_frame_stats st;
+            uint8_t *img = render_scene(tris, ntri, spp, &r, &st);
+            CHECK_MSG(ordered && img && memcmp(ordered, img, bytes) == 0,
+                      "%d spp: deferred variant %d (threads %d, bin %d, cache %d) differs from the ordered image", spp,
+                      v, r.threads, r.bin, r.blur.cache_quads);
+            if (v == 0) deferred_st = st;
+            free(img);
+        }
+        printf("  %2d spp: shades ordered %llu, deferred %llu\n", spp,
+               (unsigned long long)ordered_st.shade_invocations, (unsigned long long)deferred_st.shade_invocations);
+        CHECK(deferred_st.shade_invocations <= ordered_st.shade_invocations);
+        free(ordered);
+    }
+    free(tris);
 }
 
 static void test_focus_stays_sharp(void)
@@ -685,6 +772,8 @@ int main(void)
     TEST_RUN(test_coverage_paths);
     TEST_RUN(test_decoupled_equals_msaa_without_blur);
     TEST_RUN(test_cache_size_invariance);
+    TEST_RUN(test_deferred_equals_ordered);
+    TEST_RUN(test_accum_jitter);
     TEST_RUN(test_focus_stays_sharp);
     TEST_RUN(test_streak_length);
     TEST_RUN(test_moving_mesh_watertight);

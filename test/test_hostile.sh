@@ -194,6 +194,10 @@ printf '// old\n#version 110\nvoid main() { gl_FragColor = vec4(1.0); }\n' > "$t
 expect glsl_version_110_refused 1 "v110.frag:2: #version 110 is not supported: Mosaic compiles GLSL to SPIR-V for OpenGL, which needs #version 330" \
     "$cli" shader "$tmp/v110.frag"
 grep -q 'Unable to parse built-ins' "$tmp/out" "$tmp/err" && bad glsl_version_110_quiet "glslang's prelude was printed"
+# 1.50 to 3.20 glslang takes, but Mosaic documents 330: the same message, not glslang's.
+printf '#version 320\nlayout(location = 0) out vec4 o;\nvoid main() { o = vec4(1.0); }\n' > "$tmp/v320.frag"
+expect glsl_version_320_refused 1 "v320.frag:1: #version 320 is not supported: Mosaic compiles GLSL to SPIR-V for OpenGL, which needs #version 330" \
+    "$cli" shader "$tmp/v320.frag"
 
 # ---- options -----------------------------------------------------------------
 expect view_out_of_range 1 "view 9 does not exist: scenes/default.scene has [0-9]+ views?, 0\.\.[0-9]+ \(0 " \

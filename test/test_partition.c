@@ -424,7 +424,7 @@ static void test_vector_view(void)
     CHECK_MSG(same, "node_of does not map each group to one vector node");
     /* The VM runs scalar plans only. */
     vm_program *vm;
-    CHECK(vm_build(&d, &v, 64, &vm, err, sizeof err) < 0 && strstr(err, "vector"));
+    CHECK(vm_build(&d, &v, 64, &vm, err, sizeof err) == MOS_ERR_INVALID_ARGUMENT && strstr(err, "vector"));
     part_plan_free(&v);
     part_plan_free(&s);
     /* Three operations a pass: normalize alone, then the fetch and the
@@ -458,8 +458,8 @@ static void test_vector_view(void)
     d.group_now = 1;
     const int x2 = ir_add(&d, IR_ADD, y1, x1, -1);
     ir_finish(&d, &x2, 1);
-    CHECK(part_partition_view(&d, PART_VECTOR, PART_RDS, &none, &cost_15_5_1, 10, &v, err, sizeof err) < 0 &&
-          strstr(err, "vector view"));
+    CHECK(part_partition_view(&d, PART_VECTOR, PART_RDS, &none, &cost_15_5_1, 10, &v, err, sizeof err) ==
+              MOS_ERR_SHADER && strstr(err, "vector view"));
     CHECK(part_partition(&d, PART_RDS, &none, &cost_15_5_1, 10, &s, err, sizeof err) == 0);
     part_plan_free(&s);
 out:
@@ -578,7 +578,7 @@ static void test_outputs(void)
         CHECK(cost[2] <= cost[1] && cost[1] <= cost[0]);
     }
     /* 20 outputs cannot share one pass of 6 operations */
-    CHECK(part_partition(&d, PART_RDS, &pcs[0], &cost_15_5_1, 0.5, &p, err, sizeof err) == -1 && err[0]);
+    CHECK(part_partition(&d, PART_RDS, &pcs[0], &cost_15_5_1, 0.5, &p, err, sizeof err) == MOS_ERR_SHADER && err[0]);
     ir_free(&d);
 }
 
@@ -610,7 +610,8 @@ static void test_errors(void)
     part_plan p;
     char err[200] = "";
     /* not finished */
-    CHECK(part_partition(&d, PART_RDS, NULL, &cost_15_5_1, 0, &p, err, sizeof err) == -1 && err[0]);
+    CHECK(part_partition(&d, PART_RDS, NULL, &cost_15_5_1, 0, &p, err, sizeof err) == MOS_ERR_INVALID_ARGUMENT &&
+          err[0]);
     CHECK(p.pass_count == 0 && p.pass == NULL);
     part_plan_free(&p);
     CHECK(ir_finish(&d, &y, 1) == 0);
@@ -618,7 +619,8 @@ static void test_errors(void)
     const part_algo algos[3] = { PART_RDSH, PART_RDS, PART_OPTIMAL };
     for (int a = 0; a < 3; a++) {
         err[0] = 0;
-        CHECK(part_partition(&d, algos[a], &(part_limits){ .ops = 1 }, &cost_15_5_1, 1, &p, err, sizeof err) == -1);
+        CHECK(part_partition(&d, algos[a], &(part_limits){ .ops = 1 }, &cost_15_5_1, 1, &p, err, sizeof err) ==
+              MOS_ERR_SHADER);
         CHECK_MSG(err[0] != 0, "no message");
         CHECK(p.pass_count == 0);
         part_plan_free(&p);
@@ -627,14 +629,16 @@ static void test_errors(void)
     CHECK(part_partition(&d, PART_RDS, &(part_limits){ .ops = 2 }, &cost_15_5_1, 1, &p, err, sizeof err) == 0);
     CHECK(check_plan(&d, &p, &(part_limits){ .ops = 2 }, &cost_15_5_1, "ops 2") && p.pass_count == 1);
     part_plan_free(&p);
-    CHECK(part_partition(&d, PART_RDS, &(part_limits){ .regs = -1 }, &cost_15_5_1, 1, &p, err, sizeof err) == -1);
-    CHECK(part_partition(&d, PART_RDS, NULL, &(part_costs){ -1, 0, 0 }, 1, &p, err, sizeof err) == -1);
-    CHECK(part_partition(&d, (part_algo)7, NULL, &cost_15_5_1, 1, &p, err, sizeof err) == -1);
-    CHECK(part_partition(&d, PART_RDS, NULL, NULL, 1, &p, err, sizeof err) == -1);
-    CHECK(part_partition(NULL, PART_RDS, NULL, &cost_15_5_1, 1, &p, NULL, 0) == -1);
+    CHECK(part_partition(&d, PART_RDS, &(part_limits){ .regs = -1 }, &cost_15_5_1, 1, &p, err, sizeof err) ==
+          MOS_ERR_INVALID_ARGUMENT);
+    CHECK(part_partition(&d, PART_RDS, NULL, &(part_costs){ -1, 0, 0 }, 1, &p, err, sizeof err) ==
+          MOS_ERR_INVALID_ARGUMENT);
+    CHECK(part_partition(&d, (part_algo)7, NULL, &cost_15_5_1, 1, &p, err, sizeof err) == MOS_ERR_INVALID_ARGUMENT);
+    CHECK(part_partition(&d, PART_RDS, NULL, NULL, 1, &p, err, sizeof err) == MOS_ERR_INVALID_ARGUMENT);
+    CHECK(part_partition(NULL, PART_RDS, NULL, &cost_15_5_1, 1, &p, NULL, 0) == MOS_ERR_INVALID_ARGUMENT);
     ir_free(&d);
 
-    /* Garbage DAGs: -1 or a plan, never a crash (ASan/UBSan watch). */
+    /* Garbage DAGs: refused as a bad DAG or argument, or a plan, never a crash (ASan/UBSan watch). */
     test_rng r = { 0x1234567 };
     int ok = 0, bad = 0;
     for (int t = 0; t < 2000; t++) {
@@ -658,12 +662,14 @@ static void test_errors(void)
         if (rng_unit(&r) < 0.9 && g.root >= 0 && g.root < n)
             nodes[g.root].op = IR_ROOT;
         const part_limits lim = { rng_range(&r, 0, 4), rng_range(&r, 0, 4), rng_range(&r, 0, 4), rng_range(&r, 0, 4) };
-        if (part_partition(&g, algos[t % 3], &lim, &cost_15_5_1, 0.05, &p, err, sizeof err) == 0) {
+        const mos_result rc = part_partition(&g, algos[t % 3], &lim, &cost_15_5_1, 0.05, &p, err, sizeof err);
+        if (rc == MOS_OK) {
             ok++;
             part_plan_free(&p);
         } else {
             bad++;
-            CHECK(err[0] != 0);
+            CHECK_MSG(err[0] != 0 && (rc == MOS_ERR_SHADER || rc == MOS_ERR_INVALID_ARGUMENT), "%s: %s",
+                      mos_result_name(rc), err);
         }
         uint8_t mk[12] = { 0 };
         part_usage u;
@@ -817,8 +823,8 @@ static void test_brute_force(void)
                 }
             }
             part_plan p;
-            const int rc = part_partition(&d, PART_OPTIMAL, lim, &cost_15_5_1, 0, &p, err, sizeof err);
-            CHECK_MSG((rc == 0) == (best >= 0), "dag %d limits %d: rc %d, enumeration %g", t, pc, rc, best);
+            const mos_result rc = part_partition(&d, PART_OPTIMAL, lim, &cost_15_5_1, 0, &p, err, sizeof err);
+            CHECK_MSG((rc == 0) == (best >= 0), "dag %d limits %d: rc %d, enumeration %g", t, pc, (int)rc, best);
             if (rc == 0) {
                 CHECK_MSG(p.complete && p.cost == best && p.pass_count == best_passes,
                           "dag %d limits %d: optimal %g (%d passes), enumeration %g (%d passes)", t, pc, p.cost,
@@ -863,8 +869,8 @@ static void test_random(void)
             int ok = 1;
             for (int a = 0; a < 3; a++) {
                 const double t0 = now_s();
-                const int rc = part_partition(&d, algos[a], &pcs[pc], &cost_15_5_1, opt_limit, &p[a], err,
-                                              sizeof err);
+                const mos_result rc = part_partition(&d, algos[a], &pcs[pc], &cost_15_5_1, opt_limit, &p[a], err,
+                                                     sizeof err);
                 t_algo[a] += now_s() - t0;
                 if (!CHECK_MSG(rc == 0, "dag %d PC%d algo %d: %s", t, pc + 1, a, err)) {
                     ok = 0;

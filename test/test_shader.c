@@ -10,6 +10,7 @@
 #include "check.h"
 #include "glsl/glsl.h"
 #include "shader/shader.h"
+#include "util/alloc.h"
 #include "util/cpu.h"
 
 enum { LANES = 256, NIN = 8 };
@@ -38,16 +39,17 @@ static void fill_inputs(void)
     }
 }
 
-/* GLSL source -> translated fragment shader; 0 on success, else err set. */
-static int translate(const char *src, ir_stage stage, spv_shader *sh, char *err, size_t err_size)
+/* GLSL source -> translated fragment shader; MOS_OK, else err set. */
+static mos_result translate(const char *src, ir_stage stage, spv_shader *sh, char *err, size_t err_size)
 {
     uint32_t *words;
     size_t count;
-    if (glsl_compile(src, strlen(src), stage == IR_VERTEX ? "t.vert" : "t.frag",
-                     stage == IR_VERTEX ? GLSL_VERTEX : GLSL_FRAGMENT, &words, &count, err, err_size) < 0)
-        return -1;
-    const int rc = spv_translate(words, count, stage, stage == IR_VERTEX ? "t.vert" : "t.frag", sh, err, err_size);
-    free(words);
+    mos_result rc = glsl_compile(src, strlen(src), stage == IR_VERTEX ? "t.vert" : "t.frag",
+                                 stage == IR_VERTEX ? GLSL_VERTEX : GLSL_FRAGMENT, NULL, &words, &count, err, err_size);
+    if (rc != MOS_OK)
+        return rc;
+    rc = spv_translate(words, count, stage, stage == IR_VERTEX ? "t.vert" : "t.frag", sh, err, err_size);
+    util_free(NULL, words);
     return rc;
 }
 
@@ -426,13 +428,48 @@ static void test_errors(void)
                  "void main() { o = vec4(0.0);\n%s\n}\n",
                  cases[i].body);
         spv_shader sh;
-        const int rc = translate(src, IR_FRAGMENT, &sh, err, sizeof err);
-        if (rc == 0)
+        const mos_result rc = translate(src, IR_FRAGMENT, &sh, err, sizeof err);
+        if (rc == MOS_OK)
             spv_shader_free(&sh);
-        CHECK_MSG(rc != 0 && strstr(err, cases[i].want) && strstr(err, "t.frag:6"),
+        CHECK_MSG(rc == MOS_ERR_SHADER && strstr(err, cases[i].want) && strstr(err, "t.frag:6"),
                   "'%s': want an error at t.frag:6 naming '%s', got: %s", cases[i].body, cases[i].want,
                   rc ? err : "(accepted)");
     }
+}
+
+/* glsl_compile's results: a #version before 330 (the README's requirement)
+ * is refused at its line with Mosaic's message, 150..320 too (glslang's own
+ * limit is 150), and 330 on compiles; a NUL byte is the source's fault;
+ * glsl_compile_file's file problems have codes of their own. */
+static void test_glsl_results(void)
+{
+    static const int versions[] = { 110, 150, 300, 320, 330, 450 };
+    for (size_t i = 0; i < sizeof versions / sizeof versions[0]; i++) {
+        char src[256], err[1024], want[160];
+        snprintf(src, sizeof src, "// first\n#version %d\nlayout(location = 0) out vec4 o;\nvoid main() { o = vec4(1.0); }\n",
+                 versions[i]);
+        snprintf(want, sizeof want, "t.frag:2: #version %d is not supported: Mosaic compiles GLSL to SPIR-V for OpenGL, "
+                 "which needs #version 330 or higher", versions[i]);
+        uint32_t *w;
+        size_t n;
+        const mos_result rc = glsl_compile(src, strlen(src), "t.frag", GLSL_FRAGMENT, NULL, &w, &n, err, sizeof err);
+        if (versions[i] < 330)
+            CHECK_MSG(rc == MOS_ERR_SHADER && !w && strstr(err, want), "#version %d: %s: %s", versions[i],
+                      mos_result_name(rc), rc ? err : "(accepted)");
+        else
+            CHECK_MSG(rc == MOS_OK && w && n > 5, "#version %d: %s: %s", versions[i], mos_result_name(rc), err);
+        util_free(NULL, w);
+    }
+    char err[256];
+    uint32_t *w;
+    size_t n;
+    glsl_stage st;
+    CHECK(glsl_compile("void main() {}\0", 15, "nul.frag", GLSL_FRAGMENT, NULL, &w, &n, err, sizeof err) ==
+              MOS_ERR_SHADER && !w && strstr(err, "nul.frag: the source contains a NUL byte"));
+    CHECK(glsl_compile_file("shaders/README.md", NULL, &w, &n, &st, err, sizeof err) == MOS_ERR_INVALID_ARGUMENT &&
+          !w && strstr(err, "ends in .vert or .frag"));
+    CHECK(glsl_compile_file("shaders/no-such-file.frag", NULL, &w, &n, &st, err, sizeof err) == MOS_ERR_IO && !w &&
+          strstr(err, "shaders/no-such-file.frag: "));
 }
 
 /* A DAG of thousands of nodes (the hash table grows past its first size),
@@ -447,11 +484,11 @@ static void test_big_and_bindings(void)
         CHECK_MSG(sh.dag.count > 6000, "%d nodes", sh.dag.count);
         spv_shader_free(&sh);
     }
-    const int rc = translate(HEADER "layout(binding = 8) uniform sampler2D s;\n"
-                                    "void main() { o = texture(s, a.xy); }\n", IR_FRAGMENT, &sh, err, sizeof err);
-    if (rc == 0)
+    const mos_result rc = translate(HEADER "layout(binding = 8) uniform sampler2D s;\n"
+                                           "void main() { o = texture(s, a.xy); }\n", IR_FRAGMENT, &sh, err, sizeof err);
+    if (rc == MOS_OK)
         spv_shader_free(&sh);
-    CHECK_MSG(rc != 0 && strstr(err, "binding 8"), "got: %s", rc ? err : "(accepted)");
+    CHECK_MSG(rc == MOS_ERR_SHADER && strstr(err, "binding 8"), "got: %s", rc ? err : "(accepted)");
 }
 
 /* A shader heavy enough to need several passes: lighting, texture fetches
@@ -600,11 +637,11 @@ static void test_builtin_twins(void)
     uint32_t *vs;
     size_t vs_n;
     glsl_stage st;
-    if (!CHECK_MSG(glsl_compile_file("shaders/builtin.vert", &vs, &vs_n, &st, err, sizeof err) == 0, "%s", err))
+    if (!CHECK_MSG(glsl_compile_file("shaders/builtin.vert", NULL, &vs, &vs_n, &st, err, sizeof err) == MOS_OK, "%s", err))
         return;
     mos_sampler tex[2];
     if (!make_textures(tex)) {
-        free(vs);
+        util_free(NULL, vs);
         return;
     }
     shader_builtin_uniforms u;
@@ -626,10 +663,11 @@ static void test_builtin_twins(void)
         snprintf(path, sizeof path, "shaders/%s.frag", names[i]);
         uint32_t *fs;
         size_t fs_n;
-        if (!CHECK_MSG(glsl_compile_file(path, &fs, &fs_n, &st, err, sizeof err) == 0, "%s", err))
+        if (!CHECK_MSG(glsl_compile_file(path, NULL, &fs, &fs_n, &st, err, sizeof err) == MOS_OK, "%s", err))
             continue;
         shader_program *p;
-        if (CHECK_MSG(program_build(vs, vs_n, fs, fs_n, "builtin.vert", path, NULL, &p, err, sizeof err) == 0, "%s", err)) {
+        if (CHECK_MSG(program_build(vs, vs_n, fs, fs_n, "builtin.vert", path, NULL, &p, err, sizeof err) == MOS_OK, "%s",
+                      err)) {
             mos_shader_desc gd;
             program_desc(p, &gd);
             const mos_shader_desc *nd = shader_builtin_find(names[i]);
@@ -676,9 +714,9 @@ static void test_builtin_twins(void)
             free(scratch);
             program_free(p);
         }
-        free(fs);
+        util_free(NULL, fs);
     }
-    free(vs);
+    util_free(NULL, vs);
     for (int t = 0; t < 2; t++)
         texture_release(&tex[t], &(mos_allocator){ 0 });
 }
@@ -699,8 +737,8 @@ static void test_api(void)
     uint32_t *vs, *fs;
     size_t vs_n, fs_n;
     glsl_stage st;
-    if (CHECK(glsl_compile_file("shaders/builtin.vert", &vs, &vs_n, &st, err, sizeof err) == 0)) {
-        if (CHECK(glsl_compile_file("shaders/lambert.frag", &fs, &fs_n, &st, err, sizeof err) == 0)) {
+    if (CHECK(glsl_compile_file("shaders/builtin.vert", NULL, &vs, &vs_n, &st, err, sizeof err) == MOS_OK)) {
+        if (CHECK(glsl_compile_file("shaders/lambert.frag", NULL, &fs, &fs_n, &st, err, sizeof err) == MOS_OK)) {
             CHECK_OK(mos_shader_create_spirv(ctx, &(mos_spirv_desc){ .vertex = vs, .vertex_words = vs_n, .fragment = fs,
                                                                      .fragment_words = fs_n, .pass_ops = 12 }, &s));
             /* a draw giving fewer uniform bytes than the shader reads is refused, naming both counts */
@@ -733,9 +771,9 @@ static void test_api(void)
                                                                            .fragment = vs, .fragment_words = vs_n }, &s),
                       MOS_ERR_SHADER);
             CHECK(strstr(mos_last_error(ctx), "vertex") != NULL);
-            free(fs);
+            util_free(NULL, fs);
         }
-        free(vs);
+        util_free(NULL, vs);
     }
     mos_context_destroy(ctx);
 }
@@ -753,6 +791,7 @@ int main(void)
     TEST_RUN(test_std450);
     TEST_RUN(test_dag_cleanup);
     TEST_RUN(test_errors);
+    TEST_RUN(test_glsl_results);
     TEST_RUN(test_big_and_bindings);
     TEST_RUN(test_partitions_exact);
     TEST_RUN(test_builtin_twins);

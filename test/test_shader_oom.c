@@ -1,21 +1,27 @@
-/* test_shader_oom.c — the shader compiler under a failing allocator (issue 29
- * defect 9, issue 31): for every shipped shader pair (shaders/, compiled to
- * SPIR-V here by src/glsl), mos_shader_create_spirv through a context whose
- * allocator fails its Nth allocation, for every N below the count a
- * successful compile takes, one pass and partitioned (small pass limits, so
- * RDS splits the fragment shader).  Each call must return MOS_OK or
- * MOS_ERR_OUT_OF_MEMORY (never MOS_ERR_SHADER for a lack of memory, never a
- * crash), and every block it took must be back when it returns (or, on
- * MOS_OK, when the shader is destroyed): counted here, and ASan's leak check
- * in the sanitized build.  The compile takes all of its memory from the
- * context's allocator: a successful one makes at least one call to it per
+/* test_shader_oom.c — the shader compilers under a failing allocator, both
+ * steps.  GLSL -> SPIR-V: glsl_compile_file of every shipped shader
+ * (the .vert and .frag files in shaders/) with an allocator that fails its Nth
+ * allocation, for every N below the count a successful compile takes (the
+ * file's buffer, the source, the macro check, the words: all of src/glsl's
+ * own memory; glslang's C++ allocates on its own).  SPIR-V -> VM (issue 29
+ * defect 9, issue 31): for every shipped shader pair, mos_shader_create_spirv
+ * through a context whose allocator fails its Nth allocation, likewise, one
+ * pass and partitioned (small pass limits, so RDS splits the fragment
+ * shader).  Each call must return MOS_OK or MOS_ERR_OUT_OF_MEMORY (never
+ * MOS_ERR_SHADER for a lack of memory, never a crash), and every block it
+ * took must be back when it returns (or, on MOS_OK, when the words are freed
+ * or the shader destroyed): counted here, and ASan's leak check in the
+ * sanitized build.  Each compile takes all of its memory from the
+ * allocator it is given: a successful one makes at least one call to it per
  * compiler stage, counted too.  Fed by the library and the tools library's
  * GLSL compiler (links like test_shader). */
+#include <dirent.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
 #include "check.h"
 #include "glsl/glsl.h"
+#include "util/alloc.h"
 
 typedef struct hook {
     atomic_long calls;    /* allocations asked for while armed */
@@ -48,6 +54,122 @@ static void hook_free(void *p, void *user)
         atomic_fetch_sub(&h->live, 1);
     free(p);
 }
+
+/* Arms H to fail its Nth allocation (N < 0: none) and clears its counts. */
+static void hook_arm(hook *h, long n)
+{
+    atomic_store(&h->calls, 0);
+    atomic_store(&h->failed, 0);
+    atomic_store(&h->fail_at, n);
+    atomic_store(&h->armed, 1);
+}
+
+/* ---- GLSL -> SPIR-V ---------------------------------------------------------- */
+
+/* A fragment shader whose macros the macro check must size (forms of
+ * function-like macros, calls with arguments, a macro ending in another's
+ * name): its per-macro allocations, which the shipped shaders (no macros)
+ * never make. */
+static const char macro_frag[] =
+    "#version 450\n"
+    "#define SQ(x) ((x) * (x))\n"
+    "#define SUM3(a, b, c) (SQ(a) + SQ(b) + SQ(c))\n"
+    "#define CALL SQ\n"
+    "#define K 0.25\n"
+    "layout(location = 0) in vec3 v;\n"
+    "layout(location = 0) out vec4 o;\n"
+    "void main() { o = vec4(SUM3(v.x, v.y, K), CALL(v.z), K, 1.0); }\n";
+
+/* One glsl_compile_file of FILE (SOURCE NULL), or glsl_compile of SOURCE
+ * named FILE, through H with the N-th allocation failing (N < 0: none);
+ * returns the result, *calls the allocations it asked for.  Checks that no
+ * block is left once the words of a success are freed. */
+static mos_result glsl_once(const char *file, const char *source, hook *h, long n, long *calls, char *err,
+                            size_t err_size)
+{
+    const mos_allocator a = { hook_alloc, hook_free, h };
+    const long live0 = atomic_load(&h->live);
+    uint32_t *words = NULL;
+    size_t count = 0;
+    glsl_stage stage;
+    hook_arm(h, n);
+    const mos_result r = source ? glsl_compile(source, strlen(source), file, GLSL_FRAGMENT, &a, &words, &count, err,
+                                               err_size)
+                                : glsl_compile_file(file, &a, &words, &count, &stage, err, err_size);
+    atomic_store(&h->armed, 0);
+    *calls = atomic_load(&h->calls);
+    CHECK_MSG(r == MOS_OK ? words && count > 5 : !words, "%s, allocation %ld failing: %s with words %p", file, n,
+              mos_result_name(r), (void *)words);
+    util_free(&a, words);
+    const long left = atomic_load(&h->live) - live0;
+    CHECK_MSG(left == 0, "%s, allocation %ld failing: %ld blocks left (%s)", file, n, left, mos_result_name(r));
+    return r;
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(a, b); }
+
+/* The shipped shaders: the .vert and .frag files in shaders/, sorted; their count. */
+static int shipped_shaders(char names[][64], int max)
+{
+    DIR *dir = opendir("shaders");
+    if (!CHECK_MSG(dir != NULL, "shaders/ cannot be listed (run from the repository root)"))
+        return 0;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(dir)) != NULL;) {
+        const char *dot = strrchr(e->d_name, '.');
+        if (dot && (!strcmp(dot, ".vert") || !strcmp(dot, ".frag")) && strlen(e->d_name) < 50 &&
+            CHECK_MSG(n < max, "more than %d shaders", max))
+            snprintf(names[n++], 64, "shaders/%s", e->d_name);
+    }
+    closedir(dir);
+    qsort(names, (size_t)n, sizeof names[0], by_name);
+    return n;
+}
+
+static void test_glsl_out_of_memory(void)
+{
+    char names[64][64];
+    const int shipped = shipped_shaders(names, 63);
+    CHECK_MSG(shipped >= 11, "only %d shipped shaders found", shipped);
+    snprintf(names[shipped], sizeof names[0], "macros.frag");  /* macro_frag, from memory */
+    hook h = { .fail_at = -1 };
+    long injected = 0;
+    glsl_hold();  /* glslang's tables once for all the compiles */
+    for (int i = 0; i <= shipped; i++) {
+        const char *source = i == shipped ? macro_frag : NULL;
+        char err[1024];
+        long total = 0;
+        const mos_result r0 = glsl_once(names[i], source, &h, -1, &total, err, sizeof err);
+        if (!CHECK_MSG(r0 == MOS_OK, "%s: %s: %s", names[i], mos_result_name(r0), err))
+            continue;
+        /* the file's buffer, the source's copy, the macro check's tokens, the words */
+        CHECK_MSG(total >= 4, "%s: only %ld allocations through the allocator", names[i], total);
+        long ok = 0, oom = 0;
+        for (long n = 0; n < total; n++) {
+            long calls;
+            err[0] = 0;
+            const mos_result r = glsl_once(names[i], source, &h, n, &calls, err, sizeof err);
+            injected++;
+            if (r == MOS_OK)
+                ok++;
+            else if (r == MOS_ERR_OUT_OF_MEMORY)
+                oom += CHECK_MSG(strstr(err, "out of memory") != NULL, "%s, allocation %ld failing: message '%s'",
+                                 names[i], n, err);
+            else
+                FAIL_MSG("%s, allocation %ld of %ld failing: %s: %s", names[i], n, total, mos_result_name(r), err);
+            CHECK_MSG(atomic_load(&h.failed) == 1, "%s: allocation %ld was not asked for (%ld calls)", names[i], n,
+                      calls);
+        }
+        /* src/glsl recovers from none: every failure is out of memory */
+        CHECK_MSG(oom == total, "%s: %ld of %ld failures reported out of memory", names[i], oom, total);
+        printf("  %-22s %4ld allocations: %ld out of memory, %ld recovered\n", names[i], total, oom, ok);
+    }
+    glsl_release();
+    printf("  %ld failing allocations injected into the GLSL compiler\n", injected);
+    CHECK_MSG(atomic_load(&h.live) == 0, "%ld blocks left", atomic_load(&h.live));
+}
+
+/* ---- SPIR-V -> VM ------------------------------------------------------------ */
 
 typedef struct pair {
     const char *frag, *vert;
@@ -86,10 +208,7 @@ static const limits configs[] = {
 static mos_result create_once(mos_context *ctx, hook *h, const mos_spirv_desc *d, long n, long *calls)
 {
     const long live0 = atomic_load(&h->live);
-    atomic_store(&h->calls, 0);
-    atomic_store(&h->failed, 0);
-    atomic_store(&h->fail_at, n);
-    atomic_store(&h->armed, 1);
+    hook_arm(h, n);
     mos_shader s = { 0 };
     const mos_result r = mos_shader_create_spirv(ctx, d, &s);
     atomic_store(&h->armed, 0);
@@ -116,10 +235,10 @@ static void test_pairs_out_of_memory(void)
         size_t vs_n = 0, fs_n = 0;
         glsl_stage st;
         char err[1024];
-        if (!CHECK_MSG(glsl_compile_file(pairs[i].vert, &vs, &vs_n, &st, err, sizeof err) == 0, "%s", err) ||
-            !CHECK_MSG(glsl_compile_file(pairs[i].frag, &fs, &fs_n, &st, err, sizeof err) == 0, "%s", err)) {
-            free(vs);
-            free(fs);
+        if (!CHECK_MSG(glsl_compile_file(pairs[i].vert, NULL, &vs, &vs_n, &st, err, sizeof err) == MOS_OK, "%s", err) ||
+            !CHECK_MSG(glsl_compile_file(pairs[i].frag, NULL, &fs, &fs_n, &st, err, sizeof err) == MOS_OK, "%s", err)) {
+            util_free(NULL, vs);
+            util_free(NULL, fs);
             continue;
         }
         for (size_t k = 0; k < sizeof configs / sizeof configs[0]; k++) {
@@ -163,8 +282,8 @@ static void test_pairs_out_of_memory(void)
                    pairs[i].vert, l->name, total, oom, ok);
         }
         pairs_run++;
-        free(vs);
-        free(fs);
+        util_free(NULL, vs);
+        util_free(NULL, fs);
     }
     CHECK(pairs_run == (long)(sizeof pairs / sizeof pairs[0]));
     printf("  %ld failing allocations injected\n", injected);
@@ -174,6 +293,7 @@ static void test_pairs_out_of_memory(void)
 
 int main(void)
 {
+    TEST_RUN(test_glsl_out_of_memory);
     TEST_RUN(test_pairs_out_of_memory);
     return TEST_EXIT();
 }

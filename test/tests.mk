@@ -27,10 +27,13 @@ TEST_JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 # Parallel builds inside test-one unless the caller already runs a jobserver.
 TEST_J          := $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(TEST_JOBS))
 
-.PHONY: test-build check-includes
-# The include rules between stage folders (also a test of `make test`).
+.PHONY: test-build check-includes check-sizes
+# The include rules between stage folders, and the sizes of functions and
+# files in src/ (both also tests of `make test`, in test_includes.sh).
 check-includes:
 	@sh test/check_includes.sh
+check-sizes:
+	@sh test/check_sizes.sh
 test-deps: deps
 	@$(MAKE) --no-print-directory install-pkgs PKGS="$(TEST_DEB_PKGS)"
 # The viewer and the demo (test_view.sh, test_demo.sh) are tested in the

@@ -17,7 +17,8 @@
  * Vertex: clip = mvp * (pos, 1), varying normal = normal_matrix * n, uv.  With BLUR
  * (accumulation sub-frames) the clip position is Mosaic's pinhole warp
  * (src/frontend/vertex.c): clip += t (mvp1 * (pos, 1) - clip), then the lens shear
- * x += u lens_x (w - focus_w), y += v lens_y (w - focus_w); mvp1 = mvp for a still draw.
+ * x += u lens_x (w - focus_w), y += v lens_y (w - focus_w), then the sub-pixel jitter
+ * x += jx w, y += jy w (mos_accum_jitter in clip units); mvp1 = mvp for a still draw.
  * Fragment: flat = base colour; lambert/textured = (ambient + sum max(0, n.l) light)
  * * base (* texture), alpha from base (* texture); lightmapped = min(base * texture *
  * lightmap (unit 1, at the lightmap uv, location 3) * 2, 1), alpha from base * texture;
@@ -40,6 +41,7 @@ static const char lp_vs_src[] =
     "uniform mat4 u_mvp1;\n"
     "uniform vec3 u_uvt;   /* lens u, v and shutter t of the sub-frame */\n"
     "uniform vec3 u_lens;  /* lens_x, lens_y, focus_w */\n"
+    "uniform vec2 u_jitter;  /* the sub-pixel jitter, clip units per w */\n"
     "#endif\n"
     "void main() {\n"
     "  vec4 c = u_mvp * vec4(a_pos, 1.0);\n"
@@ -47,6 +49,8 @@ static const char lp_vs_src[] =
     "  c += u_uvt.z * (u_mvp1 * vec4(a_pos, 1.0) - c);\n"
     "  c.x += u_uvt.x * u_lens.x * (c.w - u_lens.z);\n"
     "  c.y += u_uvt.y * u_lens.y * (c.w - u_lens.z);\n"
+    "  c.x += u_jitter.x * c.w;\n"
+    "  c.y += u_jitter.y * c.w;\n"
     "#endif\n"
     "  gl_Position = c;\n"
     "  v_nrm = u_nmat * a_nrm;\n"
@@ -107,7 +111,8 @@ static const char lp_fs_body[] =
 
 typedef struct lp_prog {
     GLuint prog;
-    GLint mvp, mvp1, uvt, lens, nmat, base, ldir, lcol, amb, fma_k, fma_c, fma_zero, cutoff, tex, lm, tex_none, lm_none, draw_id;
+    GLint mvp, mvp1, uvt, lens, jitter, nmat, base, ldir, lcol, amb, fma_k, fma_c, fma_zero, cutoff, tex, lm, tex_none,
+        lm_none, draw_id;
 } lp_prog;
 
 /* ---- the scene's GLSL files --------------------------------------------------------
@@ -154,6 +159,7 @@ struct lp_renderer {
     int accum, accum_frames;                   /* sub-frames per lp_frame; in the sum now */
     float lens[3];                             /* lens_x, lens_y, focus_w (scene_lens) */
     float uvt[3];                              /* this sub-frame's lens u, v and shutter t */
+    float jitter[2];                           /* and its sub-pixel jitter, clip units per w */
     uint8_t *acc_sub;                          /* the sub-frame read back, rows bottom first */
     uint32_t *acc_sum;                         /* per-channel sums, rows bottom first */
     uint8_t *acc_mean;                         /* the rounded mean, rows top first */
@@ -228,6 +234,7 @@ static int lp_build_prog(lp_prog *p, int id_pass, int kind, int fma, int blur, c
     p->mvp1 = glGetUniformLocation(p->prog, "u_mvp1");
     p->uvt = glGetUniformLocation(p->prog, "u_uvt");
     p->lens = glGetUniformLocation(p->prog, "u_lens");
+    p->jitter = glGetUniformLocation(p->prog, "u_jitter");
     p->nmat = glGetUniformLocation(p->prog, "u_nmat");
     p->base = glGetUniformLocation(p->prog, "u_base");
     p->ldir = glGetUniformLocation(p->prog, "u_ldir");
@@ -598,9 +605,10 @@ static mos_result lp_upload_texture(lp_renderer *r, int image, int width, int he
 static mos_result lp_record(const scene_export_draw *d, void *user)
 {
     lp_renderer *r = user;
-    if (r->accum && d->vertex_shader && (d->uniforms_t1 || r->lens[0] != 0.0f || r->lens[1] != 0.0f)) {
-        snprintf(r->err, sizeof r->err, "object '%s' (GLSL %s): --accum draws motion and the lens only with the "
-                 "twins of the built-in shaders; a GLSL vertex shader cannot be moved or sheared here",
+    if (r->accum && d->vertex_shader) {
+        snprintf(r->err, sizeof r->err, "object '%s' (GLSL %s): --accum draws motion, the lens and the sub-pixel "
+                 "jitter only with the twins of the built-in shaders; a GLSL vertex shader cannot be moved, "
+                 "sheared or jittered here",
                  d->name, d->vertex_shader);
         return MOS_ERR_SHADER;
     }
@@ -750,6 +758,7 @@ static void lp_set_uniforms(const lp_renderer *r, const lp_prog *p, const lp_dra
         glUniformMatrix4fv(p->mvp1, 1, GL_FALSE, w->u1.mvp);
         glUniform3fv(p->uvt, 1, r->uvt);
         glUniform3fv(p->lens, 1, r->lens);
+        glUniform2fv(p->jitter, 1, r->jitter);
     }
     glUniformMatrix3fv(p->nmat, 1, GL_FALSE, nm);
     glUniform4fv(p->base, 1, u->base_color);
@@ -885,6 +894,10 @@ void lp_accum(lp_renderer *r, int n, bool restart)
         r->accum_frames = 0;
     }
     for (int i = 0; i < n; i++) {
+        float px[2];
+        mos_accum_jitter(r->accum_frames, px);
+        r->jitter[0] = 2.0f * px[0] / (float)r->width;  /* as the api's pixel_offset */
+        r->jitter[1] = 2.0f * px[1] / (float)r->height;
         mos_accum_pinhole(r->accum_frames++, r->uvt);
         lp_draw_frame(r);
         glBindFramebuffer(GL_READ_FRAMEBUFFER, r->fbo);

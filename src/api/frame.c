@@ -34,6 +34,21 @@ void mos_accum_pinhole(int k, float uvt[3])
     raster_halton_uvt((uint64_t)(k < 0 ? 0 : k) + 1, uvt);
 }
 
+static double radical_inverse(uint64_t i, uint64_t base)
+{
+    double r = 0.0, f = 1.0 / (double)base;
+    for (; i; i /= base, f /= (double)base) r += (double)(i % base) * f;
+    return r;
+}
+
+void mos_accum_jitter(int k, float xy[2])
+{
+    if (!xy) return;
+    const uint64_t i = (uint64_t)(k < 0 ? 0 : k) + 1;  /* mos_accum_pinhole's index */
+    xy[0] = (float)(radical_inverse(i, 7) - 0.5);
+    xy[1] = (float)(radical_inverse(i, 11) - 0.5);
+}
+
 /* Checks a frame's blur settings; NULL when they are valid, else why not. */
 static const char *blur_problem(const mos_blur_desc *b)
 {
@@ -48,6 +63,8 @@ static const char *blur_problem(const mos_blur_desc *b)
         if (!isfinite(b->pinhole[k])) return "pinhole must be finite";
     if (b->pinhole[0] * b->pinhole[0] + b->pinhole[1] * b->pinhole[1] > 1.0001f) return "pinhole (u, v) must lie on the unit disk";
     if (b->pinhole[2] < 0.0f || b->pinhole[2] > 1.0f) return "pinhole t must be within 0..1";
+    for (int k = 0; k < 2; k++)
+        if (!(b->pixel_offset[k] >= -1.0f && b->pixel_offset[k] <= 1.0f)) return "pixel_offset must be within -1..1";
     return NULL;
 }
 
@@ -213,6 +230,7 @@ mos_result mos_draw(mos_context *ctx, const mos_draw_desc *desc)
     d.depth_write = desc->depth_write;
     d.cull = desc->cull;
     d.blend = desc->blend;
+    d.never_discards = sh->desc.never_discards || desc->never_discards;
     ctx->draws[ctx->draw_count++] = d;
     return MOS_OK;
 }
@@ -302,13 +320,20 @@ static frame_blur blur_settings(const mos_context *ctx, const rt_target *t)
     bool blurred = b.motion || b.lens_x != 0.0f || b.lens_y != 0.0f;
     b.mode = d->mode != MOS_SAMPLING_AUTO ? d->mode : blurred ? MOS_SAMPLING_DECOUPLED : MOS_SAMPLING_MSAA;
     for (int k = 0; k < 3; k++) b.pinhole[k] = d->pinhole[k];
+    /* pixels -> clip units per w (the viewport maps 2 clip units to the size) */
+    b.jitter_x = b.mode == MOS_SAMPLING_MSAA ? 2.0f * d->pixel_offset[0] / (float)t->width : 0.0f;
+    b.jitter_y = b.mode == MOS_SAMPLING_MSAA ? 2.0f * d->pixel_offset[1] / (float)t->height : 0.0f;
     b.rate = d->shading_rate != 0.0f ? d->shading_rate : 1.0f;
     b.adaptive = d->adaptive_rate && b.mode == MOS_SAMPLING_DECOUPLED;
     b.bilinear = d->bilinear && b.mode == MOS_SAMPLING_DECOUPLED;
     b.cache_quads = d->cache_quads ? d->cache_quads : 1024;
     b.ranks = t->samples;
     for (int key = 0; key < 2; key++) b.rank_range[key] = t->ranked.range[key];
-    b.stochastic = b.mode != MOS_SAMPLING_MSAA || t->samples > RASTER_MAX_SAMPLES || b.rate != 1.0f || b.bilinear;
+    /* What the 2D quad path cannot draw: more than 16 samples, a shade
+     * per sample, another shading rate, bilinear lookups. */
+    b.every_triangle = t->samples > RASTER_MAX_SAMPLES || b.mode == MOS_SAMPLING_SUPERSAMPLE || b.rate != 1.0f ||
+                       b.bilinear;
+    b.stochastic = b.mode != MOS_SAMPLING_MSAA || b.every_triangle;
     return b;
 }
 

@@ -314,13 +314,12 @@ mos_result mos_shader_create_spirv(mos_context *ctx, const mos_spirv_desc *desc,
     };
     char err[sizeof ctx->last_error - 64];
     shader_program *prog;
-    const int built = program_build(desc->vertex, desc->vertex_words, desc->fragment, desc->fragment_words,
-                                    desc->vertex_name ? desc->vertex_name : "vertex",
-                                    desc->fragment_name ? desc->fragment_name : "fragment", &opt, &prog, err,
-                                    sizeof err);
-    if (built < 0)
-        return ctx_fail(ctx, built == IR_OOM ? MOS_ERR_OUT_OF_MEMORY : MOS_ERR_SHADER, "mos_shader_create_spirv: %s",
-                        err);
+    const mos_result built = program_build(desc->vertex, desc->vertex_words, desc->fragment, desc->fragment_words,
+                                           desc->vertex_name ? desc->vertex_name : "vertex",
+                                           desc->fragment_name ? desc->fragment_name : "fragment", &opt, &prog, err,
+                                           sizeof err);
+    if (built != MOS_OK)  /* the arguments were checked above: MOS_ERR_SHADER or MOS_ERR_OUT_OF_MEMORY */
+        return ctx_fail(ctx, built, "mos_shader_create_spirv: %s", err);
     mos_shader_desc d;
     program_desc(prog, &d);
     if (d.scratch_bytes > MOS_MAX_SCRATCH_BYTES) {

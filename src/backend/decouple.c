@@ -196,6 +196,16 @@ typedef struct lane_hit {
     float rx, ry;  /* where it lands in the triangle's shading reference (SUPERSAMPLE) */
 } lane_hit;
 
+/* Where entry ce of grid quad (qx, qy) is shaded, at `rate` grid points
+ * per pixel. */
+static void grid_points(cache_entry *ce, int32_t qx, int32_t qy, float rate)
+{
+    for (int l = 0; l < 4; l++) {
+        ce->x[l] = ((float)(2 * qx) + lane_ox[l]) / rate;
+        ce->y[l] = ((float)(2 * qy) + lane_oy[l]) / rate;
+    }
+}
+
 /* The entry of shading-grid quad (qx, qy) of tri at grid points per pixel
  * `rate`: a cache hit, or a new entry at the quad's grid points. */
 static int32_t grid_entry(decouple_scratch *d, const decouple_ctx *c, const fe_tri *tri, int32_t qx, int32_t qy,
@@ -207,11 +217,7 @@ static int32_t grid_entry(decouple_scratch *d, const decouple_ctx *c, const fe_t
         return e;
     }
     e = new_entry(d, c, tri, qx, qy, true, px, py);
-    cache_entry *ce = &d->cache.entries[e];
-    for (int l = 0; l < 4; l++) {
-        ce->x[l] = ((float)(2 * qx) + lane_ox[l]) / rate;
-        ce->y[l] = ((float)(2 * qy) + lane_oy[l]) / rate;
-    }
+    grid_points(&d->cache.entries[e], qx, qy, rate);
     return e;
 }
 
@@ -393,3 +399,16 @@ void decouple_block(void *consumer, const stoch_block *blk)
         supersample_quad(d, c, tri, h, covered, live);
     }
 }
+
+/* ---- what the visibility buffer's resolve (resolve.c) uses ---------------- */
+
+shading_cache *decouple_cache(decouple_scratch *d) { return &d->cache; }
+
+void decouple_queue_shade(decouple_scratch *d, int32_t e, float rate)
+{
+    cache_entry *ce = &d->cache.entries[e];
+    grid_points(ce, ce->qx, ce->qy, rate);
+    d->pending[d->pending_count++] = e;
+}
+
+void decouple_shade(decouple_scratch *d, shade_scratch *ss, worker_stats *st) { shade_pending(d, ss, st); }

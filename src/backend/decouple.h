@@ -28,6 +28,13 @@ void decouple_begin_bin(decouple_scratch *d);
 /* A stoch_emit_fn (consumer: the decouple_ctx): queues the shading and
  * sample writes of one emitted block's live samples. */
 void decouple_block(void *consumer, const stoch_block *blk);
+/* For the visibility buffer's resolve (resolve.c), which shares the cache
+ * and the shade stage: the cache; entry e (just inserted) queued for
+ * shading at its quad's grid points, `rate` per pixel; the queued entries
+ * shaded (their writes are the caller's). */
+shading_cache *decouple_cache(decouple_scratch *d);
+void decouple_queue_shade(decouple_scratch *d, int32_t e, float rate);
+void decouple_shade(decouple_scratch *d, shade_scratch *ss, worker_stats *st);
 /* Shades what is pending and applies every queued write, in order. */
 void decouple_drain(decouple_scratch *d, shade_scratch *ss, rt_target *t, worker_stats *st);
 

@@ -1,13 +1,17 @@
 /* tile.c — one fine bin on its owning worker: lazy clear, then for each
  * triangle in API order either the 2D path, raster -> (batch of quads) ->
- * shade -> ROP, or the stochastic path, raster_stochastic -> (blocks) ->
- * decouple.c -> (queued samples) -> ROP, their writes flushed at one point
- * (flush_writes) whenever the path changes; resolve at frame end.
+ * shade -> ROP, or one of two stochastic paths: deferred, raster_stochastic
+ * -> (blocks) -> visibility buffer (visibility.c) -> shade and write the
+ * visible samples (decouple_resolve), for runs of opaque triangles that
+ * never discard; or ordered, raster_stochastic -> (blocks) -> decouple.c
+ * -> (queued samples) -> ROP.  The writes of one path are flushed at one
+ * point (flush_writes) whenever the path changes; resolve at frame end.
  * Fed by sched/sched.c; the only writer of this bin's samples. */
 #include <string.h>
 
 #include "backend/stages.h"
 #include "backend/decouple.h"
+#include "backend/visibility.h"
 #include "pattern/pattern.h"
 #include "util/clock.h"
 
@@ -27,10 +31,15 @@ struct backend_scratch {
      * other takes over, so samples are written in API order. */
     int pending;
     bool queued;
+    bool vis_run;   /* the visibility buffer holds a run (deferred path) */
+    bool pristine;  /* the bin holds its clear values: nothing written since (a run needs not read them) */
+    bool vis_ok;    /* this frame's bins may take the deferred path */
     shade_scratch *shade;
     decouple_scratch *dec;  /* stochastic frames only (backend_scratch_reserve), */
     stoch_pixels *pixels;   /* with the stochastic rasterizer's pixel stamps */
+    vis_buffer vis;         /* and the deferred path's buffer, when it fits */
     raster_view view;  /* the target as raster sees it (set per frame) */
+    raster_view vis_view;  /* the same without its depth: the deferred path's walks test the buffer instead */
     uint32_t view_serial;  /* the frame view and the shade stage were set for */
     raster_quad quads[TILE_QUAD_CAP];
     _Alignas(64) float z[TILE_QUAD_CAP * RASTER_Z_STRIDE(RASTER_MAX_SAMPLES)];  /* their samples' depth */
@@ -53,6 +62,7 @@ void backend_scratch_destroy(backend_scratch *s, const mos_allocator *a)
 {
     if (!s) return;
     decouple_scratch_destroy(s->dec, a);
+    vis_release(&s->vis, a);
     util_free(a, s->pixels);
     shade_scratch_destroy(s->shade, a);
     util_free(a, s);
@@ -66,7 +76,14 @@ mos_result backend_scratch_reserve(backend_scratch *s, const pipe_frame *f, cons
     for (uint32_t i = 0; i < f->draw_count; i++)
         scratch = f->draws[i].scratch_bytes > scratch ? f->draws[i].scratch_bytes : scratch;
     if (shade_scratch_reserve(s->shade, scratch, a) != MOS_OK) return MOS_ERR_OUT_OF_MEMORY;
+    s->vis_ok = false;
     if (!f->blur.stochastic) return MOS_OK;
+    /* The deferred path: decoupled nearest-point shading, nothing recorded
+     * per write, a bin the buffer holds (else the ordered path does it all). */
+    const rt_target *t = f->target;
+    const unsigned per_write = MOS_INSPECT_OVERDRAW | MOS_INSPECT_TRIANGLE_AREA;
+    s->vis_ok = f->blur.mode == MOS_SAMPLING_DECOUPLED && !f->blur.bilinear &&
+                !(t->recording && (t->inspect.what & per_write)) && vis_reserve(&s->vis, f->bin_px, t->samples, f->blur.cache_quads, a);
     if (!s->pixels) s->pixels = util_calloc(a, 1, sizeof *s->pixels);
     if (!s->pixels) return MOS_ERR_OUT_OF_MEMORY;
     if (decouple_scratch_capacity(s->dec) == f->blur.cache_quads) return MOS_OK;
@@ -76,12 +93,10 @@ mos_result backend_scratch_reserve(backend_scratch *s, const pipe_frame *f, cons
 }
 
 /* Whether tri needs the stochastic path: it is blurred, or the frame asks
- * for what the 2D quad path cannot do. */
+ * for what the 2D quad path cannot do (frame_blur.every_triangle). */
 static bool needs_stochastic(const pipe_frame *f, const fe_tri *tri)
 {
-    const frame_blur *b = &f->blur;
-    return b->stochastic && (tri->blur || f->target->samples > RASTER_MAX_SAMPLES ||
-                             b->mode == MOS_SAMPLING_SUPERSAMPLE || b->rate != 1.0f || b->bilinear);
+    return f->blur.stochastic && (tri->blur || f->blur.every_triangle);
 }
 
 typedef struct bin_rect {
@@ -130,10 +145,20 @@ static void inspect_quads(const rt_target *t, const raster_quad *quads, int n)
     }
 }
 
-/* The ROP of every write waiting: the pending quads shaded, or the
- * stochastic queue drained (its misses shaded first). */
+/* Whether tri's samples may take the deferred path: a plain opaque write
+ * (depth test and write) whose shader never discards. */
+static bool deferrable(const backend_scratch *s, const fe_tri *tri)
+{
+    const fe_draw *d = tri->draw;
+    return s->vis_ok && d->never_discards && d->blend == MOS_BLEND_OPAQUE && d->depth_test && d->depth_write;
+}
+
+/* The ROP of every write waiting: the pending quads shaded, the
+ * stochastic queue drained (its misses shaded first), or the visibility
+ * buffer's run resolved. */
 static void flush_writes(backend_scratch *s, const pipe_frame *f, worker_stats *st)
 {
+    s->pristine = false;
     const int n = s->pending;
     if (n) {
         backend_shade(s->shade, s->quads, n, f->target->samples, s->results);
@@ -144,6 +169,8 @@ static void flush_writes(backend_scratch *s, const pipe_frame *f, worker_stats *
     }
     if (s->queued) decouple_drain(s->dec, s->shade, f->target, st);
     s->queued = false;
+    if (s->vis_run) decouple_resolve(&(decouple_ctx){.d = s->dec, .f = f, .shade = s->shade, .st = st}, &s->vis);
+    s->vis_run = false;
 }
 
 /* The 2D path of one triangle over rectangle c of the bin: quads appended
@@ -193,12 +220,16 @@ void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, cons
     const double t0 = record_bin ? util_now_ms() : 0.0;
     const uint64_t samples0 = st->fragments;
     bin_rect r = bin_rect_of(f, bin);
+    s->pristine = false;
     if (t->bin_stamp[bin] != f->serial) {
         clear_bin(f, r);
         t->bin_stamp[bin] = f->serial;
+        s->pristine = true;
     }
     if (s->view_serial != f->serial) {  /* the first bin of a frame on this worker */
         raster_view_init(&s->view, t->depth, t->width, t->height, &t->positions, f->blur.rate);
+        s->vis_view = s->view;
+        s->vis_view.depth = NULL;
         backend_shade_isa(s->shade, f->hot);
         s->view_serial = f->serial;
     }
@@ -212,13 +243,20 @@ void backend_run_bin(backend_scratch *s, const pipe_frame *f, uint32_t bin, cons
         bin_rect c = {r.x0 > tri->min_x ? r.x0 : tri->min_x, r.y0 > tri->min_y ? r.y0 : tri->min_y,
                       r.x1 < tri->max_x + 1 ? r.x1 : tri->max_x + 1, r.y1 < tri->max_y + 1 ? r.y1 : tri->max_y + 1};
         if (c.x0 >= c.x1 || c.y0 >= c.y1) continue;
-        if (needs_stochastic(f, tri)) {
-            if (s->pending) flush_writes(s, f, st);
+        if (needs_stochastic(f, tri) && deferrable(s, tri)) {
+            if (s->pending || s->queued) flush_writes(s, f, st);
+            if (!s->vis_run) vis_begin(&s->vis, t, f->bin_px, r.x0, r.y0, tris, s->pristine ? &f->clear_depth : NULL);
+            s->vis_run = true;
+            s->vis.tri_index = i;
+            f->hot->stoch_walk(tri, &s->vis_view, &t->ranked, t->tuples, f->bin_px, c.x0, c.y0, c.x1, c.y1,
+                               s->pixels, vis_block, &s->vis, &counts);
+        } else if (needs_stochastic(f, tri)) {
+            if (s->pending || s->vis_run) flush_writes(s, f, st);
             f->hot->stoch_walk(tri, &s->view, &t->ranked, t->tuples, f->bin_px, c.x0, c.y0, c.x1, c.y1, s->pixels,
                                decouple_block, (void *)&dc, &counts);
             s->queued = true;
         } else {
-            if (s->queued) flush_writes(s, f, st);
+            if (s->queued || s->vis_run) flush_writes(s, f, st);
             raster_2d(s, f, tri, c, raster, &counts, st);
         }
     }

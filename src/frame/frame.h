@@ -139,6 +139,7 @@ typedef struct fe_draw {
     bool depth_test, depth_write;
     mos_cull cull;
     mos_blend blend;
+    bool never_discards;  /* the shader's promise or the draw's (mos_shader_desc.never_discards) */
 } fe_draw;
 
 /* A triangle after clip, cull and setup, in window space (y up).  Edge
@@ -256,9 +257,11 @@ static inline void fe_cross3(float out[3], const float a[3], const float b[3])
 typedef struct frame_blur {
     mos_sampling mode;      /* MSAA, DECOUPLED or SUPERSAMPLE (AUTO resolved) */
     bool stochastic;        /* workers run the stochastic back-end (backend/decouple.c) */
+    bool every_triangle;    /* for every triangle, not only the blurred ones (decided once, api/frame.c) */
     bool motion;            /* draws with uniforms_t1 move */
     float lens_x, lens_y, focus_w;
     float pinhole[3];       /* MSAA: u, v, t every draw is seen at */
+    float jitter_x, jitter_y;  /* MSAA: clip x, y moved by these times w (mos_blur_desc.pixel_offset) */
     float rate;             /* shading-grid points per pixel edge */
     bool adaptive, bilinear;
     int cache_quads;

@@ -45,6 +45,8 @@ static void pinhole_warp(float c[4], const float *c1, const frame_blur *fb)
         for (int k = 0; k < 4; k++) c[k] += t * (c1[k] - c[k]);
     c[0] += fb->pinhole[0] * fb->lens_x * (c[3] - fb->focus_w);
     c[1] += fb->pinhole[1] * fb->lens_y * (c[3] - fb->focus_w);
+    c[0] += fb->jitter_x * c[3];  /* the sub-pixel jitter */
+    c[1] += fb->jitter_y * c[3];
 }
 
 bool fe_vertex_temp_init(fe_vertex_temp *t, int max_varyings, arena *ar)
@@ -62,7 +64,8 @@ bool fe_vertex_begin(fe_vertices *v, const fe_draw *d, const frame_blur *fb, are
     const bool msaa = fb->mode == MOS_SAMPLING_MSAA;
     /* Run the shader at t = 1 too when the positions there are used. */
     v->moving = d->uniforms_t1 && fb->motion && (!msaa || fb->pinhole[2] != 0.0f);
-    v->warp = msaa && (v->moving || fb->lens_x != 0.0f || fb->lens_y != 0.0f);
+    v->warp = msaa && (v->moving || fb->lens_x != 0.0f || fb->lens_y != 0.0f || fb->jitter_x != 0.0f ||
+                       fb->jitter_y != 0.0f);
     v->chunks = (uint32_t)((n + FE_VERTEX_CHUNK - 1) / FE_VERTEX_CHUNK);
     const size_t nvar = (size_t)(d->varying_count ? d->varying_count : 1);
     /* t = 1 positions: kept for the whole draw (blurred setup), or one

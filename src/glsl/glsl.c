@@ -4,13 +4,13 @@
  * compile brackets itself with them. */
 #include "glsl/glsl.h"
 #include "glsl/macros.h"
+#include "util/alloc.h"
 
 #include <errno.h>
 #include <glslang/Include/glslang_c_interface.h>
 #include <glslang/Public/resource_limits_c.h>
 #include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 void glsl_hold(void) { glslang_initialize_process(); }
@@ -61,10 +61,10 @@ static void format_log(const char *log, const char *file, char *err, size_t err_
 #define GLSL_MAX_STATEMENT_OPERATORS 16384
 #define GLSL_MAX_NESTING 256
 
-/* Checks the preprocessed source against the two limits; 0 when it fits,
- * else -1 with "FILE:LINE: ..." in err (LINE as the preprocessor's #line
- * directives and newlines say). */
-static int check_depth(const char *code, const char *file, char *err, size_t err_size)
+/* Checks the preprocessed source against the two limits; MOS_OK when it
+ * fits, else MOS_ERR_SHADER with "FILE:LINE: ..." in err (LINE as the
+ * preprocessor's #line directives and newlines say). */
+static mos_result check_depth(const char *code, const char *file, char *err, size_t err_size)
 {
     int line = 1, stmt_line = 1, depth = 0;
     long ops = 0;
@@ -88,7 +88,7 @@ static int check_depth(const char *code, const char *file, char *err, size_t err
             if (++depth > GLSL_MAX_NESTING) {
                 snprintf(err, err_size, "%s:%d: brackets nested more than %d deep (Mosaic's GLSL limit)", file, line,
                          GLSL_MAX_NESTING);
-                return -1;
+                return MOS_ERR_SHADER;
             }
         } else if (c == ')' || c == ']' || c == '}') {
             depth -= depth > 0;
@@ -104,18 +104,19 @@ static int check_depth(const char *code, const char *file, char *err, size_t err
                          "%s:%d: a statement with more than %d operators (Mosaic's GLSL limit: glslang's parser "
                          "recurses once per operator); split it into several statements",
                          file, stmt_line, GLSL_MAX_STATEMENT_OPERATORS);
-                return -1;
+                return MOS_ERR_SHADER;
             }
         }
     }
-    return 0;
+    return MOS_OK;
 }
 
-/* glslang cannot build its built-in tables for desktop GLSL before 1.50
- * with SPIR-V as the target: it prints its whole built-in prelude and
- * "Unable to parse built-ins".  Such a #version is refused first, at its
- * line; the others get glslang's own messages. */
-static int check_version(const char *code, const char *file, char *err, size_t err_size)
+/* A #version before GLSL_MIN_VERSION is refused first, at its line (glslang
+ * itself cannot even build its built-in tables before 1.50 with SPIR-V as the
+ * target: it prints its whole built-in prelude and "Unable to parse
+ * built-ins"); the others get glslang's own messages.  MOS_OK or
+ * MOS_ERR_SHADER. */
+static mos_result check_version(const char *code, const char *file, char *err, size_t err_size)
 {
     int line = 1;
     for (const char *p = code; *p; p++) {
@@ -130,31 +131,32 @@ static int check_version(const char *code, const char *file, char *err, size_t e
         } else if (*p == '#') {
             int version = 0;
             if (sscanf(p, "#%*[ \t]version %d", &version) != 1 && sscanf(p, "#version %d", &version) != 1)
-                return 0;  /* another directive first: glslang says what it thinks */
-            if (version > 0 && version < 150) {
+                return MOS_OK;  /* another directive first: glslang says what it thinks */
+            if (version > 0 && version < GLSL_MIN_VERSION) {
                 snprintf(err, err_size,
                          "%s:%d: #version %d is not supported: Mosaic compiles GLSL to SPIR-V for OpenGL, which "
-                         "needs #version 330 or higher (Mosaic's shaders use 450)",
-                         file, line, version);
-                return -1;
+                         "needs #version %d or higher (Mosaic's shaders use 450)",
+                         file, line, version, GLSL_MIN_VERSION);
+                return MOS_ERR_SHADER;
             }
-            return 0;
+            return MOS_OK;
         } else if (*p != ' ' && *p != '\t' && *p != '\r') {
-            return 0;  /* code before any #version: glslang's default (450) */
+            return MOS_OK;  /* code before any #version: glslang's default (450) */
         }
     }
-    return 0;
+    return MOS_OK;
 }
 
 typedef struct glsl_job {
     const glslang_input_t *input;
     glslang_stage_t stage;
     const char *file;
+    const mos_allocator *alloc;
     char *err;
     size_t err_size;
     uint32_t *words;
     size_t count;
-    int rc;
+    mos_result rc;
 } glsl_job;
 
 /* The whole of glslang's work for one compile, on the large-stack thread. */
@@ -164,7 +166,7 @@ static void *compile_job(void *arg)
     const char *file = job->file;
     char *err = job->err;
     const size_t err_size = job->err_size;
-    job->rc = -1;
+    job->rc = MOS_ERR_SHADER;  /* what a goto done reports where nothing else is set */
     glslang_initialize_process();
     glslang_shader_t *sh = glslang_shader_create(job->input);
     glslang_program_t *prog = NULL;
@@ -172,15 +174,16 @@ static void *compile_job(void *arg)
         snprintf(err, err_size, "%s: glslang could not start", file);
         goto done;
     }
-    if (check_version(job->input->code, file, err, err_size) != 0 ||
-        glsl_check_macros(job->input->code, file, err, err_size) != 0)
+    if ((job->rc = check_version(job->input->code, file, err, err_size)) != MOS_OK ||
+        (job->rc = glsl_check_macros(job->input->code, file, job->alloc, err, err_size)) != MOS_OK)
         goto done;
+    job->rc = MOS_ERR_SHADER;  /* glslang's failures from here on */
     if (!glslang_shader_preprocess(sh, job->input)) {
         format_log(glslang_shader_get_info_log(sh), file, err, err_size);
         goto done;
     }
     const char *pre = glslang_shader_get_preprocessed_code(sh);
-    if (pre && check_depth(pre, file, err, err_size) != 0)
+    if (pre && check_depth(pre, file, err, err_size) != MOS_OK)
         goto done;
     if (!glslang_shader_parse(sh, job->input)) {
         format_log(glslang_shader_get_info_log(sh), file, err, err_size);
@@ -200,15 +203,16 @@ static void *compile_job(void *arg)
         goto done;
     }
     const size_t n = glslang_program_SPIRV_get_size(prog);
-    uint32_t *w = malloc((n ? n : 1) * sizeof *w);
+    uint32_t *w = util_alloc(job->alloc, (n ? n : 1) * sizeof *w);
     if (!w) {
         snprintf(err, err_size, "%s: out of memory", file);
+        job->rc = MOS_ERR_OUT_OF_MEMORY;
         goto done;
     }
     glslang_program_SPIRV_get(prog, w);
     job->words = w;
     job->count = n;
-    job->rc = 0;
+    job->rc = MOS_OK;
 done:
     if (prog)
         glslang_program_delete(prog);
@@ -218,22 +222,22 @@ done:
     return NULL;
 }
 
-int glsl_compile(const char *source, size_t len, const char *file, glsl_stage stage, uint32_t **words,
-                 size_t *count, char *err, size_t err_size)
+mos_result glsl_compile(const char *source, size_t len, const char *file, glsl_stage stage,
+                        const mos_allocator *alloc, uint32_t **words, size_t *count, char *err, size_t err_size)
 {
     *words = NULL;
     *count = 0;
-    char *src = malloc(len + 1);
+    char *src = len < SIZE_MAX ? util_alloc(alloc, len + 1) : NULL;
     if (!src) {
         snprintf(err, err_size, "%s: out of memory", file);
-        return -1;
+        return MOS_ERR_OUT_OF_MEMORY;
     }
     memcpy(src, source, len);
     src[len] = 0;
     if (strlen(src) != len) {
         snprintf(err, err_size, "%s: the source contains a NUL byte", file);
-        free(src);
-        return -1;
+        util_free(alloc, src);
+        return MOS_ERR_SHADER;
     }
     const glslang_stage_t gs = stage == GLSL_VERTEX ? GLSLANG_STAGE_VERTEX : GLSLANG_STAGE_FRAGMENT;
     const glslang_input_t input = {
@@ -249,7 +253,8 @@ int glsl_compile(const char *source, size_t len, const char *file, glsl_stage st
         .messages = GLSLANG_MSG_DEFAULT_BIT,
         .resource = glslang_default_resource(),
     };
-    glsl_job job = { .input = &input, .stage = gs, .file = file, .err = err, .err_size = err_size, .rc = -1 };
+    glsl_job job = { .input = &input, .stage = gs, .file = file, .alloc = alloc, .err = err, .err_size = err_size,
+                     .rc = MOS_ERR_THREAD };
     pthread_attr_t attr;
     pthread_t thread;
     int started = pthread_attr_init(&attr) == 0;
@@ -263,15 +268,17 @@ int glsl_compile(const char *source, size_t len, const char *file, glsl_stage st
     else
         snprintf(err, err_size, "%s: could not start the GLSL compiler's thread (%zu MiB stack)", file,
                  GLSL_STACK_BYTES >> 20);
-    free(src);
+    util_free(alloc, src);
     *words = job.words;
     *count = job.count;
     return job.rc;
 }
 
-int glsl_compile_file(const char *file, uint32_t **words, size_t *count, glsl_stage *stage, char *err,
-                      size_t err_size)
+mos_result glsl_compile_file(const char *file, const mos_allocator *alloc, uint32_t **words, size_t *count,
+                             glsl_stage *stage, char *err, size_t err_size)
 {
+    *words = NULL;
+    *count = 0;
     const char *dot = strrchr(file, '.');
     if (dot && strcmp(dot, ".vert") == 0)
         *stage = GLSL_VERTEX;
@@ -279,38 +286,38 @@ int glsl_compile_file(const char *file, uint32_t **words, size_t *count, glsl_st
         *stage = GLSL_FRAGMENT;
     else {
         snprintf(err, err_size, "%s: a GLSL shader file ends in .vert or .frag", file);
-        return -1;
+        return MOS_ERR_INVALID_ARGUMENT;
     }
     FILE *f = fopen(file, "rb");
     if (!f) {
         snprintf(err, err_size, "%s: %s", file, strerror(errno));
-        return -1;
+        return MOS_ERR_IO;
     }
     size_t cap = 1 << 14, len = 0;
-    char *buf = malloc(cap);
+    char *buf = util_alloc(alloc, cap);
     for (;;) {
         if (!buf) {
             fclose(f);
             snprintf(err, err_size, "%s: out of memory", file);
-            return -1;
+            return MOS_ERR_OUT_OF_MEMORY;
         }
         len += fread(buf + len, 1, cap - len, f);
         if (len < cap || len >= (1u << 24))
             break;
-        char *g = realloc(buf, cap * 2);
+        char *g = util_realloc(alloc, buf, cap, cap * 2);
         if (!g)
-            free(buf);
+            util_free(alloc, buf);
         buf = g;
         cap *= 2;
     }
     const int bad = ferror(f);
     fclose(f);
     if (bad || len >= (1u << 24)) {
-        free(buf);
+        util_free(alloc, buf);
         snprintf(err, err_size, "%s: %s", file, bad ? "read error" : "larger than 16 MiB");
-        return -1;
+        return bad ? MOS_ERR_IO : MOS_ERR_BAD_SIZE;
     }
-    const int rc = glsl_compile(buf, len, file, *stage, words, count, err, err_size);
-    free(buf);
+    const mos_result rc = glsl_compile(buf, len, file, *stage, alloc, words, count, err, err_size);
+    util_free(alloc, buf);
     return rc;
 }

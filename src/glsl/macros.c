@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
+
 #define MAX_CALL_DEPTH 256
 
 typedef uint64_t count;  /* saturates at LIMIT */
@@ -65,9 +67,11 @@ typedef struct ctx {
     int *hash;  /* open addressing over mac, -1 empty */
     size_t hash_size;
     const char *file;
+    const mos_allocator *alloc;  /* every block here */
     char *err;
     size_t err_size;
     bool failed;
+    bool oom;   /* failed for want of memory */
 } ctx;
 
 static int fail(ctx *c, int line, const char *fmt, const char *name, uint32_t len)
@@ -88,7 +92,7 @@ static bool is_id(char ch) { return is_id0(ch) || (ch >= '0' && ch <= '9'); }
 static int tokenize(ctx *c, const char *src)
 {
     size_t cap = 1024;
-    c->tok = malloc(cap * sizeof *c->tok);
+    c->tok = util_alloc(c->alloc, cap * sizeof *c->tok);
     if (!c->tok) return -1;
     int line = 1;
     bool bol = true;
@@ -103,7 +107,7 @@ static int tokenize(ctx *c, const char *src)
             continue;
         }
         if ((size_t)c->ntok == cap) {
-            token *t = realloc(c->tok, 2 * cap * sizeof *t);
+            token *t = util_realloc(c->alloc, c->tok, cap * sizeof *t, 2 * cap * sizeof *t);
             if (!t) return -1;
             c->tok = t, cap *= 2;
         }
@@ -198,7 +202,7 @@ static int compute(ctx *c, int m, int depth);
 static int out_of_memory(ctx *c)
 {
     if (!c->failed) snprintf(c->err, c->err_size, "%s: out of memory", c->file);
-    c->failed = true;
+    c->failed = c->oom = true;
     return -1;
 }
 
@@ -253,7 +257,7 @@ static int eval(ctx *c, int i, int end, int self, const def *d, int np, count *o
             /* The arguments: top-level commas split them. */
             const macro *f = &c->mac[callee];
             int close = i + 1, level = 1, nargs = 0, start = i + 1;
-            count *args = calloc((size_t)(f->nparams + 1) * (size_t)(1 + np), sizeof(count));
+            count *args = util_calloc(c->alloc, (size_t)(f->nparams + 1) * (size_t)(1 + np), sizeof(count));
             if (!args) return out_of_memory(c);
             for (; close < end && level; close++) {
                 if (tok_is(&c->tok[close], "(")) level++;
@@ -261,7 +265,7 @@ static int eval(ctx *c, int i, int end, int self, const def *d, int np, count *o
                 if ((level == 1 && tok_is(&c->tok[close], ",")) || level == 0) {
                     const int k = nargs < f->nparams ? nargs : f->nparams;  /* extra: the variadic one */
                     if (eval(c, start, close, self, d, np, args + (size_t)k * (size_t)(1 + np), depth + 1) != 0) {
-                        free(args);
+                        util_free(c->alloc, args);
                         return -1;
                     }
                     nargs++, start = close + 1;
@@ -273,7 +277,7 @@ static int eval(ctx *c, int i, int end, int self, const def *d, int np, count *o
                 const count mult = k < f->nparams ? f->form[1 + k] : 1;  /* extras: as text */
                 for (int j = 0; j <= np; j++) out[j] = sat_add(out[j], sat_mul(mult, a[j]));
             }
-            free(args);
+            util_free(c->alloc, args);
             i = close;
             callee = -1;
             tail = f->tail;
@@ -288,17 +292,17 @@ static int compute(ctx *c, int m, int depth)
     macro *mm = &c->mac[m];
     if (mm->state) return 0;
     mm->state = 1;
-    mm->form = calloc((size_t)mm->nparams + 1, sizeof(count));
-    count *f = calloc((size_t)mm->nparams + 1, sizeof(count));
+    mm->form = util_calloc(c->alloc, (size_t)mm->nparams + 1, sizeof(count));
+    count *f = util_calloc(c->alloc, (size_t)mm->nparams + 1, sizeof(count));
     if (!mm->form || !f) {
-        free(f);
+        util_free(c->alloc, f);
         return out_of_memory(c);
     }
     for (int k = mm->defs; k >= 0; k = c->defs[k].next) {
         const def *d = &c->defs[k];
         memset(f, 0, ((size_t)mm->nparams + 1) * sizeof(count));
         if (eval(c, d->body, d->body_end, m, d, mm->nparams, f, depth) != 0) {
-            free(f);
+            util_free(c->alloc, f);
             return -1;
         }
         for (int j = 0; j <= mm->nparams; j++) mm->form[j] = f[j] > mm->form[j] ? f[j] : mm->form[j];
@@ -310,26 +314,28 @@ static int compute(ctx *c, int m, int depth)
             }
         }
     }
-    free(f);
+    util_free(c->alloc, f);
     mm->state = 2;
     return 0;
 }
 
-int glsl_check_macros(const char *src, const char *file, char *err, size_t err_size)
+mos_result glsl_check_macros(const char *src, const char *file, const mos_allocator *alloc, char *err,
+                             size_t err_size)
 {
-    ctx c = { .file = file, .err = err, .err_size = err_size };
-    int rc = -1;
-    if (tokenize(&c, src) != 0) goto oom;
+    ctx c = { .file = file, .alloc = alloc, .err = err, .err_size = err_size };
+    if (tokenize(&c, src) != 0) out_of_memory(&c);
     /* The definitions first: a name counts at its largest wherever it is used. */
     size_t ndirectives = 0;
     for (int i = 0; i < c.ntok; i++) ndirectives += c.tok[i].bol && tok_is(&c.tok[i], "#");
     c.hash_size = 64;
     while (c.hash_size < 2 * (ndirectives < GLSL_MAX_MACROS ? ndirectives : GLSL_MAX_MACROS) + 2) c.hash_size *= 2;
-    c.hash = malloc(c.hash_size * sizeof *c.hash);
-    c.mac = calloc(ndirectives + 1, sizeof *c.mac);
-    c.defs = calloc(ndirectives + 1, sizeof *c.defs);
-    if (!c.hash || !c.mac || !c.defs) goto oom;
-    memset(c.hash, 0xff, c.hash_size * sizeof *c.hash);
+    if (!c.failed) {
+        c.hash = util_alloc(alloc, c.hash_size * sizeof *c.hash);
+        c.mac = util_calloc(alloc, ndirectives + 1, sizeof *c.mac);
+        c.defs = util_calloc(alloc, ndirectives + 1, sizeof *c.defs);
+        if (!c.hash || !c.mac || !c.defs) out_of_memory(&c);
+        else memset(c.hash, 0xff, c.hash_size * sizeof *c.hash);
+    }
     for (int i = 0; i < c.ntok && !c.failed;) {
         if (c.tok[i].bol && tok_is(&c.tok[i], "#") && i + 2 < c.ntok && !c.tok[i + 1].bol &&
             tok_is(&c.tok[i + 1], "define") && !c.tok[i + 2].bol)
@@ -356,15 +362,10 @@ int glsl_check_macros(const char *src, const char *file, char *err, size_t err_s
         if (from < end && eval(&c, from, end, -1, NULL, 0, total, 0) != 0) break;
         i = end;
     }
-    rc = c.failed ? -1 : 0;
-    if (0) {
-    oom:
-        snprintf(err, err_size, "%s: out of memory", file);
-    }
-    for (int m = 0; m < c.nmac; m++) free(c.mac[m].form);
-    free(c.mac);
-    free(c.defs);
-    free(c.hash);
-    free(c.tok);
-    return rc;
+    for (int m = 0; m < c.nmac; m++) util_free(alloc, c.mac[m].form);
+    util_free(alloc, c.mac);
+    util_free(alloc, c.defs);
+    util_free(alloc, c.hash);
+    util_free(alloc, c.tok);
+    return c.oom ? MOS_ERR_OUT_OF_MEMORY : c.failed ? MOS_ERR_SHADER : MOS_OK;
 }

@@ -21,16 +21,18 @@ bool raster_samples_valid(int spp);      /* 1, 2, 4, 8, 16, 27, 32, 64 */
 void raster_samples_get(int spp, frame_samples *out);
 
 /* The lens and time pattern: (u, v, t) of sample s of pixel (x, y) is
- * uvt[(((y & 31) * 32 + (x & 31)) * spp + s) * 3 + k], the tuple of its
- * class that has sample index s (frame_tuples).  Class c's tuples are the
+ * uvt[(((y & 3) * 4 + (x & 3)) * spp + s) * 3 + k], the tuple of its
+ * class that has sample index s (frame_tuples).  A pixel's tuples depend
+ * on its class only, so one 4x4 block (a tile of 2x2 classes, the block
+ * the walks test at once) holds the whole pattern.  Class c's tuples are the
  * Halton points (bases 2, 3, 5, as mos_accum_pinhole's) numbered from
  * (4 seed + c) spp + 1, the lens's pair mapped to the unit disk as
  * mos_accum_pinhole maps it; so every seed gives four new segments of one
  * low-discrepancy sequence. */
-#define RASTER_UVT_TILE 32
+#define RASTER_UVT_TILE 4
 size_t raster_uvt_floats(int spp);
-/* The pattern pixel (0..1023) pixel (x, y) repeats. */
-static inline int raster_uvt_pixel(int x, int y) { return (y & 31) * RASTER_UVT_TILE + (x & 31); }
+/* The pattern pixel (0..15) pixel (x, y) repeats. */
+static inline int raster_uvt_pixel(int x, int y) { return (y & 3) * RASTER_UVT_TILE + (x & 3); }
 /* The (u, v, t) triple of sample s of pixel (x, y). */
 static inline const float *raster_uvt_at(const float *uvt, int spp, int x, int y, int s)
 {
@@ -48,26 +50,18 @@ void raster_uvt_fill(const frame_tuples *tuples, float *uvt);
 
 /* The samples of each pattern pixel ranked by time (key FE_RANK_T) and by
  * lens u (FE_RANK_U), as tables the stochastic walk (stoch_walk_fn, below) reads sixteen pixels
- * at a time: pattern pixels in 4x4 blocks (raster_uvt_lane), and for key k
- * and rank j (the sample with the j-th smallest t or u) the 64 blocks' fields,
- * block by block (raster_ranked_block: a block's fields are 320 contiguous
- * bytes): the sample's x, y from the lower-left corner of its 4x4 block,
- * then u, v, t, sixteen lanes each.
- * sample[(k * spp + j) * 1024 + lane] is its index, range[k][j] the
- * [min, max] of the key at rank j over all 1024 pixels.  The stochastic
+ * at a time: the pattern's one 4x4 block (raster_uvt_lane), and for key k
+ * and rank j (the sample with the j-th smallest t or u) the block's fields
+ * (raster_ranked_block: 320 contiguous bytes): the sample's x, y from the
+ * lower-left corner of its 4x4 block, then u, v, t, sixteen lanes each.
+ * sample[(k * spp + j) * 16 + lane] is its index, range[k][j] the
+ * [min, max] of the key at rank j over the 16 pixels.  The stochastic
  * rasterizer visits rank j of every pixel together, within the triangle's
  * bounds for that slice of t (or u). */
 #define RASTER_UVT_PIXELS (RASTER_UVT_TILE * RASTER_UVT_TILE)
 enum { RASTER_RANKED_X, RASTER_RANKED_Y, RASTER_RANKED_U, RASTER_RANKED_V, RASTER_RANKED_T, RASTER_RANKED_FIELDS };
-/* Where pixel (x, y) lies in a plane: 4x4 blocks, rows of blocks bottom up. */
-static inline int raster_uvt_lane(int x, int y)
-{
-    return ((y & 31) >> 2) * 128 + ((x & 31) >> 2) * 16 + (y & 3) * 4 + (x & 3);
-}
-/* raster_uvt_lane of a block's first pixel, in two parts (x, y multiples
- * of 4): its row of blocks, plus its column. */
-static inline int raster_uvt_block_row(int y) { return (y & 28) << 5; }
-static inline int raster_uvt_block_col(int x) { return (x & 28) << 2; }
+/* Where pixel (x, y) lies in a plane: its lane of the pattern's block. */
+static inline int raster_uvt_lane(int x, int y) { return (y & 3) * 4 + (x & 3); }
 /* The fields of rank j under key for the 4x4 block whose first lane is
  * lane0 (a multiple of 16): field f of lane i at [f * 16 + i]; and the
  * sample indices of rank j. */
@@ -212,18 +206,19 @@ typedef struct stoch_block {
     int x0, y0;
     uint32_t covered, live, first_covered, first_live;
     const uint8_t *sample;
+    int group;  /* sample is frame_tuples.lane_sample[group], or -1 (a rank walk's lanes) */
     stoch_hits hits;
 } stoch_block;
 typedef void (*stoch_emit_fn)(void *consumer, const stoch_block *blk);
 
 /* Which pixels of a bin (up to 256 x 256) the current triangle has
- * covered, and covered past early depth: a bit per pixel, 64 pixels of a
- * row to a word; a word not stamped with `stamp` holds none. */
-#define STOCH_ROW_WORDS 4  /* 256 / 64 */
+ * covered, and covered past early depth: per 4x4 block of the bin, a bit
+ * per lane; a block not stamped with `stamp` holds none. */
+#define STOCH_BIN_BLOCKS (64 * 64)
 typedef struct stoch_pixels {
     uint32_t stamp;
-    uint32_t word_stamp[256 * STOCH_ROW_WORDS];
-    uint64_t covered[256 * STOCH_ROW_WORDS], live[256 * STOCH_ROW_WORDS];
+    uint32_t block_stamp[STOCH_BIN_BLOCKS];
+    uint16_t covered[STOCH_BIN_BLOCKS], live[STOCH_BIN_BLOCKS];
 } stoch_pixels;
 
 /* The stochastic rasterizer: tri over pixels [x0, x1) x [y0, y1) of a bin

@@ -32,7 +32,7 @@ uint32_t stoch_block_static(const fe_tri *t, const frame_samples *sp, float rate
 void stoch_pixels_next(stoch_pixels *px)
 {
     if (++px->stamp == 0) {
-        memset(px->word_stamp, 0, sizeof px->word_stamp);
+        memset(px->block_stamp, 0, sizeof px->block_stamp);
         px->stamp = 1;
     }
 }
@@ -61,6 +61,7 @@ void raster_stochastic_static(const fe_tri *tri, const raster_view *v, const fra
                 blk.x0 = bx;
                 blk.y0 = by;
                 blk.sample = sample;
+                blk.group = g;
                 stoch_finish_block(&blk, depth_test ? stoch_early_depth(&blk, v) : blk.covered, bin_px, px, emit,
                                    consumer, counts);
             }

@@ -67,25 +67,18 @@ static inline void stoch_edge_plane(const fe_blur *b, int k, int16_t q0, int16_t
 void stoch_pixels_next(stoch_pixels *px);
 
 /* Per triangle: the covered lanes of a block that are the first covered
- * (and the first live) sample of their pixel.  A block's row is four bits
- * of its bin row's word (x0 is a multiple of 4). */
+ * (and the first live) sample of their pixel (x0, y0 multiples of 4). */
 static inline void stoch_first_of_pixel(stoch_pixels *px, stoch_block *blk, int bin_px)
 {
-    const int bx = blk->x0 & (bin_px - 1), word = bx >> 6, shift = bx & 63;
-    blk->first_covered = blk->first_live = 0;
-    for (int r = 0; r < 4; r++) {
-        const uint64_t covered = blk->covered >> (4 * r) & 0xfu, live = blk->live >> (4 * r) & 0xfu;
-        if (!covered) continue;
-        const int w = ((blk->y0 + r) & (bin_px - 1)) * STOCH_ROW_WORDS + word;
-        if (px->word_stamp[w] != px->stamp) {
-            px->word_stamp[w] = px->stamp;
-            px->covered[w] = px->live[w] = 0;
-        }
-        blk->first_covered |= (uint32_t)(covered & ~(px->covered[w] >> shift)) << (4 * r);
-        blk->first_live |= (uint32_t)(live & ~(px->live[w] >> shift)) << (4 * r);
-        px->covered[w] |= covered << shift;
-        px->live[w] |= live << shift;
+    const int b = ((blk->y0 & (bin_px - 1)) >> 2) * (bin_px >> 2) + ((blk->x0 & (bin_px - 1)) >> 2);
+    if (px->block_stamp[b] != px->stamp) {
+        px->block_stamp[b] = px->stamp;
+        px->covered[b] = px->live[b] = 0;
     }
+    blk->first_covered = blk->covered & ~(uint32_t)px->covered[b];
+    blk->first_live = blk->live & ~(uint32_t)px->live[b];
+    px->covered[b] = (uint16_t)(px->covered[b] | blk->covered);
+    px->live[b] = (uint16_t)(px->live[b] | blk->live);
 }
 
 /* The target's depth at blk's first pixel, first sample (lane l's pixel

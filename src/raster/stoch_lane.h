@@ -28,23 +28,30 @@ static inline int stoch_edge_inside(float e, float gx, float gy)
 }
 
 /* Decides a sample from the three homogeneous edge lines c[e] (triangle
- * order) at window point (x, y), the determinant of the warped vertices and
- * their clip z and w, in two parts: the edges (their values e, the sample's
- * weights) and the depth, between the near and far planes (meaningful only
- * when both return 1).  Depth is z / w at the sample, both interpolated
+ * order, each times the sign of det: stoch_lines_orient) at window point
+ * (x, y), the determinant of the warped vertices and their clip z and w, in
+ * two parts: the edges (their values e, the sample's weights;
+ * stoch_lane_inside without the determinant's tests, for a walk that
+ * settled them per tuple) and the depth, between the near and far planes
+ * (meaningful only when both return 1).  Depth is z / w at the sample, both interpolated
  * with the edge values (sum e_k w_k is det in exact arithmetic): their
  * rounding errors cancel in the ratio, where over det they do not, and for
  * a triangle of a few pixels far from the window's origin they are
  * percents of its edge values, enough to lose depth tests to a surface
  * behind it. */
-static inline int stoch_lane_edges(int cull_back, const float c[3][3], float x, float y, float det, float e[3])
+static inline int stoch_lane_inside(const float c[3][3], float x, float y, float e[3])
 {
     for (int k = 0; k < 3; k++) e[k] = c[k][0] * x + c[k][1] * y + c[k][2];
-    const float sd = (float)(det > 0.0f) * 2.0f - 1.0f;
-    int ok = (det != 0.0f) & !(cull_back & (det < 0.0f));
-    for (int k = 0; k < 3; k++) ok &= stoch_edge_inside(sd * e[k], sd * c[k][0], sd * c[k][1]);
-    /* The hit lies at w = det / (e0 + e1 + e2): in front of the eye. */
-    return ok & (sd * (e[0] + e[1] + e[2]) > 0.0f);
+    int ok = 1;
+    for (int k = 0; k < 3; k++) ok &= stoch_edge_inside(e[k], c[k][0], c[k][1]);
+    /* The hit lies at w = det / (e0 + e1 + e2) (e's sign is det's): in
+     * front of the eye. */
+    return ok & (e[0] + e[1] + e[2] > 0.0f);
+}
+static inline int stoch_lane_edges(int cull_back, const float c[3][3], float x, float y, float det, float e[3])
+{
+    const int ok = (det != 0.0f) & !(cull_back & (det < 0.0f));
+    return ok & stoch_lane_inside(c, x, y, e);
 }
 static inline int stoch_lane_depth(const float e[3], const float z[3], const float w[3], float *depth)
 {
@@ -76,6 +83,17 @@ typedef struct stoch_lines {
     float c[3][3], det, z[3], w[3];
 } stoch_lines;
 
+/* The lines times the sign of det (-1 when it is 0), so that a sample's
+ * edge values are positive inside whatever the winding.  Exact: a sign
+ * flip does not round, and the values' uses (the depth's and the
+ * reference's ratios) do not change with it. */
+static inline void stoch_lines_orient(stoch_lines *o)
+{
+    const float sd = (float)(o->det > 0.0f) * 2.0f - 1.0f;
+    for (int e = 0; e < 3; e++)
+        for (int k = 0; k < 3; k++) o->c[e][k] *= sd;
+}
+
 /* Motion: c(t) = c0 + t (c1 + t c2); vertex 0 moves linearly. */
 static inline void stoch_lines_motion(const fe_blur *b, float t, stoch_lines *o)
 {
@@ -86,6 +104,7 @@ static inline void stoch_lines_motion(const fe_blur *b, float t, stoch_lines *o)
     }
     const float v0[3] = {b->p[0][0] + t * b->dp[0][0], b->p[0][1] + t * b->dp[0][1], b->p[0][3] + t * b->dp[0][3]};
     o->det = o->c[0][0] * v0[0] + o->c[0][1] * v0[1] + o->c[0][2] * v0[2];
+    stoch_lines_orient(o);
 }
 
 /* Defocus: c(u, v) = c0 + u c1 + v c2; vertex 0 sheared by the lens. */
@@ -99,6 +118,7 @@ static inline void stoch_lines_defocus(const fe_blur *b, float u, float v, stoch
     const float W = b->p[0][3], off = W - b->focus;
     const float v0[3] = {b->p[0][0] + u * b->sx * off, b->p[0][1] + v * b->sy * off, W};
     o->det = o->c[0][0] * v0[0] + o->c[0][1] * v0[1] + o->c[0][2] * v0[2];
+    stoch_lines_orient(o);
 }
 
 /* The vertices of b at (u, v, t) in window-homogeneous (X, Y, W): moved,
@@ -129,6 +149,7 @@ static inline void stoch_lines_warp(const fe_blur *b, float u, float v, float t,
     fe_cross3(o->c[1], p[2], p[0]);
     fe_cross3(o->c[2], p[0], p[1]);
     o->det = o->c[0][0] * p[0][0] + o->c[0][1] * p[0][1] + o->c[0][2] * p[0][2];
+    stoch_lines_orient(o);
 }
 
 /* One sample (x, y, u, v, t) of each kind: its lines, then

@@ -223,8 +223,7 @@ static void STOCH_RANK_WALK_FN(const fe_tri *tri, const raster_view *v, const fr
         const int j = __builtin_ctzll(ranks);
         if (ranks & (ranks - 1)) {  /* the next rank's first block (x, y, u, v), while this one is walked */
             const int jn = __builtin_ctzll(ranks & (ranks - 1));
-            const float *next = raster_ranked_block(
-                ranked, key, jn, raster_uvt_block_row(rk.by_first[jn]) + raster_uvt_block_col(rk.bx_first[jn]));
+            const float *next = raster_ranked_block(ranked, key, jn, 0);
             for (int f = 0; f < RASTER_RANKED_T; f++) __builtin_prefetch(next + f * STOCH_LANES);
         }
         const int bx1 = rk.x1[j], by1 = rk.y1[j];
@@ -234,13 +233,11 @@ static void STOCH_RANK_WALK_FN(const fe_tri *tri, const raster_view *v, const fr
         const float axl = rk.axl[j], bxl = rk.bxl[j], axh = rk.axh[j], bxh = rk.bxh[j];
         const float ayl = rk.ayl[j], byl = rk.byl[j], ayh = rk.ayh[j], byh = rk.byh[j];
         const uint8_t *sample = raster_ranked_sample(ranked, key, j);
-        const float *plane = raster_ranked_block(ranked, key, j, 0);
+        /* every block of the pattern is the same one */
+        const float *restrict lanes = __builtin_assume_aligned(raster_ranked_block(ranked, key, j, 0), 64);
         for (int by = box.by_first; by < by1; by += 4) {
-            const int row = raster_uvt_block_row(by);
             for (int bx = box.bx_first; bx < bx1; bx += 4) {
                 const uint32_t mask = stoch_box_lanes(&box, bx, by);
-                const int lane0 = row + raster_uvt_block_col(bx);
-                const float *restrict lanes = __builtin_assume_aligned(plane + lane0 * RASTER_RANKED_FIELDS, 64);
                 const float *restrict X = lanes + RASTER_RANKED_X * STOCH_LANES;
                 const float *restrict Y = lanes + RASTER_RANKED_Y * STOCH_LANES;
                 const float *restrict U = lanes + RASTER_RANKED_U * STOCH_LANES;
@@ -275,7 +272,8 @@ static void STOCH_RANK_WALK_FN(const fe_tri *tri, const raster_view *v, const fr
                 blk->tri = tri;
                 blk->x0 = bx;
                 blk->y0 = by;
-                blk->sample = sample + lane0;
+                blk->sample = sample;
+                blk->group = -1;
                 blk->covered = 0;
                 STOCH_COMPRESS16(P.x + P.n, xs, pass);
                 STOCH_COMPRESS16(P.y + P.n, ys, pass);

@@ -40,7 +40,7 @@ typedef struct stoch_setup {
 /* One group's lines in lane order (lane l: its class's tuple). */
 typedef struct stoch_group_lanes {
     _Alignas(64) float c[3][3][STOCH_LANES];
-    _Alignas(64) float det[STOCH_LANES], z[3][STOCH_LANES], w[3][STOCH_LANES];
+    _Alignas(64) float z[3][STOCH_LANES], w[3][STOCH_LANES];
 } stoch_group_lanes;
 
 /* A box whose vertices lie beyond +-2^30 pixels (or are not finite) is
@@ -159,20 +159,30 @@ static void STOCH_GROUP(const fe_tri *tri, const stoch_setup *restrict S, const 
         stoch_expand16(G.z[e], S->z[e] + i0);
         stoch_expand16(G.w[e], S->w[e] + i0);
     }
-    stoch_expand16(G.det, S->det + i0);
-    const int cull = b->cull_back;
     const float rate = b->rate;
     const int bx_first = x0 & ~3, by_first = y0 & ~3;
+    /* Blocks inside every class's box have all sixteen lanes. */
+    int ix0 = box[0][0], ix1 = box[0][1], iy0 = box[0][2], iy1 = box[0][3];
+    for (int c = 1; c < FRAME_CLASSES; c++) {
+        ix0 = box[c][0] > ix0 ? box[c][0] : ix0;
+        ix1 = box[c][1] < ix1 ? box[c][1] : ix1;
+        iy0 = box[c][2] > iy0 ? box[c][2] : iy0;
+        iy1 = box[c][3] < iy1 ? box[c][3] : iy1;
+    }
     stoch_block blk;
     blk.tri = tri;
     blk.sample = sample;
+    blk.group = g;
     for (int by = by_first; by < y1; by += 4) {
         for (int bx = bx_first; bx < x1; bx += 4) {
             /* The lanes of each class inside its own tuple's box. */
-            uint32_t mask = 0;
-            for (int c = 0; c < FRAME_CLASSES; c++)
-                mask |= stoch_class_lanes[c] & raster_block_cols(box[c][0] - bx, box[c][1] - bx) &
-                        raster_block_rows(box[c][2] - by, box[c][3] - by);
+            uint32_t mask = 0xffffu;
+            if (!((bx >= ix0) & (bx + 4 <= ix1) & (by >= iy0) & (by + 4 <= iy1))) {
+                mask = 0;
+                for (int c = 0; c < FRAME_CLASSES; c++)
+                    mask |= stoch_class_lanes[c] & raster_block_cols(box[c][0] - bx, box[c][1] - bx) &
+                            raster_block_rows(box[c][2] - by, box[c][3] - by);
+            }
             if (!mask) continue;
             const uint64_t lanes = (uint64_t)__builtin_popcount(mask);  /* every candidate is tested */
             counts->stoch_candidates += lanes;
@@ -186,7 +196,7 @@ static void STOCH_GROUP(const fe_tri *tri, const stoch_setup *restrict S, const 
                                        {G.c[1][0][l], G.c[1][1][l], G.c[1][2][l]},
                                        {G.c[2][0][l], G.c[2][1][l], G.c[2][2][l]}};
                 float e[3];
-                hit[l] = -stoch_lane_edges(cull, c, fx + OX[l], fy + OY[l], G.det[l], e);
+                hit[l] = -stoch_lane_inside(c, fx + OX[l], fy + OY[l], e);  /* det: in the box (setup) */
                 w0[l] = e[0];
                 w1[l] = e[1];
                 w2[l] = e[2];

@@ -19,6 +19,7 @@ static void count_fs(const mos_fs_batch *b)
 
 struct scene_gpu {
     mos_shader *shaders;      /* the built-ins, then the scene's GLSL shaders */
+    bool *builtin;            /* per shader: a built-in (discards only by its alpha test) */
     int shader_count;
     mos_shader count_shader;  /* scene_draw_opts.count_mode */
     mos_buffer *vb, *ib;
@@ -44,6 +45,7 @@ void scene_gpu_free(scene_gpu *g, mos_context *ctx)
         if (g->shaders[i].id)
             mos_shader_destroy(ctx, g->shaders[i]);
     free(g->shaders);
+    free(g->builtin);
     if (g->count_shader.id)
         mos_shader_destroy(ctx, g->count_shader);
     for (int i = 0; i < g->mesh_count; i++) {
@@ -117,7 +119,9 @@ mos_result scene_upload(const scene *s, mos_context *ctx, scene_gpu **out)
     memcpy(g->ambient, s->ambient, sizeof g->ambient);
 
     g->shader_count = SCENE_SHADER_COUNT + s->glsl_count;
-    if (!(g->shaders = calloc((size_t)g->shader_count, sizeof *g->shaders)))
+    g->shaders = calloc((size_t)g->shader_count, sizeof *g->shaders);
+    g->builtin = calloc((size_t)g->shader_count, sizeof *g->builtin);
+    if (!g->shaders || !g->builtin)
         goto fail;
     for (int i = 0; i < g->shader_count; i++) {
         const int k = scene_glsl_of(s, i);
@@ -128,6 +132,7 @@ mos_result scene_upload(const scene *s, mos_context *ctx, scene_gpu **out)
                                         .vertex_name = e->vert_path, .fragment_name = e->frag_path }, &g->shaders[i]);
         } else {
             r = mos_shader_create(ctx, shader_builtin_find(scene_builtin_names[i]), &g->shaders[i]);
+            g->builtin[i] = true;
         }
         if (r != MOS_OK)
             goto fail;
@@ -194,6 +199,9 @@ static mos_result draw_one(const scene_walk_draw *w, void *user)
         .depth_write = w->depth_write,
         .cull = w->cull,
         .blend = w->blend,
+        /* a built-in discards only below its alpha cut-off (GLSL shaders
+         * say so themselves) */
+        .never_discards = g->builtin[o->shader] && !(w->uniforms->alpha_cutoff > 0.0f),
     };
     if (o->texture >= 0)
         d.textures[0] = g->tex[o->texture];

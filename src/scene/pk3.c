@@ -1,6 +1,6 @@
 /* pk3.c — the .pk3 archives (zip, through minizip) of a Quake 3 / OpenArena game folder, searched as
  * the game searches them: an entry is taken from the last archive in name order that holds it (pak4
- * overrides pak1), names compared without case.  Fed by parse.c with a bsp map's folder; reads the
+ * overrides pak1), names compared without case.  Fed by parse_bsp.c with a bsp map's folder; reads the
  * images its materials name and lists the shader scripts (q3shader.c). */
 #include <dirent.h>
 #include <stdio.h>

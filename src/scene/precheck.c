@@ -1,7 +1,7 @@
 /* precheck.c — what assimp would trust in a mesh file, checked before it reads the file: the element
  * counts of a PLY header (assimp allocates for them before reading a byte of data), the vertex and face
- * counts of an OFF header, and the nesting of a glTF/GLB document (assimp and its JSON parser recurse
- * once per level: JSON nesting and the node hierarchy).  The format is told by the file's bytes, not its
+ * counts of an OFF header, a GLB's chunk lengths, and the nesting of a glTF/GLB document (assimp and its
+ * JSON parser recurse once per level: JSON nesting and the node hierarchy, precheck_gltf.c).  The format is told by the file's bytes, not its
  * name, as assimp falls back to them.  Fed by import.c with the file it opened. */
 #include <errno.h>
 #include <stdio.h>
@@ -159,13 +159,99 @@ static mos_result ply_walk(const uint8_t *d, const uint8_t *end, int format, con
     return MOS_OK;
 }
 
-static mos_result ply_check(int fd, const uint8_t *h, size_t hn, uint64_t size, const char *path, uint64_t max_tris,
-                            char *err, size_t err_size)
+#define PLY_MAX_ELEMENTS 64
+
+/* What the header says: the data's format, the elements, where the data begins. */
+typedef struct ply_header {
+    int format;  /* 0 ascii, 1 binary little-endian, 2 binary big-endian; -1 before the format line */
+    ply_element el[PLY_MAX_ELEMENTS];
+    int n_el;
+    size_t bytes;  /* the header's, up to and with the end_header line */
+} ply_header;
+
+static mos_result ply_malformed(const char *path, int line, char *err, size_t err_size)
+{
+    snprintf(err, err_size, "'%s': PLY header line %d is malformed", path, line);
+    return MOS_ERR_PARSE;
+}
+
+/* The rest of header line LINE `element NAME COUNT` at *C: a new element. */
+static mos_result ply_element_line(ply_header *ph, const char **c, const char *eol, int line, const char *path,
+                                   char *err, size_t err_size)
+{
+    if (ph->n_el == PLY_MAX_ELEMENTS) {
+        snprintf(err, err_size, "'%s': PLY header declares more than %d elements", path, ph->n_el);
+        return MOS_ERR_PARSE;
+    }
+    ply_element *e = &ph->el[ph->n_el++];
+    size_t n = 0;
+    const char *w = word(c, eol, &n);
+    snprintf(e->name, sizeof e->name, "%.*s", (int)(n < 31 ? n : 31), w ? w : "");
+    const char *cnt = word(c, eol, &n);
+    if (!w || !cnt)
+        return ply_malformed(path, line, err, err_size);
+    for (int i = 0; i < ph->n_el - 1; i++)
+        if (!strcmp(ph->el[i].name, e->name)) {
+            /* assimp builds one mesh from both and frees it wrongly (found by fuzz_mesh) */
+            snprintf(err, err_size, "'%s': PLY header line %d declares element '%s' a second time", path, line,
+                     e->name);
+            return MOS_ERR_PARSE;
+        }
+    e->count = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (cnt[k] < '0' || cnt[k] > '9' || e->count > UINT64_MAX / 20)
+            return ply_malformed(path, line, err, err_size);
+        e->count = e->count * 10 + (uint64_t)(cnt[k] - '0');
+    }
+    e->min_bytes = 0;
+    e->prop_count = 0;
+    return MOS_OK;
+}
+
+/* The rest of header line LINE `property TYPE NAME` or `property list COUNT_TYPE ITEM_TYPE NAME` at *C:
+ * a property of the last element. */
+static mos_result ply_property_line(ply_header *ph, const char **c, const char *eol, int line, const char *path,
+                                    char *err, size_t err_size)
+{
+    if (!ph->n_el || ph->format < 0)
+        return ply_malformed(path, line, err, err_size);
+    ply_element *e = &ph->el[ph->n_el - 1];
+    if (e->prop_count == PLY_MAX_PROPS) {
+        snprintf(err, err_size, "'%s': PLY element '%s' has more than %d properties", path, e->name, PLY_MAX_PROPS);
+        return MOS_ERR_PARSE;
+    }
+    ply_prop *pr = &e->props[e->prop_count++];
+    size_t n = 0;
+    const char *w = word(c, eol, &n);
+    if (is_word(w, n, "list")) {
+        w = word(c, eol, &n);  /* the count's type; the items may be none */
+        const unsigned cs = ply_type_size(w, n);
+        pr->count_signed = w && w[0] != 'u';
+        w = word(c, eol, &n);  /* the items' type */
+        const unsigned is = ply_type_size(w, n);
+        if (!cs || !is)
+            return ply_malformed(path, line, err, err_size);
+        pr->count_size = (uint8_t)cs;
+        pr->size = (uint8_t)is;
+        e->min_bytes += ph->format ? cs : 2;
+    } else {
+        unsigned sz = ply_type_size(w, n);
+        if (!sz)
+            return ply_malformed(path, line, err, err_size);
+        pr->size = (uint8_t)sz;
+        pr->count_size = 0;
+        e->min_bytes += ph->format ? sz : 2;  /* ascii: a digit and a separator */
+    }
+    return MOS_OK;
+}
+
+/* The header at the file's start H (HN bytes read) into PH. */
+static mos_result ply_read_header(const uint8_t *h, size_t hn, ply_header *ph, const char *path, char *err,
+                                  size_t err_size)
 {
     const char *c = (const char *)h, *end = c + hn;
-    int format = -1;  /* 0 ascii, 1 binary little-endian, 2 binary big-endian */
-    ply_element el[64];
-    int n_el = 0;
+    ph->format = -1;
+    ph->n_el = 0;
     bool done = false;
     int line = 0;
     while (c < end && !done) {
@@ -175,93 +261,53 @@ static mos_result ply_check(int fd, const uint8_t *h, size_t hn, uint64_t size, 
             break;  /* the header does not end within what was read */
         size_t n;
         const char *w = word(&c, eol, &n);
+        mos_result r = MOS_OK;
         if (line == 1) {
             if (!is_word(w, n, "ply"))
-                goto bad;
+                return ply_malformed(path, line, err, err_size);
         } else if (!w || is_word(w, n, "comment") || is_word(w, n, "obj_info")) {
         } else if (is_word(w, n, "format")) {
             w = word(&c, eol, &n);
-            format = is_word(w, n, "ascii") ? 0 : is_word(w, n, "binary_little_endian") ? 1
-                   : is_word(w, n, "binary_big_endian") ? 2 : -2;
-            if (format == -2) {
+            ph->format = is_word(w, n, "ascii") ? 0 : is_word(w, n, "binary_little_endian") ? 1
+                       : is_word(w, n, "binary_big_endian") ? 2 : -2;
+            if (ph->format == -2) {
                 snprintf(err, err_size, "'%s': PLY header line %d: unknown format '%.*s'", path, line,
                          (int)(n < 40 ? n : 40), w ? w : "");
                 return MOS_ERR_PARSE;
             }
         } else if (is_word(w, n, "element")) {
-            if (n_el == (int)(sizeof el / sizeof el[0])) {
-                snprintf(err, err_size, "'%s': PLY header declares more than %d elements", path, n_el);
-                return MOS_ERR_PARSE;
-            }
-            ply_element *e = &el[n_el++];
-            w = word(&c, eol, &n);
-            snprintf(e->name, sizeof e->name, "%.*s", (int)(n < 31 ? n : 31), w ? w : "");
-            const char *cnt = word(&c, eol, &n);
-            if (!w || !cnt)
-                goto bad;
-            for (int i = 0; i < n_el - 1; i++)
-                if (!strcmp(el[i].name, e->name)) {
-                    /* assimp builds one mesh from both and frees it wrongly (found by fuzz_mesh) */
-                    snprintf(err, err_size, "'%s': PLY header line %d declares element '%s' a second time", path, line,
-                             e->name);
-                    return MOS_ERR_PARSE;
-                }
-            e->count = 0;
-            for (size_t k = 0; k < n; k++) {
-                if (cnt[k] < '0' || cnt[k] > '9' || e->count > UINT64_MAX / 20)
-                    goto bad;
-                e->count = e->count * 10 + (uint64_t)(cnt[k] - '0');
-            }
-            e->min_bytes = 0;
-            e->prop_count = 0;
+            r = ply_element_line(ph, &c, eol, line, path, err, err_size);
         } else if (is_word(w, n, "property")) {
-            if (!n_el || format < 0)
-                goto bad;
-            ply_element *e = &el[n_el - 1];
-            if (e->prop_count == PLY_MAX_PROPS) {
-                snprintf(err, err_size, "'%s': PLY element '%s' has more than %d properties", path, e->name,
-                         PLY_MAX_PROPS);
-                return MOS_ERR_PARSE;
-            }
-            ply_prop *pr = &e->props[e->prop_count++];
-            w = word(&c, eol, &n);
-            if (is_word(w, n, "list")) {
-                w = word(&c, eol, &n);  /* the count's type; the items may be none */
-                const unsigned cs = ply_type_size(w, n);
-                pr->count_signed = w && w[0] != 'u';
-                w = word(&c, eol, &n);  /* the items' type */
-                const unsigned is = ply_type_size(w, n);
-                if (!cs || !is)
-                    goto bad;
-                pr->count_size = (uint8_t)cs;
-                pr->size = (uint8_t)is;
-                e->min_bytes += format ? cs : 2;
-            } else {
-                unsigned sz = ply_type_size(w, n);
-                if (!sz)
-                    goto bad;
-                pr->size = (uint8_t)sz;
-                pr->count_size = 0;
-                e->min_bytes += format ? sz : 2;  /* ascii: a digit and a separator */
-            }
+            r = ply_property_line(ph, &c, eol, line, path, err, err_size);
         } else if (is_word(w, n, "end_header")) {
             done = true;
         }  /* other lines: skipped, as assimp does (Blender wrote "Created by ..." lines) */
+        if (r != MOS_OK)
+            return r;
         c = eol + 1;
     }
-    if (!done || format < 0) {
+    if (!done || ph->format < 0) {
         snprintf(err, err_size, "'%s': PLY header %s", path,
                  !done ? "has no end_header line within its first 1 MiB" : "has no format line");
         return MOS_ERR_PARSE;
     }
-    const uint64_t data = size - (uint64_t)(c - (const char *)h) + (format ? 0 : 1);  /* ascii: no last separator */
+    ph->bytes = (size_t)(c - (const char *)h);
+    return MOS_OK;
+}
+
+/* Each element's count against the bytes the file has for it and, for faces and vertices, against
+ * MAX_TRIS and the per-mesh cap. */
+static mos_result ply_check_counts(const ply_header *ph, uint64_t size, const char *path, uint64_t max_tris,
+                                   char *err, size_t err_size)
+{
+    const uint64_t data = size - (uint64_t)ph->bytes + (ph->format ? 0 : 1);  /* ascii: no last separator */
     const uint64_t tri_cap = max_tris < SCENE_MAX_MESH_TRIANGLES ? max_tris : SCENE_MAX_MESH_TRIANGLES;
     /* The bytes the elements so far leave, with some slack: assimp reads a
      * file cut short by a few elements (its own test models hold one). */
     uint64_t left = data + data / 8 + 1024;
     char noun[64];
-    for (int i = 0; i < n_el; i++) {
-        const ply_element *e = &el[i];
+    for (int i = 0; i < ph->n_el; i++) {
+        const ply_element *e = &ph->el[i];
         element_noun(e, noun, sizeof noun);
         const uint64_t per = e->min_bytes ? e->min_bytes : 1;
         if (e->count > left / per) {
@@ -281,20 +327,30 @@ static mos_result ply_check(int fd, const uint8_t *h, size_t hn, uint64_t size, 
             return MOS_ERR_PARSE;
         }
     }
+    return MOS_OK;
+}
+
+/* A PLY file (open as FD, SIZE bytes; H: its first HN bytes): the header, the counts it declares, then the
+ * lists in the data. */
+static mos_result ply_check(int fd, const uint8_t *h, size_t hn, uint64_t size, const char *path, uint64_t max_tris,
+                            char *err, size_t err_size)
+{
+    ply_header ph;
+    mos_result r = ply_read_header(h, hn, &ph, path, err, err_size);
+    if (r == MOS_OK)
+        r = ply_check_counts(&ph, size, path, max_tris, err, err_size);
+    if (r != MOS_OK)
+        return r;
     /* The data, mapped: lists declare their own lengths. */
-    const size_t hdr = (size_t)(c - (const char *)h);
-    if (size <= hdr || size > SIZE_MAX)
+    if (size <= ph.bytes || size > SIZE_MAX)
         return MOS_OK;
     void *map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
     if (map == MAP_FAILED)
         return MOS_OK;  /* left to assimp (it reads the file its own way) */
-    mos_result r = ply_walk((const uint8_t *)map + hdr, (const uint8_t *)map + size, format, el, n_el, path, err,
-                            err_size);
+    r = ply_walk((const uint8_t *)map + ph.bytes, (const uint8_t *)map + size, ph.format, ph.el, ph.n_el, path, err,
+                 err_size);
     munmap(map, (size_t)size);
     return r;
-bad:
-    snprintf(err, err_size, "'%s': PLY header line %d is malformed", path, line);
-    return MOS_ERR_PARSE;
 }
 
 /* ---- OFF: "[ST][C][N][4]OFF" then "vertices faces edges" ----------------------------------- */
@@ -464,380 +520,7 @@ static mos_result off_check(int fd, const uint8_t *h, size_t hn, size_t kw_end, 
     return r;
 }
 
-/* ---- glTF / GLB JSON ---------------------------------------------------------------- */
-
-typedef struct json {
-    const char *c, *end;
-} json;
-
-static void ws(json *j)
-{
-    while (j->c < j->end && (*j->c == ' ' || *j->c == '\t' || *j->c == '\r' || *j->c == '\n'))
-        j->c++;
-}
-
-/* Past a string at j->c (the opening quote); false if unterminated. */
-static bool skip_string(json *j)
-{
-    for (j->c++; j->c < j->end; j->c++) {
-        if (*j->c == '\\')
-            j->c++;
-        else if (*j->c == '"') {
-            j->c++;
-            return true;
-        }
-    }
-    return false;
-}
-
-/* Nesting depth of the whole text (strings skipped): the deepest level. */
-static int json_max_depth(const char *c, const char *end)
-{
-    json j = { c, end };
-    int d = 0, max = 0;
-    while (j.c < j.end) {
-        char ch = *j.c;
-        if (ch == '"') {
-            if (!skip_string(&j))
-                break;
-            continue;
-        }
-        if (ch == '[' || ch == '{')
-            max = ++d > max ? d : max;
-        else if ((ch == ']' || ch == '}') && d > 0)
-            d--;
-        j.c++;
-    }
-    return max;
-}
-
-/* Skips one value (the text's depth is bounded, so recursion is too); false when malformed. */
-static bool skip_value(json *j)
-{
-    ws(j);
-    if (j->c >= j->end)
-        return false;
-    if (*j->c == '"')
-        return skip_string(j);
-    if (*j->c == '[' || *j->c == '{') {
-        const char close = *j->c == '[' ? ']' : '}';
-        j->c++;
-        ws(j);
-        if (j->c < j->end && *j->c == close) {
-            j->c++;
-            return true;
-        }
-        for (;;) {
-            if (close == '}') {
-                ws(j);
-                if (j->c >= j->end || *j->c != '"' || !skip_string(j))
-                    return false;
-                ws(j);
-                if (j->c >= j->end || *j->c++ != ':')
-                    return false;
-            }
-            if (!skip_value(j))
-                return false;
-            ws(j);
-            if (j->c >= j->end)
-                return false;
-            if (*j->c == close) {
-                j->c++;
-                return true;
-            }
-            if (*j->c++ != ',')
-                return false;
-        }
-    }
-    while (j->c < j->end && !strchr(",]} \t\r\n", *j->c))
-        j->c++;
-    return true;
-}
-
-/* The key at j->c (a string), its text in [*k, *k + *n); j->c is then at its value. */
-static bool key(json *j, const char **k, size_t *n)
-{
-    ws(j);
-    if (j->c >= j->end || *j->c != '"')
-        return false;
-    *k = j->c + 1;
-    if (!skip_string(j))
-        return false;
-    *n = (size_t)(j->c - 1 - *k);
-    ws(j);
-    if (j->c >= j->end || *j->c++ != ':')
-        return false;
-    ws(j);
-    return true;
-}
-
-typedef struct name_ref {
-    const char *s;  /* inside the JSON text, without the quotes (escapes left as written) */
-    uint32_t len, idx;
-} name_ref;
-
-typedef struct node_graph {
-    uint32_t *first;    /* per node: its children in kids[first[i], first[i + 1]) */
-    uint32_t *kids;     /* node indices; UINT32_MAX: not a node (or named by kid_names, glTF 1) */
-    name_ref *kid_names;  /* per edge, glTF 1: the child's id (s NULL for an index) */
-    name_ref *ids;        /* per node, glTF 1: its id (the key in "nodes") */
-    size_t nodes, edges, cap;
-} node_graph;
-
-static bool push_kid(node_graph *g, uint32_t k, const char *name, size_t len)
-{
-    if (g->edges == g->cap) {
-        size_t cap = g->cap ? 2 * g->cap : 64;
-        uint32_t *p = realloc(g->kids, cap * sizeof *p);
-        if (!p)
-            return false;
-        g->kids = p;
-        name_ref *q = realloc(g->kid_names, cap * sizeof *q);
-        if (!q)
-            return false;
-        g->kid_names = q;
-        g->cap = cap;
-    }
-    g->kid_names[g->edges] = (name_ref){ name, (uint32_t)(len < UINT32_MAX ? len : UINT32_MAX), 0 };
-    g->kids[g->edges++] = k;
-    return true;
-}
-
-/* Starts node number g->nodes (glTF 1: named ID). */
-static bool push_node(node_graph *g, const char *id, size_t len)
-{
-    if (g->nodes % 1024 == 0) {
-        uint32_t *f = realloc(g->first, (g->nodes + 1025) * sizeof *f);
-        if (!f)
-            return false;
-        g->first = f;
-        name_ref *n = realloc(g->ids, (g->nodes + 1025) * sizeof *n);
-        if (!n)
-            return false;
-        g->ids = n;
-    }
-    if (g->nodes >= UINT32_MAX - 1 || g->edges >= UINT32_MAX)
-        return false;
-    g->ids[g->nodes] = (name_ref){ id, (uint32_t)(len < UINT32_MAX ? len : UINT32_MAX), (uint32_t)g->nodes };
-    g->first[g->nodes++] = (uint32_t)g->edges;
-    return true;
-}
-
-/* Expects CH at j->c (after blanks), and steps past it. */
-static bool expect(json *j, char ch)
-{
-    ws(j);
-    if (j->c >= j->end || *j->c != ch)
-        return false;
-    j->c++;
-    return true;
-}
-
-/* After a member or element: ',' (true, *more) or CLOSE (true, !*more). */
-static bool next_item(json *j, char close, bool *more)
-{
-    ws(j);
-    if (j->c >= j->end)
-        return false;
-    *more = *j->c == ',';
-    if (*j->c != ',' && *j->c != close)
-        return false;
-    j->c++;
-    return true;
-}
-
-/* One node's object: its "children" (indices, or glTF 1 ids) appended to G.  0, -1, -2. */
-static int read_node(json *j, node_graph *g)
-{
-    ws(j);
-    if (j->c >= j->end || *j->c != '{')
-        return skip_value(j) ? 0 : -1;
-    j->c++;
-    ws(j);
-    if (j->c < j->end && *j->c == '}') {
-        j->c++;
-        return 0;
-    }
-    for (bool more = true; more;) {
-        const char *k;
-        size_t n;
-        if (!key(j, &k, &n))
-            return -1;
-        if (n == 8 && !memcmp(k, "children", 8) && j->c < j->end && *j->c == '[') {
-            j->c++;
-            ws(j);
-            if (j->c < j->end && *j->c == ']')
-                j->c++;
-            else
-                for (bool kmore = true; kmore;) {
-                    ws(j);
-                    if (j->c < j->end && *j->c == '"') {
-                        const char *name = j->c + 1;
-                        if (!skip_string(j))
-                            return -1;
-                        if (!push_kid(g, UINT32_MAX, name, (size_t)(j->c - 1 - name)))
-                            return -2;
-                    } else {
-                        char *e;
-                        unsigned long long v = strtoull(j->c, &e, 10);
-                        if (e == j->c || *j->c == '-')
-                            return -1;
-                        j->c = e;
-                        if (!push_kid(g, v < UINT32_MAX ? (uint32_t)v : UINT32_MAX, NULL, 0))
-                            return -2;
-                    }
-                    if (!next_item(j, ']', &kmore))
-                        return -1;
-                }
-        } else if (!skip_value(j)) {
-            return -1;
-        }
-        if (!next_item(j, '}', &more))
-            return -1;
-    }
-    return 0;
-}
-
-static int by_name(const void *a, const void *b)
-{
-    const name_ref *x = a, *y = b;
-    size_t n = x->len < y->len ? x->len : y->len;
-    int c = memcmp(x->s, y->s, n);
-    return c ? c : (x->len > y->len) - (x->len < y->len);
-}
-
-/* Reads the top-level "nodes" of glTF 2 (an array; children: indices) or glTF 1 (an object keyed by
- * id; children: ids) into G.  0, -1 malformed (left to assimp), -2 out of memory. */
-static int read_nodes(json *j, node_graph *g)
-{
-    if (!expect(j, '{'))
-        return -1;
-    ws(j);
-    if (j->c < j->end && *j->c == '}')
-        return 0;
-    bool named = false;
-    for (bool more = true; more;) {
-        const char *k;
-        size_t n;
-        if (!key(j, &k, &n))
-            return -1;
-        const bool nodes = n == 5 && !memcmp(k, "nodes", 5) && j->c < j->end && (*j->c == '[' || *j->c == '{');
-        if (nodes) {
-            const char close = *j->c == '[' ? ']' : '}';
-            named = close == '}';
-            j->c++;
-            ws(j);
-            if (j->c < j->end && *j->c == close)
-                j->c++;
-            else
-                for (bool nmore = true; nmore;) {
-                    const char *id = NULL;
-                    size_t idn = 0;
-                    if (named && !key(j, &id, &idn))
-                        return -1;
-                    if (!push_node(g, id, idn))
-                        return -2;
-                    int rc = read_node(j, g);
-                    if (rc)
-                        return rc;
-                    if (!next_item(j, close, &nmore))
-                        return -1;
-                }
-        } else if (!skip_value(j)) {
-            return -1;
-        }
-        if (!next_item(j, '}', &more))
-            return -1;
-    }
-    if (named && g->nodes) {
-        /* glTF 1: children by id, resolved through the sorted ids */
-        qsort(g->ids, g->nodes, sizeof *g->ids, by_name);
-        for (size_t e = 0; e < g->edges; e++) {
-            if (!g->kid_names[e].s)
-                continue;
-            const name_ref *hit = bsearch(&g->kid_names[e], g->ids, g->nodes, sizeof *g->ids, by_name);
-            g->kids[e] = hit ? hit->idx : UINT32_MAX;
-        }
-    }
-    return 0;
-}
-
-/* The longest chain of nodes downwards from any node (cycles cut), iteratively. */
-static mos_result node_depth(const node_graph *g, uint64_t *out)
-{
-    const size_t n = g->nodes;
-    uint32_t *height = calloc(n + 1, sizeof *height);  /* 0 = not done */
-    uint8_t *state = calloc(n + 1, 1);                  /* 1 on the path, 2 done */
-    uint32_t *stack = malloc((n + 1) * sizeof *stack), *next = malloc((n + 1) * sizeof *next);
-    mos_result r = height && state && stack && next ? MOS_OK : MOS_ERR_OUT_OF_MEMORY;
-    uint64_t best = 0;
-    for (size_t root = 0; r == MOS_OK && root < n; root++) {
-        if (state[root])
-            continue;
-        size_t sp = 0;
-        stack[sp] = (uint32_t)root;
-        next[sp++] = g->first[root];
-        state[root] = 1;
-        while (sp) {
-            const uint32_t v = stack[sp - 1];
-            const uint32_t last = v + 1 < n ? g->first[v + 1] : (uint32_t)g->edges;
-            if (next[sp - 1] < last) {
-                const uint32_t k = g->kids[next[sp - 1]++];
-                if (k < n && !state[k]) {
-                    state[k] = 1;
-                    stack[sp] = k;
-                    next[sp++] = g->first[k];
-                }
-                continue;
-            }
-            uint32_t h = 0;
-            for (uint32_t e = g->first[v]; e < last; e++) {
-                const uint32_t k = g->kids[e];
-                if (k < n && state[k] == 2 && height[k] > h)
-                    h = height[k];
-            }
-            height[v] = h + 1;
-            state[v] = 2;
-            best = height[v] > best ? height[v] : best;
-            sp--;
-        }
-    }
-    free(height);
-    free(state);
-    free(stack);
-    free(next);
-    *out = best;
-    return r;
-}
-
-static mos_result gltf_check(const char *text, size_t n, const char *path, char *err, size_t err_size)
-{
-    const int depth = json_max_depth(text, text + n);
-    if (depth > SCENE_MAX_JSON_DEPTH) {
-        snprintf(err, err_size, "'%s': JSON nested %d levels deep; at most %d are read", path, depth,
-                 SCENE_MAX_JSON_DEPTH);
-        return MOS_ERR_PARSE;
-    }
-    json j = { text, text + n };
-    node_graph g = { 0 };
-    int rc = read_nodes(&j, &g);
-    mos_result r = rc == -2 ? MOS_ERR_OUT_OF_MEMORY : MOS_OK;
-    uint64_t levels = 0;
-    if (r == MOS_OK && g.nodes)
-        r = node_depth(&g, &levels);
-    free(g.first);
-    free(g.kids);
-    free(g.kid_names);
-    free(g.ids);
-    if (r == MOS_ERR_OUT_OF_MEMORY) {
-        snprintf(err, err_size, "out of memory reading '%s'", path);
-    } else if (levels > SCENE_MAX_NODE_DEPTH) {
-        snprintf(err, err_size, "'%s': glTF node hierarchy is %llu levels deep; at most %d are allowed", path,
-                 (unsigned long long)levels, SCENE_MAX_NODE_DEPTH);
-        r = MOS_ERR_PARSE;
-    }
-    return r;
-}
+/* ---- which format, and its check ---------------------------------------------------------- */
 
 static uint32_t le32(const uint8_t *p) { return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
 
@@ -919,7 +602,7 @@ mos_result scene_mesh_precheck(int fd, uint64_t size, const char *path, uint64_t
             if (text) {
                 size_t tn = read_at(fd, (uint8_t *)text, (size_t)jn, 20);
                 text[tn] = 0;
-                r = gltf_check(text, tn, path, err, err_size);
+                r = scene_gltf_precheck(text, tn, path, err, err_size);
                 free(text);
             } else {
                 snprintf(err, err_size, "out of memory reading '%s'", path);
@@ -937,7 +620,7 @@ mos_result scene_mesh_precheck(int fd, uint64_t size, const char *path, uint64_t
             size_t tn = got == size ? got : (text ? read_at(fd, (uint8_t *)text, (size_t)size, 0) : 0);
             if (text)
                 text[tn] = 0;
-            r = text ? gltf_check(text, tn, path, err, err_size) : MOS_ERR_OUT_OF_MEMORY;
+            r = text ? scene_gltf_precheck(text, tn, path, err, err_size) : MOS_ERR_OUT_OF_MEMORY;
             if (!text)
                 snprintf(err, err_size, "out of memory reading '%s'", path);
             if (text != (char *)h)

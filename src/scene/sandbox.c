@@ -1,8 +1,8 @@
 /* sandbox.c — the one door through which the scene loader opens files (scene_file_open / scene_file_read):
  * with scene_load_opts.sandbox_dir, only relative paths without '..' that resolve (symbolic links followed)
  * to regular files inside the folder; always, only regular files (opened without blocking, so a FIFO
- * cannot hang a load) under a size cap.  Fed by parse.c (its paths, textures), shaders.c (GLSL files),
- * import.c (assimp's opens, the header pre-checks), bsp.c and pk3.c. */
+ * cannot hang a load) under a size cap.  Fed by the parser (its paths: parse_values.c, textures:
+ * parse_image.c), shaders.c (GLSL files), import.c (assimp's opens, the header pre-checks), bsp.c and pk3.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -79,7 +79,7 @@ mos_result scene_load(const char *path, scene **out, char *err, size_t err_size)
 /* The GLSL versions of the built-ins in DIR draw instead of the native ones
  * (NAME.frag with builtin.vert; lightmapped.frag with lightmapped.vert, where
  * DIR has them: a folder of the three others keeps the native lightmapped). */
-static int load_glsl_builtins(scene *s, const char *dir, char *err, size_t err_size)
+static mos_result load_glsl_builtins(scene *s, const char *dir, char *err, size_t err_size)
 {
     char vert[4096], frag[4096];
     for (int i = 0; i < SCENE_SHADER_COUNT; i++) {
@@ -88,10 +88,11 @@ static int load_glsl_builtins(scene *s, const char *dir, char *err, size_t err_s
         snprintf(frag, sizeof frag, "%s/%s.frag", dir, name);
         if (i == SCENE_SHADER_LIGHTMAPPED && access(frag, F_OK) != 0)
             continue;
-        if ((s->builtin_glsl[i] = scene_glsl_add(s, frag, vert, NULL, err, err_size)) < 0)
-            return -1;
+        const mos_result rc = scene_glsl_add(s, frag, vert, NULL, &s->builtin_glsl[i], err, err_size);
+        if (rc != MOS_OK)
+            return rc;
     }
-    return 0;
+    return MOS_OK;
 }
 
 mos_result scene_load_ex(const char *path, const scene_load_opts *opts, scene **out, char *err, size_t err_size)
@@ -142,8 +143,8 @@ mos_result scene_load_ex(const char *path, const scene_load_opts *opts, scene **
     mos_result rc = scene_parse(s, path, f, &lim, err, err_size);
     fclose(f);
     free(sandbox);
-    if (rc == MOS_OK && opts && opts->glsl_builtins && load_glsl_builtins(s, opts->glsl_builtins, err, err_size) < 0)
-        rc = MOS_ERR_SHADER;
+    if (rc == MOS_OK && opts && opts->glsl_builtins)
+        rc = load_glsl_builtins(s, opts->glsl_builtins, err, err_size);
     glsl_release();
     if (rc != MOS_OK) {
         scene_free(s);

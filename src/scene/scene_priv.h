@@ -1,5 +1,5 @@
 /* scene_priv.h — the scene module's private data: parsed cameras, lights, objects, meshes, images.
- * Fed by parse.c (the file), prim.c and import.c (geometry, textures); read by draw.c. Not for other stages. */
+ * Fed by parse*.c (the file), prim.c and import.c (geometry, textures); read by draw.c. Not for other stages. */
 #ifndef MOSAIC_SCENE_PRIV_H
 #define MOSAIC_SCENE_PRIV_H
 
@@ -133,8 +133,11 @@ struct scene {
 
 /* ---- shaders.c: GLSL shaders -------------------------------------------------
  * scene_glsl_add reads FRAG and VERT through scene_file_read (held to SANDBOX, or NULL), compiles
- * them (deduplicated) and returns the index in s->glsl, or -1 with "file:line: message" in err. */
-int scene_glsl_add(scene *s, const char *frag, const char *vert, const char *sandbox, char *err, size_t err_size);
+ * them (deduplicated) and sets *INDEX to the pair's index in s->glsl: MOS_OK, or with
+ * "file:line: message" in err (and *INDEX -1) MOS_ERR_OUT_OF_MEMORY or MOS_ERR_SHADER (anything
+ * else).  The SPIR-V words are freed with util_free(NULL, ...). */
+mos_result scene_glsl_add(scene *s, const char *frag, const char *vert, const char *sandbox, int *index, char *err,
+                          size_t err_size);
 void scene_glsl_free(scene *s);
 int scene_glsl_of(const scene *s, int shader);            /* glsl index drawing SHADER, or -1 (native) */
 const char *scene_shader_name(const scene *s, int shader);  /* "lambert" or the .frag path */
@@ -204,6 +207,8 @@ mos_result scene_import_image(int fd, uint64_t size, const char *path, scene_ima
 #define SCENE_MAX_NODE_DEPTH 1000  /* levels of a glTF node hierarchy */
 mos_result scene_mesh_precheck(int fd, uint64_t size, const char *path, uint64_t max_tris, char *err,
                                size_t err_size);
+/* precheck_gltf.c: the glTF JSON TEXT (N bytes, a NUL after them) held to the two depths above. */
+mos_result scene_gltf_precheck(const char *text, size_t n, const char *path, char *err, size_t err_size);
 void scene_image_free(scene_image *img);  /* pixels and path */
 
 /* ---- bsp.c: Quake 3 / OpenArena maps (IBSP version 46) from a .pk3 archive entry or a bare .bsp */
@@ -386,8 +391,8 @@ mos_result scene_file_read(const char *sandbox, const char *path, uint64_t max_b
 /* MOS_OK when PATH opens as above (then closed again). */
 mos_result scene_sandbox_check(const char *sandbox, const char *path, char *err, size_t err_size);
 
-/* ---- parse.c: fills S from F (named PATH in messages) under OPTS (never NULL: sandbox_dir is
- * canonical or NULL, max_triangles is set); on failure MOS_ERR_PARSE, MOS_ERR_IO or
+/* ---- parse.c (its pieces: parse_priv.h): fills S from F (named PATH in messages) under OPTS (never
+ * NULL: sandbox_dir is canonical or NULL, max_triangles is set); on failure MOS_ERR_PARSE, MOS_ERR_IO or
  * MOS_ERR_OUT_OF_MEMORY with "file:line:col: message" in err */
 mos_result scene_parse(scene *s, const char *path, FILE *f, const scene_load_opts *opts, char *err,
                        size_t err_size);

@@ -1,7 +1,7 @@
 /* shaders.c — the GLSL shaders a scene names: compiled (glslang -> SPIR-V)
  * and checked (SPIR-V -> DAG -> VM) when the scene loads, so a shader error
  * is reported at load with the shader's file:line; scene_upload turns the
- * SPIR-V into mos_shaders.  Fed by parse.c (`shader FILE.frag [FILE.vert]`,
+ * SPIR-V into mos_shaders.  Fed by parse_material.c (`shader FILE.frag [FILE.vert]`,
  * scene_load_opts.glsl_builtins); read by draw.c and export.c. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,78 +9,91 @@
 
 #include "glsl/glsl.h"
 #include "scene/scene_priv.h"
+#include "util/alloc.h"
 
 #define SCENE_GLSL_MAX_BYTES (16u << 20)  /* one shader source file */
 
 /* Reads PATH through the scene's one door (SANDBOX or NULL: a regular file, never waiting on a FIFO)
- * and compiles it as stage WANT (its extension must say the same). */
-static int compile(const char *path, const char *sandbox, glsl_stage want, uint32_t **words, size_t *count,
-                   char *err, size_t err_size)
+ * and compiles it as stage WANT (its extension must say the same); the words from malloc (the
+ * scene's memory: no context yet), freed with util_free(NULL, ...). */
+static mos_result compile(const char *path, const char *sandbox, glsl_stage want, uint32_t **words,
+                          size_t *count, char *err, size_t err_size)
 {
     const char *dot = strrchr(path, '.');
     const glsl_stage stage = dot && !strcmp(dot, ".vert") ? GLSL_VERTEX : GLSL_FRAGMENT;
     if (!dot || (strcmp(dot, ".vert") && strcmp(dot, ".frag"))) {
         snprintf(err, err_size, "%s: a GLSL shader file ends in .vert or .frag", path);
-        return -1;
+        return MOS_ERR_SHADER;
     }
     if (stage != want) {
         snprintf(err, err_size, "%s: expected a %s shader (.%s)", path, want == GLSL_VERTEX ? "vertex" : "fragment",
                  want == GLSL_VERTEX ? "vert" : "frag");
-        return -1;
+        return MOS_ERR_SHADER;
     }
     uint8_t *src;
     size_t len;
     char msg[900];
-    if (scene_file_read(sandbox, path, SCENE_GLSL_MAX_BYTES, &src, &len, NULL, msg, sizeof msg) != MOS_OK) {
+    const mos_result read = scene_file_read(sandbox, path, SCENE_GLSL_MAX_BYTES, &src, &len, NULL, msg, sizeof msg);
+    if (read != MOS_OK) {
         snprintf(err, err_size, "%s", msg);  /* names the path */
-        return -1;
+        return read == MOS_ERR_OUT_OF_MEMORY ? read : MOS_ERR_SHADER;
     }
-    const int rc = glsl_compile((const char *)src, len, path, stage, words, count, err, err_size);
+    const mos_result rc = glsl_compile((const char *)src, len, path, stage, NULL, words, count, err, err_size);
     free(src);
-    return rc;
+    return rc == MOS_ERR_OUT_OF_MEMORY ? rc : rc != MOS_OK ? MOS_ERR_SHADER : MOS_OK;
 }
 
-int scene_glsl_add(scene *s, const char *frag, const char *vert, const char *sandbox, char *err, size_t err_size)
+mos_result scene_glsl_add(scene *s, const char *frag, const char *vert, const char *sandbox, int *index, char *err,
+                          size_t err_size)
 {
     for (int i = 0; i < s->glsl_count; i++)
-        if (strcmp(s->glsl[i].frag_path, frag) == 0 && strcmp(s->glsl[i].vert_path, vert) == 0)
-            return i;
+        if (strcmp(s->glsl[i].frag_path, frag) == 0 && strcmp(s->glsl[i].vert_path, vert) == 0) {
+            *index = i;
+            return MOS_OK;
+        }
+    *index = -1;
     scene_glsl *g = realloc(s->glsl, ((size_t)s->glsl_count + 1) * sizeof *g);
     if (!g) {
         snprintf(err, err_size, "out of memory");
-        return -1;
+        return MOS_ERR_OUT_OF_MEMORY;
     }
     s->glsl = g;
     scene_glsl *e = &g[s->glsl_count];
     memset(e, 0, sizeof *e);
+    mos_result rc = MOS_ERR_OUT_OF_MEMORY;
     e->frag_path = strdup(frag);
     e->vert_path = strdup(vert);
     if (!e->frag_path || !e->vert_path) {
         snprintf(err, err_size, "out of memory");
         goto fail;
     }
-    if (compile(vert, sandbox, GLSL_VERTEX, &e->vs, &e->vs_words, err, err_size) < 0 ||
-        compile(frag, sandbox, GLSL_FRAGMENT, &e->fs, &e->fs_words, err, err_size) < 0)
+    if ((rc = compile(vert, sandbox, GLSL_VERTEX, &e->vs, &e->vs_words, err, err_size)) != MOS_OK ||
+        (rc = compile(frag, sandbox, GLSL_FRAGMENT, &e->fs, &e->fs_words, err, err_size)) != MOS_OK)
         goto fail;
     /* Translate once now: errors belong to loading, not to the first frame. */
     shader_program *prog;
-    if (program_build(e->vs, e->vs_words, e->fs, e->fs_words, vert, frag, NULL, &prog, err, err_size) < 0)
+    if ((rc = program_build(e->vs, e->vs_words, e->fs, e->fs_words, vert, frag, NULL, &prog, err, err_size)) !=
+        MOS_OK) {
+        rc = rc == MOS_ERR_OUT_OF_MEMORY ? rc : MOS_ERR_SHADER;
         goto fail;
+    }
     /* A scene's draws give the built-in block: a shader reading past it is refused here, not at its first draw. */
     if (program_check_uniforms(prog, sizeof(shader_builtin_uniforms), "a scene's draw (the built-in block)", err,
-                               err_size) < 0) {
+                               err_size) != MOS_OK) {
         program_free(prog);
+        rc = MOS_ERR_SHADER;
         goto fail;
     }
     e->texture_units = prog->fs.texture_units;
     program_free(prog);
-    return s->glsl_count++;
+    *index = s->glsl_count++;
+    return MOS_OK;
 fail:
     free(e->frag_path);
     free(e->vert_path);
-    free(e->vs);
-    free(e->fs);
-    return -1;
+    util_free(NULL, e->vs);
+    util_free(NULL, e->fs);
+    return rc;
 }
 
 void scene_glsl_free(scene *s)
@@ -88,8 +101,8 @@ void scene_glsl_free(scene *s)
     for (int i = 0; i < s->glsl_count; i++) {
         free(s->glsl[i].frag_path);
         free(s->glsl[i].vert_path);
-        free(s->glsl[i].vs);
-        free(s->glsl[i].fs);
+        util_free(NULL, s->glsl[i].vs);
+        util_free(NULL, s->glsl[i].fs);
     }
     free(s->glsl);
     s->glsl = NULL;

@@ -1,5 +1,5 @@
 /* xform.c — the scene module's transforms: column-major 4x4 matrices, look-at, perspective, normal matrix, a camera
- * path's pose at a scene time.  Fed by parse.c (object transforms, bsp views), export.c (each draw's uniforms) and
+ * path's pose at a scene time.  Fed by parse_object.c (object transforms), export.c (each draw's uniforms) and
  * scene.c (view poses); no rendering here. */
 #include <math.h>
 #include <string.h>

@@ -40,17 +40,6 @@ void ir_free(ir_dag *d)
     d->alloc = a;
 }
 
-void *ir_realloc(const mos_allocator *a, void *p, size_t old_bytes, size_t new_bytes)
-{
-    void *q = util_alloc(a, new_bytes);
-    if (!q)
-        return NULL;
-    if (p && old_bytes)
-        memcpy(q, p, old_bytes < new_bytes ? old_bytes : new_bytes);
-    util_free(a, p);
-    return q;
-}
-
 /* ---- one lane of each operation ---------------------------------------------- */
 
 float ir_eval(ir_op op, float a, float b, float c)
@@ -154,7 +143,7 @@ static int intern(ir_dag *d, const ir_node *n)
             return (int)d->table[s] - 1;
     if (d->count == d->cap) {
         const int cap = d->cap ? 2 * d->cap : 256;
-        ir_node *g = ir_realloc(d->alloc, d->node, (size_t)d->count * sizeof *g, (size_t)cap * sizeof *g);
+        ir_node *g = util_realloc(d->alloc, d->node, (size_t)d->count * sizeof *g, (size_t)cap * sizeof *g);
         if (!g)
             goto oom;
         d->node = g;

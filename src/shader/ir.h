@@ -93,15 +93,6 @@ typedef struct ir_dag {
 void ir_init(ir_dag *d, ir_stage stage);
 void ir_free(ir_dag *d);
 
-/* The shader compiler's memory (src/shader): util_alloc / util_calloc /
- * util_free through A (NULL: malloc), and a realloc over them: a block of
- * NEW_BYTES holding the first OLD_BYTES of P (which is freed), or NULL with
- * P untouched. */
-void *ir_realloc(const mos_allocator *a, void *p, size_t old_bytes, size_t new_bytes);
-/* What the compiler's entry points (spv_translate, part_partition, vm_build,
- * program_build) return when an allocation failed; -1 is any other error. */
-#define IR_OOM (-2)
-
 /* Adds (or finds) a node; returns its id, or -1 when out of memory.
  * Operands must be ids of existing nodes. */
 int ir_const(ir_dag *d, float value);

@@ -73,8 +73,9 @@ void part_set_oom(pctx *c)
  * ids, so it runs after their passes; ROOT last), their resources, and the
  * scratch slots: the saved value of pass a is busy from a to the last pass b
  * that restores it, both included; values are coloured in pass order with
- * the lowest free slot (optimal for intervals). */
-static int build_plan(pctx *c, const uint8_t *best, part_plan *out, int algo_complete)
+ * the lowest free slot (optimal for intervals).  MOS_OK or
+ * MOS_ERR_OUT_OF_MEMORY (OUT emptied). */
+static mos_result build_plan(pctx *c, const uint8_t *best, part_plan *out, int algo_complete)
 {
     const int n = c->n;
     out->alloc = c->a;
@@ -138,33 +139,34 @@ static int build_plan(pctx *c, const uint8_t *best, part_plan *out, int algo_com
         memcpy(out->node_of, c->node_of, (size_t)c->d->count * sizeof(int));
         out->node_count = c->n;
     }
-    return 0;
+    return MOS_OK;
 oom:
     part_plan_free(out);
     part_set_oom(c);
-    return -1;
+    return MOS_ERR_OUT_OF_MEMORY;
 }
 
 /* ---- the entry points ------------------------------------------------------------------ */
 
-int part_partition(const ir_dag *d, part_algo algo, const part_limits *limits, const part_costs *costs,
-                   double time_limit_s, part_plan *out, char *err, size_t err_size)
+mos_result part_partition(const ir_dag *d, part_algo algo, const part_limits *limits, const part_costs *costs,
+                          double time_limit_s, part_plan *out, char *err, size_t err_size)
 {
     return part_partition_view(d, PART_SCALAR, algo, limits, costs, time_limit_s, out, err, err_size);
 }
 
-int part_partition_view(const ir_dag *d, part_view view, part_algo algo, const part_limits *limits,
-                        const part_costs *costs, double time_limit_s, part_plan *out, char *err, size_t err_size)
+mos_result part_partition_view(const ir_dag *d, part_view view, part_algo algo, const part_limits *limits,
+                               const part_costs *costs, double time_limit_s, part_plan *out, char *err,
+                               size_t err_size)
 {
     const double t0 = now_s();
     pctx c;
     uint8_t *best = NULL;
-    int rc = -1;
     if (out)
         memset(out, 0, sizeof *out);
     if (!(time_limit_s > 0) || time_limit_s > PART_MAX_TIME_LIMIT_S)
         time_limit_s = time_limit_s > PART_MAX_TIME_LIMIT_S ? PART_MAX_TIME_LIMIT_S : PART_DEFAULT_TIME_LIMIT_S;
-    if (part_ctx_init(&c, d, view, limits, costs, t0, time_limit_s, err, err_size) < 0) {
+    mos_result rc = part_ctx_init(&c, d, view, limits, costs, t0, time_limit_s, err, err_size);
+    if (rc != MOS_OK) {
         if (c.timed_out)
             part_set_err(&c, "partition: no partition found within the time limit of %g s (the DAG's dominator tree "
                         "alone took longer; %d nodes): raise the time limit", time_limit_s, c.n);
@@ -174,18 +176,20 @@ int part_partition_view(const ir_dag *d, part_view view, part_algo algo, const p
         (algo != PART_RDS && algo != PART_RDSH && algo != PART_OPTIMAL)) {
         part_set_err(&c, "partition: %s", !out ? "no plan to fill" : !costs ? "no costs"
                                      : algo > PART_OPTIMAL ? "unknown algorithm" : "costs must be >= 0");
+        rc = MOS_ERR_INVALID_ARGUMENT;
         goto done;
     }
     best = util_alloc(c.a, (size_t)c.n);
     if (!best) {
         part_set_oom(&c);
+        rc = MOS_ERR_OUT_OF_MEMORY;
         goto done;
     }
     double best_cost;
     part_rds(&c, algo != PART_RDSH, best, &best_cost);
     int complete = 0;
     if (algo == PART_OPTIMAL && !c.timed_out) {
-        if (part_optimal(&c, t0, time_limit_s, best, &best_cost, &complete) < 0)
+        if ((rc = part_optimal(&c, t0, time_limit_s, best, &best_cost, &complete)) != MOS_OK)
             goto done;
         if (best_cost < 0 && complete)
             part_set_err(&c, "partition: no partition fits within %do/%dr/%dt/%dv", c.lim.ops, c.lim.regs,
@@ -195,15 +199,21 @@ int part_partition_view(const ir_dag *d, part_view view, part_algo algo, const p
         part_set_err(&c, "partition: no partition found within the time limit of %g s (RDSh's one Subdivide "
                     "may take half as long again; %d nodes): raise the pass limits or the time limit",
                 time_limit_s, c.n);
-    if (best_cost < 0)
+    if (best_cost < 0) {
+        rc = MOS_ERR_SHADER;
         goto done;
+    }
     if (err && err_size)
         err[0] = 0;
     rc = build_plan(&c, best, out, complete);
 done:
     util_free(c.a, best);
     part_ctx_free(&c);
-    return rc < 0 && c.oom ? IR_OOM : rc;
+    if (rc != MOS_OK && c.oom) {  /* whatever a failed allocation led to */
+        part_set_err(&c, "partition: out of memory");
+        rc = MOS_ERR_OUT_OF_MEMORY;
+    }
+    return rc;
 }
 
 void part_plan_free(part_plan *p)

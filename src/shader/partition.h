@@ -101,22 +101,24 @@ typedef struct part_plan {
  * PART_DEFAULT_TIME_LIMIT_S; at most PART_MAX_TIME_LIMIT_S): RDS's search
  * and PART_OPTIMAL's keep the best partition found so far (at worst the one
  * RDSh's single Subdivide makes, which may run to 1.5 times the limit;
- * complete = 0); when even that Subdivide does not finish, -1 with a
- * message saying so.  Returns 0; -1 when
- * some single node cannot fit any pass (a limit below the seed's minimum),
- * on a malformed DAG or out of time, IR_OOM on allocation failure, with a
- * message in err.  Memory comes from D's allocator (ir_dag.alloc).  OUT
- * needs part_plan_free after 0 (after an error it is empty). */
+ * complete = 0); when even that Subdivide does not finish, MOS_ERR_SHADER
+ * with a message saying so.  Returns MOS_OK; else, with a message in err,
+ * MOS_ERR_SHADER when some single node cannot fit any pass (a limit below
+ * the seed's minimum), on a DAG too large or malformed, or out of time;
+ * MOS_ERR_INVALID_ARGUMENT for no finished DAG, a negative limit or cost,
+ * an unknown algorithm or view, or no OUT; MOS_ERR_OUT_OF_MEMORY when an
+ * allocation failed.  Memory comes from D's allocator (ir_dag.alloc).  OUT
+ * needs part_plan_free after MOS_OK (after an error it is empty). */
 #define PART_DEFAULT_TIME_LIMIT_S 60.0
 #define PART_MAX_TIME_LIMIT_S 86400.0
-int part_partition(const ir_dag *d, part_algo algo, const part_limits *limits,
-                   const part_costs *costs, double time_limit_s, part_plan *out,
-                   char *err, size_t err_size);
+mos_result part_partition(const ir_dag *d, part_algo algo, const part_limits *limits,
+                          const part_costs *costs, double time_limit_s, part_plan *out,
+                          char *err, size_t err_size);
 /* The same in VIEW (part_partition: PART_SCALAR).  The vector view fails on
  * a DAG whose groups do not follow one another (one spirv.c made does). */
-int part_partition_view(const ir_dag *d, part_view view, part_algo algo, const part_limits *limits,
-                        const part_costs *costs, double time_limit_s, part_plan *out, char *err,
-                        size_t err_size);
+mos_result part_partition_view(const ir_dag *d, part_view view, part_algo algo, const part_limits *limits,
+                               const part_costs *costs, double time_limit_s, part_plan *out, char *err,
+                               size_t err_size);
 void part_plan_free(part_plan *p);
 
 /* The callbacks, exposed for tests.  part_valid: 1 when the subregion of
@@ -133,7 +135,8 @@ int part_merge(const part_usage *a, const part_usage *b, const part_limits *limi
  * rooted at ROOT): IDOM[n] is n's immediate dominator (ROOT: itself; leaves
  * and nodes ROOT does not reach: -1); MR[n] is 1 for a multiply-referenced
  * node (a non-leaf node with two or more distinct users).  Either may be
- * NULL.  0, or -1 on a malformed DAG or allocation failure. */
-int part_dominators(const ir_dag *d, int *idom, uint8_t *mr);
+ * NULL.  MOS_OK, or part_partition's codes for a DAG it refuses and
+ * MOS_ERR_OUT_OF_MEMORY. */
+mos_result part_dominators(const ir_dag *d, int *idom, uint8_t *mr);
 
 #endif

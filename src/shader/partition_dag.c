@@ -250,36 +250,38 @@ out:
     return rc;
 }
 
-/* The DAG and the arguments part_ctx_init checks before it reads them: 0, or -1 with the message. */
-static int check_input(pctx *c, const ir_dag *d, part_view view, const part_limits *limits)
+/* The DAG and the arguments part_ctx_init checks before it reads them: MOS_OK, or with the message
+ * MOS_ERR_INVALID_ARGUMENT (no finished DAG, a bad limit or view) or MOS_ERR_SHADER (a DAG too large
+ * or malformed). */
+static mos_result check_input(pctx *c, const ir_dag *d, part_view view, const part_limits *limits)
 {
     if (!d || !d->node || d->count <= 0 || d->root < 0 || d->root >= d->count ||
         d->node[d->root].op != IR_ROOT) {
         part_set_err(c, "partition: the DAG is not finished (no ROOT node)");
-        return -1;
-    }
-    if (d->count > MAX_NODES) {
-        part_set_err(c, "partition: %d nodes, at most %d", d->count, MAX_NODES);
-        return -1;
-    }
-    if (d->out_count < 0 || (d->out_count > 0 && !d->out)) {
-        part_set_err(c, "partition: bad output list");
-        return -1;
+        return MOS_ERR_INVALID_ARGUMENT;
     }
     if (limits && (limits->ops < 0 || limits->regs < 0 || limits->texs < 0 || limits->interps < 0)) {
         part_set_err(c, "partition: negative limit");
-        return -1;
+        return MOS_ERR_INVALID_ARGUMENT;
     }
     if (view != PART_SCALAR && view != PART_VECTOR) {
         part_set_err(c, "partition: unknown view");
-        return -1;
+        return MOS_ERR_INVALID_ARGUMENT;
+    }
+    if (d->count > MAX_NODES) {
+        part_set_err(c, "partition: %d nodes, at most %d", d->count, MAX_NODES);
+        return MOS_ERR_SHADER;
+    }
+    if (d->out_count < 0 || (d->out_count > 0 && !d->out)) {
+        part_set_err(c, "partition: bad output list");
+        return MOS_ERR_SHADER;
     }
     for (int i = 0; i < d->count; i++)
         if (d->node[i].op >= IR_OP_COUNT || (d->node[i].op == IR_ROOT && i != d->root)) {
             part_set_err(c, "partition: node %d: bad operation %d", i, (int)d->node[i].op);
-            return -1;
+            return MOS_ERR_SHADER;
         }
-    return 0;
+    return MOS_OK;
 }
 
 /* The per-node arrays of the context and of the algorithms (zeroed): 0, or -1 when one fails. */
@@ -418,8 +420,8 @@ static int partial_tree(pctx *c, int n, size_t un)
     return 0;
 }
 
-int part_ctx_init(pctx *c, const ir_dag *d, part_view view, const part_limits *limits, const part_costs *costs,
-                    double t0, double limit_s, char *err, size_t err_size)
+mos_result part_ctx_init(pctx *c, const ir_dag *d, part_view view, const part_limits *limits,
+                         const part_costs *costs, double t0, double limit_s, char *err, size_t err_size)
 {
     memset(c, 0, sizeof *c);
     c->a = d ? d->alloc : NULL;
@@ -431,8 +433,9 @@ int part_ctx_init(pctx *c, const ir_dag *d, part_view view, const part_limits *l
     c->err_size = err_size;
     if (err && err_size)
         err[0] = 0;
-    if (check_input(c, d, view, limits) < 0)
-        return -1;
+    const mos_result checked = check_input(c, d, view, limits);
+    if (checked != MOS_OK)
+        return checked;
     c->d = d;
     c->view = view;
     if (limits)
@@ -444,7 +447,7 @@ int part_ctx_init(pctx *c, const ir_dag *d, part_view view, const part_limits *l
     if (g > 0)
         goto oom;
     if (g < 0)
-        return -1;
+        return MOS_ERR_SHADER;
     const int n = c->n;
     const size_t un = (size_t)n;
     const size_t total = (size_t)c->astart[n];
@@ -453,30 +456,27 @@ int part_ctx_init(pctx *c, const ir_dag *d, part_view view, const part_limits *l
         goto oom;
     c->mk = c->marked;
     if (tex_keys(c, n) < 0)
-        return -1;
+        return MOS_ERR_OUT_OF_MEMORY;
     users(c, n);
-    if (dominators(c) < 0)  /* and the MR nodes */
-        return -1;
-    if (partial_tree(c, n, un) < 0)
-        return -1;
-    return 0;
+    if (dominators(c) < 0 || partial_tree(c, n, un) < 0)  /* out of time */
+        return MOS_ERR_SHADER;
+    return MOS_OK;
 oom:
     part_set_oom(c);
-    return -1;
+    return MOS_ERR_OUT_OF_MEMORY;
 }
 
-int part_dominators(const ir_dag *d, int *idom, uint8_t *mr)
+mos_result part_dominators(const ir_dag *d, int *idom, uint8_t *mr)
 {
     pctx c;
-    int rc = -1;
-    if (part_ctx_init(&c, d, PART_SCALAR, NULL, NULL, 0, 0, NULL, 0) == 0) {
+    const mos_result rc = part_ctx_init(&c, d, PART_SCALAR, NULL, NULL, 0, 0, NULL, 0);
+    if (rc == MOS_OK) {
         for (int i = 0; i < c.n; i++) {
             if (idom)
                 idom[i] = c.kind[i] >= K_ARITH && c.reach[i] ? c.idom[i] : -1;
             if (mr)
                 mr[i] = c.mr[i];
         }
-        rc = 0;
     }
     part_ctx_free(&c);
     return rc;

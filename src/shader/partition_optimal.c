@@ -241,7 +241,7 @@ static int users_may_fit(pctx *c, int x, const int *pos, int decided)
  * (each restored once, but ROOT's) as those operations fill; and the memo
  * of states searched.  BEST holds the best partition so far (*best_cost <
  * 0: none). */
-int part_optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, double *best_cost, int *complete)
+mos_result part_optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, double *best_cost, int *complete)
 {
     const int n = c->n;
     int *D = c->glist, m = 0;
@@ -250,7 +250,7 @@ int part_optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, double 
     if (!pos || !size) {
         util_free(c->a, pos), util_free(c->a, size);
         part_set_oom(c);
-        return -1;
+        return MOS_ERR_OUT_OF_MEMORY;
     }
     decision_order(c, D, &m, pos, size);
     util_free(c->a, size);
@@ -264,7 +264,7 @@ int part_optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, double 
     if (!opt || !pf || !pi || !pend || !key || memo_alloc(&mm, MEMO_SLOTS0) < 0) {
         util_free(c->a, opt), util_free(c->a, pf), util_free(c->a, pi), util_free(c->a, pend), util_free(c->a, key), memo_free(&mm), util_free(c->a, pos);
         part_set_oom(c);
-        return -1;
+        return MOS_ERR_OUT_OF_MEMORY;
     }
     int marks = 0, fetches = 0, instrs = 0; /* over the decided passes */
     memset(c->marked, 0, (size_t)n);
@@ -335,5 +335,5 @@ int part_optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, double 
         i++;
     }
     util_free(c->a, opt), util_free(c->a, pf), util_free(c->a, pi), util_free(c->a, pend), util_free(c->a, key), memo_free(&mm), util_free(c->a, pos);
-    return 0;
+    return MOS_OK;
 }

@@ -108,17 +108,20 @@ static inline uint32_t next_stamp(pctx *c)
 
 /* ---- partition_dag.c: the context ---------------------------------------------------------- */
 
-/* Checks and indexes D for the partitioner (the clock starts at T0 with LIMIT_S, 0: none); -1 with
- * the message in ERR.  part_ctx_free frees it either way. */
-int part_ctx_init(pctx *c, const ir_dag *d, part_view view, const part_limits *limits, const part_costs *costs,
-                  double t0, double limit_s, char *err, size_t err_size);
+/* Checks and indexes D for the partitioner (the clock starts at T0 with LIMIT_S, 0: none): MOS_OK, or
+ * with the message in ERR MOS_ERR_INVALID_ARGUMENT (no finished DAG, a bad limit or view),
+ * MOS_ERR_SHADER (a DAG too large or malformed, or out of time) or MOS_ERR_OUT_OF_MEMORY.
+ * part_ctx_free frees it either way. */
+mos_result part_ctx_init(pctx *c, const ir_dag *d, part_view view, const part_limits *limits,
+                         const part_costs *costs, double t0, double limit_s, char *err, size_t err_size);
 void part_ctx_free(pctx *c);
 
 /* ---- partition_rds.c, partition_optimal.c: the algorithms --------------------------------------- */
 
 /* RDSh (SEARCH_ON 0) or RDS: the cheapest marks found in BEST, their cost in *BEST_COST (< 0: none). */
 int part_rds(pctx *c, int search_on, uint8_t *best, double *best_cost);
-/* Branch and bound from BEST (*BEST_COST); *COMPLETE when the search finished; -1 out of memory. */
-int part_optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, double *best_cost, int *complete);
+/* Branch and bound from BEST (*BEST_COST); *COMPLETE when the search finished; MOS_OK or
+ * MOS_ERR_OUT_OF_MEMORY. */
+mos_result part_optimal(pctx *c, double t0, double time_limit_s, uint8_t *best, double *best_cost, int *complete);
 
 #endif

@@ -66,8 +66,9 @@ static int link_varyings(shader_program *p, const char *vs_name, const char *fs_
 
 static size_t align64(size_t n) { return (n + 63) / 64 * 64; }
 
-int program_build(const uint32_t *vs, size_t vs_words, const uint32_t *fs, size_t fs_words, const char *vs_name,
-                  const char *fs_name, const program_options *opt, shader_program **out, char *err, size_t err_size)
+mos_result program_build(const uint32_t *vs, size_t vs_words, const uint32_t *fs, size_t fs_words,
+                         const char *vs_name, const char *fs_name, const program_options *opt, shader_program **out,
+                         char *err, size_t err_size)
 {
     *out = NULL;
     const program_options none = { .costs = { 15, 5, 1 } };
@@ -77,19 +78,19 @@ int program_build(const uint32_t *vs, size_t vs_words, const uint32_t *fs, size_
     shader_program *p = util_calloc(a, 1, sizeof *p);
     if (!p) {
         snprintf(err, err_size, "out of memory");
-        return IR_OOM;
+        return MOS_ERR_OUT_OF_MEMORY;
     }
     p->alloc = a;
-    int rc = -1;
+    mos_result rc = MOS_ERR_INVALID_ARGUMENT;
     p->lanes = opt->lanes > 0 ? opt->lanes : PROGRAM_LANES;
     if (p->lanes % 16 || p->lanes > 1 << 16) {
         snprintf(err, err_size, "batch lanes %d is not a multiple of 16 up to 65536", p->lanes);
         goto fail;
     }
-    if ((rc = spv_translate_alloc(vs, vs_words, IR_VERTEX, vs_name, a, &p->vs, err, err_size)) < 0 ||
-        (rc = spv_translate_alloc(fs, fs_words, IR_FRAGMENT, fs_name, a, &p->fs, err, err_size)) < 0)
+    if ((rc = spv_translate_alloc(vs, vs_words, IR_VERTEX, vs_name, a, &p->vs, err, err_size)) != MOS_OK ||
+        (rc = spv_translate_alloc(fs, fs_words, IR_FRAGMENT, fs_name, a, &p->fs, err, err_size)) != MOS_OK)
         goto fail;
-    rc = -1;
+    rc = MOS_ERR_SHADER;  /* what the checks of the pair below report */
     if (p->vs.dag.input_count > PROGRAM_MAX_INPUTS) {
         snprintf(err, err_size, "%s: the vertex shader reads %d input floats; Mosaic's limit is %d", vs_name,
                  p->vs.dag.input_count, PROGRAM_MAX_INPUTS);
@@ -117,15 +118,15 @@ int program_build(const uint32_t *vs, size_t vs_words, const uint32_t *fs, size_
     }
     const part_limits *l = &opt->limits;
     const int partitioned = l->ops || l->regs || l->texs || l->interps;
-    if (partitioned &&
-        (rc = part_partition(&p->fs.dag, opt->algo, l, &opt->costs, opt->time_limit_s, &p->plan, err, err_size)) < 0)
+    if (partitioned && (rc = part_partition(&p->fs.dag, opt->algo, l, &opt->costs, opt->time_limit_s, &p->plan, err,
+                                            err_size)) != MOS_OK)
         goto fail;
     char sub[256];
-    if ((rc = vm_build(&p->vs.dag, NULL, p->lanes, &p->vs_vm, sub, sizeof sub)) < 0) {
+    if ((rc = vm_build(&p->vs.dag, NULL, p->lanes, &p->vs_vm, sub, sizeof sub)) != MOS_OK) {
         snprintf(err, err_size, "%s: %s", vs_name, sub);
         goto fail;
     }
-    if ((rc = vm_build(&p->fs.dag, partitioned ? &p->plan : NULL, p->lanes, &p->fs_vm, sub, sizeof sub)) < 0) {
+    if ((rc = vm_build(&p->fs.dag, partitioned ? &p->plan : NULL, p->lanes, &p->fs_vm, sub, sizeof sub)) != MOS_OK) {
         snprintf(err, err_size, "%s: %s", fs_name, sub);
         goto fail;
     }
@@ -136,19 +137,20 @@ int program_build(const uint32_t *vs, size_t vs_words, const uint32_t *fs, size_
     /* fragment: the discard array, zero inputs for varyings the batch lacks, the VM's */
     p->fs_scratch = align64(lane_bytes) + align64(lane_bytes) + vm_scratch_bytes(p->fs_vm);
     *out = p;
-    return 0;
+    return MOS_OK;
 fail:
     program_free(p);
-    return rc == IR_OOM ? IR_OOM : -1;
+    return rc;
 }
 
-int program_check_uniforms(const shader_program *p, size_t given, const char *what, char *err, size_t err_size)
+mos_result program_check_uniforms(const shader_program *p, size_t given, const char *what, char *err,
+                                  size_t err_size)
 {
     if ((size_t)p->uniform_bytes <= given)
-        return 0;
+        return MOS_OK;
     snprintf(err, err_size, "%s: the shader reads %d bytes of its uniform block; %s gives %zu", p->uniform_where,
              p->uniform_bytes, what, given);
-    return -1;
+    return MOS_ERR_INVALID_ARGUMENT;
 }
 
 void program_free(shader_program *p)
@@ -173,6 +175,7 @@ void program_desc(shader_program *p, mos_shader_desc *desc)
     desc->scratch_bytes = p->vs_scratch > p->fs_scratch ? p->vs_scratch : p->fs_scratch;
     /* the back-end gathers a VM batch of quads per call when it can */
     desc->batch_quads = p->lanes / 4 < MOS_MAX_BATCH_QUADS ? p->lanes / 4 : MOS_MAX_BATCH_QUADS;
+    desc->never_discards = !p->fs.discards;
 }
 
 void program_vs(const mos_vs_batch *b)

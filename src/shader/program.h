@@ -37,17 +37,20 @@ typedef struct shader_program {
 } shader_program;
 
 /* Builds a program from SPIR-V modules (VS_NAME / FS_NAME name them in
- * messages).  Returns 0, or -1 with "name:line: message" in err, or IR_OOM
- * when an allocation failed (everything allocated is freed). */
-int program_build(const uint32_t *vs, size_t vs_words, const uint32_t *fs, size_t fs_words, const char *vs_name,
-                  const char *fs_name, const program_options *opt, shader_program **out, char *err,
-                  size_t err_size);
+ * messages).  Returns MOS_OK; else, with "name:line: message" in err and
+ * everything allocated freed, MOS_ERR_SHADER (the modules or the pair),
+ * MOS_ERR_OUT_OF_MEMORY, or MOS_ERR_INVALID_ARGUMENT (OPT's lanes or the
+ * partitioner's arguments). */
+mos_result program_build(const uint32_t *vs, size_t vs_words, const uint32_t *fs, size_t fs_words,
+                         const char *vs_name, const char *fs_name, const program_options *opt,
+                         shader_program **out, char *err, size_t err_size);
 void program_free(shader_program *p);
 
-/* 0 when draws giving GIVEN uniform bytes cover every uniform P reads;
- * else -1 with "file:line: the shader reads N uniform bytes; WHAT gives M"
- * in err. */
-int program_check_uniforms(const shader_program *p, size_t given, const char *what, char *err, size_t err_size);
+/* MOS_OK when draws giving GIVEN uniform bytes cover every uniform P reads;
+ * else MOS_ERR_INVALID_ARGUMENT with "file:line: the shader reads N uniform
+ * bytes; WHAT gives M" in err. */
+mos_result program_check_uniforms(const shader_program *p, size_t given, const char *what, char *err,
+                                  size_t err_size);
 
 /* The shader object's description: entry points, varying count, scratch;
  * user = P. */

@@ -91,21 +91,21 @@ static int collect_outputs(spv_ctx *c, int *outs, int *n_out)
     return 0;
 }
 
-int spv_translate(const uint32_t *words, size_t count, ir_stage stage, const char *file, spv_shader *out,
-                  char *err, size_t err_size)
+mos_result spv_translate(const uint32_t *words, size_t count, ir_stage stage, const char *file, spv_shader *out,
+                         char *err, size_t err_size)
 {
     return spv_translate_alloc(words, count, stage, file, NULL, out, err, err_size);
 }
 
-int spv_translate_alloc(const uint32_t *words, size_t count, ir_stage stage, const char *file,
-                        const mos_allocator *a, spv_shader *out, char *err, size_t err_size)
+mos_result spv_translate_alloc(const uint32_t *words, size_t count, ir_stage stage, const char *file,
+                               const mos_allocator *a, spv_shader *out, char *err, size_t err_size)
 {
     memset(out, 0, sizeof *out);
     ir_init(&out->dag, stage);
     out->dag.alloc = a;
     if (count > (SIZE_MAX / sizeof *words) - 16) {
         snprintf(err, err_size, "%s: out of memory", file ? file : "shader");
-        return IR_OOM;
+        return MOS_ERR_OUT_OF_MEMORY;
     }
     /* Operands are read where an instruction says they are; a malformed one
      * may say past its end, so the words are read from a copy with zeros
@@ -113,7 +113,7 @@ int spv_translate_alloc(const uint32_t *words, size_t count, ir_stage stage, con
     uint32_t *padded = util_calloc(a, count + 16, sizeof *padded);
     if (!padded) {
         snprintf(err, err_size, "%s: out of memory", file ? file : "shader");
-        return IR_OOM;
+        return MOS_ERR_OUT_OF_MEMORY;
     }
     if (count)
         memcpy(padded, words, count * sizeof *words);
@@ -124,7 +124,8 @@ int spv_translate_alloc(const uint32_t *words, size_t count, ir_stage stage, con
     c.zero = ir_const(c.dag, 0.0f);
     c.discard = c.zero;
     uint32_t entry = 0;
-    int outs[4 + 64 + 1], n_out = 0, rc = -1;
+    int outs[4 + 64 + 1], n_out = 0;
+    mos_result rc = MOS_ERR_SHADER;
     if (c.zero < 0 || spv_read_module(&c, &entry) < 0 || spv_pack_interface(&c) < 0)
         goto done;
     const id_info *fn = spv_get(&c, entry);
@@ -149,7 +150,7 @@ int spv_translate_alloc(const uint32_t *words, size_t count, ir_stage stage, con
         spv_oom(&c);
         goto done;
     }
-    rc = 0;
+    rc = MOS_OK;
 done:
     util_free(a, padded);
     util_free(a, c.id);
@@ -161,10 +162,10 @@ done:
     util_free(a, c.member_builtin);
     util_free(a, c.loop_merge);
     util_free(a, c.loop_cont);
-    if (rc < 0) {
+    if (rc != MOS_OK) {
         if (c.oom || c.dag->failed) {  /* whatever message a failed allocation led to first */
             snprintf(err, err_size, "%s: out of memory", c.file);
-            rc = IR_OOM;
+            rc = MOS_ERR_OUT_OF_MEMORY;
         } else if (err_size && !err[0]) {
             snprintf(err, err_size, "%s: translation failed", c.file);
         }

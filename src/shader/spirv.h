@@ -50,13 +50,15 @@ typedef struct spv_shader {
 
 /* Translates WORDS (COUNT 32-bit words) for STAGE.  FILE names the source in
  * messages ("FILE:LINE: message" when the module has line information).
- * Returns 0, or -1 with a message in err. */
-int spv_translate(const uint32_t *words, size_t count, ir_stage stage, const char *file,
-                  spv_shader *out, char *err, size_t err_size);
+ * Returns MOS_OK, or MOS_ERR_SHADER with a message in err, or
+ * MOS_ERR_OUT_OF_MEMORY ("FILE: out of memory"); OUT needs spv_shader_free
+ * after MOS_OK only. */
+mos_result spv_translate(const uint32_t *words, size_t count, ir_stage stage, const char *file,
+                         spv_shader *out, char *err, size_t err_size);
 /* The same with the memory of the translation and of OUT's DAG from A
- * (NULL: malloc); IR_OOM ("FILE: out of memory") when an allocation fails. */
-int spv_translate_alloc(const uint32_t *words, size_t count, ir_stage stage, const char *file,
-                        const mos_allocator *a, spv_shader *out, char *err, size_t err_size);
+ * (NULL: malloc). */
+mos_result spv_translate_alloc(const uint32_t *words, size_t count, ir_stage stage, const char *file,
+                               const mos_allocator *a, spv_shader *out, char *err, size_t err_size);
 void spv_shader_free(spv_shader *s);
 
 #endif

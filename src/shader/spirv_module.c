@@ -31,7 +31,7 @@ int spv_grow(spv_ctx *c, void **p, size_t *cap, size_t need, size_t elem)
     size_t nc = *cap ? *cap : 256;
     while (nc < need)
         nc *= 2;
-    void *q = ir_realloc(c->a, *p, *cap * elem, nc * elem);
+    void *q = util_realloc(c->a, *p, *cap * elem, nc * elem);
     if (!q)
         return -1;
     *p = q;

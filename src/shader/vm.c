@@ -45,7 +45,7 @@ static vm_ins *emit(builder *b)
     vm_program *p = b->p;
     if (p->ins_count == b->cap_ins) {
         const int cap = b->cap_ins ? 2 * b->cap_ins : 256;
-        vm_ins *g = ir_realloc(p->alloc, p->ins, (size_t)p->ins_count * sizeof *g, (size_t)cap * sizeof *g);
+        vm_ins *g = util_realloc(p->alloc, p->ins, (size_t)p->ins_count * sizeof *g, (size_t)cap * sizeof *g);
         if (!g) {
             b->oom = 1;
             return NULL;
@@ -512,7 +512,7 @@ static int fuse_chains(vm_program *p)
             p->ins[out++] = p->ins[i++];
             continue;
         }
-        vm_link *g = ir_realloc(p->alloc, p->links, (size_t)p->link_count * sizeof *g,
+        vm_link *g = util_realloc(p->alloc, p->links, (size_t)p->link_count * sizeof *g,
                                 (size_t)(p->link_count + e - i + 1) * sizeof *g);
         if (!g)
             return -1;
@@ -575,16 +575,17 @@ static int check_stage(builder *b)
     return 0;
 }
 
-int vm_build(const ir_dag *d, const part_plan *plan, int max_lanes, vm_program **out, char *err, size_t err_size)
+mos_result vm_build(const ir_dag *d, const part_plan *plan, int max_lanes, vm_program **out, char *err,
+                    size_t err_size)
 {
     *out = NULL;
     if (d->root < 0 || max_lanes < 16 || max_lanes % 16) {
         snprintf(err, err_size, "vm_build: unfinished DAG or bad batch size");
-        return -1;
+        return MOS_ERR_INVALID_ARGUMENT;
     }
     if (plan && plan->view != PART_SCALAR) {
         snprintf(err, err_size, "vm_build: a vector-view partition is for analysis; the VM runs scalar ones");
-        return -1;
+        return MOS_ERR_INVALID_ARGUMENT;
     }
     const mos_allocator *a = d->alloc;
     vm_program *p = util_calloc(a, 1, sizeof *p);
@@ -602,7 +603,7 @@ int vm_build(const ir_dag *d, const part_plan *plan, int max_lanes, vm_program *
     b.uses = util_alloc(a, n * sizeof(int));
     b.free_regs = util_alloc(a, (n * 4 + 8) * sizeof(int));
     int *nodes = util_alloc(a, n * sizeof(int));
-    int rc = -1;
+    mos_result rc = MOS_ERR_SHADER;  /* what every goto done reports, but for out of memory */
     if (!p || !b.scalar_of || !b.slot_of || !b.reg_of || !b.last_use || !b.in_pass || !b.fused_into || !b.pos || !b.uses || !b.free_regs || !nodes) {
         b.oom = 1;
         goto done;
@@ -665,7 +666,7 @@ int vm_build(const ir_dag *d, const part_plan *plan, int max_lanes, vm_program *
     p->scratch_bytes = (size_t)(p->nreg + p->nslot + p->ninput + 2) * lanes +
                        ((size_t)p->nscalar * sizeof(float) + 63) / 64 * 64 +
                        ((size_t)p->table * sizeof(float *) + 63) / 64 * 64;
-    rc = 0;
+    rc = MOS_OK;
 done:
     util_free(a, b.scalar_of);
     util_free(a, b.slot_of);
@@ -677,11 +678,11 @@ done:
     util_free(a, b.uses);
     util_free(a, b.free_regs);
     util_free(a, nodes);
-    if (rc < 0 && b.oom) {
+    if (rc != MOS_OK && b.oom) {
         snprintf(err, err_size, "out of memory");
-        rc = IR_OOM;
+        rc = MOS_ERR_OUT_OF_MEMORY;
     }
-    if (rc < 0)
+    if (rc != MOS_OK)
         vm_free(p);
     else
         *out = p;

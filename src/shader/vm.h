@@ -31,10 +31,12 @@ typedef struct vm_program vm_program;
 
 /* Compiles D (finished) for batches of at most max_lanes lanes (a multiple of
  * 16), with PLAN's passes or, if plan is NULL, as one pass; its memory
- * comes from D's allocator (ir_dag.alloc).  Returns 0, or -1 with a message
- * (unsupported operation for the stage), or IR_OOM ("out of memory"). */
-int vm_build(const ir_dag *d, const part_plan *plan, int max_lanes, vm_program **out, char *err,
-             size_t err_size);
+ * comes from D's allocator (ir_dag.alloc).  Returns MOS_OK; else, with a
+ * message in err, MOS_ERR_SHADER (an operation the stage lacks),
+ * MOS_ERR_INVALID_ARGUMENT (an unfinished DAG, a bad batch size, a
+ * vector-view plan) or MOS_ERR_OUT_OF_MEMORY ("out of memory"). */
+mos_result vm_build(const ir_dag *d, const part_plan *plan, int max_lanes, vm_program **out, char *err,
+                    size_t err_size);
 void vm_free(vm_program *p);
 
 /* Per-thread working memory a batch needs (64-byte aligned by the caller). */

@@ -130,8 +130,10 @@ static int job_open(render_job *j)
  * sub-frames summed in the target.  0, or -1 (printed). */
 static int job_subframe(render_job *j, mos_frame_desc *fd, const scene_draw_opts *dopts, int f, int k)
 {
-    if (j->o.accum)
+    if (j->o.accum) {
         mos_accum_pinhole(k, fd->blur.pinhole);
+        mos_accum_jitter(k, fd->blur.pixel_offset);
+    }
     mos_result r = mos_begin_frame(j->ctx, fd);
     if (r != MOS_OK)
         return render_fail("mos_begin_frame", r, j->ctx, &j->log), -1;

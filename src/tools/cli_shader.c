@@ -11,6 +11,7 @@
 
 #include "glsl/glsl.h"
 #include "shader/shader.h"
+#include "util/alloc.h"
 
 static const char shader_usage[] =
     "usage: mosaic shader FILE.frag|FILE.vert [options]\n"
@@ -69,7 +70,7 @@ static void print_resources(const ir_dag *d, part_view view)
     const part_costs costs = { 15, 5, 1 };
     part_plan one;
     char err[256];
-    if (part_partition_view(d, view, PART_RDSH, &unlimited, &costs, 0, &one, err, sizeof err) < 0) {
+    if (part_partition_view(d, view, PART_RDSH, &unlimited, &costs, 0, &one, err, sizeof err) != MOS_OK) {
         printf("%s\n", err);
         return;
     }
@@ -228,7 +229,7 @@ int cli_shader_main(int argc, char **argv)
     uint32_t *words;
     size_t count;
     glsl_stage stage;
-    if (glsl_compile_file(file, &words, &count, &stage, err, sizeof err) < 0) {
+    if (glsl_compile_file(file, NULL, &words, &count, &stage, err, sizeof err) != MOS_OK) {
         fprintf(stderr, "%s\n", err);
         return CLI_EXIT_FAIL;
     }
@@ -237,15 +238,15 @@ int cli_shader_main(int argc, char **argv)
         const int ok = f && fwrite(words, sizeof *words, count, f) == count;
         if ((f && fclose(f) != 0) || !ok) {
             fprintf(stderr, "mosaic: %s: cannot write\n", spirv);
-            free(words);
+            util_free(NULL, words);
             return CLI_EXIT_FAIL;
         }
     }
     spv_shader sh;
-    const int rc = spv_translate(words, count, stage == GLSL_VERTEX ? IR_VERTEX : IR_FRAGMENT, file, &sh, err,
-                                 sizeof err);
-    free(words);
-    if (rc < 0) {
+    const mos_result rc = spv_translate(words, count, stage == GLSL_VERTEX ? IR_VERTEX : IR_FRAGMENT, file, &sh,
+                                        err, sizeof err);
+    util_free(NULL, words);
+    if (rc != MOS_OK) {
         fprintf(stderr, "%s\n", err);
         return CLI_EXIT_FAIL;
     }
@@ -256,7 +257,7 @@ int cli_shader_main(int argc, char **argv)
         ir_print(d, stdout);
     part_plan plan;
     const clock_t t0 = clock();
-    if (part_partition_view(d, view, algo, &o.limits, &o.costs, o.time_limit, &plan, err, sizeof err) < 0) {
+    if (part_partition_view(d, view, algo, &o.limits, &o.costs, o.time_limit, &plan, err, sizeof err) != MOS_OK) {
         fprintf(stderr, "%s: %s\n", file, err);
         spv_shader_free(&sh);
         return CLI_EXIT_FAIL;

@@ -48,6 +48,15 @@ void util_free(const mos_allocator *a, void *p)
     else free(raw);
 }
 
+void *util_realloc(const mos_allocator *a, void *p, size_t old_bytes, size_t new_bytes)
+{
+    void *q = util_alloc(a, new_bytes);
+    if (!q) return NULL;
+    if (p && old_bytes) memcpy(q, p, old_bytes < new_bytes ? old_bytes : new_bytes);
+    util_free(a, p);
+    return q;
+}
+
 struct arena_chunk {
     arena_chunk *next;
     size_t size, used;

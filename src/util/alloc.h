@@ -13,6 +13,9 @@
 void *util_alloc(const mos_allocator *a, size_t size);
 void *util_calloc(const mos_allocator *a, size_t count, size_t size);
 void util_free(const mos_allocator *a, void *p);
+/* A block of NEW_BYTES holding the first OLD_BYTES of P (P: from util_alloc
+ * with A, or NULL; freed on success), or NULL with P untouched. */
+void *util_realloc(const mos_allocator *a, void *p, size_t old_bytes, size_t new_bytes);
 
 /* A bump allocator over a list of chunks: allocations never move, so
  * pointers handed to workers stay valid until arena_reset at frame end.

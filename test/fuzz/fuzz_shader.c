@@ -19,6 +19,7 @@
 #include "fuzz_util.h"
 #include "glsl/glsl.h"
 #include "shader/shader.h"
+#include "util/alloc.h"
 
 #define FUZZ_PART_SECONDS 0.25  /* the partitioner's time limit per call (its fallback may take 1.5 times that) */
 
@@ -26,7 +27,7 @@ static void run_vm(const spv_shader *sh, const part_plan *plan)
 {
     vm_program *vm;
     char err[512];
-    if (vm_build(&sh->dag, plan, 64, &vm, err, sizeof err) < 0) {
+    if (vm_build(&sh->dag, plan, 64, &vm, err, sizeof err) != MOS_OK) {
         if (fuzz_verbose())
             fprintf(stderr, "fuzz_shader: vm_build: %s\n", err);
         return;
@@ -69,7 +70,7 @@ static void translate(const uint32_t *words, size_t count, ir_stage stage)
 {
     spv_shader sh;
     char err[1024];
-    if (spv_translate(words, count, stage, "fuzz", &sh, err, sizeof err) < 0) {
+    if (spv_translate(words, count, stage, "fuzz", &sh, err, sizeof err) != MOS_OK) {
         if (fuzz_verbose())
             fprintf(stderr, "fuzz_shader: %s\n", err);
         if (!err[0]) {
@@ -86,7 +87,7 @@ static void translate(const uint32_t *words, size_t count, ir_stage stage)
     static const part_costs cost = { 15, 5, 1 };
     for (int algo = PART_RDS; algo <= PART_RDSH; algo++) {
         part_plan plan;
-        if (part_partition(&sh.dag, (part_algo)algo, &lim, &cost, FUZZ_PART_SECONDS, &plan, err, sizeof err) == 0) {
+        if (part_partition(&sh.dag, (part_algo)algo, &lim, &cost, FUZZ_PART_SECONDS, &plan, err, sizeof err) == MOS_OK) {
             run_vm(&sh, &plan);
             part_plan_free(&plan);
         } else if (!err[0]) {
@@ -135,7 +136,8 @@ static void build_out_of_memory(const uint32_t *fs, size_t fs_n, const uint8_t *
     static uint32_t *vs;
     static size_t vs_n;
     char err[1024];
-    if (!vs && glsl_compile(pair_vert, sizeof pair_vert - 1, "pair.vert", GLSL_VERTEX, &vs, &vs_n, err, sizeof err) < 0) {
+    if (!vs && glsl_compile(pair_vert, sizeof pair_vert - 1, "pair.vert", GLSL_VERTEX, NULL, &vs, &vs_n, err,
+                            sizeof err) != MOS_OK) {
         fprintf(stderr, "fuzz_shader: pair.vert: %s\n", err);
         abort();
     }
@@ -145,7 +147,7 @@ static void build_out_of_memory(const uint32_t *fs, size_t fs_n, const uint8_t *
     if (size % 2)  /* odd inputs are also split into passes */
         opt.limits = (part_limits){ 6, 4, 4, 4 };
     shader_program *p;
-    if (program_build(vs, vs_n, fs, fs_n, "pair.vert", "fuzz", &opt, &p, err, sizeof err) < 0) {
+    if (program_build(vs, vs_n, fs, fs_n, "pair.vert", "fuzz", &opt, &p, err, sizeof err) != MOS_OK) {
         if (h.live) {
             fprintf(stderr, "fuzz_shader: a failed build left %ld blocks\n", h.live);
             abort();
@@ -158,10 +160,11 @@ static void build_out_of_memory(const uint32_t *fs, size_t fs_n, const uint8_t *
         pick = (pick ^ data[i]) * 16777619u;
     const long total = h.calls;
     h = (fuzz_hook){ .fail_at = total > 0 ? (long)(pick % (uint32_t)total) : -1 };
-    const int rc = program_build(vs, vs_n, fs, fs_n, "pair.vert", "fuzz", &opt, &p, err, sizeof err);
-    if (rc == 0)
+    const mos_result rc = program_build(vs, vs_n, fs, fs_n, "pair.vert", "fuzz", &opt, &p, err, sizeof err);
+    if (rc == MOS_OK)
         program_free(p);
-    else if (rc != IR_OOM && !strstr(err, "time limit")) {  /* the clock may run out this time */
+    else if (rc != MOS_ERR_OUT_OF_MEMORY &&
+             !(rc == MOS_ERR_SHADER && strstr(err, "time limit"))) {  /* the clock may run out this time */
         fprintf(stderr, "fuzz_shader: allocation %ld of %ld failing: not out of memory: %s\n", h.fail_at, total, err);
         abort();
     }
@@ -187,8 +190,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint32_t *words;
         size_t count;
         char err[1024];
-        if (glsl_compile((const char *)data, size, "fuzz", vertex ? GLSL_VERTEX : GLSL_FRAGMENT, &words, &count, err,
-                         sizeof err) < 0) {
+        if (glsl_compile((const char *)data, size, "fuzz", vertex ? GLSL_VERTEX : GLSL_FRAGMENT, NULL, &words, &count,
+                         err, sizeof err) != MOS_OK) {
             if (fuzz_verbose())
                 fprintf(stderr, "fuzz_shader: %s\n", err);
             return 0;
@@ -196,7 +199,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         translate(words, count, vertex ? IR_VERTEX : IR_FRAGMENT);
         if (!vertex)
             build_out_of_memory(words, count, data, size);
-        free(words);
+        util_free(NULL, words);
         return 0;
     }
     const size_t count = size / 4;

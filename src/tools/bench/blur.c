@@ -54,6 +54,7 @@ static mos_result mosaic_accum(mos_context *ctx, mos_target rt, const scene_gpu 
     const double t0 = bench_now_ms();
     for (int k = 0; k < k_count && res == MOS_OK; k++) {
         mos_accum_pinhole(first + k, fd.blur.pinhole);
+        mos_accum_jitter(first + k, fd.blur.pixel_offset);
         if ((res = bench_mosaic_frame(ctx, &fd, gpu, dopts, NULL)) == MOS_OK)
             res = mos_target_accumulate(ctx, rt, k == 0);
     }
@@ -71,7 +72,9 @@ static int ground_truth(bench_run *br, bench_result *r, mos_context *ctx, const 
 {
     const bench_opts *o = br->o;
     char path[4600], err[1024];
-    snprintf(path, sizeof path, "%s/%s-%dx%d-v%d-accum%d@%d-s%d-%08x.png", o->truth_dir, r->scene_name, r->width,
+    /* "jit": sub-frames jittered over the pixel (mos_accum_jitter); older truths, sampled at the
+     * pixel's centre, are not reused */
+    snprintf(path, sizeof path, "%s/%s-%dx%d-v%d-accum%d@%d-jit-s%d-%08x.png", o->truth_dir, r->scene_name, r->width,
              r->height, r->view, o->truth_k, TRUTH_FIRST, o->truth_spp, (unsigned)file_hash(r->scene));
     r->truth_k = o->truth_k, r->truth_spp = o->truth_spp;
     img_rgba8 img = { 0 };

@@ -262,8 +262,9 @@ int bench_write_blur(const char *md_path, const char *csv_path, const bench_resu
         truth_k = r[i].truth_k, truth_spp = r[i].truth_spp;
     fprintf(f, "Command: `%s`  \nMachine: %s  \nReference: %s  \n", command, machine,
             renderer && *renderer ? renderer : "(none)");
-    fprintf(f, "Ground truth: Mosaic's accumulation of %d pinhole sub-frames (mos_accum_pinhole(65536 + k): none of "
-               "the measured ones), %d spp each; PSNR in dB over R, G, B.  \n"
+    fprintf(f, "Ground truth: Mosaic's accumulation of %d pinhole sub-frames (mos_accum_pinhole(65536 + k) and "
+               "mos_accum_jitter(65536 + k): none of the measured ones), %d spp each; every accumulation's "
+               "sub-frames are jittered over the pixel; PSNR in dB over R, G, B.  \n"
                "Mosaic %s at S spp (median frame) against the accumulation buffer of K = S pinhole sub-frames, one "
                "sample each (median of the whole accumulation), in llvmpipe and in Mosaic; ratio = Mosaic %s / "
                "llvmpipe (lower is better).  Equal PSNR: the fewest llvmpipe sub-frames (added one at a time) whose "

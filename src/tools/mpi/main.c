@@ -213,7 +213,10 @@ void job_render(job *j, double time, bool tiles)
     for (int f = 0; f < o->frames; f++) {
         j->frame_ms[f] = 0;
         for (int k = 0; k < subframes; k++) {
-            if (o->accum) mos_accum_pinhole(k, fd.blur.pinhole);
+            if (o->accum) {
+                mos_accum_pinhole(k, fd.blur.pinhole);
+                mos_accum_jitter(k, fd.blur.pixel_offset);
+            }
             if (mos_begin_frame(j->ctx, &fd) != MOS_OK) {
                 job_fail(st, EXIT_FAIL, "%s", mos_last_error(j->ctx));
                 return;

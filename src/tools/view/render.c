@@ -415,9 +415,10 @@ int vr_frame(view_app *app)
     /* Progressive blur: frame k of a still image draws a new (u, v, t)
      * pattern (seed k; accum mode: pinhole k); frame 0 is `mosaic render`'s. */
     const int k = vr_blurred(app) && accum_target(app) > 0 ? app->accum_n : 0;  /* else frame 0's pattern */
-    if (app->ro.accum > 0)
+    if (app->ro.accum > 0) {
         mos_accum_pinhole(k, fd.blur.pinhole);
-    else
+        mos_accum_jitter(k, fd.blur.pixel_offset);
+    } else
         fd.blur.seed = (uint32_t)k;
     mos_result r = mos_begin_frame(app->ctx, &fd);
     const char *step = "mos_begin_frame";

@@ -1,0 +1,213 @@
+/* resolve.c — the end of a visibility buffer's run (visibility.h): every
+ * visible sample's grid quad found in the shading cache or made and queued
+ * for shading, held by the run once however many samples use it (LOOKUP);
+ * the queue shaded in SIMD batches (decouple.c's shade stage); then each
+ * visible sample's colour and depth written to the target (WRITE).  When
+ * every cache entry is held, what the run has so far is shaded and written
+ * and the run's entries let go: a stall, as the ordered path has.
+ * LOOKUP goes a row of sixteen entries (one tuple group of a 4x4 block) at
+ * a time: a table of the quads last used answers most of them in one loop
+ * the compiler vectorizes, the rest one by one.
+ * Fed by tile.c (flush_writes); writes the bin's samples. */
+#include <stddef.h>
+
+#include "backend/decouple.h"
+#include "backend/visibility.h"
+#include "util/cpu.h"
+
+/* The quads the lookup last used, direct-mapped by the low bits of the quad
+ * and the triangle's index (RECENT_SLOT), a table per field: their
+ * triangle (VIS_NONE: empty), quad and entry, times 4. */
+#define RECENT_SLOTS 256
+typedef struct recent_quads {
+    _Alignas(64) uint32_t id[RECENT_SLOTS];
+    _Alignas(64) int32_t qx[RECENT_SLOTS], qy[RECENT_SLOTS], code[RECENT_SLOTS];
+} recent_quads;
+#define RECENT_SLOT(id, qx, qy) (((uint32_t)(qx) & 7u) | ((uint32_t)(qy) & 7u) << 3 | ((id) & 3u) << 6)
+
+static void recent_clear(recent_quads *r)
+{
+    for (int i = 0; i < RECENT_SLOTS; i++) r->id[i] = VIS_NONE;
+}
+
+/* A position in the run: touched block k, entry j of it (16 g + lane). */
+typedef struct vis_pos {
+    int k, j;
+} vis_pos;
+
+/* What a resolve works with. */
+typedef struct resolve_ctx {
+    const decouple_ctx *c;
+    vis_buffer *vb;
+    shading_cache *cache;
+    recent_quads recent;
+    vis_pos done;  /* entries before it are written */
+    uint64_t visible;  /* samples written */
+} resolve_ctx;
+
+/* WRITE for entries [from, to) of the run: each visible sample's colour
+ * from its grid point (vb->code: entry * 4 + lane), with its depth, to the
+ * target.  Blur area as the ordered path's drain counts it.  Returns the
+ * visible samples. */
+static uint64_t resolve_writes(const vis_buffer *vb, cache_entry *entries, rt_target *t, vis_pos from, vis_pos to,
+                               worker_stats *st)
+{
+    const frame_tuples *tp = t->tuples;
+    const int S = vb->spp, per_block = 16 * S, bins_x = vb->bin_px >> 2;
+    const uint32_t width = (uint32_t)t->width;
+    uint64_t points = 0, refs = 0, visible = 0;
+    for (int k = from.k; k <= to.k && k < vb->touched_count; k++) {
+        const int b = vb->touched[k];
+        const uint32_t bx = (uint32_t)(vb->x0 + 4 * (b % bins_x)), by = (uint32_t)(vb->y0 + 4 * (b / bins_x));
+        uint32_t pixel[16];  /* lane l's pixel, and its first sample */
+        size_t first[16];
+        for (int l = 0; l < 16; l++) {
+            pixel[l] = (by + (uint32_t)(l >> 2)) * width + bx + (uint32_t)(l & 3);
+            first[l] = (size_t)pixel[l] * (size_t)S;
+        }
+        const int j0 = k == from.k ? from.j : 0, j1 = k == to.k ? to.j : per_block;
+        const size_t base = (size_t)b * (size_t)per_block;
+        for (int j = j0; j < j1;) {  /* row by row: row g's lanes are at their pixels' samples lane_sample[g] */
+            const int g = j >> 4, end = 16 * g + 16 < j1 ? 16 * g + 16 : j1;
+            const uint8_t *sample = tp->lane_sample[g];
+            const uint32_t *tri = vb->tri + base + 16 * g;
+            const int32_t *code = vb->code + base + 16 * g;
+            const float *z = vb->z + base + 16 * g;
+            for (int l = j & 15; l < end - 16 * g; l++) {
+                if (tri[l] == VIS_NONE) continue;
+                visible++;
+                const int32_t lane = code[l] & 3;
+                cache_entry *e = &entries[code[l] >> 2];
+                const uint32_t last = e->last_pixel[lane];
+                points += last == UINT32_MAX;
+                refs += last != pixel[l];
+                e->last_pixel[lane] = pixel[l];
+                if (e->result.discard[lane]) continue;  /* a shader that broke its promise: the sample stays */
+                const size_t idx = first[l] + sample[l];
+                t->depth[idx] = z[l];
+                t->color[idx] = e->result.rgba[lane];
+            }
+            j = end;
+        }
+    }
+    st->blur_points += points;
+    st->blur_refs += refs;
+    return visible;
+}
+
+/* The run's held entries go back to the cache's LRU list. */
+static void release_held(resolve_ctx *r)
+{
+    vis_buffer *vb = r->vb;
+    for (int i = 0; i < vb->held_count; i++) shading_cache_unref(r->cache, vb->held[i]);
+    vb->held_count = 0;
+}
+
+/* Shade what is queued, WRITE up to `to`, let the held entries go. */
+static void resolve_flush(resolve_ctx *r, vis_pos to)
+{
+    const decouple_ctx *c = r->c;
+    decouple_shade(c->d, c->shade, c->st);
+    r->visible += resolve_writes(r->vb, r->cache->entries, c->f->target, r->done, to, c->st);
+    release_held(r);
+    recent_clear(&r->recent);
+    r->done = to;
+}
+
+/* The entry of grid quad (qx, qy) of the run's triangle id, held by the run
+ * (found in the cache, or made and queued for shading), or CACHE_NONE when
+ * every entry is held. */
+static int32_t hold_entry(resolve_ctx *r, uint32_t id, int32_t qx, int32_t qy, int px, int py)
+{
+    const decouple_ctx *c = r->c;
+    vis_buffer *vb = r->vb;
+    shading_cache *cache = r->cache;
+    const fe_tri *tri = vb->tris[id];
+    int32_t e = shading_cache_find(cache, tri, qx, qy);
+    if (e != CACHE_NONE) {
+        if (cache->refs[e] == 1) vb->held[vb->held_count++] = e;  /* it was free: now the run's */
+        else cache->refs[e]--;                                    /* the run held it already */
+        return e;
+    }
+    e = shading_cache_insert(cache, tri, qx, qy, true);
+    if (e == CACHE_NONE) return CACHE_NONE;
+    c->st->cache_misses++;
+    const rt_target *t = c->f->target;
+    if (t->recording && (t->inspect.what & MOS_INSPECT_SHADES)) rt_inspect_quad(t->inspect.shades, t, px & ~1, py & ~1);
+    decouple_queue_shade(c->d, e, tri->blur ? tri->blur->rate : c->f->blur.rate);
+    vb->held[vb->held_count++] = e;
+    return e;
+}
+
+/* LOOKUP's first part for one row: the lanes whose quad the recent table
+ * holds get their code; returns the visible lanes it did not answer. */
+UTIL_CLONES_AVX2 static uint32_t recent_row(const recent_quads *restrict R, const uint32_t *restrict tri,
+                                            const int32_t *restrict gx, const int32_t *restrict gy,
+                                            int32_t *restrict code)
+{
+    int32_t miss[16];
+    for (int l = 0; l < 16; l++) {
+        const uint32_t id = tri[l];
+        const int32_t x = gx[l], y = gy[l], qx = x >> 1, qy = y >> 1;
+        const int32_t s = (int32_t)RECENT_SLOT(id, qx, qy);  /* (a signed index: gathers) */
+        const int hit = (R->id[s] == id) & (R->qx[s] == qx) & (R->qy[s] == qy);
+        const int32_t c = R->code[s] + ((x & 1) | (y & 1) << 1);
+        code[l] = hit ? c : code[l];
+        miss[l] = (!hit) & (id != VIS_NONE);
+    }
+    uint32_t m = 0;
+    for (int l = 0; l < 16; l++) m |= (uint32_t)miss[l] << l;
+    return m;
+}
+
+/* LOOKUP for row g of touched block k (at pixel (bx, by)). */
+static void lookup_row(resolve_ctx *r, int k, int g, int bx, int by)
+{
+    vis_buffer *vb = r->vb;
+    const size_t i0 = (size_t)vb->touched[k] * (size_t)vb->spp * 16 + (size_t)g * 16;
+    const uint32_t *tri = vb->tri + i0;
+    const int32_t *gx = vb->gx + i0, *gy = vb->gy + i0;
+    int32_t *code = vb->code + i0;
+    uint32_t miss = recent_row(&r->recent, tri, gx, gy, code);
+    for (; miss; miss &= miss - 1) {
+        const int l = __builtin_ctz(miss);
+        const uint32_t id = tri[l];
+        const int32_t qx = gx[l] >> 1, qy = gy[l] >> 1, lane = (gx[l] & 1) | (gy[l] & 1) << 1;
+        const uint32_t s = RECENT_SLOT(id, qx, qy);
+        recent_quads *R = &r->recent;
+        if ((R->id[s] == id) & (R->qx[s] == qx) & (R->qy[s] == qy)) {  /* a lane before it in this row made it */
+            code[l] = R->code[s] + lane;
+            continue;
+        }
+        int32_t e = hold_entry(r, id, qx, qy, bx + (l & 3), by + (l >> 2));
+        if (e == CACHE_NONE) {  /* every entry is held: write what the run has before this lane */
+            r->c->st->cache_stalls++;
+            resolve_flush(r, (vis_pos){k, 16 * g + l});
+            /* the lanes after it answered from the table lost their entries */
+            miss |= (0xffffu << l) & 0xffffu;
+            for (int q = 0; q < 16; q++) miss &= ~((uint32_t)(tri[q] == VIS_NONE) << q);
+            e = hold_entry(r, id, qx, qy, bx + (l & 3), by + (l >> 2));
+        }
+        R->id[s] = id;
+        R->qx[s] = qx;
+        R->qy[s] = qy;
+        R->code[s] = 4 * e;
+        code[l] = 4 * e + lane;
+    }
+}
+
+void decouple_resolve(const decouple_ctx *c, vis_buffer *vb)
+{
+    resolve_ctx rc = {.c = c, .vb = vb, .cache = decouple_cache(c->d)}, *r = &rc;
+    recent_clear(&r->recent);
+    const int S = vb->spp, bins_x = vb->bin_px >> 2;
+    const uint64_t misses = c->st->cache_misses;
+    for (int k = 0; k < vb->touched_count; k++) {
+        const int b = vb->touched[k];
+        const int bx = vb->x0 + 4 * (b % bins_x), by = vb->y0 + 4 * (b / bins_x);
+        for (int g = 0; g < S; g++) lookup_row(r, k, g, bx, by);
+    }
+    resolve_flush(r, (vis_pos){vb->touched_count, 0});
+    c->st->cache_hits += r->visible - (c->st->cache_misses - misses);  /* as the ordered path: writes less new quads */
+    vb->touched_count = 0;
+}

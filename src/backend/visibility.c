@@ -1,0 +1,151 @@
+/* visibility.c — the bin's visibility buffer (visibility.h): its storage,
+ * a run's start, the load of a block from the target and the depth test of
+ * an emitted block.  Fed by tile.c; decouple.c resolves it. */
+#include <math.h>
+
+#include "backend/visibility.h"
+#include "util/cpu.h"
+
+bool vis_reserve(vis_buffer *vb, int bin_px, int spp, int cache_quads, const mos_allocator *a)
+{
+    const size_t entries = (size_t)bin_px * (size_t)bin_px * (size_t)spp;
+    const int blocks = (bin_px / 4) * (bin_px / 4);
+    if (entries > VIS_MAX_ENTRIES) return false;
+    if (entries <= vb->entries_cap && blocks <= vb->blocks_cap && cache_quads <= vb->held_cap) return true;
+    vis_buffer n = {0};
+    n.code = util_alloc(a, entries * sizeof *n.code);
+    n.held = util_alloc(a, (size_t)cache_quads * sizeof *n.held);
+    n.held_cap = cache_quads;
+    n.z = util_alloc(a, entries * sizeof *n.z);
+    n.tri = util_alloc(a, entries * sizeof *n.tri);
+    n.gx = util_alloc(a, entries * sizeof *n.gx);
+    n.gy = util_alloc(a, entries * sizeof *n.gy);
+    n.block_stamp = util_calloc(a, (size_t)blocks, sizeof *n.block_stamp);
+    n.touched = util_alloc(a, (size_t)blocks * sizeof *n.touched);
+    n.entries_cap = entries;
+    n.blocks_cap = blocks;
+    if (!n.z || !n.tri || !n.gx || !n.gy || !n.code || !n.held || !n.block_stamp || !n.touched) {
+        vis_release(&n, a);
+        return false;
+    }
+    vis_release(vb, a);
+    *vb = n;
+    return true;
+}
+
+void vis_release(vis_buffer *vb, const mos_allocator *a)
+{
+    util_free(a, vb->z);
+    util_free(a, vb->tri);
+    util_free(a, vb->gx);
+    util_free(a, vb->gy);
+    util_free(a, vb->code);
+    util_free(a, vb->held);
+    util_free(a, vb->block_stamp);
+    util_free(a, vb->touched);
+    *vb = (vis_buffer){0};
+}
+
+void vis_begin(vis_buffer *vb, const rt_target *t, int bin_px, int x0, int y0, const fe_tri *const *tris,
+               const float *clear_depth)
+{
+    vb->cleared = clear_depth != NULL;
+    vb->clear_depth = clear_depth ? *clear_depth : 0.0f;
+    if (vb->t != t || vb->spp != t->samples) {  /* the tuple groups of the target's pattern */
+        const frame_tuples *tp = t->tuples;
+        for (int g = 0; g < tp->spp; g++)
+            for (int c = 0; c < FRAME_CLASSES; c++) vb->group[c][tp->sample[FRAME_CLASSES * g + c]] = (uint8_t)g;
+    }
+    vb->t = t;
+    vb->tris = tris;
+    vb->spp = t->samples;
+    vb->bin_px = bin_px;
+    vb->x0 = x0;
+    vb->y0 = y0;
+    vb->touched_count = 0;
+    if (++vb->stamp == 0) {  /* wrapped: no block may look loaded */
+        for (int b = 0; b < vb->blocks_cap; b++) vb->block_stamp[b] = 0;
+        vb->stamp = 1;
+    }
+}
+
+/* Block b (at pixel (bx, by) of the target) from the target's depth, no
+ * triangle; samples of pixels outside the target can never be nearer. */
+UTIL_CLONES_AVX2 static void load_block(vis_buffer *vb, int b, int bx, int by)
+{
+    const rt_target *t = vb->t;
+    const frame_tuples *tp = t->tuples;
+    const int S = vb->spp;
+    const size_t base = (size_t)b * (size_t)S * 16;
+    if (vb->cleared) {  /* every sample inside the target holds the clear depth */
+        float lane_z[16];
+        for (int l = 0; l < 16; l++)
+            lane_z[l] = bx + (l & 3) < t->width && by + (l >> 2) < t->height ? vb->clear_depth : -INFINITY;
+        for (int g = 0; g < S; g++)
+            for (int l = 0; l < 16; l++) {
+                vb->z[base + (size_t)g * 16 + (size_t)l] = lane_z[l];
+                vb->tri[base + (size_t)g * 16 + (size_t)l] = VIS_NONE;
+            }
+        vb->block_stamp[b] = vb->stamp;
+        vb->touched[vb->touched_count++] = (uint16_t)b;
+        return;
+    }
+    for (int l = 0; l < 16; l++) {
+        const int x = bx + (l & 3), y = by + (l >> 2);
+        const bool inside = x < t->width && y < t->height;
+        const float *depth = inside ? t->depth + ((size_t)y * (size_t)t->width + (size_t)x) * (size_t)S : NULL;
+        for (int g = 0; g < S; g++) {
+            const size_t i = base + (size_t)g * 16 + (size_t)l;
+            vb->z[i] = inside ? depth[tp->lane_sample[g][l]] : -INFINITY;
+            vb->tri[i] = VIS_NONE;
+        }
+    }
+    vb->block_stamp[b] = vb->stamp;
+    vb->touched[vb->touched_count++] = (uint16_t)b;
+}
+
+static const uint32_t vis_lane_bit[16] = {1u << 0,  1u << 1,  1u << 2,  1u << 3,  1u << 4,  1u << 5,
+                                          1u << 6,  1u << 7,  1u << 8,  1u << 9,  1u << 10, 1u << 11,
+                                          1u << 12, 1u << 13, 1u << 14, 1u << 15};
+
+/* Sixteen consecutive entries against a block's hits (the live lanes
+ * that are nearer take them), in a loop the compiler vectorizes. */
+static inline void vis_take16(float *restrict z, uint32_t *restrict tri, int32_t *restrict gx,
+                              int32_t *restrict gy, const float *restrict hz, const int32_t *restrict hx,
+                              const int32_t *restrict hy, uint32_t live, uint32_t id)
+{
+#pragma GCC ivdep /* the buffer's entries and the block's hits are distinct */
+    for (int l = 0; l < 16; l++) {
+        const float near = hz[l], old = z[l];
+        const int take = ((live & vis_lane_bit[l]) != 0) & (near < old);
+        z[l] = take ? near : old;
+        tri[l] = take ? id : tri[l];
+        gx[l] = take ? hx[l] : gx[l];
+        gy[l] = take ? hy[l] : gy[l];
+    }
+}
+
+UTIL_CLONES_AVX2 void vis_block(void *consumer, const stoch_block *blk)
+{
+    vis_buffer *vb = consumer;
+    const int bx = blk->x0 - vb->x0, by = blk->y0 - vb->y0;
+    const int b = (by >> 2) * (vb->bin_px >> 2) + (bx >> 2);
+    if (vb->block_stamp[b] != vb->stamp) load_block(vb, b, blk->x0, blk->y0);
+    const size_t base = (size_t)b * (size_t)vb->spp * 16;
+    const uint32_t id = vb->tri_index;
+    if (blk->group >= 0) {  /* sixteen consecutive entries */
+        const size_t i = base + (size_t)blk->group * 16;
+        vis_take16(vb->z + i, vb->tri + i, vb->gx + i, vb->gy + i, blk->hits.z, blk->hits.gx, blk->hits.gy, blk->live,
+                   id);
+        return;
+    }
+    for (uint32_t m = blk->live; m; m &= m - 1) {
+        const int l = __builtin_ctz(m);
+        const size_t i = base + (size_t)vb->group[raster_lane_class(l)][blk->sample[l]] * 16 + (size_t)l;
+        if (!(blk->hits.z[l] < vb->z[i])) continue;
+        vb->z[i] = blk->hits.z[l];
+        vb->tri[i] = id;
+        vb->gx[i] = blk->hits.gx[l];
+        vb->gy[i] = blk->hits.gy[l];
+    }
+}

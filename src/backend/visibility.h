@@ -1,0 +1,74 @@
+/* visibility.h — the visibility buffer of one bin (deferred decoupled
+ * shading, Liktor and Dachsbacher 2012): while a run of opaque, depth-tested
+ * triangles that never discard is rasterized, each sample keeps only its
+ * nearest triangle (depth, the triangle's index in the bin's list, its
+ * shading-grid point); decouple_resolve (decouple.c) then shades each
+ * visible grid quad once and writes colour and depth to the target.  No
+ * cache lookup inside the raster loop, nothing shaded that is hidden.
+ *
+ * Layout: 4x4 pixel blocks of the bin, each its samples in tuple-group
+ * order (frame_tuples): entry (block, g, lane) is sample
+ * lane_sample[g][lane] of the block's pixel `lane`, so the sixteen samples
+ * a tuple walk tests at once are sixteen consecutive entries.  A block is
+ * loaded from the target's depth when the run first touches it.
+ * Fed by tile.c (vis_begin, vis_block as the walks' emit); read by
+ * decouple.c. */
+#ifndef MOSAIC_BACKEND_VISIBILITY_H
+#define MOSAIC_BACKEND_VISIBILITY_H
+
+#include "backend/decouple.h"
+
+#define VIS_NONE UINT32_MAX  /* an entry no triangle of the run covers */
+/* The largest bin the buffer takes, in samples (bin_px^2 x spp): 64x64
+ * pixels at 64 samples, 16 bytes each (4 MiB a worker); larger bins take
+ * the ordered path. */
+#define VIS_MAX_ENTRIES (64 * 64 * 64)
+
+typedef struct vis_buffer {
+    /* [block][g][lane], entries_cap of each */
+    float *z;
+    uint32_t *tri;       /* index into the bin's triangle list, or VIS_NONE */
+    int32_t *gx, *gy;    /* the sample's shading-grid point (stoch_hits) */
+    int32_t *code;       /* its shading-cache entry * 4 + lane (resolve.c) */
+    size_t entries_cap;
+    int32_t *held;       /* the cache entries the resolve holds (resolve.c) */
+    int held_count, held_cap;
+    uint32_t *block_stamp;  /* per block: == stamp once loaded in this run */
+    uint16_t *touched;      /* the run's loaded blocks, in order */
+    int blocks_cap, touched_count;
+    uint32_t stamp;
+    /* the run */
+    const rt_target *t;
+    const fe_tri *const *tris;  /* the bin's triangles */
+    uint32_t tri_index;         /* the one being rasterized */
+    int spp, bin_px, x0, y0;    /* samples, bin size and origin */
+    bool cleared;               /* the bin holds clear_depth everywhere (blocks load it without reading) */
+    float clear_depth;
+    uint8_t group[FRAME_CLASSES][FRAME_MAX_POSITIONS];  /* class, sample -> tuple group */
+} vis_buffer;
+
+/* Room for bins of bin_px pixels at spp samples and a shading cache of
+ * cache_quads entries; false (nothing changed) when they are too large
+ * for the buffer or memory ran out. */
+bool vis_reserve(vis_buffer *vb, int bin_px, int spp, int cache_quads, const mos_allocator *a);
+void vis_release(vis_buffer *vb, const mos_allocator *a);
+/* Whether a bin of this frame can take the buffer (vis_reserve succeeded
+ * for it). */
+static inline bool vis_fits(const vis_buffer *vb, int bin_px, int spp)
+{
+    return (size_t)bin_px * (size_t)bin_px * (size_t)spp <= vb->entries_cap;
+}
+/* A new run over the bin at (x0, y0) of t, whose triangles are tris;
+ * clear_depth: every sample of the bin holds it (just cleared), or NULL. */
+void vis_begin(vis_buffer *vb, const rt_target *t, int bin_px, int x0, int y0, const fe_tri *const *tris,
+               const float *clear_depth);
+/* A stoch_emit_fn (consumer: the vis_buffer, its tri_index set to the
+ * block's triangle): each live lane nearer than its entry takes it. */
+void vis_block(void *consumer, const stoch_block *blk);
+
+/* The run shaded and written (resolve.c): each visible sample's grid quad
+ * found in the decoupled back-end's cache or shaded, then its colour and
+ * depth to the target.  The ordered path's queue must be drained. */
+void decouple_resolve(const decouple_ctx *c, vis_buffer *vb);
+
+#endif
