@@ -25,11 +25,12 @@ OPT     ?= -O3
 # Shaders: glslang-dev (GLSL -> SPIR-V, with spirv-tools' static libraries)
 # for the tools; spirv-headers (spirv.h, GLSL.std.450.h) for the library's
 # SPIR-V reader.
-# OpenArena maps: openarena-081-maps, and openarena-081-textures for their images.
+# OpenArena maps: openarena-081-maps, openarena-081-textures for their images and openarena-data for the
+# shader scripts (pak0.pk3; test_bsp.sh builds a .pk3 with zip).
 # mosaic-mpi (one frame over MPI ranks): libopenmpi-dev (mpi.h, libmpi and
 # ompi-c.pc, read through pkg-config) and openmpi-bin (mpirun, to run it and
 # test/test_mpi.sh).
-DEB_PKGS := glslang-dev spirv-headers libassimp-dev libstb-dev glmark2-data assimp-testmodels pkg-config libosmesa6-dev gnuplot-nox libminizip-dev zlib1g-dev openarena-081-maps openarena-081-textures unzip \
+DEB_PKGS := glslang-dev spirv-headers libassimp-dev libstb-dev glmark2-data assimp-testmodels pkg-config libosmesa6-dev gnuplot-nox libminizip-dev zlib1g-dev openarena-081-maps openarena-081-textures openarena-data unzip zip \
             libpng-dev libjpeg62-turbo-dev \
             libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core \
             openmpi-bin libopenmpi-dev

@@ -12,7 +12,7 @@ esac
 secs=${FUZZ_TEST_SECONDS:-30}
 jobs=${FUZZ_TEST_JOBS:-2}
 make=${MAKE:-make}
-targets="scene pattern bsp pk3 image shader mesh"
+targets="scene pattern bsp pk3 image shader mesh q3shader"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mosaic-fuzz-test.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 failed=0

@@ -20,7 +20,9 @@
  * x += u lens_x (w - focus_w), y += v lens_y (w - focus_w), then the sub-pixel jitter
  * x += jx w, y += jy w (mos_accum_jitter in clip units); mvp1 = mvp for a still draw.
  * Fragment: flat = base colour; lambert/textured = (ambient + sum max(0, n.l) light)
- * * base (* texture), alpha from base (* texture); then FMA dependent x = x*k + c
+ * * base (* texture), alpha from base (* texture); lightmapped = min(base * texture *
+ * lightmap (unit 1, at the lightmap uv, location 3) * 2, 1), alpha from base * texture;
+ * then FMA dependent x = x*k + c
  * and colour += x * zero, exactly as kernel_fma (FMA is a compile-time constant). */
 static const char lp_vs_head[] =
     "#version 330 core\n";
@@ -29,10 +31,12 @@ static const char lp_vs_src[] =
     "layout(location = 0) in vec3 a_pos;\n"
     "layout(location = 1) in vec3 a_nrm;\n"
     "layout(location = 2) in vec2 a_uv;\n"
+    "layout(location = 3) in vec2 a_lm;\n"
     "uniform mat4 u_mvp;\n"
     "uniform mat3 u_nmat;\n"
     "out vec3 v_nrm;\n"
     "out vec2 v_uv;\n"
+    "out vec2 v_lm;\n"
     "#if BLUR\n"
     "uniform mat4 u_mvp1;\n"
     "uniform vec3 u_uvt;   /* lens u, v and shutter t of the sub-frame */\n"
@@ -51,6 +55,7 @@ static const char lp_vs_src[] =
     "  gl_Position = c;\n"
     "  v_nrm = u_nmat * a_nrm;\n"
     "  v_uv = a_uv;\n"
+    "  v_lm = a_lm;\n"
     "}\n";
 
 static const char lp_fs_head[] =
@@ -59,18 +64,24 @@ static const char lp_fs_head[] =
 static const char lp_fs_body[] =
     "in vec3 v_nrm;\n"
     "in vec2 v_uv;\n"
+    "in vec2 v_lm;\n"
     "uniform vec4 u_base;\n"
     "uniform vec4 u_ldir[4];\n"
     "uniform vec4 u_lcol[4];\n"
     "uniform vec3 u_amb;\n"
     "uniform float u_fma_k, u_fma_c, u_fma_zero, u_cutoff;\n"
-    "uniform sampler2D u_tex;\n"
+    "uniform sampler2D u_tex, u_lm;\n"
+    "uniform float u_tex_none, u_lm_none;  /* unbound: the base colour; 0.5 (times 2: no change) */\n"
     "uniform uint u_draw_id;\n"
     "out vec4 o_color;\n"
     "void main() {\n"
     "  vec4 c;\n"
     "#if KIND == 0\n"
     "  c = u_base;\n"
+    "#elif KIND == 3\n"
+    "  vec4 t = u_tex_none > 0.0 ? u_base : u_base * texture(u_tex, v_uv);\n"
+    "  vec3 l = u_lm_none > 0.0 ? vec3(0.5) : texture(u_lm, v_lm).rgb;\n"
+    "  c = vec4(min(t.rgb * l * 2.0, vec3(1.0)), t.a);\n"
     "#else\n"
     "  vec4 t = u_base;\n"
     "#if KIND == 2\n"
@@ -100,7 +111,8 @@ static const char lp_fs_body[] =
 
 typedef struct lp_prog {
     GLuint prog;
-    GLint mvp, mvp1, uvt, lens, jitter, nmat, base, ldir, lcol, amb, fma_k, fma_c, fma_zero, cutoff, tex, draw_id;
+    GLint mvp, mvp1, uvt, lens, jitter, nmat, base, ldir, lcol, amb, fma_k, fma_c, fma_zero, cutoff, tex, lm, tex_none,
+        lm_none, draw_id;
 } lp_prog;
 
 /* ---- the scene's GLSL files --------------------------------------------------------
@@ -127,7 +139,7 @@ typedef struct lp_mesh {
 } lp_mesh;
 
 typedef struct lp_draw {
-    int mesh, texture, kind;
+    int mesh, texture, lightmap, kind;  /* lightmap: kind 3's unit 1, -1 = none */
     int glsl;  /* index in lp_renderer.glsl, -1 = a native built-in (its twin, by kind) */
     shader_builtin_uniforms u;
     shader_builtin_uniforms u1;  /* at shutter close: a copy of u for a still draw */
@@ -151,7 +163,7 @@ struct lp_renderer {
     uint8_t *acc_sub;                          /* the sub-frame read back, rows bottom first */
     uint32_t *acc_sum;                         /* per-channel sums, rows bottom first */
     uint8_t *acc_mean;                         /* the rounded mean, rows top first */
-    lp_prog progs[2][3];                       /* [id pass][kind] */
+    lp_prog progs[2][4];                       /* [id pass][kind] */
     lp_mesh *meshes;
     int mesh_cap;
     GLuint *textures;
@@ -233,6 +245,9 @@ static int lp_build_prog(lp_prog *p, int id_pass, int kind, int fma, int blur, c
     p->fma_zero = glGetUniformLocation(p->prog, "u_fma_zero");
     p->cutoff = glGetUniformLocation(p->prog, "u_cutoff");
     p->tex = glGetUniformLocation(p->prog, "u_tex");
+    p->lm = glGetUniformLocation(p->prog, "u_lm");
+    p->lm_none = glGetUniformLocation(p->prog, "u_lm_none");
+    p->tex_none = glGetUniformLocation(p->prog, "u_tex_none");
     p->draw_id = glGetUniformLocation(p->prog, "u_draw_id");
     return 0;
 }
@@ -532,19 +547,23 @@ static mos_result lp_upload_mesh(lp_renderer *r, const scene_export_draw *d)
     glBindVertexArray(m->vao);
     glGenBuffers(1, &m->vbo);
     glBindBuffer(GL_ARRAY_BUFFER, m->vbo);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)d->vert_count * SHADER_BUILTIN_STRIDE * sizeof(float), d->verts,
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)d->vert_count * d->vertex_stride * (GLsizeiptr)sizeof(float), d->verts,
                  GL_STATIC_DRAW);
     glGenBuffers(1, &m->ebo);
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, m->ebo);
     glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)d->index_count * sizeof(uint32_t), d->indices,
                  GL_STATIC_DRAW);
-    const GLsizei stride = SHADER_BUILTIN_STRIDE * sizeof(float);
+    const GLsizei stride = d->vertex_stride * (GLsizei)sizeof(float);
     glEnableVertexAttribArray(0);
     glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, (const void *)0);
     glEnableVertexAttribArray(1);
     glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride, (const void *)(3 * sizeof(float)));
     glEnableVertexAttribArray(2);
     glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, stride, (const void *)(6 * sizeof(float)));
+    if (d->vertex_stride >= SHADER_BUILTIN_LIT_STRIDE) {  /* the lightmap's u, v */
+        glEnableVertexAttribArray(3);
+        glVertexAttribPointer(3, 2, GL_FLOAT, GL_FALSE, stride, (const void *)(8 * sizeof(float)));
+    }
     glBindVertexArray(0);
     m->index_count = (GLsizei)d->index_count;
     return MOS_OK;
@@ -553,32 +572,33 @@ static mos_result lp_upload_mesh(lp_renderer *r, const scene_export_draw *d)
 /* Mosaic's textures: rows top first with v = 0 at the image bottom; GL's row 0 is
  * t = 0, so the rows go up bottom first.  The scene's wrap modes and mip filter
  * (nearest level or trilinear), bilinear within a level, as Mosaic's texture. */
-static mos_result lp_upload_texture(lp_renderer *r, const scene_export_draw *d)
+static mos_result lp_upload_texture(lp_renderer *r, int image, int width, int height, const uint8_t *rgba,
+                                    const mos_wrap wrap[2], mos_mip_filter mip)
 {
-    if (lp_grow((void **)&r->textures, &r->tex_cap, d->texture, sizeof *r->textures))
+    if (lp_grow((void **)&r->textures, &r->tex_cap, image, sizeof *r->textures))
         return MOS_ERR_OUT_OF_MEMORY;
-    if (r->textures[d->texture])
+    if (r->textures[image])
         return MOS_OK;
-    const size_t row = (size_t)d->tex_width * 4;
-    uint8_t *flip = malloc(row * (size_t)d->tex_height);
+    const size_t row = (size_t)width * 4;
+    uint8_t *flip = malloc(row * (size_t)height);
     if (!flip)
         return MOS_ERR_OUT_OF_MEMORY;
-    for (int y = 0; y < d->tex_height; y++)
-        memcpy(flip + (size_t)y * row, d->tex_rgba + (size_t)(d->tex_height - 1 - y) * row, row);
+    for (int y = 0; y < height; y++)
+        memcpy(flip + (size_t)y * row, rgba + (size_t)(height - 1 - y) * row, row);
     GLuint t;
     glGenTextures(1, &t);
     glBindTexture(GL_TEXTURE_2D, t);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, d->tex_width, d->tex_height, 0, GL_RGBA, GL_UNSIGNED_BYTE, flip);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, flip);
     free(flip);
     glGenerateMipmap(GL_TEXTURE_2D);
     static const GLint wraps[3] = { GL_REPEAT, GL_CLAMP_TO_EDGE, GL_MIRRORED_REPEAT };  /* mos_wrap order */
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, wraps[d->tex_wrap[0] % 3]);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, wraps[d->tex_wrap[1] % 3]);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, wraps[wrap[0] % 3]);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, wraps[wrap[1] % 3]);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER,
-                    d->tex_mip == MOS_MIP_LINEAR ? GL_LINEAR_MIPMAP_LINEAR : GL_LINEAR_MIPMAP_NEAREST);
+                    mip == MOS_MIP_LINEAR ? GL_LINEAR_MIPMAP_LINEAR : GL_LINEAR_MIPMAP_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    r->textures[d->texture] = t;
+    r->textures[image] = t;
     return MOS_OK;
 }
 
@@ -596,10 +616,13 @@ static mos_result lp_record(const scene_export_draw *d, void *user)
     if (d->vertex_shader && glsl < 0)
         return MOS_ERR_SHADER;
     /* A GLSL draw gets the object's texture at unit 0 as Mosaic binds it (whether it samples or not). */
-    const bool textured = d->tex_rgba && (d->vertex_shader || strcmp(d->shader, "textured") == 0);
+    const bool lit = !d->vertex_shader && strcmp(d->shader, "lightmapped") == 0;
+    const bool textured = d->tex_rgba && (d->vertex_shader || lit || strcmp(d->shader, "textured") == 0);
     mos_result res = lp_upload_mesh(r, d);
     if (res == MOS_OK && textured)
-        res = lp_upload_texture(r, d);
+        res = lp_upload_texture(r, d->texture, d->tex_width, d->tex_height, d->tex_rgba, d->tex_wrap, d->tex_mip);
+    if (res == MOS_OK && (lit || d->vertex_shader) && d->lm_rgba)  /* unit 1, as Mosaic binds it */
+        res = lp_upload_texture(r, d->lightmap, d->lm_width, d->lm_height, d->lm_rgba, d->lm_wrap, d->lm_mip);
     if (res != MOS_OK)
         return res;
     if (lp_grow((void **)&r->draws, &r->draw_cap, r->draw_count, sizeof *r->draws))
@@ -607,8 +630,9 @@ static mos_result lp_record(const scene_export_draw *d, void *user)
     lp_draw *w = &r->draws[r->draw_count++];
     w->mesh = d->mesh;
     w->texture = textured ? d->texture : -1;
+    w->lightmap = (lit || d->vertex_shader) && d->lm_rgba ? d->lightmap : -1;
     w->glsl = glsl;
-    w->kind = strcmp(d->shader, "flat") == 0 ? 0 : strcmp(d->shader, "lambert") == 0 ? 1 : 2;
+    w->kind = strcmp(d->shader, "flat") == 0 ? 0 : strcmp(d->shader, "lambert") == 0 ? 1 : lit ? 3 : 2;
     w->u = *d->uniforms;
     w->u1 = d->uniforms_t1 ? *d->uniforms_t1 : *d->uniforms;
     w->cull = d->cull;
@@ -692,7 +716,7 @@ int lp_create(const scene *s, const lp_opts *o, lp_renderer **out, char *err, si
         return lp_error(err, err_size, "%s", "framebuffer incomplete");
     }
     for (int id = 0; id < 2; id++)
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 4; k++)
             if (lp_build_prog(&r->progs[id][k], id, k, id ? 0 : r->fma, r->accum > 0, err, err_size)) {
                 lp_destroy(r);
                 return -1;
@@ -746,6 +770,9 @@ static void lp_set_uniforms(const lp_renderer *r, const lp_prog *p, const lp_dra
     glUniform1f(p->fma_zero, u->fma_zero);
     glUniform1f(p->cutoff, u->alpha_cutoff);
     glUniform1i(p->tex, 0);
+    glUniform1i(p->lm, 1);
+    glUniform1f(p->lm_none, w->lightmap < 0 ? 1.0f : 0.0f);
+    glUniform1f(p->tex_none, w->texture < 0 ? 1.0f : 0.0f);
     glUniform1ui(p->draw_id, draw_id);
 }
 
@@ -780,6 +807,8 @@ static void lp_draw_all(lp_renderer *r, int id_pass)
             }
             glActiveTexture(GL_TEXTURE0);
             glBindTexture(GL_TEXTURE_2D, w->texture >= 0 ? r->textures[w->texture] : 0);
+            glActiveTexture(GL_TEXTURE1);
+            glBindTexture(GL_TEXTURE_2D, w->lightmap >= 0 ? r->textures[w->lightmap] : 0);
         } else {
             const int kind = w->kind;  /* the id pass too: its alpha test needs the texture */
             const lp_prog *p = &r->progs[id_pass][kind];
@@ -796,6 +825,10 @@ static void lp_draw_all(lp_renderer *r, int id_pass)
             if (w->texture >= 0) {
                 glActiveTexture(GL_TEXTURE0);
                 glBindTexture(GL_TEXTURE_2D, r->textures[w->texture]);
+            }
+            if (w->lightmap >= 0) {
+                glActiveTexture(GL_TEXTURE1);
+                glBindTexture(GL_TEXTURE_2D, r->textures[w->lightmap]);
             }
         }
         if (w->cull == MOS_CULL_BACK)

@@ -1,7 +1,8 @@
 /* bsp.c — Quake 3 / OpenArena maps (IBSP version 46), read from a .pk3 (a zip, through minizip) or a bare .bsp.
  * Fed by the scene parser with a path, an optional archive entry, a patch level and a spawn-view cap; returns
- * one mesh per drawable material (built-in vertex layout, y-up world, counter-clockwise seen from the front)
- * and the map's designer views (intermission point, spawn points) taken from its entities lump.
+ * one mesh per drawable material (built-in vertex layout plus lightmap u, v; y-up world, counter-clockwise
+ * seen from the front), the map's light in one image (bsp_lightmap.c) and its designer views (intermission
+ * point, spawn points) taken from its entities lump.
  *
  * Every offset, length, count and index in the file is checked against its bounds before use; a malformed
  * file gives an error message, never a crash.  Quake's world is z-up: (x, y, z) becomes (x, z, -y), a
@@ -18,10 +19,11 @@
 
 #include "scene/scene_priv.h"
 
-#define STRIDE SHADER_BUILTIN_STRIDE
+#define STRIDE SCENE_LIT_STRIDE  /* the built-in layout, then the lightmap's u, v */
 
-/* Lumps of an IBSP v46 file, in header order; only four are read. */
-enum { LUMP_ENTITIES = 0, LUMP_TEXTURES = 1, LUMP_VERTICES = 10, LUMP_MESHVERTS = 11, LUMP_FACES = 13, LUMP_COUNT = 17 };
+/* Lumps of an IBSP v46 file, in header order; only these are read. */
+enum { LUMP_ENTITIES = 0, LUMP_TEXTURES = 1, LUMP_VERTICES = 10, LUMP_MESHVERTS = 11, LUMP_FACES = 13,
+       LUMP_LIGHTMAPS = 14, LUMP_COUNT = 17 };
 #define HEADER_SIZE (8 + LUMP_COUNT * 8)
 #define TEXTURE_SIZE 72   /* name[64], surface flags, content flags */
 #define VERTEX_SIZE 44    /* pos[3], st[2], lightmap st[2], normal[3], rgba8 */
@@ -36,6 +38,7 @@ enum { FACE_POLYGON = 1, FACE_PATCH = 2, FACE_MESH = 3, FACE_BILLBOARD = 4, FACE
  * and which would be opaque slabs here.  Alpha-tested fences and decals stay. */
 #define SURF_SKIP_MASK (0x4u | 0x80u | 0x100u | 0x200u)  /* SURF_SKY | SURF_NODRAW | SURF_HINT | SURF_SKIP */
 #define SURF_NOLIGHTMAP 0x400u
+#define SURF_SKY 0x4u
 #define CONTENTS_FOG 0x40u
 #define CONTENTS_TRANSLUCENT SCENE_BSP_CONTENTS_TRANSLUCENT
 #define CONTENTS_BODY (0x1u | SCENE_BSP_CONTENTS_LIQUID)  /* SOLID | LAVA | SLIME | WATER */
@@ -214,14 +217,14 @@ static mos_result get_lump(bsp_ctx *c, const uint8_t *data, size_t size, int ind
 }
 
 typedef struct bsp_face {
-    int32_t texture, type, vertex, n_vertices, meshvert, n_meshverts, w, h;
+    int32_t texture, type, vertex, n_vertices, meshvert, n_meshverts, lightmap, w, h;
 } bsp_face;
 
 static bsp_face face_at(const lump *faces, uint32_t i)
 {
     const uint8_t *f = faces->p + (size_t)i * FACE_SIZE;
     return (bsp_face){ le32(f), le32(f + 8), le32(f + 12), le32(f + 16), le32(f + 20), le32(f + 24),
-                       le32(f + 96), le32(f + 100) };
+                       le32(f + 28), le32(f + 96), le32(f + 100) };
 }
 
 static bool range_ok(int32_t first, int32_t count, uint32_t total)
@@ -299,7 +302,40 @@ static mos_result load_vertex(bsp_ctx *c, const lump *verts, uint32_t i, float o
     out[3] = n[0], out[4] = n[2], out[5] = -n[1];
     out[6] = isfinite(s) ? s : 0.0f;
     out[7] = isfinite(t) ? 1.0f - t : 0.0f;  /* st has t down the image; v = 0 is its bottom row */
+    out[8] = out[9] = 0.0f;                  /* the light: light_face */
     return MOS_OK;
+}
+
+/* Whether face F has a lightmap of the atlas (else it is lit by its vertices' colours). */
+static bool has_lightmap(const bsp_face *f, const scene_bsp_atlas *light)
+{
+    return f->lightmap >= 0 && f->lightmap < light->maps;
+}
+
+/* The light of face F's N vertices at OUT (vertex K from file vertex FIRST + K): its lightmap
+ * coordinates moved into the atlas, or one block of its vertices' mean colour. */
+static void light_face(scene_bsp_atlas *light, const bsp_face *f, const lump *verts, uint32_t first, uint32_t n,
+                       float *out)
+{
+    if (!light->rgba)
+        return;
+    float uv[2];
+    if (!has_lightmap(f, light)) {
+        uint32_t sum[3] = { 0, 0, 0 };
+        for (uint32_t k = 0; k < n; k++)
+            for (int c = 0; c < 3; c++)
+                sum[c] += verts->p[(size_t)(first + k) * VERTEX_SIZE + 40 + (size_t)c];
+        const uint8_t mean[3] = { (uint8_t)(sum[0] / n), (uint8_t)(sum[1] / n), (uint8_t)(sum[2] / n) };
+        scene_bsp_atlas_block(light, mean, uv);
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        float *o = out + (size_t)k * STRIDE;
+        if (has_lightmap(f, light)) {
+            const uint8_t *v = verts->p + (size_t)(first + k) * VERTEX_SIZE;
+            scene_bsp_atlas_uv(light, f->lightmap, lef(v + 20), lef(v + 24), uv);
+        }
+        o[8] = uv[0], o[9] = uv[1];
+    }
 }
 
 /* Triangles [FIRST, mesh end) are turned around when their geometric normals
@@ -328,7 +364,8 @@ static void orient(scene_mesh *m, uint32_t first_index)
         }
 }
 
-static mos_result add_polygon(bsp_ctx *c, scene_mesh *m, const bsp_face *f, const lump *verts, const lump *mv)
+static mos_result add_polygon(bsp_ctx *c, scene_mesh *m, const bsp_face *f, const lump *verts, const lump *mv,
+                              scene_bsp_atlas *light)
 {
     const uint32_t base = m->vert_count, first = m->index_count;
     for (int32_t k = 0; k < f->n_vertices; k++) {
@@ -336,6 +373,7 @@ static mos_result add_polygon(bsp_ctx *c, scene_mesh *m, const bsp_face *f, cons
         if (r != MOS_OK)
             return r;
     }
+    light_face(light, f, verts, (uint32_t)f->vertex, (uint32_t)f->n_vertices, m->verts + (size_t)base * STRIDE);
     m->vert_count += (uint32_t)f->n_vertices;
     for (int32_t k = 0; k < f->n_meshverts; k++)
         m->indices[m->index_count++] = base + (uint32_t)le32(mv->p + ((size_t)f->meshvert + (size_t)k) * 4);
@@ -347,7 +385,8 @@ static mos_result add_polygon(bsp_ctx *c, scene_mesh *m, const bsp_face *f, cons
  * grid is one patch, tessellated into LEVEL x LEVEL quads.  Neighbouring
  * patches evaluate their shared edge from the same control points with the
  * same operations, so the edge vertices are bit-identical (no cracks). */
-static mos_result add_patch(bsp_ctx *c, scene_mesh *m, const bsp_face *f, const lump *verts, int level)
+static mos_result add_patch(bsp_ctx *c, scene_mesh *m, const bsp_face *f, const lump *verts, int level,
+                            scene_bsp_atlas *light)
 {
     float *ctrl = malloc((size_t)f->n_vertices * STRIDE * sizeof(float));
     if (!ctrl)
@@ -359,6 +398,7 @@ static mos_result add_patch(bsp_ctx *c, scene_mesh *m, const bsp_face *f, const 
             return r;
         }
     }
+    light_face(light, f, verts, (uint32_t)f->vertex, (uint32_t)f->n_vertices, ctrl);  /* interpolated below */
     const uint32_t first = m->index_count, row = (uint32_t)level + 1;
     for (int py = 0; py + 2 < f->h; py += 2)
         for (int px = 0; px + 2 < f->w; px += 2) {
@@ -689,6 +729,7 @@ void scene_bsp_free(scene_bsp_map *map)
         scene_mesh_free(&map->materials[i].mesh);
     free(map->materials);
     free(map->views);
+    scene_bsp_atlas_free(&map->light);
     memset(map, 0, sizeof *map);
 }
 
@@ -706,9 +747,10 @@ static mos_result build(bsp_ctx *c, const uint8_t *data, size_t size, int level,
     if (le32(data + 4) != 46)
         return fail(c, MOS_ERR_PARSE, "IBSP version %d; only version 46 (Quake 3, OpenArena) is supported",
                     le32(data + 4));
-    lump ent, tex, verts, mv, faces;
+    lump ent, tex, verts, mv, faces, lightmaps;
     mos_result r;
     if ((r = get_lump(c, data, size, LUMP_ENTITIES, "entities", 1, &ent)) != MOS_OK ||
+        (r = get_lump(c, data, size, LUMP_LIGHTMAPS, "lightmaps", 1, &lightmaps)) != MOS_OK ||
         (r = get_lump(c, data, size, LUMP_TEXTURES, "textures", TEXTURE_SIZE, &tex)) != MOS_OK ||
         (r = get_lump(c, data, size, LUMP_VERTICES, "vertices", VERTEX_SIZE, &verts)) != MOS_OK ||
         (r = get_lump(c, data, size, LUMP_MESHVERTS, "mesh indices", 4, &mv)) != MOS_OK ||
@@ -720,18 +762,25 @@ static mos_result build(bsp_ctx *c, const uint8_t *data, size_t size, int level,
     if (!counts)
         return fail(c, MOS_ERR_OUT_OF_MEMORY, "out of memory");
     uint64_t total = 0;
+    const scene_bsp_atlas lump_light = { .maps = (int)(lightmaps.count / (128 * 128 * 3)) };
+    uint32_t vertex_lit = 0;
     for (uint32_t i = 0; i < faces.count; i++) {
         bsp_face f = face_at(&faces, i);
         uint64_t nv, nt;
         if ((r = face_size(c, &f, i, &tex, &verts, &mv, level, &nv, &nt)) != MOS_OK)
             break;
         if (nt) {
+            vertex_lit += !has_lightmap(&f, &lump_light);
             counts[2 * f.texture] += nv;
             counts[2 * f.texture + 1] += nt;
             total += nt;
             map->faces_drawn++;
         } else {
             map->faces_skipped++;
+            const uint8_t *t = tex.p + (size_t)f.texture * TEXTURE_SIZE;  /* checked by face_size */
+            if (!map->sky[0] && ((uint32_t)le32(t + 64) & SURF_SKY))
+                for (int k = 0; k < 63 && t[k]; k++)
+                    map->sky[k] = t[k] >= 0x20 && t[k] < 0x7f ? (char)t[k] : '?';
         }
         if (total > SCENE_MAX_MESH_TRIANGLES || counts[2 * f.texture] > UINT32_MAX / 2) {
             r = fail(c, MOS_ERR_PARSE, "more than %u triangles (the limit per map) at patch level %d",
@@ -741,6 +790,11 @@ static mos_result build(bsp_ctx *c, const uint8_t *data, size_t size, int level,
     }
     if (r == MOS_OK && total == 0)
         r = fail(c, MOS_ERR_PARSE, "no drawable faces (%u faces, %u textures)", faces.count, tex.count);
+    const char *why;
+    mos_result lr = r == MOS_OK ? scene_bsp_atlas_init(&map->light, lightmaps.p, lightmaps.count, vertex_lit, &why)
+                                : MOS_OK;
+    if (lr != MOS_OK)
+        r = fail(c, lr, "%s", why);
 
     /* Pass 2: one mesh per used texture, in texture-lump order; faces in file order. */
     int *slot = r == MOS_OK ? malloc((size_t)tex.count * sizeof *slot) : NULL;
@@ -761,6 +815,7 @@ static mos_result build(bsp_ctx *c, const uint8_t *data, size_t size, int level,
             mat->name[k] = e[k] >= 0x20 && e[k] < 0x7f && e[k] != '"' ? (char)e[k] : '?';
         mat->surface_flags = (uint32_t)le32(e + 64);
         mat->contents = (uint32_t)le32(e + 68);
+        mat->mesh.stride = STRIDE;
         mat->mesh.verts = malloc((size_t)counts[2 * t] * STRIDE * sizeof(float));
         mat->mesh.indices = malloc((size_t)counts[2 * t + 1] * 3 * sizeof(uint32_t));
         slot[t] = map->material_count++;
@@ -774,7 +829,8 @@ static mos_result build(bsp_ctx *c, const uint8_t *data, size_t size, int level,
         if (!nt)
             continue;
         scene_mesh *m = &map->materials[slot[f.texture]].mesh;
-        r = f.type == FACE_PATCH ? add_patch(c, m, &f, &verts, level) : add_polygon(c, m, &f, &verts, &mv);
+        r = f.type == FACE_PATCH ? add_patch(c, m, &f, &verts, level, &map->light)
+                                 : add_polygon(c, m, &f, &verts, &mv, &map->light);
     }
     free(slot);
     free(counts);

@@ -23,7 +23,7 @@ struct scene_gpu {
     int shader_count;
     mos_shader count_shader;  /* scene_draw_opts.count_mode */
     mos_buffer *vb, *ib;
-    uint32_t *vert_count, *index_count;
+    uint32_t *vert_count, *index_count, *stride;
     int mesh_count;
     mos_texture *tex;
     int tex_count;
@@ -61,6 +61,7 @@ void scene_gpu_free(scene_gpu *g, mos_context *ctx)
     free(g->ib);
     free(g->vert_count);
     free(g->index_count);
+    free(g->stride);
     free(g->tex);
     free(g->objects);
     for (int i = 0; g->cameras && i < g->camera_count; i++)
@@ -106,9 +107,10 @@ mos_result scene_upload(const scene *s, mos_context *ctx, scene_gpu **out)
     g->ib = calloc((size_t)s->mesh_count + 1, sizeof *g->ib);
     g->vert_count = calloc((size_t)s->mesh_count + 1, sizeof *g->vert_count);
     g->index_count = calloc((size_t)s->mesh_count + 1, sizeof *g->index_count);
+    g->stride = calloc((size_t)s->mesh_count + 1, sizeof *g->stride);
     g->tex = calloc((size_t)s->image_count + 1, sizeof *g->tex);
     g->objects = dup_array(s->objects, s->object_count, sizeof *s->objects);
-    if (!g->vb || !g->ib || !g->vert_count || !g->index_count || !g->tex || !g->objects ||
+    if (!g->vb || !g->ib || !g->vert_count || !g->index_count || !g->stride || !g->tex || !g->objects ||
         copy_cameras(g, s->cameras, s->camera_count))
         goto fail;
     g->object_count = s->object_count;
@@ -116,7 +118,6 @@ mos_result scene_upload(const scene *s, mos_context *ctx, scene_gpu **out)
     g->light_count = s->light_count;
     memcpy(g->ambient, s->ambient, sizeof g->ambient);
 
-    static const char *const names[SCENE_SHADER_COUNT] = { "flat", "lambert", "textured" };
     g->shader_count = SCENE_SHADER_COUNT + s->glsl_count;
     g->shaders = calloc((size_t)g->shader_count, sizeof *g->shaders);
     g->builtin = calloc((size_t)g->shader_count, sizeof *g->builtin);
@@ -130,7 +131,7 @@ mos_result scene_upload(const scene *s, mos_context *ctx, scene_gpu **out)
                                         .fragment = e->fs, .fragment_words = e->fs_words,
                                         .vertex_name = e->vert_path, .fragment_name = e->frag_path }, &g->shaders[i]);
         } else {
-            r = mos_shader_create(ctx, shader_builtin_find(names[i]), &g->shaders[i]);
+            r = mos_shader_create(ctx, shader_builtin_find(scene_builtin_names[i]), &g->shaders[i]);
             g->builtin[i] = true;
         }
         if (r != MOS_OK)
@@ -143,7 +144,7 @@ mos_result scene_upload(const scene *s, mos_context *ctx, scene_gpu **out)
     for (int i = 0; i < s->mesh_count; i++) {
         const scene_mesh *m = &s->meshes[i];
         r = mos_buffer_create(ctx, &(mos_buffer_desc){ .data = m->verts,
-                              .size = (size_t)m->vert_count * SHADER_BUILTIN_STRIDE * sizeof(float) }, &g->vb[i]);
+                              .size = (size_t)m->vert_count * scene_mesh_stride(m) * sizeof(float) }, &g->vb[i]);
         if (r != MOS_OK)
             goto fail;
         r = mos_buffer_create(ctx, &(mos_buffer_desc){ .data = m->indices,
@@ -152,6 +153,7 @@ mos_result scene_upload(const scene *s, mos_context *ctx, scene_gpu **out)
             goto fail;
         g->vert_count[i] = m->vert_count;
         g->index_count[i] = m->index_count;
+        g->stride[i] = scene_mesh_stride(m);
     }
     for (int i = 0; i < s->image_count; i++) {
         const scene_image *im = &s->images[i];
@@ -186,7 +188,7 @@ static mos_result draw_one(const scene_walk_draw *w, void *user)
     mos_draw_desc d = {
         .shader = g->shaders[o->shader],
         .vertices = g->vb[o->mesh],
-        .vertex_stride = SHADER_BUILTIN_STRIDE,
+        .vertex_stride = (int)g->stride[o->mesh],
         .vertex_count = (int)g->vert_count[o->mesh],
         .indices = g->ib[o->mesh],
         .index_count = (int)g->index_count[o->mesh],
@@ -203,6 +205,8 @@ static mos_result draw_one(const scene_walk_draw *w, void *user)
     };
     if (o->texture >= 0)
         d.textures[0] = g->tex[o->texture];
+    if (o->lightmap >= 0)
+        d.textures[1] = g->tex[o->lightmap];
     const scene_draw_opts *opts = dw->opts;
     if (opts->tri_begin || opts->tri_end) {  /* clip this draw to [tri_begin, tri_end) */
         const uint64_t first = dw->tri_next, tris = g->index_count[o->mesh] / 3;

@@ -300,6 +300,22 @@ typedef struct export_walk {
     void *user;
 } export_walk;
 
+/* Image IMAGE of S (its size, pixels and sampling) for a draw: IMAGE, or -1 when there is none. */
+static int export_image(const scene *s, int image, int *w, int *h, const uint8_t **rgba, mos_wrap wrap[2],
+                        mos_mip_filter *mip)
+{
+    if (image < 0 || image >= s->image_count)
+        return -1;
+    const scene_image *im = &s->images[image];
+    *w = im->width;
+    *h = im->height;
+    *rgba = im->rgba;
+    wrap[0] = (mos_wrap)im->wrap[0];
+    wrap[1] = (mos_wrap)im->wrap[1];
+    *mip = im->mip_linear ? MOS_MIP_LINEAR : MOS_MIP_NEAREST;
+    return image;
+}
+
 static mos_result export_one(const scene_walk_draw *w, void *user)
 {
     const export_walk *ew = user;
@@ -314,10 +330,10 @@ static mos_result export_one(const scene_walk_draw *w, void *user)
                                                               : NULL,
         .mesh = o->mesh,
         .verts = m->verts,
+        .vertex_stride = (int)scene_mesh_stride(m),
         .vert_count = m->vert_count,
         .indices = m->indices,
         .index_count = m->index_count,
-        .texture = o->texture,
         .uniforms = w->uniforms,
         .uniforms_t1 = w->uniforms_t1,
         .depth_test = w->depth_test,
@@ -325,17 +341,8 @@ static mos_result export_one(const scene_walk_draw *w, void *user)
         .cull = w->cull,
         .blend = w->blend,
     };
-    if (o->texture >= 0 && o->texture < ew->s->image_count) {
-        const scene_image *im = &ew->s->images[o->texture];
-        d.tex_width = im->width;
-        d.tex_height = im->height;
-        d.tex_rgba = im->rgba;
-        d.tex_wrap[0] = (mos_wrap)im->wrap[0];
-        d.tex_wrap[1] = (mos_wrap)im->wrap[1];
-        d.tex_mip = im->mip_linear ? MOS_MIP_LINEAR : MOS_MIP_NEAREST;
-    } else {
-        d.texture = -1;
-    }
+    d.texture = export_image(ew->s, o->texture, &d.tex_width, &d.tex_height, &d.tex_rgba, d.tex_wrap, &d.tex_mip);
+    d.lightmap = export_image(ew->s, o->lightmap, &d.lm_width, &d.lm_height, &d.lm_rgba, d.lm_wrap, &d.lm_mip);
     return ew->fn(&d, ew->user);
 }
 

@@ -21,7 +21,7 @@ int parse_object_begin(parser *p, const token *t, int n)
         return -1;
     if (n == 1)
         snprintf(o->name, sizeof o->name, "object%d", s->object_count);
-    o->texture = -1;
+    o->texture = o->lightmap = -1;
     o->shader = SCENE_SHADER_LAMBERT;
     o->color[0] = o->color[1] = o->color[2] = 0.8f;
     o->color[3] = 1.0f;

@@ -1,7 +1,7 @@
 /* pk3.c — the .pk3 archives (zip, through minizip) of a Quake 3 / OpenArena game folder, searched as
  * the game searches them: an entry is taken from the last archive in name order that holds it (pak4
  * overrides pak1), names compared without case.  Fed by parse_bsp.c with a bsp map's folder; reads the
- * images its materials name. */
+ * images its materials name and lists the shader scripts (q3shader.c). */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,4 +134,49 @@ mos_result scene_pk3_read(scene_pk3_set *s, const char *name, size_t max_bytes, 
         return r;
     }
     return MOS_ERR_IO;
+}
+
+static int by_name_nocase(const void *a, const void *b) { return strcasecmp(*(char *const *)a, *(char *const *)b); }
+
+int scene_pk3_list(scene_pk3_set *s, const char *prefix, const char *suffix, int max, char ***names)
+{
+    char **out = NULL;
+    int n = 0, cap = 0;
+    const size_t pl = strlen(prefix), sl = strlen(suffix);
+    for (int i = 0; s && i < s->count; i++) {
+        unzFile uf = s->archives[i];
+        for (int r = unzGoToFirstFile(uf); r == UNZ_OK && n < max; r = unzGoToNextFile(uf)) {
+            char name[256];
+            if (unzGetCurrentFileInfo64(uf, NULL, name, sizeof name - 1, NULL, 0, NULL, 0) != UNZ_OK)
+                break;
+            name[sizeof name - 1] = '\0';  /* minizip leaves a name that fills the buffer unterminated */
+            const size_t l = strlen(name);
+            if (l < pl + sl || strncasecmp(name, prefix, pl) || strcasecmp(name + l - sl, suffix))
+                continue;
+            bool seen = false;
+            for (int k = 0; k < n && !seen; k++)
+                seen = !strcasecmp(out[k], name);
+            if (seen)
+                continue;
+            if (n == cap) {
+                char **g = realloc(out, (size_t)(cap = cap ? 2 * cap : 64) * sizeof *out);
+                if (!g)
+                    goto oom;
+                out = g;
+            }
+            if (!(out[n] = strdup(name)))
+                goto oom;
+            n++;
+        }
+    }
+    if (n)
+        qsort(out, (size_t)n, sizeof *out, by_name_nocase);
+    *names = out;
+    return n;
+oom:
+    for (int k = 0; k < n; k++)
+        free(out[k]);
+    free(out);
+    *names = NULL;
+    return -1;
 }

@@ -180,7 +180,7 @@ void scene_mesh_fit(scene_mesh *meshes, int count, float size, bool base)
         const scene_mesh *m = &meshes[j];
         for (uint32_t i = 0; i < m->vert_count; i++) {
             for (int k = 0; k < 3; k++) {
-                float p = m->verts[(size_t)i * STRIDE + (size_t)k];
+                float p = m->verts[(size_t)i * scene_mesh_stride(m) + (size_t)k];
                 lo[k] = !any || p < lo[k] ? p : lo[k];
                 hi[k] = !any || p > hi[k] ? p : hi[k];
             }
@@ -200,15 +200,18 @@ void scene_mesh_fit(scene_mesh *meshes, int count, float size, bool base)
     for (int j = 0; j < count; j++)
         for (uint32_t i = 0; i < meshes[j].vert_count; i++)
             for (int k = 0; k < 3; k++) {
-                float *p = &meshes[j].verts[(size_t)i * STRIDE + (size_t)k];
+                float *p = &meshes[j].verts[(size_t)i * scene_mesh_stride(&meshes[j]) + (size_t)k];
                 *p = (*p - c[k]) * s;
             }
 }
 
 int scene_mesh_append(scene_mesh *dst, const scene_mesh *src)
 {
+    if (scene_mesh_stride(dst) != scene_mesh_stride(src))
+        return -1;
     const size_t nv = (size_t)dst->vert_count + src->vert_count, ni = (size_t)dst->index_count + src->index_count;
-    float *v = realloc(dst->verts, nv * STRIDE * sizeof(float));
+    const size_t stride = scene_mesh_stride(src);
+    float *v = realloc(dst->verts, nv * stride * sizeof(float));
     if (!v)
         return -1;
     dst->verts = v;
@@ -216,7 +219,7 @@ int scene_mesh_append(scene_mesh *dst, const scene_mesh *src)
     if (!ix)
         return -1;
     dst->indices = ix;
-    memcpy(dst->verts + (size_t)dst->vert_count * STRIDE, src->verts, (size_t)src->vert_count * STRIDE * sizeof(float));
+    memcpy(dst->verts + (size_t)dst->vert_count * stride, src->verts, (size_t)src->vert_count * stride * sizeof(float));
     for (uint32_t i = 0; i < src->index_count; i++)
         dst->indices[dst->index_count + i] = dst->vert_count + src->indices[i];
     dst->vert_count += src->vert_count;
@@ -229,7 +232,7 @@ void scene_mesh_center(const scene_mesh *m, float c[3])
     float lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
     for (uint32_t i = 0; i < m->vert_count; i++)
         for (int k = 0; k < 3; k++) {
-            float p = m->verts[(size_t)i * STRIDE + (size_t)k];
+            float p = m->verts[(size_t)i * scene_mesh_stride(m) + (size_t)k];
             lo[k] = i == 0 || p < lo[k] ? p : lo[k];
             hi[k] = i == 0 || p > hi[k] ? p : hi[k];
         }
@@ -240,7 +243,7 @@ void scene_mesh_center(const scene_mesh *m, float c[3])
 void scene_mesh_uv_scale(scene_mesh *m, float su, float sv)
 {
     for (uint32_t i = 0; i < m->vert_count; i++) {
-        m->verts[(size_t)i * STRIDE + 6] *= su;
-        m->verts[(size_t)i * STRIDE + 7] *= sv;
+        m->verts[(size_t)i * scene_mesh_stride(m) + 6] *= su;
+        m->verts[(size_t)i * scene_mesh_stride(m) + 7] *= sv;
     }
 }

@@ -10,8 +10,6 @@
 #include "glsl/glsl.h"
 #include "scene/scene_priv.h"
 
-#define STRIDE SHADER_BUILTIN_STRIDE
-
 /* World-space bounds of every instance of every object (at t = 0). */
 static int scene_bounds(const scene *s, float lo[3], float hi[3])
 {
@@ -22,7 +20,7 @@ static int scene_bounds(const scene *s, float lo[3], float hi[3])
         float ml[3] = { 0 }, mh[3] = { 0 };
         for (uint32_t i = 0; i < m->vert_count; i++) {
             float w[3];
-            const float *v = m->verts + (size_t)i * STRIDE;
+            const float *v = m->verts + (size_t)i * scene_mesh_stride(m);
             for (int r = 0; r < 3; r++)
                 w[r] = o->xform[r] * v[0] + o->xform[4 + r] * v[1] + o->xform[8 + r] * v[2] + o->xform[12 + r];
             for (int r = 0; r < 3; r++) {
@@ -78,14 +76,18 @@ mos_result scene_load(const char *path, scene **out, char *err, size_t err_size)
     return scene_load_ex(path, NULL, out, err, err_size);
 }
 
-/* The GLSL versions of the built-ins in DIR draw instead of the native ones. */
+/* The GLSL versions of the built-ins in DIR draw instead of the native ones
+ * (NAME.frag with builtin.vert; lightmapped.frag with lightmapped.vert, where
+ * DIR has them: a folder of the three others keeps the native lightmapped). */
 static mos_result load_glsl_builtins(scene *s, const char *dir, char *err, size_t err_size)
 {
-    static const char *const names[SCENE_SHADER_COUNT] = { "flat", "lambert", "textured" };
     char vert[4096], frag[4096];
-    snprintf(vert, sizeof vert, "%s/builtin.vert", dir);
     for (int i = 0; i < SCENE_SHADER_COUNT; i++) {
-        snprintf(frag, sizeof frag, "%s/%s.frag", dir, names[i]);
+        const char *name = scene_builtin_names[i];
+        snprintf(vert, sizeof vert, "%s/%s.vert", dir, i == SCENE_SHADER_LIGHTMAPPED ? name : "builtin");
+        snprintf(frag, sizeof frag, "%s/%s.frag", dir, name);
+        if (i == SCENE_SHADER_LIGHTMAPPED && access(frag, F_OK) != 0)
+            continue;
         const mos_result rc = scene_glsl_add(s, frag, vert, NULL, &s->builtin_glsl[i], err, err_size);
         if (rc != MOS_OK)
             return rc;

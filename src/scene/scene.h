@@ -128,10 +128,11 @@ void scene_clear_color(const scene *s, float rgba[4]);
 typedef struct scene_export_draw {
     int object, instance;     /* object index (file order), instance in its array */
     const char *name;         /* object name */
-    const char *shader;       /* built-in: "flat", "lambert" or "textured"; GLSL: the .frag path */
+    const char *shader;       /* built-in: "flat", "lambert", "textured" or "lightmapped"; GLSL: the .frag path */
     const char *vertex_shader; /* GLSL: the .vert path; NULL for a native built-in */
     int mesh;                 /* mesh index: draws with one mesh share the arrays below */
-    const float *verts;       /* vert_count * SHADER_BUILTIN_STRIDE floats: pos, normal, uv */
+    const float *verts;       /* vert_count * vertex_stride floats: pos, normal, uv (then lightmap uv) */
+    int vertex_stride;        /* SHADER_BUILTIN_STRIDE, or + 2 with the lightmap's u, v (lightmapped) */
     uint32_t vert_count;
     const uint32_t *indices;  /* index_count, 3 per triangle */
     uint32_t index_count;
@@ -140,6 +141,13 @@ typedef struct scene_export_draw {
     const uint8_t *tex_rgba;  /* RGBA8, rows top first (v = 0 is the bottom row) */
     mos_wrap tex_wrap[2];     /* u, v */
     mos_mip_filter tex_mip;
+    /* The "lightmapped" built-in's second texture (unit 1): its image index, -1 = none (then lm_rgba is
+     * NULL), sampled like the first (clamp or repeat as its image says) at the lightmap coordinates. */
+    int lightmap;
+    int lm_width, lm_height;
+    const uint8_t *lm_rgba;
+    mos_wrap lm_wrap[2];
+    mos_mip_filter lm_mip;
     const shader_builtin_uniforms *uniforms;  /* exactly what mos_draw gets */
     const shader_builtin_uniforms *uniforms_t1; /* at shutter close (mos_draw's uniforms_t1); NULL = still */
     bool depth_test, depth_write;             /* the test is less-than */

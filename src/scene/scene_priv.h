@@ -21,13 +21,20 @@
 
 typedef struct scene_file_id { uint64_t dev, ino; } scene_file_id;  /* a file's identity (st_dev, st_ino) */
 
-/* Geometry in the built-in vertex layout (SHADER_BUILTIN_STRIDE floats per vertex). */
+/* Geometry in the built-in vertex layout (SHADER_BUILTIN_STRIDE floats per vertex), optionally followed
+ * by more floats per vertex (a map's lightmap coordinates: SCENE_LIT_STRIDE). */
 typedef struct scene_mesh {
     float *verts;
     uint32_t *indices;
     uint32_t vert_count;
     uint32_t index_count;  /* 3 per triangle */
+    uint32_t stride;       /* floats per vertex; 0 = SHADER_BUILTIN_STRIDE */
 } scene_mesh;
+
+/* The built-in layout plus the lightmap's u, v: what the lightmapped shader reads. */
+#define SCENE_LIT_STRIDE (SHADER_BUILTIN_STRIDE + 2)
+
+static inline uint32_t scene_mesh_stride(const scene_mesh *m) { return m->stride ? m->stride : SHADER_BUILTIN_STRIDE; }
 
 typedef struct scene_image {
     char *path;  /* resolved path (the key of embedded and map images, with the sampling below) */
@@ -66,12 +73,17 @@ typedef struct scene_light {
     float color[3];
 } scene_light;
 
-enum scene_shader { SCENE_SHADER_FLAT, SCENE_SHADER_LAMBERT, SCENE_SHADER_TEXTURED, SCENE_SHADER_COUNT };
+/* The built-in shaders (lightmapped: a map's texture times its lightmap, texture unit 1, at the
+ * mesh's lightmap coordinates; not a scene-file name). */
+enum scene_shader { SCENE_SHADER_FLAT, SCENE_SHADER_LAMBERT, SCENE_SHADER_TEXTURED, SCENE_SHADER_LIGHTMAPPED,
+                    SCENE_SHADER_COUNT };
+extern const char *const scene_builtin_names[SCENE_SHADER_COUNT];  /* "flat", ..., "lightmapped" (shaders.c) */
 
 typedef struct scene_object {
     char name[SCENE_NAME_MAX];
     int mesh;       /* index into scene.meshes */
     int texture;    /* index into scene.images, -1 = none */
+    int lightmap;   /* the lightmapped shader's texture unit 1: index into scene.images, -1 = none */
     int shader;     /* enum scene_shader */
     float color[4];
     float xform[16];     /* object -> world at t = 0 (column-major) */
@@ -146,7 +158,7 @@ void scene_mesh_free(scene_mesh *m);
  * edge SIZE: centred at the origin, or (base) centred in x/z with the lowest
  * point at y = 0. */
 void scene_mesh_fit(scene_mesh *meshes, int count, float size, bool base);
-/* Appends SRC's vertices and triangles to DST; non-zero when out of memory. */
+/* Appends SRC's vertices and triangles to DST; non-zero when out of memory (or the layouts differ). */
 int scene_mesh_append(scene_mesh *dst, const scene_mesh *src);
 /* The centre of M's bounding box (0 for an empty mesh). */
 void scene_mesh_center(const scene_mesh *m, float c[3]);
@@ -217,8 +229,26 @@ void scene_image_free(scene_image *img);  /* pixels and path */
 typedef struct scene_bsp_material {
     char name[64];  /* the map's texture (shader) name, e.g. textures/base_wall/concrete */
     uint32_t surface_flags, contents;
-    scene_mesh mesh;  /* its faces, y-up, counter-clockwise seen from the front */
+    scene_mesh mesh;  /* its faces, y-up, counter-clockwise seen from the front; SCENE_LIT_STRIDE */
 } scene_bsp_material;
+
+/* The map's lightmaps in one image (bsp_lightmap.c): 128 x 128 tiles, lightmap i at tile i (COLS tiles
+ * a row), then 4 x 4 blocks of the vertex-lit faces' colours; colours shifted as the game does. */
+typedef struct scene_bsp_atlas {
+    uint8_t *rgba;            /* width x height RGBA8, rows top first; NULL: the map has no light */
+    int width, height, cols;
+    int maps;                 /* lightmaps in the file */
+    uint32_t blocks, block_cap;  /* vertex-lit blocks used, room for */
+} scene_bsp_atlas;
+/* The atlas of the lightmaps LUMP (BYTES long) with room for VERTEX_LIT blocks: MOS_OK (no lightmap and no
+ * block: rgba NULL), MOS_ERR_PARSE or MOS_ERR_OUT_OF_MEMORY with *why. */
+mos_result scene_bsp_atlas_init(scene_bsp_atlas *a, const uint8_t *lump, size_t bytes, uint32_t vertex_lit,
+                                const char **why);
+void scene_bsp_atlas_free(scene_bsp_atlas *a);
+/* Where lightmap coordinates S, T of lightmap LIGHTMAP (< maps) lie in the atlas (u, v; v = 0 at the bottom). */
+void scene_bsp_atlas_uv(const scene_bsp_atlas *a, int lightmap, float s, float t, float uv[2]);
+/* The next block, filled with the vertex colour RGB (as the game draws rgbGen vertex), and its centre's u, v. */
+void scene_bsp_atlas_block(scene_bsp_atlas *a, const uint8_t rgb[3], float uv[2]);
 
 typedef struct scene_bsp_view {
     char name[SCENE_NAME_MAX];  /* intermission, spawn0, spawn1, ... */
@@ -231,6 +261,8 @@ typedef struct scene_bsp_map {
     scene_bsp_view *views;
     int view_count;
     uint32_t faces_drawn, faces_skipped;  /* skipped: sky, nodraw, hint, skip, fog, effects, billboards */
+    scene_bsp_atlas light;  /* the faces' light; every material's mesh has its u, v (SCENE_LIT_STRIDE) */
+    char sky[64];           /* the first sky material a face uses (not drawn; its script's farbox is), "" = none */
 } scene_bsp_map;
 
 enum scene_bsp_arg { SCENE_BSP_ARG_PATH, SCENE_BSP_ARG_ENTRY };  /* what an error is about */
@@ -258,6 +290,88 @@ mos_result scene_zip_inflate(void *archive, size_t want, uint8_t **data, const c
 /* The bytes of entry NAME (case-insensitive; malloc'd): MOS_ERR_IO when no archive holds it,
  * MOS_ERR_BAD_SIZE over MAX_BYTES, MOS_ERR_PARSE when it does not inflate, MOS_ERR_OUT_OF_MEMORY. */
 mos_result scene_pk3_read(scene_pk3_set *s, const char *name, size_t max_bytes, uint8_t **data, size_t *size);
+
+/* Lists the distinct entries (names compared without case) under PREFIX ending in SUFFIX of every
+ * archive, at most MAX, sorted by name (strcasecmp): *names (malloc'd, each malloc'd), their count, or -1
+ * when out of memory. */
+int scene_pk3_list(scene_pk3_set *s, const char *prefix, const char *suffix, int max, char ***names);
+
+/* ---- q3shader.c: Quake 3 shader scripts, what Mosaic draws of them */
+enum scene_q3_blend { SCENE_Q3_OPAQUE, SCENE_Q3_ADD, SCENE_Q3_FILTER, SCENE_Q3_BLEND, SCENE_Q3_OTHER };
+enum scene_q3_alpha { SCENE_Q3_ALPHA_NONE, SCENE_Q3_GT0, SCENE_Q3_LT128, SCENE_Q3_GE128 };
+#define SCENE_Q3_NODRAW 1u  /* surfaceparm nodraw */
+#define SCENE_Q3_SKY 2u     /* surfaceparm sky */
+#define SCENE_Q3_TRANS 4u   /* surfaceparm trans */
+#define SCENE_Q3_MAX_NOTES 8
+typedef struct scene_q3_shader {
+    char name[64];
+    char image[64];          /* the first image stage's (map, clampMap, animMap's first frame); "" = none */
+    bool clamp;              /* ... from clampMap */
+    uint8_t blend, alpha;    /* ... its blendFunc (enum scene_q3_blend), alphaFunc (enum scene_q3_alpha) */
+    float tc_scale[2];       /* ... its tcMod scale (product of them), 1 1 = none */
+    bool lightmap;           /* a stage maps $lightmap */
+    bool lightmap_first;     /* ... before the image stage (the image multiplies the light) */
+    bool two_sided;          /* cull none / twosided / disable */
+    unsigned surface;        /* SCENE_Q3_NODRAW | SKY | TRANS */
+    char sky[64];            /* skyParms' farbox: images SKY_rt, _bk, _lf, _ft, _up, _dn; "" = none */
+    char unsupported[SCENE_Q3_MAX_NOTES][64];  /* keywords that change the game's picture, not drawn */
+    int unsupported_count;
+    int file;                /* index of its script in load order */
+} scene_q3_shader;
+typedef struct scene_q3_scripts scene_q3_scripts;
+/* Every scripts/NAME.shader of the archives, in name order: MOS_OK or MOS_ERR_OUT_OF_MEMORY; a malformed
+ * script stops at its fault and the set keeps the first fault's "scripts/F.shader:LINE:COL: message". */
+mos_result scene_q3_scripts_load(scene_pk3_set *pk3, scene_q3_scripts **out);
+scene_q3_scripts *scene_q3_scripts_new(void);  /* empty (NULL when out of memory) */
+/* Adds the shaders of the script FILE (TEXT, LEN bytes, no NUL needed): MOS_OK or MOS_ERR_OUT_OF_MEMORY. */
+mos_result scene_q3_parse(scene_q3_scripts *s, const char *file, const char *text, size_t len);
+void scene_q3_scripts_free(scene_q3_scripts *s);
+/* The shader NAME (without case) as the game picks it: the last script in name order; NULL = none. */
+const scene_q3_shader *scene_q3_find(const scene_q3_scripts *s, const char *name);
+int scene_q3_scripts_files(const scene_q3_scripts *s);
+int scene_q3_scripts_count(const scene_q3_scripts *s);
+const char *scene_q3_scripts_error(const scene_q3_scripts *s);  /* the first fault, NULL = none */
+int scene_q3_scripts_faults(const scene_q3_scripts *s);  /* malformed shaders and sections */
+
+/* ---- bsp_sky.c: the sky box of skyParms' farbox */
+extern const char *const scene_bsp_sky_suffix[6];  /* the faces' images: FARBOX_rt, _bk, _lf, _ft, _up, _dn */
+/* The box around MAP's meshes (map space): its CENTRE and HALF size, every corner closer than FAR to any
+ * point of the map where it can. */
+void scene_bsp_sky_box(const scene_bsp_map *map, float far, float centre[3], float *half);
+/* Face FACE (0..5, in scene_bsp_sky_suffix order) as a quad in M (SCENE_LIT_STRIDE, the image upright seen
+ * from inside); 0, or -1 when out of memory. */
+int scene_bsp_sky_face(int face, const float centre[3], float half, scene_mesh *m);
+
+/* ---- bsp_look.c: a map material as Mosaic draws it (from its shader script, or the game's default) */
+typedef struct scene_bsp_look {
+    char image[64];        /* the image to read (its extension replaced as the game does) */
+    bool scripted;         /* a shader script defines the material */
+    bool skip;             /* not drawn: nodraw, sky (drawn as the sky box), or a blend Mosaic lacks */
+    bool lit;              /* times the lightmap (else the image as it is) */
+    bool clamp;            /* clampMap: clamp to edge */
+    bool two_sided;
+    mos_blend blend;
+    float alpha_cutoff;    /* 0 = none */
+    float tc_scale[2];
+    const char *note;      /* what of the first stage is not drawn as the game does, NULL = nothing */
+} scene_bsp_look;
+/* The look of map material MATERIAL defined by SH (NULL: no script defines it). */
+void scene_bsp_look_of(const char *material, const scene_q3_shader *sh, scene_bsp_look *look);
+/* What a map's scripts ask that is not drawn: distinct notes with their counts. */
+#define SCENE_BSP_TALLY_MAX 12
+typedef struct scene_bsp_tally {
+    char what[SCENE_BSP_TALLY_MAX][64];
+    int n[SCENE_BSP_TALLY_MAX];
+    int count, more, materials;  /* notes, notes past the table, materials with any */
+} scene_bsp_tally;
+void scene_bsp_tally_add(scene_bsp_tally *t, const char *what);
+/* Adds SH's unsupported keywords and LOOK's note, counting the material once. */
+void scene_bsp_tally_shader(scene_bsp_tally *t, const scene_q3_shader *sh, const scene_bsp_look *look);
+/* "deformVertexes (3), tcMod scroll (2), ..." into OUT. */
+void scene_bsp_tally_text(const scene_bsp_tally *t, char *out, size_t size);
+/* The package that holds the images and scripts of the game folder FOLDER (its last component names the
+ * game: baseoa is OpenArena), as a phrase for a warning; NULL when no package is known. */
+const char *scene_bsp_package_hint(const char *folder);
 
 /* ---- sandbox.c: the one door through which the scene loader opens files.  With SANDBOX (a canonical
  * folder, as realpath gives it) the path must resolve (symbolic links followed) inside it; always it must

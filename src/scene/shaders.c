@@ -116,18 +116,19 @@ int scene_glsl_of(const scene *s, int shader)
     return shader >= 0 ? s->builtin_glsl[shader] : -1;
 }
 
+const char *const scene_builtin_names[SCENE_SHADER_COUNT] = { "flat", "lambert", "textured", "lightmapped" };
+
 const char *scene_shader_name(const scene *s, int shader)
 {
-    static const char *const names[SCENE_SHADER_COUNT] = { "flat", "lambert", "textured" };
     const int k = scene_glsl_of(s, shader);
     if (k >= 0 && k < s->glsl_count)
         return s->glsl[k].frag_path;
-    return shader >= 0 && shader < SCENE_SHADER_COUNT ? names[shader] : "flat";
+    return shader >= 0 && shader < SCENE_SHADER_COUNT ? scene_builtin_names[shader] : "flat";
 }
 
 bool scene_shader_samples(const scene *s, int shader)
 {
-    if (shader == SCENE_SHADER_TEXTURED)
+    if (shader == SCENE_SHADER_TEXTURED || shader == SCENE_SHADER_LIGHTMAPPED)
         return true;
     const int k = scene_glsl_of(s, shader);
     return shader >= SCENE_SHADER_COUNT && k >= 0 && k < s->glsl_count && (s->glsl[k].texture_units & 1u);

@@ -1,5 +1,5 @@
 /* builtin_fs_tmp.h — the built-in fragment stages (flat, Lambert, textured
- * Lambert, and the FMA cost knob), included once per ISA by
+ * Lambert, lightmapped, and the FMA cost knob), included once per ISA by
  * builtin_fs_scalar.c, builtin_fs_avx2.c and builtin_fs_avx512.c, which
  * define BUILTIN_FS_FN (the entry's name) and set that ISA's target.  The
  * build turns contraction off, so every ISA computes the same bits.
@@ -91,6 +91,22 @@ static void kernel_lambert(const shader_builtin_uniforms *u, const float *restri
     kernel_fma(u, r, g, bl);
 }
 
+/* A map surface: T (base colour times its texture) times the lightmap L times the overbright factor,
+ * clamped to 1 as the game's display saturates; alpha from T. */
+static void kernel_lightmapped(const shader_builtin_uniforms *u, float (*restrict t)[CHUNK],
+                               float (*restrict lm)[CHUNK], float *const out[4])
+{
+    for (int c = 0; c < 3; c++) {
+        float *restrict o = out[c];
+        for (int l = 0; l < CHUNK; l++) {
+            const float v = t[c][l] * lm[c][l] * SHADER_BUILTIN_OVERBRIGHT;
+            o[l] = v < 1.0f ? v : 1.0f;
+        }
+    }
+    memcpy(out[3], t[3], sizeof t[3]);
+    kernel_fma(u, out[0], out[1], out[2]);
+}
+
 /* The alpha test: lanes whose alpha is below the cut-off are discarded
  * (a NaN alpha too: it is not >= the cut-off). */
 static void alpha_test(const shader_builtin_uniforms *u, const float *restrict al, uint8_t *restrict discard, int n)
@@ -116,15 +132,31 @@ static void fs_chunk(builtin_fs_kind kind, const mos_fs_batch *b, const float *c
     for (int c = 0; c < 4; c++)
         for (int l = 0; l < CHUNK; l++)
             tex[c][l] = u->base_color[c];
-    const mos_sampler *s = kind == FS_TEXTURED && b->textures ? b->textures[0] : NULL;
+    const bool lit = kind == FS_LIGHTMAPPED;  /* varyings u, v, lightmap u, v; else normal xyz, u, v */
+    const mos_sampler *s = (kind == FS_TEXTURED || lit) && b->textures ? b->textures[0] : NULL;
     if (s) {
         float smp[4][CHUNK];
         memset(smp, 0, sizeof smp);
         float *const so[4] = { smp[0], smp[1], smp[2], smp[3] };
-        mos_sample_quads(s, quads, in[3], in[4], so);
+        mos_sample_quads(s, quads, in[lit ? 0 : 3], in[lit ? 1 : 4], so);
         for (int c = 0; c < 4; c++)
             for (int l = 0; l < CHUNK; l++)
                 tex[c][l] *= smp[c][l];
+    }
+    if (lit) {
+        float lm[4][CHUNK];
+        const mos_sampler *ls = b->textures ? b->textures[1] : NULL;
+        if (ls) {
+            memset(lm, 0, sizeof lm);
+            float *const lo[4] = { lm[0], lm[1], lm[2], lm[3] };
+            mos_sample_quads(ls, quads, in[2], in[3], lo);
+        } else {
+            for (int c = 0; c < 4; c++)
+                for (int l = 0; l < CHUNK; l++)
+                    lm[c][l] = 1.0f / SHADER_BUILTIN_OVERBRIGHT;  /* no lightmap: the texture as it is */
+        }
+        kernel_lightmapped(u, tex, lm, out);
+        return;
     }
     kernel_lambert(u, in[0], in[1], in[2], tex[0], tex[1], tex[2], tex[3], out[0], out[1], out[2],
                    out[3]);

@@ -13,7 +13,7 @@
 # reproducer goes to test/fuzz/regress/NAME/ under a name that says what it was, and test_fuzz.sh
 # replays it from then on.
 
-FUZZ_TARGETS ?= scene pattern bsp pk3 image shader mesh
+FUZZ_TARGETS ?= scene pattern bsp pk3 image shader mesh q3shader
 FUZZ_SECONDS ?= 300
 FUZZ_CC      ?= clang
 FUZZ_BUILD   := build/fuzz

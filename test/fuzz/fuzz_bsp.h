@@ -43,7 +43,7 @@ static void fuzz_bsp_check(const char *path, const char *entry)
                 fuzz_bsp_fail("an index outside its mesh");
         for (uint32_t v = 0; v < m->vert_count; v++)
             for (int c = 0; c < 3; c++)
-                if (!isfinite(m->verts[(size_t)v * SHADER_BUILTIN_STRIDE + (size_t)c]))
+                if (!isfinite(m->verts[(size_t)v * scene_mesh_stride(m) + (size_t)c]))
                     fuzz_bsp_fail("a vertex position that is not finite");
     }
     scene_bsp_free(&map);

@@ -54,7 +54,7 @@ static mos_result pick_draw(const scene_export_draw *d, void *user)
                 ok = 0;
                 break;
             }
-            xform_point(m, d->verts + (size_t)idx * SHADER_BUILTIN_STRIDE, v[k]);
+            xform_point(m, d->verts + (size_t)idx * (size_t)d->vertex_stride, v[k]);
         }
         if (!ok)
             continue;

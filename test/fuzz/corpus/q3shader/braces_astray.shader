@@ -1,0 +1,6 @@
+textures/a/b{
+	{ map x.tga }
+}
+}
+{ surfaceparm sky }
+"textures/a/b" {

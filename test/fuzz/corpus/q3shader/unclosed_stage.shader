@@ -1,0 +1,7 @@
+textures/a/b
+{
+	{
+		map textures/a/b.tga
+		{
+	}
+}
