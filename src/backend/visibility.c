@@ -125,7 +125,9 @@ static inline void vis_take16(float *restrict z, uint32_t *restrict tri, int32_t
     }
 }
 
-UTIL_CLONES_AVX2 void vis_block(void *consumer, const stoch_block *blk)
+/* vis_block's body, built for AVX2 and any x86-64 (static: a global
+ * function's clones would be exported however the library hides the rest). */
+UTIL_CLONES_AVX2 static void vis_block_clones(void *consumer, const stoch_block *blk)
 {
     vis_buffer *vb = consumer;
     const int bx = blk->x0 - vb->x0, by = blk->y0 - vb->y0;
@@ -149,3 +151,5 @@ UTIL_CLONES_AVX2 void vis_block(void *consumer, const stoch_block *blk)
         vb->gy[i] = blk->hits.gy[l];
     }
 }
+
+void vis_block(void *consumer, const stoch_block *blk) { vis_block_clones(consumer, blk); }
