@@ -94,6 +94,8 @@ error_case err_textures_value "  bsp $pk3 maps/oa_dm1.bsp
   textures maybe" "5:12: unknown textures value 'maybe'"
 error_case err_textures_not_bsp "  sphere 1
   textures off" "6:1: object 'map': 'textures' \(line 5\) applies to bsp maps only"
+error_case err_two_sided_not_mesh "  sphere 1
+  two_sided" "6:1: object 'map': 'two_sided' \(line 5\) applies to mesh objects only"
 
 # ---- the materials' images, from the game folder's archives ---------------
 textures=/usr/share/games/openarena/baseoa/pak4-textures.pk3

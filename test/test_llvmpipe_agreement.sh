@@ -1,6 +1,6 @@
 #!/bin/sh
 # test_llvmpipe_agreement.sh — Mosaic against Mesa's llvmpipe on sharp scenes (flat, Lambert, alpha-tested cut-outs
-# with alpha and additive blending; 1 and 4 spp), and on a textured OpenArena level (below):
+# with alpha and additive blending, two-sided cards; 1 and 4 spp), and on a textured OpenArena level (below):
 # >= 99.5% of pixels within 2/255 per channel, differing pixels only on triangle edges.  Fed by run.sh: BUILD CLI.
 #
 # The reference is build/mosaic-llvmpipe (bench/llvmpipe, OSMesa); it is built here when missing.
@@ -29,15 +29,17 @@ make --no-print-directory -f bench/bench.mk BUILD="$build" llvmpipe > "$tmp/buil
 
 "$cli" bench --vs llvmpipe --llvmpipe "$ref" \
     --scene test/scenes/agree_flat.scene --scene test/scenes/agree_lambert.scene --scene test/scenes/agree_cutout.scene \
+    --scene scenes/cards.scene \
     --size 320x240 --threads 2 --spp 1,4 --frames 1 --warmup 0 \
     --check 99.5 --no-plots --keep-images --out "$tmp/out" > "$tmp/bench.out" 2> "$tmp/bench.err"
 rc=$?
 sed "s/^/    /" "$tmp/bench.out"
 failed=0
-# One "PASS|FAIL agreement scene=... spp=..." line per configuration, 6 expected.
+# One "PASS|FAIL agreement scene=... spp=..." line per configuration, 8 expected (cards.scene:
+# two-sided cards, each triangle drawn twice back to back, must agree like any other scene).
 n=$(grep -cE '^(PASS|FAIL) agreement ' "$tmp/bench.out")
-if [ "$n" -ne 6 ]; then
-    echo "FAIL llvmpipe_agreement: expected 6 configurations, got $n (exit $rc)"
+if [ "$n" -ne 8 ]; then
+    echo "FAIL llvmpipe_agreement: expected 8 configurations, got $n (exit $rc)"
     tail -n 5 "$tmp/bench.err"
     exit 1
 fi

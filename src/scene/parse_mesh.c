@@ -118,13 +118,16 @@ int parse_mesh_end(parser *p, int end_col)
     if (po->fit > 0.0f)
         scene_mesh_fit(im.parts, im.part_count, po->fit, po->fit_base);
     uint64_t tris = 0;
+    int rc = 0;
     for (int i = 0; i < im.part_count; i++) {
         if (po->uv[0] != 1.0f || po->uv[1] != 1.0f)
             scene_mesh_uv_scale(&im.parts[i], po->uv[0], po->uv[1]);
+        if (po->two_sided_line && !rc && scene_mesh_two_sided(&im.parts[i]))
+            rc = parse_oom(p, end_col);
         tris += im.parts[i].index_count / 3;
     }
     tris *= (uint64_t)o->array_n[0] * (uint64_t)o->array_n[1] * (uint64_t)o->array_n[2];
-    int rc = parse_over_budget(p, end_col, o->name, tris);
+    if (!rc) rc = parse_over_budget(p, end_col, o->name, tris);
     /* Each part's look, then the groups of alike parts (group[i]: the part
      * that leads part i's group). */
     scene_object *looks = rc ? NULL : calloc((size_t)im.part_count, sizeof *looks);

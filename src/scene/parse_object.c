@@ -142,6 +142,11 @@ static int object_geometry(parser *p, const token *t, int n)
         return geom_stmt(p, t, n, GEOM_MESH);
     if (!strcmp(kw, "bsp"))
         return geom_stmt(p, t, n, GEOM_BSP);
+    if (!strcmp(kw, "two_sided")) {  /* as asset pipelines model a two-sided card */
+        if (parse_nargs(p, t, n, 0, 0, "no arguments")) return -1;
+        po->two_sided_line = p->line;
+        return 0;
+    }
     if (!strcmp(kw, "patch_level")) {
         if (parse_nargs(p, t, n, 1, 1, "quads per Bezier patch side") ||
             parse_int(p, &t[1], 1, SCENE_BSP_MAX_PATCH_LEVEL, &po->patch_level))
@@ -346,6 +351,9 @@ static int object_end(parser *p, const token *t, int n)
         return parse_err(p, t[0].col, "object '%s': '%s' (line %d) applies to bsp maps only", o->name,
                          po->patch_line ? "patch_level" : po->views_line ? "views" : "textures", line);
     }
+    if (po->geom != GEOM_MESH && po->two_sided_line)
+        return parse_err(p, t[0].col, "object '%s': 'two_sided' (line %d) applies to mesh objects only", o->name,
+                         po->two_sided_line);
     if (po->geom == GEOM_BSP)
         return parse_bsp_end(p, t[0].col);
     if (po->geom == GEOM_MESH)
@@ -405,7 +413,7 @@ int parse_object_stmt(parser *p, const token *t, int n)
         return r;
     const char *kw = t[0].s;
     return parse_err(p, t[0].col,
-                     "unknown object keyword '%.40s' (expected plane, sphere, box, torus, mesh, bsp, fit, uv_scale, shader, "
+                     "unknown object keyword '%.40s' (expected plane, sphere, box, torus, mesh, bsp, two_sided, fit, uv_scale, shader, "
                      "color, texture, wrap, mip, blend, depth_write, alpha_cutoff, translate, rotate, scale, cull, array, motion, "
                      "velocity, patch_level, views, textures or end)", kw);
 }

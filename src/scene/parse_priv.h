@@ -42,6 +42,7 @@ typedef struct pending_object {
     float fit;     /* 0 = none */
     bool fit_base;
     float uv[2];
+    int two_sided_line;  /* `two_sided` (mesh objects): each triangle drawn twice, back to back; 0 = no */
     bool texture_given, color_given, shader_given, blend_given, depth_write_given, alpha_given;
     int wrap[2];          /* wrap line: mos_wrap of u, v */
     bool wrap_given, mip_linear;

@@ -227,6 +227,33 @@ int scene_mesh_append(scene_mesh *dst, const scene_mesh *src)
     return 0;
 }
 
+int scene_mesh_two_sided(scene_mesh *m)
+{
+    const size_t n = m->index_count, nv = m->vert_count, stride = scene_mesh_stride(m);
+    if (n > UINT32_MAX / 2 || nv > UINT32_MAX / 2)
+        return -1;
+    float *v = realloc(m->verts, (nv ? 2 * nv : 1) * stride * sizeof(float));
+    if (!v)
+        return -1;
+    m->verts = v;
+    uint32_t *ix = realloc(m->indices, (n ? 2 * n : 1) * sizeof(uint32_t));
+    if (!ix)
+        return -1;
+    m->indices = ix;
+    /* the back's vertices: the same positions (bit for bit), the normal turned round */
+    memcpy(v + nv * stride, v, nv * stride * sizeof(float));
+    for (size_t i = nv; i < 2 * nv; i++)
+        for (int k = 3; k < 6; k++) v[i * stride + (size_t)k] = -v[i * stride + (size_t)k];
+    for (size_t t = 0; t + 2 < n; t += 3) {
+        ix[n + t] = (uint32_t)nv + ix[t + 2];
+        ix[n + t + 1] = (uint32_t)nv + ix[t + 1];
+        ix[n + t + 2] = (uint32_t)nv + ix[t];
+    }
+    m->vert_count = (uint32_t)(2 * nv);
+    m->index_count = (uint32_t)(2 * n);
+    return 0;
+}
+
 void scene_mesh_center(const scene_mesh *m, float c[3])
 {
     float lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};

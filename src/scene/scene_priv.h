@@ -160,6 +160,11 @@ void scene_mesh_free(scene_mesh *m);
 void scene_mesh_fit(scene_mesh *meshes, int count, float size, bool base);
 /* Appends SRC's vertices and triangles to DST; non-zero when out of memory (or the layouts differ). */
 int scene_mesh_append(scene_mesh *dst, const scene_mesh *src);
+/* Every triangle (a, b, c) gets a twin (c, b, a) over copies of its
+ * vertices with the normal turned round: the same three corners, from
+ * another corner and wound the other way, as asset pipelines model a
+ * two-sided leaf or card (0, or -1 when out of memory). */
+int scene_mesh_two_sided(scene_mesh *m);
 /* The centre of M's bounding box (0 for an empty mesh). */
 void scene_mesh_center(const scene_mesh *m, float c[3]);
 void scene_mesh_uv_scale(scene_mesh *m, float su, float sv);
