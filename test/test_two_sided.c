@@ -2,7 +2,8 @@
  * corners, the second drawn from another corner and in the other winding)
  * must not z-fight: with the less-than depth test the first drawn covers the
  * second at every sample, in every raster path (small-triangle blocks, 4x4
- * blocks, quads), every ISA, 1 to 16 samples per pixel, sharp and blurred,
+ * blocks, quads), every ISA, 1 to 16 samples per pixel, sharp and blurred
+ * (decoupled ordered and deferred, supersample),
  * and where clipping at the near plane cuts the card.  Fed by make test. */
 #include "testutil.h"
 
@@ -61,7 +62,7 @@ static void make_cards(uint32_t seed, bool near, float *first, float *second)
 /* Draws each card's first side then its second; returns the samples where
  * the second side shows (green), or -1 when the frame failed. */
 static long second_side_samples(mos_context *ctx, mos_target t, mos_shader sh, int spp, const float *first,
-                                const float *second, const mos_blur_desc *blur)
+                                const float *second, const mos_blur_desc *blur, bool deferred)
 {
     static const float red[4] = {1.0f, 0.0f, 0.0f, 0.0f}, green[4] = {0.0f, 1.0f, 0.0f, 0.0f};
     static const float red_t1[4] = {1.0f, 0.0f, 0.06f, 0.02f}, green_t1[4] = {0.0f, 1.0f, 0.06f, 0.02f};
@@ -83,7 +84,7 @@ static long second_side_samples(mos_context *ctx, mos_target t, mos_shader sh, i
                               .index_count = 3, .uniforms = k ? green : red, .uniform_size = sizeof red,
                               .uniforms_t1 = blur->mode == MOS_SAMPLING_MSAA ? NULL : k ? green_t1 : red_t1,
                               .depth_test = true, .depth_write = true, .cull = MOS_CULL_NONE,
-                              .blend = MOS_BLEND_OPAQUE }));
+                              .blend = MOS_BLEND_OPAQUE, .never_discards = deferred }));
     if (!CHECK_OK_B(tu_end(ctx, &f, NULL))) return -1;
     uint8_t *raw = tu_read_samples(ctx, t, TW, TH, spp);
     long shown = 0, red_seen = 0;
@@ -119,19 +120,20 @@ static void two_sided_cards(void)
             if (!CHECK_OK_B(mos_target_create(ctx, &(mos_target_desc){ .width = TW, .height = TH,
                                               .samples = spps[si] }, &t)))
                 continue;
-            for (int mode = 0; mode < 3; mode++) {
-                /* Sharp (MSAA), and moving with a lens (decoupled, supersample). */
+            static const char *const mode_names[] = {"sharp", "decoupled", "supersample", "decoupled deferred"};
+            for (int mode = 0; mode < 4; mode++) {
+                /* Sharp (MSAA), and moving with a lens (decoupled: ordered, and deferred through the
+                 * visibility buffer, the draws promising no discard; supersample). */
                 const mos_blur_desc blur = { .mode = mode == 0 ? MOS_SAMPLING_MSAA
-                                                   : mode == 1 ? MOS_SAMPLING_DECOUPLED : MOS_SAMPLING_SUPERSAMPLE,
+                                                   : mode == 2 ? MOS_SAMPLING_SUPERSAMPLE : MOS_SAMPLING_DECOUPLED,
                                              .lens_x = mode ? 0.02f : 0.0f, .lens_y = mode ? 0.02f : 0.0f,
                                              .focus_w = 0.5f };
                 for (uint32_t seed = 1; seed <= (mode ? 2u : 4u); seed++) {
                     const bool near = seed % 2 == 0;  /* every other set crosses the near plane */
                     make_cards(seed * 2654435761u, near, first, second);
-                    const long shown = second_side_samples(ctx, t, sh, spps[si], first, second, &blur);
+                    const long shown = second_side_samples(ctx, t, sh, spps[si], first, second, &blur, mode == 3);
                     CHECK_MSG(shown == 0, "%s, %d spp, %s, seed %u%s: the second side shows at %ld samples",
-                              isa_names[ii], spps[si], mode == 0 ? "sharp" : mode == 1 ? "decoupled" : "supersample",
-                              seed, near ? " (near plane)" : "", shown);
+                              isa_names[ii], spps[si], mode_names[mode], seed, near ? " (near plane)" : "", shown);
                 }
             }
             mos_target_destroy(ctx, t);
