@@ -155,7 +155,9 @@ typedef struct mos_context mos_context;
 typedef struct mos_pipeline_desc {
     int threads;          /* worker threads (logical rasterizers); 0 = the cores this process may run on */
     const char *pattern;  /* bin -> worker table: "diagonal" (default), "g80", ...; at most 255 chars */
-    int bin_px;           /* fine bin edge in pixels, power of two 4..256; default 16 */
+    int bin_px;           /* fine bin edge in pixels, power of two 4..256; 0: 16, and 32 for frames
+                           * the stochastic back-end draws (blur), when coarse_px and a frame's
+                           * tile_px are multiples of 32 (mos_frame_stats.bin says which) */
     int coarse_px;        /* coarse tile edge in pixels, multiple of bin_px; default 256 */
     int batch;            /* primitives per binning batch; default 4096; <0 = whole frame */
     int early;            /* early-draw capacity K; default 64; <0 = off (K = 0) */

@@ -266,7 +266,7 @@ static void fill_stats(const mos_context *ctx, const frame_state *f, double fram
     st->height = f->target->height;
     st->spp = f->target->samples;
     st->threads = p->threads;
-    st->bin = p->bin_px;
+    st->bin = f->grid.bin_px;
     st->coarse = p->coarse_px;
     st->batch = p->batch;
     st->early = p->early;
@@ -387,13 +387,26 @@ static void frame_packed_pattern(mos_context *ctx, frame_state *f)
     f->pattern = &ctx->packed;
 }
 
+/* The frame's fine bin: the pipeline's, or for a frame of blur with the
+ * size left to the library FRAME_BLUR_BIN_PX where the coarse tile and the
+ * tile mask's tiles are whole multiples of it. */
+static int frame_bin_px(const mos_context *ctx, const frame_blur *b)
+{
+    const int blur_bin = FRAME_BLUR_BIN_PX;
+    if (!ctx->bin_auto || !b->stochastic || ctx->pipeline.coarse_px % blur_bin != 0 ||
+        (ctx->tile_mask && ctx->tile_px % blur_bin != 0))
+        return ctx->pipeline.bin_px;
+    return blur_bin;
+}
+
 /* The frame the recorded draws make, for target t: the pattern, the target's
  * bin grid, (u, v, t) tables and inspection records, the workers' scratch,
  * then *f, everything the stages read.  Not MOS_OK: nothing to run. */
 static mos_result frame_build(mos_context *ctx, frame_target *t, double t0, frame_state *f)
 {
     mos_result r = MOS_OK;
-    if (backend_target_bin_grid(t, ctx->pipeline.bin_px, &ctx->allocator) != MOS_OK)
+    const frame_blur blur = blur_settings(ctx, t);
+    if (backend_target_bin_grid(t, frame_bin_px(ctx, &blur), &ctx->allocator) != MOS_OK)
         r = ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_end_frame: out of memory");
     if (r == MOS_OK) r = frame_pattern(ctx, t);  /* over the target's grid */
     if (r == MOS_OK && backend_target_uvt_seed(t, ctx->blur.seed, &ctx->allocator) != MOS_OK)
@@ -412,7 +425,7 @@ static mos_result frame_build(mos_context *ctx, frame_target *t, double t0, fram
         .early = ctx->pipeline.early,
         .hot = ctx->hot,
         .isa = ctx->hot->isa,
-        .blur = blur_settings(ctx, t),
+        .blur = blur,
         .t_start_ms = t0,
     };
     if (!frame_masks(ctx, t, f)) return ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_end_frame: out of memory for the tile mask");
