@@ -407,7 +407,8 @@ typedef struct mos_blur_desc {
     float shading_rate;    /* shading-grid points per pixel edge, 1/16..16; 0 = 1 */
     bool adaptive_rate;    /* DECOUPLED: coarser grid for triangles blurred more than a pixel */
     bool bilinear;         /* DECOUPLED: blend the four nearest grid points */
-    int cache_quads;       /* shading-cache capacity per worker in 2x2 quads, 4..65536; 0 = 1024 */
+    int cache_quads;       /* shading-cache capacity per worker in 2x2 quads, 4..65536; 0 = 1024 per
+                            * 16x16 pixels of the frame's bin, at least 1024 (4096 for blur's 32) */
     float pinhole[3];      /* MSAA: the (u, v, t) every draw is seen at (accumulation sub-frames) */
     float pixel_offset[2]; /* MSAA: the image moved by (dx, dy) pixels, each within -1..1: the sub-pixel
                             * jitter of accumulation sub-frames (mos_accum_jitter); 0 = none */

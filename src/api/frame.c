@@ -405,8 +405,11 @@ static int frame_bin_px(const mos_context *ctx, const frame_blur *b)
 static mos_result frame_build(mos_context *ctx, frame_target *t, double t0, frame_state *f)
 {
     mos_result r = MOS_OK;
-    const frame_blur blur = blur_settings(ctx, t);
-    if (backend_target_bin_grid(t, frame_bin_px(ctx, &blur), &ctx->allocator) != MOS_OK)
+    frame_blur blur = blur_settings(ctx, t);
+    const int bin = frame_bin_px(ctx, &blur);
+    if (!ctx->blur.cache_quads && bin > 16)  /* the default cache holds a bin's quads: 1024 per 16x16 pixels */
+        blur.cache_quads = 1024 * (bin / 16) * (bin / 16) < 65536 ? 1024 * (bin / 16) * (bin / 16) : 65536;
+    if (backend_target_bin_grid(t, bin, &ctx->allocator) != MOS_OK)
         r = ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_end_frame: out of memory");
     if (r == MOS_OK) r = frame_pattern(ctx, t);  /* over the target's grid */
     if (r == MOS_OK && backend_target_uvt_seed(t, ctx->blur.seed, &ctx->allocator) != MOS_OK)
