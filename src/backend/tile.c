@@ -145,12 +145,25 @@ static void inspect_quads(const frame_target *t, const raster_quad *quads, int n
     }
 }
 
-/* Whether tri's samples may take the deferred path: a plain opaque write
- * (depth test and write) whose shader never discards. */
-static bool deferrable(const backend_scratch *s, const frame_tri *tri)
+/* The three paths of a triangle (the opening comment), and NONE: no write
+ * waits. */
+typedef enum tri_path { PATH_NONE, PATH_QUADS, PATH_ORDERED, PATH_DEFERRED } tri_path;
+
+/* tri's path: the 2D quads unless it needs the stochastic rasterizer, then
+ * deferred for a plain opaque write (depth test and write) whose shader
+ * never discards, when the frame's bins fit the buffer; else ordered. */
+static tri_path path_of(const backend_scratch *s, const frame_state *f, const frame_tri *tri)
 {
+    if (!needs_stochastic(f, tri)) return PATH_QUADS;
     const frame_draw *d = tri->draw;
-    return s->vis_ok && d->never_discards && d->blend == MOS_BLEND_OPAQUE && d->depth_test && d->depth_write;
+    const bool plain = d->never_discards && d->blend == MOS_BLEND_OPAQUE && d->depth_test && d->depth_write;
+    return s->vis_ok && plain ? PATH_DEFERRED : PATH_ORDERED;
+}
+
+/* The path whose writes wait for flush_writes (one at a time). */
+static tri_path waiting_path(const backend_scratch *s)
+{
+    return s->pending ? PATH_QUADS : s->queued ? PATH_ORDERED : s->vis_run ? PATH_DEFERRED : PATH_NONE;
 }
 
 /* The ROP of every write waiting: the pending quads shaded, the
@@ -243,21 +256,25 @@ void backend_run_bin(backend_scratch *s, const frame_state *f, uint32_t bin, con
         bin_rect c = {r.x0 > tri->min_x ? r.x0 : tri->min_x, r.y0 > tri->min_y ? r.y0 : tri->min_y,
                       r.x1 < tri->max_x + 1 ? r.x1 : tri->max_x + 1, r.y1 < tri->max_y + 1 ? r.y1 : tri->max_y + 1};
         if (c.x0 >= c.x1 || c.y0 >= c.y1) continue;
-        if (needs_stochastic(f, tri) && deferrable(s, tri)) {
-            if (s->pending || s->queued) flush_writes(s, f, st);
-            if (!s->vis_run) vis_begin(&s->vis, t, f->grid.bin_px, r.x0, r.y0, tris, s->pristine ? &f->clear_depth : NULL);
+        const tri_path path = path_of(s, f, tri), waiting = waiting_path(s);
+        if (waiting != PATH_NONE && waiting != path) flush_writes(s, f, st);  /* writes stay in API order */
+        switch (path) {
+        case PATH_DEFERRED:
+            if (!s->vis_run)
+                vis_begin(&s->vis, t, f->grid.bin_px, r.x0, r.y0, tris, s->pristine ? &f->clear_depth : NULL);
             s->vis_run = true;
             s->vis.tri_index = i;
             f->hot->stoch_walk(tri, &s->vis_view, &t->ranked, t->tuples, f->grid.bin_px, c.x0, c.y0, c.x1, c.y1,
                                s->pixels, vis_block, &s->vis, &counts);
-        } else if (needs_stochastic(f, tri)) {
-            if (s->pending || s->vis_run) flush_writes(s, f, st);
+            break;
+        case PATH_ORDERED:
             f->hot->stoch_walk(tri, &s->view, &t->ranked, t->tuples, f->grid.bin_px, c.x0, c.y0, c.x1, c.y1, s->pixels,
                                decouple_block, (void *)&dc, &counts);
             s->queued = true;
-        } else {
-            if (s->queued || s->vis_run) flush_writes(s, f, st);
+            break;
+        default:
             raster_2d(s, f, tri, c, raster, &counts, st);
+            break;
         }
     }
     flush_writes(s, f, st);
