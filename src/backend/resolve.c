@@ -18,12 +18,12 @@
 /* The quads the lookup last used, direct-mapped by the low bits of the quad
  * and the triangle's index (RECENT_SLOT), a table per field: their
  * triangle (VIS_NONE: empty), quad and entry, times 4. */
-#define RECENT_SLOTS 256
+#define RECENT_SLOTS 1024
 typedef struct recent_quads {
     _Alignas(64) uint32_t id[RECENT_SLOTS];
     _Alignas(64) int32_t qx[RECENT_SLOTS], qy[RECENT_SLOTS], code[RECENT_SLOTS];
 } recent_quads;
-#define RECENT_SLOT(id, qx, qy) (((uint32_t)(qx) & 7u) | ((uint32_t)(qy) & 7u) << 3 | ((id) & 3u) << 6)
+#define RECENT_SLOT(id, qx, qy) (((uint32_t)(qx) & 15u) | ((uint32_t)(qy) & 15u) << 4 | ((id) & 3u) << 8)
 
 static void recent_clear(recent_quads *r)
 {
