@@ -498,26 +498,13 @@ static void test_premultiplied(void)
 
 int main(void)
 {
-    snprintf(dir, sizeof dir, "%s", "/tmp/mosaic-materials.XXXXXX");
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    if (!tu_tmpdir(dir, sizeof dir, "materials")) return 1;
     TEST_RUN(test_obj_materials);
     TEST_RUN(test_gltf_alpha_modes);
     TEST_RUN(test_array_properties);
     TEST_RUN(test_texture_warnings);
     TEST_RUN(test_alpha_cutoff);
     TEST_RUN(test_premultiplied);
-    static const char *const files[] = { "left.png", "right.png", "quads.mtl", "quads.obj", "materials.scene",
-                                         "override.scene", "warn.scene", "stripes.png", "fence.gltf", "gltf.scene",
-                                         "half.png", "glass.gltf", "tri.mtl", "tri.obj", "evil.assbin",
-                                         "evil.scene" };
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        char path[128];
-        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
-        remove(path);
-    }
-    rmdir(dir);
+    tu_rmtree(dir);
     return TEST_EXIT();
 }

@@ -3,7 +3,7 @@
  * Fed by make test; links the library's internal pattern header and src/scene (TOOLS_A). */
 #include <unistd.h>
 
-#include "check.h"
+#include "testutil.h"
 #include "pattern/pattern.h"
 #include "scene/scene.h"
 
@@ -397,11 +397,7 @@ static void test_render_identical(void)
 
 int main(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/mosaic_test_patterns.XXXXXX");
-    if (!mkdtemp(tmpdir)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    if (!tu_tmpdir(tmpdir, sizeof tmpdir, "patterns")) return 1;
     TEST_RUN(test_registry);
     TEST_RUN(test_mt19937);
     TEST_RUN(test_formulas);
@@ -410,8 +406,6 @@ int main(void)
     TEST_RUN(test_seeds);
     TEST_RUN(test_file);
     TEST_RUN(test_render_identical);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);
+    tu_rmtree(tmpdir);
     return TEST_EXIT();
 }

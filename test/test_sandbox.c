@@ -4,7 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "testutil.h"
 #include "scene/scene.h"
 
 static char tmpdir[64], box[128], err[2048];
@@ -241,11 +241,7 @@ static void test_unsandboxed(void)
 
 int main(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/mosaic_test_sandbox.XXXXXX");
-    if (!mkdtemp(tmpdir)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    if (!tu_tmpdir(tmpdir, sizeof tmpdir, "sandbox")) return 1;
     setup();
     TEST_RUN(test_inside);
     TEST_RUN(test_outside);
@@ -254,9 +250,6 @@ int main(void)
     TEST_RUN(test_implicit_vertex_shader);
     TEST_RUN(test_texture_identity_and_budget);
     TEST_RUN(test_unsandboxed);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", tmpdir);
+    tu_rmtree(tmpdir);
     return TEST_EXIT();
 }

@@ -494,11 +494,7 @@ static void test_hostile_time(void)
 
 int main(void)
 {
-    snprintf(dir, sizeof dir, "%s", "/tmp/mosaic-scene-time.XXXXXX");
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
-        return 1;
-    }
+    if (!tu_tmpdir(dir, sizeof dir, "scene-time")) return 1;
     TEST_RUN(test_time_zero);
     TEST_RUN(test_time_exported);
     TEST_RUN(test_velocity);
@@ -509,17 +505,6 @@ int main(void)
     TEST_RUN(test_path_errors);
     TEST_RUN(test_path_warning);
     TEST_RUN(test_hostile_time);
-    static const char *const files[] = {
-        "vel_moving.scene", "vel_placed.scene", "rot_turning.scene", "rot_placed.scene", "cam_path.scene",
-        "cam_mid.scene", "cam_first.scene", "cam_last.scene", "cam_open.scene", "cam_sharp.scene",
-        "cam_still.scene", "cam_fixed.scene", "lens_path.scene", "lens_fixed.scene", "err.scene", "keys.scene",
-        "warn.scene", "hostile.scene",
-    };
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        char path[128];
-        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
-        remove(path);
-    }
-    rmdir(dir);
+    tu_rmtree(dir);
     return TEST_EXIT();
 }

@@ -3,8 +3,29 @@
 #ifndef MOSAIC_TEST_UTIL_H
 #define MOSAIC_TEST_UTIL_H
 
+#include <ftw.h>
 #include <math.h>
+#include <stdio.h>
 #include "check.h"
+
+/* ---- temporary folders -------------------------------------------------- */
+/* A new folder /tmp/mosaic-NAME.XXXXXX into dir; false (with perror) when it
+ * cannot be made. */
+static inline bool tu_tmpdir(char *dir, size_t size, const char *name)
+{
+    snprintf(dir, size, "/tmp/mosaic-%s.XXXXXX", name);
+    if (mkdtemp(dir)) return true;
+    perror("mkdtemp");
+    return false;
+}
+static inline int tu_rm_entry_(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    if (remove(path) != 0) fprintf(stderr, "could not remove %s\n", path);
+    return 0;
+}
+/* Removes dir and everything in it (the test's temporary folder). */
+static inline void tu_rmtree(const char *dir) { nftw(dir, tu_rm_entry_, 16, FTW_DEPTH | FTW_PHYS); }
 
 /* ---- shaders ----------------------------------------------------------- */
 /* attribs = clip-space x, y, z, w (stride >= 4). */
