@@ -34,19 +34,10 @@ void mos_accum_pinhole(int k, float uvt[3])
     raster_halton_uvt((uint64_t)(k < 0 ? 0 : k) + 1, uvt);
 }
 
-static double radical_inverse(uint64_t i, uint64_t base)
-{
-    double r = 0.0, f = 1.0 / (double)base;
-    for (; i; i /= base, f /= (double)base) r += (double)(i % base) * f;
-    return r;
-}
-
 void mos_accum_jitter(int k, float xy[2])
 {
     if (!xy) return;
-    const uint64_t i = (uint64_t)(k < 0 ? 0 : k) + 1;  /* mos_accum_pinhole's index */
-    xy[0] = (float)(radical_inverse(i, 7) - 0.5);
-    xy[1] = (float)(radical_inverse(i, 11) - 0.5);
+    raster_halton_jitter((uint64_t)(k < 0 ? 0 : k) + 1, xy);  /* mos_accum_pinhole's index */
 }
 
 /* Checks a frame's blur settings; NULL when they are valid, else why not. */
@@ -407,8 +398,10 @@ static mos_result frame_build(mos_context *ctx, frame_target *t, double t0, fram
     mos_result r = MOS_OK;
     frame_blur blur = blur_settings(ctx, t);
     const int bin = frame_bin_px(ctx, &blur);
-    if (!ctx->blur.cache_quads && bin > 16)  /* the default cache holds a bin's quads: 1024 per 16x16 pixels */
-        blur.cache_quads = 1024 * (bin / 16) * (bin / 16) < 65536 ? 1024 * (bin / 16) * (bin / 16) : 65536;
+    if (!ctx->blur.cache_quads && bin > 16) {  /* the default cache holds a bin's quads: 1024 per 16x16 pixels */
+        const int quads = 1024 * (bin / 16) * (bin / 16);
+        blur.cache_quads = quads < 65536 ? quads : 65536;
+    }
     if (backend_target_bin_grid(t, bin, &ctx->allocator) != MOS_OK)
         r = ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_end_frame: out of memory");
     if (r == MOS_OK) r = frame_pattern(ctx, t);  /* over the target's grid */

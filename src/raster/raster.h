@@ -45,6 +45,9 @@ static inline int raster_lane_class(int l) { return (l & 1) | (l >> 2 & 1) << 1;
  * (radius sqrt of the first, angle the second) and a shutter time in
  * [0, 1); mos_accum_pinhole's sub-frame i - 1. */
 void raster_halton_uvt(uint64_t i, float out[3]);
+/* Halton point i's next two dimensions (bases 7, 11) less 1/2: an offset in
+ * [-1/2, 1/2) of the pixel (mos_accum_jitter's sub-frame i - 1). */
+void raster_halton_jitter(uint64_t i, float out[2]);
 void raster_tuples_fill(int spp, uint32_t seed, const frame_samples *pos, frame_tuples *out);
 void raster_uvt_fill(const frame_tuples *tuples, float *uvt);
 

@@ -85,6 +85,12 @@ void raster_halton_uvt(uint64_t i, float out[3])
     out[2] = t < 1.0f ? t : 0x1.fffffep-1f;
 }
 
+void raster_halton_jitter(uint64_t i, float out[2])
+{
+    out[0] = (float)(radical_inverse(i, 7) - 0.5);
+    out[1] = (float)(radical_inverse(i, 11) - 0.5);
+}
+
 /* How far two tuples lie apart for a group: the lens's disk is 2 wide,
  * the shutter 1, and a group's spread in either widens its triangles'
  * union alike, so time counts twice. */
