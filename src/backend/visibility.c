@@ -69,34 +69,23 @@ void vis_begin(vis_buffer *vb, const frame_target *t, int bin_px, int x0, int y0
     }
 }
 
-/* Block b (at pixel (bx, by) of the target) from the target's depth, no
- * triangle; samples of pixels outside the target can never be nearer. */
+/* Block b (at pixel (bx, by) of the target) from the target's depth (the
+ * clear depth, without reading it, in a bin just cleared), no triangle;
+ * samples of pixels outside the target can never be nearer. */
 UTIL_CLONES_AVX2 static void load_block(vis_buffer *vb, int b, int bx, int by)
 {
     const frame_target *t = vb->t;
     const frame_tuples *tp = t->tuples;
     const int S = vb->spp;
     const size_t base = (size_t)b * (size_t)S * 16;
-    if (vb->cleared) {  /* every sample inside the target holds the clear depth */
-        float lane_z[16];
-        for (int l = 0; l < 16; l++)
-            lane_z[l] = bx + (l & 3) < t->width && by + (l >> 2) < t->height ? vb->clear_depth : -INFINITY;
-        for (int g = 0; g < S; g++)
-            for (int l = 0; l < 16; l++) {
-                vb->z[base + (size_t)g * 16 + (size_t)l] = lane_z[l];
-                vb->tri[base + (size_t)g * 16 + (size_t)l] = VIS_NONE;
-            }
-        vb->block_stamp[b] = vb->stamp;
-        vb->touched[vb->touched_count++] = (uint16_t)b;
-        return;
-    }
     for (int l = 0; l < 16; l++) {
         const int x = bx + (l & 3), y = by + (l >> 2);
-        const bool inside = x < t->width && y < t->height;
-        const float *depth = inside ? t->depth + ((size_t)y * (size_t)t->width + (size_t)x) * (size_t)S : NULL;
+        const bool inside = x < t->width && y < t->height, read = inside && !vb->cleared;
+        const float *depth = read ? t->depth + ((size_t)y * (size_t)t->width + (size_t)x) * (size_t)S : NULL;
+        const float fixed = inside ? vb->clear_depth : -INFINITY;
         for (int g = 0; g < S; g++) {
             const size_t i = base + (size_t)g * 16 + (size_t)l;
-            vb->z[i] = inside ? depth[tp->lane_sample[g][l]] : -INFINITY;
+            vb->z[i] = read ? depth[tp->lane_sample[g][l]] : fixed;
             vb->tri[i] = VIS_NONE;
         }
     }
