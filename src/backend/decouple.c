@@ -169,23 +169,33 @@ void decouple_drain(decouple_scratch *d, shade_scratch *ss, frame_target *t, fra
 void decouple_begin_bin(decouple_scratch *d) { shading_cache_reset(&d->cache); }
 
 /* A new referenced entry for (tri, qx, qy) (anonymous unless keyed),
- * queued for shading at the lane positions the caller writes.  When every
- * entry is referenced the ROP queue drains first: a stall. */
-static int32_t new_entry(decouple_scratch *d, const decouple_ctx *c, const frame_tri *tri, int32_t qx, int32_t qy,
-                         bool keyed, int px, int py)
+ * queued for shading at the lane positions the caller writes, or
+ * CACHE_NONE when every entry is referenced. */
+static int32_t try_new_entry(decouple_scratch *d, const decouple_ctx *c, const frame_tri *tri, int32_t qx,
+                             int32_t qy, bool keyed, int px, int py)
 {
+    const int32_t e = shading_cache_insert(&d->cache, tri, qx, qy, keyed);
+    if (e == CACHE_NONE) return CACHE_NONE;
     c->st->cache_misses++;
     const frame_target *t = c->f->target;
     /* Inspection: the quad's four lanes, at the 2x2 pixels of the sample
      * that missed (their grid points lie about there). */
     if (t->recording && (t->inspect.what & MOS_INSPECT_SHADES)) backend_inspect_quad(t->inspect.shades, t, px & ~1, py & ~1);
-    int32_t e = shading_cache_insert(&d->cache, tri, qx, qy, keyed);
+    d->pending[d->pending_count++] = e;  /* pending entries are referenced: never more than capacity */
+    return e;
+}
+
+/* try_new_entry; when every entry is referenced the ROP queue drains
+ * first: a stall. */
+static int32_t new_entry(decouple_scratch *d, const decouple_ctx *c, const frame_tri *tri, int32_t qx, int32_t qy,
+                         bool keyed, int px, int py)
+{
+    int32_t e = try_new_entry(d, c, tri, qx, qy, keyed, px, py);
     if (e == CACHE_NONE) {
         c->st->cache_stalls++;
         decouple_drain(d, c->shade, c->f->target, c->st);
-        e = shading_cache_insert(&d->cache, tri, qx, qy, keyed);
+        e = try_new_entry(d, c, tri, qx, qy, keyed, px, py);
     }
-    d->pending[d->pending_count++] = e;  /* pending entries are referenced: never more than capacity */
     return e;
 }
 
@@ -404,11 +414,12 @@ void decouple_block(void *consumer, const stoch_block *blk)
 
 shading_cache *decouple_cache(decouple_scratch *d) { return &d->cache; }
 
-void decouple_queue_shade(decouple_scratch *d, int32_t e, float rate)
+int32_t decouple_new_grid_entry(decouple_scratch *d, const decouple_ctx *c, const frame_tri *tri, int32_t qx,
+                                int32_t qy, int px, int py)
 {
-    cache_entry *ce = &d->cache.entries[e];
-    grid_points(ce, ce->qx, ce->qy, rate);
-    d->pending[d->pending_count++] = e;
+    const int32_t e = try_new_entry(d, c, tri, qx, qy, true, px, py);
+    if (e != CACHE_NONE) grid_points(&d->cache.entries[e], qx, qy, tri->blur ? tri->blur->rate : c->f->blur.rate);
+    return e;
 }
 
 void decouple_shade(decouple_scratch *d, shade_scratch *ss, frame_worker_stats *st) { shade_pending(d, ss, st); }

@@ -29,11 +29,14 @@ void decouple_begin_bin(decouple_scratch *d);
  * sample writes of one emitted block's live samples. */
 void decouple_block(void *consumer, const stoch_block *blk);
 /* For the visibility buffer's resolve (resolve.c), which shares the cache
- * and the shade stage: the cache; entry e (just inserted) queued for
- * shading at its quad's grid points, `rate` per pixel; the queued entries
- * shaded (their writes are the caller's). */
+ * and the shade stage: the cache; a new keyed entry for grid quad (qx, qy)
+ * of tri queued for shading at its grid points (a miss, as the ordered
+ * path counts and inspects it; pixel (px, py) asked for it), or CACHE_NONE
+ * when every entry is referenced; the queued entries shaded (their writes
+ * are the caller's). */
 shading_cache *decouple_cache(decouple_scratch *d);
-void decouple_queue_shade(decouple_scratch *d, int32_t e, float rate);
+int32_t decouple_new_grid_entry(decouple_scratch *d, const decouple_ctx *c, const frame_tri *tri, int32_t qx,
+                                int32_t qy, int px, int py);
 void decouple_shade(decouple_scratch *d, shade_scratch *ss, frame_worker_stats *st);
 /* Shades what is pending and applies every queued write, in order. */
 void decouple_drain(decouple_scratch *d, shade_scratch *ss, frame_target *t, frame_worker_stats *st);

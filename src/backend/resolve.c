@@ -129,13 +129,8 @@ static int32_t hold_entry(resolve_ctx *r, uint32_t id, int32_t qx, int32_t qy, i
         else cache->refs[e]--;                                    /* the run held it already */
         return e;
     }
-    e = shading_cache_insert(cache, tri, qx, qy, true);
-    if (e == CACHE_NONE) return CACHE_NONE;
-    c->st->cache_misses++;
-    const frame_target *t = c->f->target;
-    if (t->recording && (t->inspect.what & MOS_INSPECT_SHADES)) backend_inspect_quad(t->inspect.shades, t, px & ~1, py & ~1);
-    decouple_queue_shade(c->d, e, tri->blur ? tri->blur->rate : c->f->blur.rate);
-    vb->held[vb->held_count++] = e;
+    e = decouple_new_grid_entry(c->d, c, tri, qx, qy, px, py);
+    if (e != CACHE_NONE) vb->held[vb->held_count++] = e;
     return e;
 }
 
