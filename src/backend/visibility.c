@@ -78,16 +78,30 @@ UTIL_CLONES_AVX2 static void load_block(vis_buffer *vb, int b, int bx, int by)
     const frame_tuples *tp = t->tuples;
     const int S = vb->spp;
     const size_t base = (size_t)b * (size_t)S * 16;
+    /* Lane l reads its pixel's samples at[l] floats after the block's first
+     * (the fixed depth fix[l] where it does not read), so that a row of
+     * sixteen is one loop the compiler vectorizes (a gather). */
+    int32_t at[16];
+    float fix[16];
+    int32_t read[16];
     for (int l = 0; l < 16; l++) {
         const int x = bx + (l & 3), y = by + (l >> 2);
-        const bool inside = x < t->width && y < t->height, read = inside && !vb->cleared;
-        const float *depth = read ? t->depth + ((size_t)y * (size_t)t->width + (size_t)x) * (size_t)S : NULL;
-        const float fixed = inside ? vb->clear_depth : -INFINITY;
-        for (int g = 0; g < S; g++) {
-            const size_t i = base + (size_t)g * 16 + (size_t)l;
-            vb->z[i] = read ? depth[tp->lane_sample[g][l]] : fixed;
-            vb->tri[i] = VIS_NONE;
+        const bool inside = x < t->width && y < t->height;
+        read[l] = inside && !vb->cleared ? -1 : 0;
+        at[l] = read[l] ? ((l >> 2) * t->width + (l & 3)) * S : 0;
+        fix[l] = inside ? vb->clear_depth : -INFINITY;
+    }
+    const float *depth = vb->cleared ? NULL : t->depth + ((size_t)by * (size_t)t->width + (size_t)bx) * (size_t)S;
+    for (int g = 0; g < S; g++) {
+        float *restrict z = vb->z + base + (size_t)g * 16;
+        uint32_t *restrict tri = vb->tri + base + (size_t)g * 16;
+        const uint8_t *restrict sample = tp->lane_sample[g];
+        if (depth) {
+            for (int l = 0; l < 16; l++) z[l] = read[l] ? depth[at[l] + sample[l]] : fix[l];
+        } else {
+            for (int l = 0; l < 16; l++) z[l] = fix[l];
         }
+        for (int l = 0; l < 16; l++) tri[l] = VIS_NONE;
     }
     vb->block_stamp[b] = vb->stamp;
     vb->touched[vb->touched_count++] = (uint16_t)b;
