@@ -161,29 +161,21 @@ static void STOCH_GROUP(const frame_tri *tri, const stoch_setup *restrict S, con
     }
     const float rate = b->rate;
     const int bx_first = x0 & ~3, by_first = y0 & ~3;
-    /* Blocks inside every class's box have all sixteen lanes. */
-    int ix0 = box[0][0], ix1 = box[0][1], iy0 = box[0][2], iy1 = box[0][3];
-    for (int c = 1; c < FRAME_CLASSES; c++) {
-        ix0 = box[c][0] > ix0 ? box[c][0] : ix0;
-        ix1 = box[c][1] < ix1 ? box[c][1] : ix1;
-        iy0 = box[c][2] > iy0 ? box[c][2] : iy0;
-        iy1 = box[c][3] < iy1 ? box[c][3] : iy1;
-    }
+    /* The lanes of the classes whose tuple's box is not empty, within the
+     * union (which the bin holds: its edges may cut blocks); each box is
+     * conservative, so the edge test decides the rest. */
+    uint32_t classes = 0;
+    for (int c = 0; c < FRAME_CLASSES; c++)
+        classes |= (box[c][0] < box[c][1]) & (box[c][2] < box[c][3]) ? stoch_class_lanes[c] : 0u;
+    stoch_box all;
+    stoch_box_init(&all, x0, y0, x1, y1);
     stoch_block blk;
     blk.tri = tri;
     blk.sample = sample;
     blk.group = g;
     for (int by = by_first; by < y1; by += 4) {
         for (int bx = bx_first; bx < x1; bx += 4) {
-            /* The lanes of each class inside its own tuple's box. */
-            uint32_t mask = 0xffffu;
-            if (!((bx >= ix0) & (bx + 4 <= ix1) & (by >= iy0) & (by + 4 <= iy1))) {
-                mask = 0;
-                for (int c = 0; c < FRAME_CLASSES; c++)
-                    mask |= stoch_class_lanes[c] & raster_block_cols(box[c][0] - bx, box[c][1] - bx) &
-                            raster_block_rows(box[c][2] - by, box[c][3] - by);
-            }
-            if (!mask) continue;
+            const uint32_t mask = classes & stoch_box_lanes(&all, bx, by);
             const uint64_t lanes = (uint64_t)__builtin_popcount(mask);  /* every candidate is tested */
             counts->stoch_candidates += lanes;
             counts->stoch_tested += lanes;
