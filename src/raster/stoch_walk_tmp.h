@@ -145,9 +145,9 @@ static const uint32_t stoch_class_lanes[FRAME_CLASSES] = {0x0505u, 0x0a0au, 0x50
  * tuples' boxes within the bin, not empty; box[c] class c's box, clipped
  * to the bin, as x0, x1, y0, y1). */
 static void STOCH_GROUP(const frame_tri *tri, const stoch_setup *restrict S, const frame_tuples *tp, int g,
-                        const int32_t box[FRAME_CLASSES][4], const raster_view *v, bool depth_test, int bin_px,
-                        int x0, int y0, int x1, int y1, stoch_pixels *px, stoch_emit_fn emit, void *consumer,
-                        raster_counts *counts)
+                        const int32_t box[FRAME_CLASSES][4], const stoch_box *cut, const raster_view *v,
+                        bool depth_test, int bin_px, int x0, int y0, int x1, int y1, stoch_pixels *px,
+                        stoch_emit_fn emit, void *consumer, raster_counts *counts)
 {
     const frame_tri_blur *b = tri->blur;
     const uint8_t *sample = tp->lane_sample[g];
@@ -161,21 +161,18 @@ static void STOCH_GROUP(const frame_tri *tri, const stoch_setup *restrict S, con
     }
     const float rate = b->rate;
     const int bx_first = x0 & ~3, by_first = y0 & ~3;
-    /* The lanes of the classes whose tuple's box is not empty, within the
-     * union (which the bin holds: its edges may cut blocks); each box is
-     * conservative, so the edge test decides the rest. */
+    /* The lanes of the classes whose tuple's box is not empty (each box is
+     * conservative: the edge test decides the rest). */
     uint32_t classes = 0;
     for (int c = 0; c < FRAME_CLASSES; c++)
         classes |= (box[c][0] < box[c][1]) & (box[c][2] < box[c][3]) ? stoch_class_lanes[c] : 0u;
-    stoch_box all;
-    stoch_box_init(&all, x0, y0, x1, y1);
     stoch_block blk;
     blk.tri = tri;
     blk.sample = sample;
     blk.group = g;
     for (int by = by_first; by < y1; by += 4) {
         for (int bx = bx_first; bx < x1; bx += 4) {
-            const uint32_t mask = classes & stoch_box_lanes(&all, bx, by);
+            const uint32_t mask = cut ? classes & stoch_box_lanes(cut, bx, by) : classes;
             const uint64_t lanes = (uint64_t)__builtin_popcount(mask);  /* every candidate is tested */
             counts->stoch_candidates += lanes;
             counts->stoch_tested += lanes;
@@ -239,6 +236,13 @@ void STOCH_WALK_FN(const frame_tri *tri, const raster_view *v, const frame_ranke
     const bool depth_test = v->depth && tri->draw->depth_test;
     stoch_setup S;
     STOCH_SETUP(b, tp, x0, y0, x1, y1, &S);
+    /* Where the walk's rectangle ends on the window's edge and that edge
+     * cuts its last blocks, the window's lanes (the boxes lie within the
+     * rectangle, their blocks may reach beyond it). */
+    const bool cut_x = (x1 & 3) && x1 == v->width, cut_y = (y1 & 3) && y1 == v->height;
+    stoch_box window;
+    stoch_box_init(&window, x0 & ~3, y0 & ~3, cut_x ? x1 : (x1 + 3) & ~3, cut_y ? y1 : (y1 + 3) & ~3);
+    const stoch_box *cut = cut_x || cut_y ? &window : NULL;
     for (int g = 0; g < tp->spp; g++) {
         int32_t box[FRAME_CLASSES][4];
         int gx0 = x1, gx1 = x0, gy0 = y1, gy1 = y0;
@@ -251,7 +255,7 @@ void STOCH_WALK_FN(const frame_tri *tri, const raster_view *v, const frame_ranke
             gy1 = box[c][3] > gy1 ? box[c][3] : gy1;
         }
         if (gx0 >= gx1 || gy0 >= gy1) continue;
-        STOCH_GROUP(tri, &S, tp, g, (const int32_t(*)[4])box, v, depth_test, bin_px, gx0, gy0, gx1, gy1, px, emit,
+        STOCH_GROUP(tri, &S, tp, g, (const int32_t(*)[4])box, cut, v, depth_test, bin_px, gx0, gy0, gx1, gy1, px, emit,
                     consumer, counts);
     }
 }
