@@ -45,12 +45,32 @@ typedef struct resolve_ctx {
     uint64_t visible;  /* samples written */
 } resolve_ctx;
 
+/* The lanes of a row of sixteen entries that some triangle covers. */
+UTIL_CLONES_AVX2 static uint32_t visible_lanes(const uint32_t *restrict tri)
+{
+    uint32_t m = 0;
+    for (int l = 0; l < 16; l++) m |= (uint32_t)(tri[l] != VIS_NONE) << l;
+    return m;
+}
+
+/* Whether a held entry has a lane its shader discarded (a shader that
+ * broke its never_discards promise: WRITE then leaves those samples). */
+static bool held_discard(const vis_buffer *vb, const cache_entry *entries)
+{
+    uint32_t any = 0;
+    for (int i = 0; i < vb->held_count; i++) {
+        const uint8_t *d = entries[vb->held[i]].result.discard;
+        any |= (uint32_t)(d[0] | d[1] | d[2] | d[3]);
+    }
+    return any != 0;
+}
+
 /* WRITE for entries [from, to) of the run: each visible sample's colour
  * from its grid point (vb->code: entry * 4 + lane), with its depth, to the
- * target.  Blur area as the ordered path's drain counts it.  Returns the
- * visible samples. */
+ * target, but where `discards` and the lane was discarded.  Blur area as
+ * the ordered path's drain counts it.  Returns the visible samples. */
 static uint64_t resolve_writes(const vis_buffer *vb, cache_entry *entries, frame_target *t, vis_pos from, vis_pos to,
-                               frame_worker_stats *st)
+                               bool discards, frame_worker_stats *st)
 {
     const frame_tuples *tp = t->tuples;
     const int S = vb->spp, per_block = 16 * S, bins_x = vb->bin_px >> 2;
@@ -70,19 +90,20 @@ static uint64_t resolve_writes(const vis_buffer *vb, cache_entry *entries, frame
         for (int j = j0; j < j1;) {  /* row by row: row g's lanes are at their pixels' samples lane_sample[g] */
             const int g = j >> 4, end = 16 * g + 16 < j1 ? 16 * g + 16 : j1;
             const uint8_t *sample = tp->lane_sample[g];
-            const uint32_t *tri = vb->tri + base + 16 * g;
             const int32_t *code = vb->code + base + 16 * g;
             const float *z = vb->z + base + 16 * g;
-            for (int l = j & 15; l < end - 16 * g; l++) {
-                if (tri[l] == VIS_NONE) continue;
-                visible++;
+            const uint32_t span = (0xffffu << (j & 15)) & (0xffffu >> (16 * g + 16 - end));
+            uint32_t m = visible_lanes(vb->tri + base + 16 * g) & span;
+            visible += (uint64_t)__builtin_popcount(m);
+            for (; m; m &= m - 1) {
+                const int l = __builtin_ctz(m);
                 const int32_t lane = code[l] & 3;
                 cache_entry *e = &entries[code[l] >> 2];
                 const uint32_t last = e->last_pixel[lane];
                 points += last == UINT32_MAX;
                 refs += last != pixel[l];
                 e->last_pixel[lane] = pixel[l];
-                if (e->result.discard[lane]) continue;  /* a shader that broke its promise: the sample stays */
+                if (discards && e->result.discard[lane]) continue;
                 const size_t idx = first[l] + sample[l];
                 t->depth[idx] = z[l];
                 t->color[idx] = e->result.rgba[lane];
@@ -108,7 +129,8 @@ static void resolve_flush(resolve_ctx *r, vis_pos to)
 {
     const decouple_ctx *c = r->c;
     decouple_shade(c->d, c->shade, c->st);
-    r->visible += resolve_writes(r->vb, r->cache->entries, c->f->target, r->done, to, c->st);
+    const bool discards = held_discard(r->vb, r->cache->entries);
+    r->visible += resolve_writes(r->vb, r->cache->entries, c->f->target, r->done, to, discards, c->st);
     release_held(r);
     recent_clear(&r->recent);
     r->done = to;
