@@ -35,6 +35,11 @@ typedef struct shade_scratch shade_scratch;
 typedef void (*shade_quads_fn)(shade_scratch *ss, const raster_quad *quads, int n, int spp, shade_result *out);
 typedef void (*shade_points_fn)(shade_scratch *ss, const frame_tri *const *tris, const float *x, const float *y, int n,
                                 shade_result *out);
+/* The resolve's lookup of a row of sixteen visibility-buffer entries in
+ * its table of recent grid quads (recent_quads.h). */
+typedef struct recent_quads recent_quads;
+typedef uint32_t (*recent_row_fn)(const recent_quads *R, const uint32_t *tri, const int32_t *gx, const int32_t *gy,
+                                  int32_t *code);
 
 /* The hot loops for one instruction set (isa.c), resolved once per
  * context: the table every stage's per-ISA bodies hang off, the raster
@@ -47,6 +52,7 @@ typedef struct backend_isa {
     stoch_walk_fn stoch_walk;
     shade_quads_fn shade_quads;
     shade_points_fn shade_points;
+    recent_row_fn recent_row;
     const shader_isa *shader;  /* shader_isa_select(isa); its sample is the context's textures' */
 } backend_isa;
 /* The ISA that `want` resolves to on this CPU (MOS_ISA_AUTO if unavailable). */

@@ -1,5 +1,6 @@
 /* backend_avx512.c — the back-end's per-ISA bodies in AVX-512: the shade stage
- * (shade_tmp.h).  Fed by tile.c and decouple.c through the ISA table. */
+ * (shade_tmp.h) and the resolve's row lookup (recent_row_tmp.h).  Fed by
+ * tile.c, decouple.c and resolve.c through the ISA table. */
 #include "util/cpu.h"
 #if defined(UTIL_X86)
 #define SIMD_LANES 16
@@ -7,4 +8,6 @@
 #define SHADE_QUADS_FN shade_quads_avx512
 #define SHADE_POINTS_FN shade_points_avx512
 #include "backend/shade_tmp.h"
+#define RECENT_ROW_FN recent_row_avx512
+#include "backend/recent_row_tmp.h"
 #endif

@@ -1,5 +1,8 @@
 /* backend_scalar.c — the back-end's per-ISA bodies in portable C: the shade stage
- * (shade_tmp.h).  Fed by tile.c and decouple.c through the ISA table. */
+ * (shade_tmp.h) and the resolve's row lookup (recent_row_tmp.h).  Fed by
+ * tile.c, decouple.c and resolve.c through the ISA table. */
 #define SHADE_QUADS_FN shade_quads_scalar
 #define SHADE_POINTS_FN shade_points_scalar
 #include "backend/shade_tmp.h"
+#define RECENT_ROW_FN recent_row_scalar
+#include "backend/recent_row_tmp.h"

@@ -6,6 +6,7 @@
  * (shader/shader_isa.c).  Fed by the api at context creation; read by the
  * workers through frame_state.hot, by the context's textures and, through
  * the ISA their batches carry, by the shaders. */
+#include "backend/recent_quads.h"
 #include "backend/shade.h"
 
 mos_isa backend_isa_available(mos_isa want)
@@ -32,6 +33,7 @@ mos_isa backend_isa_available(mos_isa want)
         .stoch_walk = raster_stochastic_##name,                                                   \
         .shade_quads = shade_quads_##name,                                                        \
         .shade_points = shade_points_##name,                                                      \
+        .recent_row = recent_row_##name,                                                          \
         .shader = &shader_isa_##name,                                                             \
     };
 ISA_TABLE(scalar, MOS_ISA_SCALAR)

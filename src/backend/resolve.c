@@ -6,24 +6,16 @@
  * every cache entry is held, what the run has so far is shaded and written
  * and the run's entries let go: a stall, as the ordered path has.
  * LOOKUP goes a row of sixteen entries (one tuple group of a 4x4 block) at
- * a time: a table of the quads last used answers most of them in one loop
- * the compiler vectorizes, the rest one by one.
+ * a time: a table of the quads last used answers most of them in one
+ * vector pass (the ISA table's recent_row: recent_quads.h), the rest one by
+ * one.
  * Fed by tile.c (flush_writes); writes the bin's samples. */
 #include <stddef.h>
 
 #include "backend/decouple.h"
+#include "backend/recent_quads.h"
 #include "backend/visibility.h"
 #include "util/cpu.h"
-
-/* The quads the lookup last used, direct-mapped by the low bits of the quad
- * and the triangle's index (RECENT_SLOT), a table per field: their
- * triangle (VIS_NONE: empty), quad and entry, times 4. */
-#define RECENT_SLOTS 1024
-typedef struct recent_quads {
-    _Alignas(64) uint32_t id[RECENT_SLOTS];
-    _Alignas(64) int32_t qx[RECENT_SLOTS], qy[RECENT_SLOTS], code[RECENT_SLOTS];
-} recent_quads;
-#define RECENT_SLOT(id, qx, qy) (((uint32_t)(qx) & 15u) | ((uint32_t)(qy) & 15u) << 4 | ((id) & 3u) << 8)
 
 static void recent_clear(recent_quads *r)
 {
@@ -156,27 +148,6 @@ static int32_t hold_entry(resolve_ctx *r, uint32_t id, int32_t qx, int32_t qy, i
     return e;
 }
 
-/* LOOKUP's first part for one row: the lanes whose quad the recent table
- * holds get their code; returns the visible lanes it did not answer. */
-UTIL_CLONES_AVX2 static uint32_t recent_row(const recent_quads *restrict R, const uint32_t *restrict tri,
-                                            const int32_t *restrict gx, const int32_t *restrict gy,
-                                            int32_t *restrict code)
-{
-    int32_t miss[16];
-    for (int l = 0; l < 16; l++) {
-        const uint32_t id = tri[l];
-        const int32_t x = gx[l], y = gy[l], qx = x >> 1, qy = y >> 1;
-        const int32_t s = (int32_t)RECENT_SLOT(id, qx, qy);  /* (a signed index: gathers) */
-        const int hit = (R->id[s] == id) & (R->qx[s] == qx) & (R->qy[s] == qy);
-        const int32_t c = R->code[s] + ((x & 1) | (y & 1) << 1);
-        code[l] = hit ? c : code[l];
-        miss[l] = (!hit) & (id != VIS_NONE);
-    }
-    uint32_t m = 0;
-    for (int l = 0; l < 16; l++) m |= (uint32_t)miss[l] << l;
-    return m;
-}
-
 /* LOOKUP for row g of touched block k (at pixel (bx, by)). */
 static void lookup_row(resolve_ctx *r, int k, int g, int bx, int by)
 {
@@ -185,7 +156,7 @@ static void lookup_row(resolve_ctx *r, int k, int g, int bx, int by)
     const uint32_t *tri = vb->tri + i0;
     const int32_t *gx = vb->gx + i0, *gy = vb->gy + i0;
     int32_t *code = vb->code + i0;
-    uint32_t miss = recent_row(&r->recent, tri, gx, gy, code);
+    uint32_t miss = r->c->f->hot->recent_row(&r->recent, tri, gx, gy, code);
     for (; miss; miss &= miss - 1) {
         const int l = __builtin_ctz(miss);
         const uint32_t id = tri[l];

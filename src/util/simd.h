@@ -81,6 +81,10 @@ SIMD_OP simd_i simd_loadu_i(const void *p)
 {
     return SIMD_X(_mm256_loadu_si256((const __m256i *)p), _mm512_loadu_si512(p));
 }
+SIMD_OP void simd_storeu_i(void *p, simd_i a)
+{
+    SIMD_X(_mm256_storeu_si256((__m256i *)p, a), _mm512_storeu_si512(p, a));
+}
 /* SIMD_LANES bytes at p, each zero-extended to a lane. */
 SIMD_OP simd_i simd_loadu_u8(const uint8_t *p)
 {

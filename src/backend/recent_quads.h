@@ -1,0 +1,29 @@
+/* recent_quads.h — the resolve's table of the grid quads it last used
+ * (resolve.c, LOOKUP) and its per-ISA row lookup (recent_row_tmp.h, in the
+ * ISA table as backend_isa.recent_row).  Private to backend/. */
+#ifndef MOSAIC_BACKEND_RECENT_QUADS_H
+#define MOSAIC_BACKEND_RECENT_QUADS_H
+
+#include "backend/backend.h"
+
+/* Direct-mapped by the low bits of the quad and the triangle's index
+ * (RECENT_SLOT), a table per field: their triangle (UINT32_MAX: empty, as
+ * VIS_NONE), quad and cache entry, times 4. */
+#define RECENT_SLOTS 1024
+struct recent_quads {
+    _Alignas(64) uint32_t id[RECENT_SLOTS];
+    _Alignas(64) int32_t qx[RECENT_SLOTS], qy[RECENT_SLOTS], code[RECENT_SLOTS];
+};
+#define RECENT_SLOT(id, qx, qy) (((uint32_t)(qx) & 15u) | ((uint32_t)(qy) & 15u) << 4 | ((id) & 3u) << 8)
+
+/* The per-ISA bodies of backend_isa.recent_row (recent_row_fn). */
+uint32_t recent_row_scalar(const recent_quads *R, const uint32_t *tri, const int32_t *gx, const int32_t *gy,
+                           int32_t *code);
+#if defined(UTIL_X86)
+uint32_t recent_row_avx2(const recent_quads *R, const uint32_t *tri, const int32_t *gx, const int32_t *gy,
+                         int32_t *code);
+uint32_t recent_row_avx512(const recent_quads *R, const uint32_t *tri, const int32_t *gx, const int32_t *gy,
+                           int32_t *code);
+#endif
+
+#endif
