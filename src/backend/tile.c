@@ -289,10 +289,12 @@ void backend_run_bin(backend_scratch *s, const frame_state *f, uint32_t bin, con
     }
 }
 
-/* The rounded mean of S samples per channel, one row of n pixels, for a
- * power-of-two S known to the compiler (sums of 64 x 255 fit 16 bits): a loop over pixels it vectorizes
- * (strided loads), the same value as the general path below. */
-#define RESOLVE_ROW_POW2(S, SHIFT)                                                                        \
+/* The rounded mean of S samples per channel, one row of n pixels, for an
+ * S known to the compiler (each sample count the target takes; sums of 64 x
+ * 255 fit 16 bits, the division is a shift or a multiply): a loop over
+ * pixels it vectorizes (strided loads), the same value as the general path
+ * below. */
+#define RESOLVE_ROW(S)                                                                                    \
     static void resolve_row_##S(const uint32_t *restrict c, uint32_t *restrict dst, size_t n)               \
     {                                                                                                     \
         for (size_t x = 0; x < n; x++) {                                                                  \
@@ -305,17 +307,17 @@ void backend_run_bin(backend_scratch *s, const frame_state *f, uint32_t bin, con
                 a += v >> 24;                                                                             \
             }                                                                                             \
             const uint32_t h = (S) / 2;                                                                   \
-            dst[x] = (r + h) >> (SHIFT) | ((g + h) >> (SHIFT)) << 8 | ((b + h) >> (SHIFT)) << 16 |          \
-                     ((a + h) >> (SHIFT)) << 24;                                                          \
+            dst[x] = (r + h) / (S) | ((g + h) / (S)) << 8 | ((b + h) / (S)) << 16 | ((a + h) / (S)) << 24; \
         }                                                                                                 \
     }
-RESOLVE_ROW_POW2(2, 1)
-RESOLVE_ROW_POW2(4, 2)
-RESOLVE_ROW_POW2(8, 3)
-RESOLVE_ROW_POW2(16, 4)
-RESOLVE_ROW_POW2(32, 5)
-RESOLVE_ROW_POW2(64, 6)
-#undef RESOLVE_ROW_POW2
+RESOLVE_ROW(2)
+RESOLVE_ROW(4)
+RESOLVE_ROW(8)
+RESOLVE_ROW(16)
+RESOLVE_ROW(27)
+RESOLVE_ROW(32)
+RESOLVE_ROW(64)
+#undef RESOLVE_ROW
 
 void backend_resolve_bin(const frame_state *f, uint32_t bin)
 {
@@ -338,6 +340,7 @@ void backend_resolve_bin(const frame_state *f, uint32_t bin)
         case 4: resolve_row_4(c, dst, row); continue;
         case 8: resolve_row_8(c, dst, row); continue;
         case 16: resolve_row_16(c, dst, row); continue;
+        case 27: resolve_row_27(c, dst, row); continue;
         case 32: resolve_row_32(c, dst, row); continue;
         case 64: resolve_row_64(c, dst, row); continue;
         default: break;
