@@ -87,7 +87,11 @@ static void shade_pending(decouple_scratch *d, shade_scratch *ss, frame_worker_s
             memcpy(d->y + 4 * q, e->y, sizeof e->y);
         }
         backend_shade_points(ss, d->tris, d->x, d->y, n, d->results);
-        for (int q = 0; q < n; q++) d->cache.entries[d->pending[i0 + q]].result = d->results[q];
+        for (int q = 0; q < n; q++) {
+            const size_t at = 4 * (size_t)d->pending[i0 + q];
+            memcpy(d->cache.rgba + at, d->results[q].rgba, sizeof d->results[q].rgba);
+            memcpy(d->cache.discard + at, d->results[q].discard, sizeof d->results[q].discard);
+        }
         st->shade_invocations += 4u * (uint64_t)n;
     }
     d->pending_count = 0;
@@ -117,12 +121,12 @@ static bool mix_color(const decouple_scratch *d, int i, uint32_t *color)
     for (int k = 0; k < 4; k++) {
         const int32_t entry = k ? tp->entry[k - 1] : r->entry;
         const int lane = k ? tp->lane[k - 1] : r->lane;
-        const cache_entry *e = &d->cache.entries[entry];
-        if (e->result.discard[lane]) {
+        const size_t at = 4 * (size_t)entry + (size_t)lane;
+        if (d->cache.discard[at]) {
             if (!k) return false;  /* the nearest one decides */
             continue;
         }
-        rgba[n] = e->result.rgba[lane];
+        rgba[n] = d->cache.rgba[at];
         w[n] = tp->weight[k];
         sum += w[n++];
     }
@@ -144,16 +148,16 @@ void decouple_drain(decouple_scratch *d, shade_scratch *ss, frame_target *t, fra
     uint64_t points = 0, refs = 0;
     for (int i = 0; i < d->write_count; i++) {
         const queued_write *w = &d->writes[i];
-        uint32_t *last = &c->entries[w->entry].last_pixel[w->lane];
+        const size_t at = 4 * (size_t)w->entry + w->lane;
+        uint32_t *last = &c->last_pixel[at];
         points += *last == UINT32_MAX;
         refs += *last != w->pixel;
         *last = w->pixel;
         uint32_t rgba;
         bool shaded;  /* false: discarded, nothing written */
         if (w->n == 1) {  /* the nearest point */
-            const cache_entry *e = &c->entries[w->entry];
-            shaded = !e->result.discard[w->lane];
-            rgba = e->result.rgba[w->lane];
+            shaded = !c->discard[at];
+            rgba = c->rgba[at];
         } else {
             shaded = mix_color(d, i, &rgba);
             for (int k = 0; k < 3; k++) shading_cache_unref(c, d->taps[i].entry[k]);

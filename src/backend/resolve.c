@@ -47,11 +47,11 @@ UTIL_CLONES_AVX2 static uint32_t visible_lanes(const uint32_t *restrict tri)
 
 /* Whether a held entry has a lane its shader discarded (a shader that
  * broke its never_discards promise: WRITE then leaves those samples). */
-static bool held_discard(const vis_buffer *vb, const cache_entry *entries)
+static bool held_discard(const vis_buffer *vb, const shading_cache *cache)
 {
     uint32_t any = 0;
     for (int i = 0; i < vb->held_count; i++) {
-        const uint8_t *d = entries[vb->held[i]].result.discard;
+        const uint8_t *d = cache->discard + 4 * (size_t)vb->held[i];
         any |= (uint32_t)(d[0] | d[1] | d[2] | d[3]);
     }
     return any != 0;
@@ -61,7 +61,7 @@ static bool held_discard(const vis_buffer *vb, const cache_entry *entries)
  * from its grid point (vb->code: entry * 4 + lane), with its depth, to the
  * target, but where `discards` and the lane was discarded.  Blur area as
  * the ordered path's drain counts it.  Returns the visible samples. */
-static uint64_t resolve_writes(const vis_buffer *vb, cache_entry *entries, frame_target *t, vis_pos from, vis_pos to,
+static uint64_t resolve_writes(const vis_buffer *vb, shading_cache *cache, frame_target *t, vis_pos from, vis_pos to,
                                bool discards, frame_worker_stats *st)
 {
     const frame_tuples *tp = t->tuples;
@@ -89,16 +89,15 @@ static uint64_t resolve_writes(const vis_buffer *vb, cache_entry *entries, frame
             visible += (uint64_t)__builtin_popcount(m);
             for (; m; m &= m - 1) {
                 const int l = __builtin_ctz(m);
-                const int32_t lane = code[l] & 3;
-                cache_entry *e = &entries[code[l] >> 2];
-                const uint32_t last = e->last_pixel[lane];
+                const size_t at = (size_t)code[l];
+                const uint32_t last = cache->last_pixel[at];
                 points += last == UINT32_MAX;
                 refs += last != pixel[l];
-                e->last_pixel[lane] = pixel[l];
-                if (discards && e->result.discard[lane]) continue;
+                cache->last_pixel[at] = pixel[l];
+                if (discards && cache->discard[at]) continue;
                 const size_t idx = first[l] + sample[l];
                 t->depth[idx] = z[l];
-                t->color[idx] = e->result.rgba[lane];
+                t->color[idx] = cache->rgba[at];
             }
             j = end;
         }
@@ -121,8 +120,8 @@ static void resolve_flush(resolve_ctx *r, vis_pos to)
 {
     const decouple_ctx *c = r->c;
     decouple_shade(c->d, c->shade, c->st);
-    const bool discards = held_discard(r->vb, r->cache->entries);
-    r->visible += resolve_writes(r->vb, r->cache->entries, c->f->target, r->done, to, discards, c->st);
+    const bool discards = held_discard(r->vb, r->cache);
+    r->visible += resolve_writes(r->vb, r->cache, c->f->target, r->done, to, discards, c->st);
     release_held(r);
     recent_clear(&r->recent);
     r->done = to;

@@ -19,8 +19,11 @@ mos_result shading_cache_init(shading_cache *c, int capacity, const mos_allocato
     while (buckets < 2u * (uint32_t)capacity) buckets *= 2;
     c->entries = util_alloc(a, (size_t)capacity * sizeof *c->entries);
     c->refs = util_alloc(a, (size_t)capacity * sizeof *c->refs);
+    c->rgba = util_alloc(a, 4 * (size_t)capacity * sizeof *c->rgba);
+    c->discard = util_alloc(a, 4 * (size_t)capacity * sizeof *c->discard);
+    c->last_pixel = util_alloc(a, 4 * (size_t)capacity * sizeof *c->last_pixel);
     c->buckets = util_alloc(a, buckets * sizeof *c->buckets);
-    if (!c->entries || !c->refs || !c->buckets) {
+    if (!c->entries || !c->refs || !c->rgba || !c->discard || !c->last_pixel || !c->buckets) {
         shading_cache_release(c, a);
         return MOS_ERR_OUT_OF_MEMORY;
     }
@@ -35,6 +38,9 @@ void shading_cache_release(shading_cache *c, const mos_allocator *a)
 {
     util_free(a, c->entries);
     util_free(a, c->refs);
+    util_free(a, c->rgba);
+    util_free(a, c->discard);
+    util_free(a, c->last_pixel);
     util_free(a, c->buckets);
     memset(c, 0, sizeof *c);
 }
@@ -107,7 +113,7 @@ int32_t shading_cache_insert(shading_cache *c, const frame_tri *tri, int32_t qx,
     e->qx = qx;
     e->qy = qy;
     c->refs[i] = 1;
-    for (int l = 0; l < 4; l++) e->last_pixel[l] = UINT32_MAX;
+    for (int l = 0; l < 4; l++) c->last_pixel[4 * i + l] = UINT32_MAX;
     if (keyed) {
         uint32_t b = key_hash(tri, qx, qy) & c->bucket_mask;
         e->chain = c->buckets[b];

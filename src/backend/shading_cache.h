@@ -9,12 +9,12 @@
 
 #define CACHE_NONE (-1)
 
-/* An entry: what the ROP's drain reads (result, last_pixel) first, side
- * by side; its reference count apart, in shading_cache.refs, which a
- * cache hit reads instead of the entry. */
+/* An entry: its key, its place in the lists and where its lanes are
+ * shaded.  What the writes read per sample lies apart, per lane of every
+ * entry (shading_cache's rgba, discard and last_pixel at entry * 4 + lane,
+ * the code the resolve keeps), and its reference count too
+ * (shading_cache.refs, which a cache hit reads instead of the entry). */
 typedef struct cache_entry {
-    shade_result result;     /* colour and discard per lane, once shaded */
-    uint32_t last_pixel[4];  /* blur area: last pixel that used each lane */
     const frame_tri *tri;       /* the quad's triangle (SUPERSAMPLE's anonymous entries too); NULL once reset */
     int32_t qx, qy;          /* quad of the shading grid: points (2 qx + i, 2 qy + j) */
     int32_t prev, next;      /* LRU list of unreferenced entries */
@@ -37,6 +37,12 @@ typedef struct cache_recent {
 typedef struct shading_cache {
     cache_entry *entries;
     uint32_t *refs;  /* per entry: the ROP work waiting on it */
+    /* per lane, at entry * 4 + lane: its colour (packed RGBA8) and whether
+     * its shader discarded it, once shaded; blur area: the last pixel that
+     * used it (UINT32_MAX: none since the entry was made) */
+    uint32_t *rgba;
+    uint8_t *discard;
+    uint32_t *last_pixel;
     int capacity;
     int32_t *buckets;
     uint32_t bucket_mask;
