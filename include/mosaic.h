@@ -263,6 +263,12 @@ typedef struct mos_sampler mos_sampler;
  * 0..1. */
 MOS_API void mos_sample_quads(const mos_sampler *s, int quad_count, const float *u, const float *v,
                       float *const out[4]);
+/* mos_sample_quads for quads whose lanes are lane_px pixels apart
+ * (mos_fs_batch.lane_px): the differences are taken per pixel, so the level
+ * is the one a quad of pixels there picks.  lane_px 1 (or 0): as
+ * mos_sample_quads. */
+MOS_API void mos_sample_quads_spaced(const mos_sampler *s, float lane_px, int quad_count, const float *u,
+                                     const float *v, float *const out[4]);
 
 /* ---- native C shaders ----------------------------------------------------
  * Vertex stage: count vertices at a time.  attribs points at the first
@@ -301,6 +307,9 @@ typedef struct mos_fs_batch {
     void *user;                    /* mos_shader_desc.user */
     void *scratch;                 /* mos_shader_desc.scratch_bytes, 64-byte aligned, this thread's
                                     * (NULL if 0); contents undefined at entry */
+    float lane_px;                 /* pixels between neighbouring lanes of a quad: 1 (or 0) for
+                                    * pixel quads, 1 / rate for decoupled shading-grid quads;
+                                    * pass it to mos_sample_quads_spaced */
 } mos_fs_batch;
 
 typedef void (*mos_vertex_fn)(const mos_vs_batch *b);

@@ -65,11 +65,11 @@ static void test_isa_bits(void)
             s.wrap[0] = mode % 3;
             s.wrap[1] = mode / 3 % 3;
             s.mip_linear = mode >= 9;
-            texture_sample_quads_scalar(&s, Q, u, v, r);
+            texture_sample_quads_scalar(&s, Q, u, v, r, 1.0f);
             for (size_t k = 0; k < sizeof isas / sizeof isas[0]; k++) {
                 if (backend_isa_available(isas[k]) != isas[k]) continue;
                 tested++;
-                backend_isa_select(isas[k])->shader->sample(&s, Q, u, v, g);
+                backend_isa_select(isas[k])->shader->sample(&s, Q, u, v, g, 1.0f);
                 long bad = 0;
                 for (int c = 0; c < 4; c++) bad += memcmp(ref[c], got[c], sizeof ref[c]) != 0;
                 CHECK_MSG(bad == 0, "ISA %d on a %dx%d texture, wrap %d %d, mip linear %d: %ld channels differ from "
@@ -129,16 +129,17 @@ static bool grey_levels(mos_sampler *s)
 }
 
 /* Red of one quad sampled with a footprint of d texels per pixel (d along
- * x, d / 2 along y). */
-static float sample_footprint(const mos_sampler *s, float d)
+ * x, d / 2 along y), its lanes lane_px pixels apart (mos_sample_quads_spaced). */
+static float sample_footprint(const mos_sampler *s, float d, float lane_px)
 {
     float qu[4], qv[4], o[4][4];
     float *op[4] = { o[0], o[1], o[2], o[3] };
     for (int l = 0; l < 4; l++) {
-        qu[l] = 0.3f + (float)(l & 1) * d / GREY_N;
-        qv[l] = 0.6f + (float)(l >> 1) * 0.5f * d / GREY_N;
+        qu[l] = 0.3f + (float)(l & 1) * d * lane_px / GREY_N;
+        qv[l] = 0.6f + (float)(l >> 1) * 0.5f * d * lane_px / GREY_N;
     }
-    texture_sample_quads_scalar(s, 1, qu, qv, op);
+    if (lane_px == 1.0f) texture_sample_quads_scalar(s, 1, qu, qv, op, 1.0f);
+    else mos_sample_quads_spaced(s, lane_px, 1, qu, qv, op);
     return o[0][0];
 }
 
@@ -148,24 +149,29 @@ static void test_level_rule(void)
     mos_sampler s;
     if (!grey_levels(&s)) return;
     long bad = 0, n = 0;
-    for (int e = -8; e <= 20; e++) {  /* footprint d texels per pixel, 2^(e/2) nudged off the thresholds */
-        const float d = powf(2.0f, (float)e * 0.5f) * (e % 2 ? 1.03f : 0.98f);
-        const int want_level = (int)floorf(log2f(d) + 0.5f), want = want_level < 0 ? 0 : want_level > 8 ? 8 : want_level;
-        const int level = (int)lrintf(sample_footprint(&s, d) * 255.0f) / 20;
-        n++;
-        if (level != want) {
-            bad++;
-            fprintf(stderr, "  footprint %g texels: level %d, expected %d\n", d, level, want);
+    /* Lanes a pixel apart, and the spaced quads of a shading grid (the level
+     * is the pixel footprint's whatever the spacing). */
+    static const float spacing[] = { 1.0f, 0.5f, 1.0f / 1.5f, 2.0f };
+    for (int k = 0; k < 4; k++)
+        for (int e = -8; e <= 20; e++) {  /* footprint d texels per pixel, 2^(e/2) nudged off the thresholds */
+            const float d = powf(2.0f, (float)e * 0.5f) * (e % 2 ? 1.03f : 0.98f);
+            const int want_level = (int)floorf(log2f(d) + 0.5f), want = want_level < 0 ? 0 : want_level > 8 ? 8 : want_level;
+            const int level = (int)lrintf(sample_footprint(&s, d, spacing[k]) * 255.0f) / 20;
+            n++;
+            if (level != want) {
+                bad++;
+                fprintf(stderr, "  footprint %g texels, lanes %g px apart: level %d, expected %d\n", d, spacing[k],
+                        level, want);
+            }
         }
-    }
     /* A zero footprint takes level 0; a NaN one along y the last (the
      * larger footprint is taken as x86's maxps takes it: y when either is
      * NaN). */
     float zu[4] = { 0.5f, 0.5f, 0.5f, 0.5f }, nv[4] = { 0.5f, 0.5f, NAN, 0.5f }, o[4][4];
     float *op[4] = { o[0], o[1], o[2], o[3] };
-    texture_sample_quads_scalar(&s, 1, zu, zu, op);
+    texture_sample_quads_scalar(&s, 1, zu, zu, op, 1.0f);
     CHECK_EQ_INT((int)lrintf(o[0][0] * 255.0f) / 20, 0);
-    texture_sample_quads_scalar(&s, 1, zu, nv, op);
+    texture_sample_quads_scalar(&s, 1, zu, nv, op, 1.0f);
     CHECK_EQ_INT((int)lrintf(o[0][3] * 255.0f) / 20, s.levels - 1);
     CHECK_MSG(bad == 0, "%ld of %ld footprints took another level than log2 rounded", bad, n);
     texture_release(&s, &a);
@@ -201,8 +207,8 @@ static void test_wrap_modes(void)
                     qu[1][l] = cu + du, qv[1][l] = cv + dv;
                 }
             }
-            texture_sample_quads_scalar(&s, 1, qu[0], qv[0], op0);
-            texture_sample_quads_scalar(&s, 1, qu[1], qv[1], op1);
+            texture_sample_quads_scalar(&s, 1, qu[0], qv[0], op0, 1.0f);
+            texture_sample_quads_scalar(&s, 1, qu[1], qv[1], op1, 1.0f);
             for (int c = 0; c < 4; c++) bad += fabsf(o[0][c][0] - o[1][c][0]) > (mode == 0 ? 1.5f / 255 : 0.0f);
         }
     }
@@ -221,7 +227,7 @@ static void test_trilinear(void)
     float last = -1.0f;
     long bad = 0;
     for (int i = 0; i <= 64; i++) {  /* footprint 2^(2 + i / 32): lod from 2 to 4 */
-        const float d = powf(2.0f, 2.0f + (float)i / 32.0f), red = sample_footprint(&s, d);
+        const float d = powf(2.0f, 2.0f + (float)i / 32.0f), red = sample_footprint(&s, d, 1.0f);
         const float lod = 2.0f + (float)i / 32.0f, want = 20.0f * lod / 255.0f;
         bad += red < last || fabsf(red - want) > 1.5f / 255.0f;  /* monotonic, within the linear log2's error */
         last = red;

@@ -45,7 +45,7 @@ struct decouple_scratch {
     write_taps *taps;  /* bilinear frames only */
     int write_count;
     const frame_tri *tris[DECOUPLE_SHADE_QUADS];
-    float x[BACKEND_SHADE_LANES], y[BACKEND_SHADE_LANES];
+    float x[BACKEND_SHADE_LANES], y[BACKEND_SHADE_LANES], lane_px[DECOUPLE_SHADE_QUADS];
     shade_result results[DECOUPLE_SHADE_QUADS];
 };
 
@@ -85,8 +85,9 @@ static void shade_pending(decouple_scratch *d, shade_scratch *ss, frame_worker_s
             d->tris[q] = e->tri;
             memcpy(d->x + 4 * q, e->x, sizeof e->x);
             memcpy(d->y + 4 * q, e->y, sizeof e->y);
+            d->lane_px[q] = e->lane_px;
         }
-        backend_shade_points(ss, d->tris, d->x, d->y, n, d->results);
+        backend_shade_points(ss, d->tris, d->x, d->y, d->lane_px, n, d->results);
         for (int q = 0; q < n; q++) {
             const size_t at = 4 * (size_t)d->pending[i0 + q];
             memcpy(d->cache.rgba + at, d->results[q].rgba, sizeof d->results[q].rgba);
@@ -211,13 +212,14 @@ typedef struct lane_hit {
 } lane_hit;
 
 /* Where entry ce of grid quad (qx, qy) is shaded, at `rate` grid points
- * per pixel. */
+ * per pixel, and how far apart its lanes are. */
 static void grid_points(cache_entry *ce, int32_t qx, int32_t qy, float rate)
 {
     for (int l = 0; l < 4; l++) {
         ce->x[l] = ((float)(2 * qx) + lane_ox[l]) / rate;
         ce->y[l] = ((float)(2 * qy) + lane_oy[l]) / rate;
     }
+    ce->lane_px = 1.0f / rate;
 }
 
 /* The entry of shading-grid quad (qx, qy) of tri at grid points per pixel
@@ -319,6 +321,7 @@ static void supersample_quad(decouple_scratch *d, const decouple_ctx *c, const f
     const int32_t e = new_entry(d, c, tri, 0, 0, false, h[first].px, h[first].py);
     memcpy(d->cache.entries[e].x, x, sizeof x);
     memcpy(d->cache.entries[e].y, y, sizeof y);
+    d->cache.entries[e].lane_px = 1.0f;
     bool referenced = false;  /* new_entry's reference goes to the first write */
     for (int l = 0; l < 4; l++) {
         if (!live[l]) continue;

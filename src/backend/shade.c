@@ -32,8 +32,8 @@ void backend_shade(shade_scratch *ss, const raster_quad *quads, int n, int spp, 
     ss->hot->shade_quads(ss, quads, n, spp, out);
 }
 
-void backend_shade_points(shade_scratch *ss, const frame_tri *const *tris, const float *x, const float *y, int n,
-                          shade_result *out)
+void backend_shade_points(shade_scratch *ss, const frame_tri *const *tris, const float *x, const float *y,
+                          const float *lane_px, int n, shade_result *out)
 {
-    ss->hot->shade_points(ss, tris, x, y, n, out);
+    ss->hot->shade_points(ss, tris, x, y, lane_px, n, out);
 }

@@ -2,7 +2,8 @@
  * backend_scalar.c, backend_avx2.c and backend_avx512.c, which define
  * SHADE_QUADS_FN and SHADE_POINTS_FN (the entries' names) and set that
  * ISA's target: interpolates perspective-correct varyings at pixel centres
- * (or shading-grid points) for batches of 2x2 quads (SoA, up to the draw's
+ * (or shading-grid points, whose lane spacing the batch tells the shader
+ * for texture levels) for batches of 2x2 quads (SoA, up to the draw's
  * batch_quads per call), runs the draw's fragment shader and packs its
  * colours.  Contraction
  * is off, so every ISA computes the same bits.  Fed by tile.c and
@@ -84,9 +85,9 @@ static void interpolate(shade_scratch *ss, const frame_tri *const *tris, int cou
     }
 }
 
-/* Runs d's fragment shader over the filled lanes of count quads and packs
- * the results into out[0..count). */
-static void run_fragment(shade_scratch *ss, const frame_draw *d, int count, shade_result *out)
+/* Runs d's fragment shader over the filled lanes of count quads, their
+ * lanes lane_px pixels apart, and packs the results into out[0..count). */
+static void run_fragment(shade_scratch *ss, const frame_draw *d, int count, float lane_px, shade_result *out)
 {
     memset(ss->discard, 0, (size_t)count * 4);
     const float *vars[MOS_MAX_VARYINGS];
@@ -106,6 +107,7 @@ static void run_fragment(shade_scratch *ss, const frame_draw *d, int count, shad
         .isa = ss->hot->isa,
         .user = d->user,
         .scratch = d->scratch_bytes ? ss->user_scratch : NULL,
+        .lane_px = lane_px,
     };
     d->fragment(&b);
     uint32_t rgba[BACKEND_SHADE_LANES];
@@ -128,24 +130,24 @@ void SHADE_QUADS_FN(shade_scratch *ss, const raster_quad *quads, int n, int spp,
             for (int q = i; q < j; q++) tris[q - i] = quads[q].tri;
             interpolate(ss, tris, j - i);
         }
-        run_fragment(ss, d, j - i, out + i);
+        run_fragment(ss, d, j - i, 1.0f, out + i);
         i = j;
     }
 }
 
-void SHADE_POINTS_FN(shade_scratch *ss, const frame_tri *const *tris, const float *x, const float *y, int n,
-                     shade_result *out)
+void SHADE_POINTS_FN(shade_scratch *ss, const frame_tri *const *tris, const float *x, const float *y,
+                     const float *lane_px, int n, shade_result *out)
 {
     for (int i = 0; i < n;) {
         const frame_draw *d = tris[i]->draw;
         int j = i + 1;
-        while (j < n && j - i < d->batch_quads && tris[j]->draw == d) j++;
+        while (j < n && j - i < d->batch_quads && tris[j]->draw == d && lane_px[j] == lane_px[i]) j++;
         const int lanes = 4 * (j - i);
         memcpy(ss->frag_x, x + 4 * i, (size_t)lanes * sizeof(float));
         memcpy(ss->frag_y, y + 4 * i, (size_t)lanes * sizeof(float));
         memset(ss->live, 1, (size_t)lanes);
         if (d->varying_count) interpolate(ss, tris + i, j - i);
-        run_fragment(ss, d, j - i, out + i);
+        run_fragment(ss, d, j - i, lane_px[i], out + i);
         i = j;
     }
 }

@@ -21,6 +21,7 @@ typedef struct cache_entry {
     int32_t chain;           /* next entry in the same hash bucket */
     bool keyed;              /* in the hash table */
     float x[4], y[4];        /* where the lanes are shaded (reference space) */
+    float lane_px;           /* pixels between neighbouring lanes: 1 / rate (SUPERSAMPLE's: 1) */
 } cache_entry;
 
 /* The keys and entries of the grid quads last found or made, direct-mapped

@@ -44,9 +44,10 @@ void *shade_user_scratch(shade_scratch *s);
 void backend_shade_isa(shade_scratch *ss, const backend_isa *hot);
 void backend_shade(shade_scratch *ss, const raster_quad *quads, int n, int spp, shade_result *out);
 /* Shades n quads whose 4 lanes each sit at (x, y)[4 q + lane] in the
- * planes' space of tris[q] (the decoupled shading grid); all lanes live. */
-void backend_shade_points(shade_scratch *ss, const frame_tri *const *tris, const float *x, const float *y, int n,
-                          shade_result *out);
+ * planes' space of tris[q] (the decoupled shading grid), lane_px[q] pixels
+ * apart (the shader's texture levels are taken per pixel); all lanes live. */
+void backend_shade_points(shade_scratch *ss, const frame_tri *const *tris, const float *x, const float *y,
+                          const float *lane_px, int n, shade_result *out);
 uint32_t backend_blend(mos_blend mode, uint32_t src, uint32_t dst);
 /* The ROP's rule for one sample (colour/depth index idx) of a draw: depth
  * test, depth write, blend.  false when the depth test rejected it.  Both

@@ -65,14 +65,15 @@ static inline SAMPLE_H(sample_lod) SAMPLE_H(sample_lod_rho2)(float rho2, int lev
 }
 
 /* The levels of one quad from its texture-space derivatives: lane 1 minus
- * lane 0 along x, lane 2 minus lane 0 along y (the squares are not
+ * lane 0 along x, lane 2 minus lane 0 along y, squared, times rho2_scale
+ * (1: lanes a pixel apart; the product is then exact) (the squares are not
  * contracted into FMAs: -ffp-contract=off). */
 static inline SAMPLE_H(sample_lod) SAMPLE_H(sample_level)(const mos_sampler *s, float w0, float h0, const float *uq,
-                                                          const float *vq)
+                                                          const float *vq, float rho2_scale)
 {
     float dux = (uq[1] - uq[0]) * w0, dvx = (vq[1] - vq[0]) * h0;
     float duy = (uq[2] - uq[0]) * w0, dvy = (vq[2] - vq[0]) * h0;
-    float rx = dux * dux + dvx * dvx, ry = duy * duy + dvy * dvy;
+    float rx = (dux * dux + dvx * dvx) * rho2_scale, ry = (duy * duy + dvy * dvy) * rho2_scale;
     /* maxps: a NaN in either gives ry */
     return SAMPLE_H(sample_lod_rho2)(rx > ry ? rx : ry, s->levels, s->mip_linear);
 }
@@ -151,11 +152,12 @@ static inline void SAMPLE_H(sample_lane)(const mos_sampler *s, SAMPLE_H(sample_l
 
 #if SIMD_LANES == 4
 
-void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float *v, float *const out[4])
+void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float *v, float *const out[4],
+               float rho2_scale)
 {
     const float w0 = (float)s->level[0].width, h0 = (float)s->level[0].height;
     for (int q = 0; q < quad_count; q++) {
-        const SAMPLE_H(sample_lod) lod = SAMPLE_H(sample_level)(s, w0, h0, u + 4 * q, v + 4 * q);
+        const SAMPLE_H(sample_lod) lod = SAMPLE_H(sample_level)(s, w0, h0, u + 4 * q, v + 4 * q, rho2_scale);
         for (int l = 4 * q; l < 4 * q + 4; l++) SAMPLE_H(sample_lane)(s, lod, u[l], v[l], out, l);
     }
 }
@@ -251,7 +253,8 @@ static inline void SAMPLE_H(sample_bilinear_v)(const SAMPLE_H(sample_vtex) *t, s
     *ga = SAMPLE_H(sample_lerp8x2)(ga0, ga1, fy2);
 }
 
-void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float *v, float *const out[4])
+void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float *v, float *const out[4],
+               float rho2_scale)
 {
     const float w0 = (float)s->level[0].width, h0 = (float)s->level[0].height;
     /* Per-level tables for simd_lut16_get, padded to 16 entries with the last level:
@@ -272,7 +275,7 @@ void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float
     /* Portable lanes: gather offsets are 32-bit; mirrored repeat is rare. */
     if (end > INT32_MAX || t.wrap_u == MOS_WRAP_MIRRORED_REPEAT || t.wrap_v == MOS_WRAP_MIRRORED_REPEAT) {
         for (int q = 0; q < quad_count; q++) {
-            const SAMPLE_H(sample_lod) lod = SAMPLE_H(sample_level)(s, w0, h0, u + 4 * q, v + 4 * q);
+            const SAMPLE_H(sample_lod) lod = SAMPLE_H(sample_level)(s, w0, h0, u + 4 * q, v + 4 * q, rho2_scale);
             for (int l = 4 * q; l < 4 * q + 4; l++) SAMPLE_H(sample_lane)(s, lod, u[l], v[l], out, l);
         }
         return;
@@ -288,7 +291,8 @@ void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float
         /* The levels first, scalar, as every variant picks them. */
         bool two = false;  /* some quad blends two levels */
         for (int q = 0; q < n; q++) {
-            const SAMPLE_H(sample_lod) lod = SAMPLE_H(sample_level)(s, w0, h0, u + 4 * (q0 + q), v + 4 * (q0 + q));
+            const SAMPLE_H(sample_lod) lod = SAMPLE_H(sample_level)(s, w0, h0, u + 4 * (q0 + q), v + 4 * (q0 + q),
+                                                                        rho2_scale);
             for (int i = 0; i < 4; i++) {
                 lane_l0[4 * q + i] = lod.l0;
                 lane_l1[4 * q + i] = lod.l1;

@@ -2,8 +2,9 @@
  * mos_sample_quads, which runs the sampler's per-ISA body (sample_tmp.h: the
  * level of a quad from its texture-space derivatives, bilinear within the
  * level in 8-bit steps, repeat wrap: GL_LINEAR_MIPMAP_NEAREST as llvmpipe
- * computes it).
- * Fed by the api and by fragment shaders (mos_sample_quads). */
+ * computes it); mos_sample_quads_spaced takes the derivatives per pixel
+ * when the quad's lanes are not a pixel apart (decoupled shading grids).
+ * Fed by the api and by fragment shaders (mos_sample_quads*). */
 #include "shader/texture.h"
 
 #include <math.h>
@@ -98,5 +99,13 @@ void texture_release(mos_sampler *s, const mos_allocator *a)
 
 void mos_sample_quads(const mos_sampler *s, int quad_count, const float *u, const float *v, float *const out[4])
 {
-    s->sample(s, quad_count, u, v, out);
+    s->sample(s, quad_count, u, v, out, 1.0f);
+}
+
+void mos_sample_quads_spaced(const mos_sampler *s, float lane_px, int quad_count, const float *u, const float *v,
+                             float *const out[4])
+{
+    /* per pixel: differences over lane_px pixels, divided by it (squared) */
+    const float scale = lane_px > 0.0f && lane_px != 1.0f ? 1.0f / (lane_px * lane_px) : 1.0f;
+    s->sample(s, quad_count, u, v, out, scale);
 }

@@ -11,9 +11,11 @@
 
 #define TEXTURE_MAX_LEVELS 15
 
-/* Samples quads as mos_sample_quads says; one variant per ISA. */
+/* Samples quads as mos_sample_quads says, each quad's squared footprint
+ * (texels per lane step, squared) times rho2_scale before its level is
+ * picked (mos_sample_quads_spaced); one variant per ISA. */
 typedef void (*texture_sample_fn)(const mos_sampler *s, int quad_count, const float *u, const float *v,
-                                  float *const out[4]);
+                                  float *const out[4], float rho2_scale);
 
 struct mos_sampler {
     texture_sample_fn sample;  /* this context's ISA (set after texture_build) */
@@ -30,10 +32,10 @@ struct mos_sampler {
 /* The one body (sample_tmp.h) compiled per ISA by sample_scalar.c,
  * sample_avx2.c and sample_avx512.c; the shader row of the ISA table
  * (shader_isa.h) holds one. */
-void texture_sample_quads_scalar(const mos_sampler *, int, const float *, const float *, float *const[4]);
+void texture_sample_quads_scalar(const mos_sampler *, int, const float *, const float *, float *const[4], float);
 #if defined(UTIL_X86)
-void texture_sample_quads_avx2(const mos_sampler *, int, const float *, const float *, float *const[4]);
-void texture_sample_quads_avx512(const mos_sampler *, int, const float *, const float *, float *const[4]);
+void texture_sample_quads_avx2(const mos_sampler *, int, const float *, const float *, float *const[4], float);
+void texture_sample_quads_avx512(const mos_sampler *, int, const float *, const float *, float *const[4], float);
 #endif
 
 /* Builds the mip chain (each level a bilinear blit of the one before, as

@@ -322,7 +322,7 @@ void VM_RUN_FN(const vm_program *p, const vm_io *io)
             const mos_sampler *s = io->textures ? io->textures[x->aux] : NULL;
             float *const o[4] = { t[x->d[0]], t[x->d[1]], t[x->d[2]], t[x->d[3]] };
             if (s) {
-                mos_sample_quads(s, n / 4, t[x->a], t[x->b], o);
+                mos_sample_quads_spaced(s, io->lane_px, n / 4, t[x->a], t[x->b], o);
             } else {
                 for (int c = 0; c < 4; c++)
                     memset(o[c], 0, (size_t)n * sizeof(float));
