@@ -70,14 +70,15 @@ extern "C" {
  * mos_shader_desc.user, scratch_bytes; mos_vs_batch and mos_fs_batch.user,
  * scratch, isa; 0.3: mos_shader_desc.batch_quads, mos_vs_batch.isa; 0.4:
  * mos_frame_stats.frontend_serial_ms; 0.5: never_discards in mos_shader_desc
- * and mos_draw_desc, mos_blur_desc.pixel_offset):
+ * and mos_draw_desc, mos_blur_desc.pixel_offset; 0.6: mos_fs_batch.lane_px,
+ * mos_sample_quads_spaced):
  * rebuild against the header of the library you link.  These three lines are
  * the one place the version is written: the Makefile reads them for the
  * shared library's file name and soname (libmosaic.so.MAJOR.MINOR.PATCH;
  * soname libmosaic.so.MAJOR, or libmosaic.so.0.MINOR before 1.0, as a minor
  * version then breaks the ABI) and for mosaic.pc's Version. */
 #define MOS_VERSION_MAJOR 0
-#define MOS_VERSION_MINOR 5
+#define MOS_VERSION_MINOR 6
 #define MOS_VERSION_PATCH 0
 /* The version packed into one integer, 0x00MMmmpp: compare with < and >. */
 #define MOS_MAKE_VERSION(major, minor, patch) \
