@@ -42,6 +42,7 @@ typedef struct bench_opts {
     const char *llvmpipe, *out_dir, *csv, *json;
     /* --blur MODE: Mosaic's blur in MODE against accumulation (bench_blur.c) */
     mos_sampling blur;       /* 0 = off; MOS_SAMPLING_DECOUPLED or _SUPERSAMPLE */
+    float shading_rate;      /* --shading-rate of Mosaic's blur (0: the library's default) */
     int truth_k, truth_spp;  /* ground truth: Mosaic accum of truth_k sub-frames at truth_spp MSAA */
     int max_accum;           /* equal-PSNR search: at most this many llvmpipe sub-frames */
     const char *truth_dir;   /* where ground truths are cached (default OUT/truth) */
@@ -84,6 +85,7 @@ typedef struct bench_result {
     int eq_k;                  /* smallest K whose llvmpipe accumulation reaches m_psnr; 0 = not within max */
     int eq_searched;           /* sub-frames the search went through */
     double eq_psnr, eq_ssim, eq_median, eq_min, eq_max;
+    double maq_median, maq_min, maq_max;  /* Mosaic --mode accum at that K */
     int truth_k, truth_spp, truth_cached;
     double truth_ms;
     char error[1100];          /* why something did not run ("" = fine) */
@@ -169,7 +171,7 @@ int bench_write_markdown(const char *path, const bench_result *r, int n, const c
     "scene,width,height,threads,spp,shader,mosaic_mode,mosaic_ms,mosaic_psnr,llvmpipe_accum,llvmpipe_ms,"      \
     "llvmpipe_psnr,ratio,mosaic_accum_ms,mosaic_accum_psnr,accum_agree_psnr,equal_k,equal_k_psnr,"             \
     "equal_k_llvmpipe_ms,equal_ratio,truth_subframes,truth_spp,mosaic_ssim,llvmpipe_ssim,mosaic_accum_ssim,"     \
-    "equal_k_ssim"
+    "equal_k_ssim,equal_k_mosaic_accum_ms,equal_mosaic_ratio"
 int bench_write_blur(const char *md_path, const char *csv_path, const bench_result *r, int n,
                      const char *mosaic_mode, const char *renderer, const char *machine, const char *command,
                      char *err, size_t err_size);

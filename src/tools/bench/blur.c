@@ -202,9 +202,10 @@ void bench_blur_one(bench_run *br, bench_result *r)
     const size_t bytes = (size_t)r->width * (size_t)r->height * 4;
     uint8_t *truth = malloc(bytes), *ma_rgba = malloc(bytes);
     double *ma_ms = calloc((size_t)o->frames, sizeof *ma_ms), *eq_ms = calloc((size_t)o->frames, sizeof *eq_ms);
+    double *maq_ms = calloc((size_t)o->frames, sizeof *maq_ms);
     mos_result res = MOS_OK;
     r->blur = 1;
-    if (!truth || !ma_rgba || !ma_ms || !eq_ms) {
+    if (!truth || !ma_rgba || !ma_ms || !eq_ms || !maq_ms) {
         snprintf(r->error, sizeof r->error, "out of memory");
         goto done;
     }
@@ -226,6 +227,7 @@ void bench_blur_one(bench_run *br, bench_result *r)
     scene_frame_lens(gpu, &dopts, &fd.blur);
     if (ground_truth(br, r, ctx, gpu, &dopts, &fd, truth) != 0)
         goto done;
+    fd.blur.shading_rate = o->shading_rate;  /* Mosaic's blur only (the accumulations are pinhole MSAA) */
 
     /* Warm-up; Mosaic's image (the same every frame) sets the PSNR to reach. */
     double ms;
@@ -242,8 +244,9 @@ void bench_blur_one(bench_run *br, bench_result *r)
     if (equal_psnr_search(&child, br, r, truth, br->l_rgba, err, sizeof err) != 0)
         goto child_failed;
 
-    /* Timed, interleaved: Mosaic's blur, llvmpipe at the equal-PSNR K, Mosaic accum K = spp,
-     * llvmpipe accum K = spp (last, so its image is the one read below). */
+    /* Timed, interleaved: Mosaic's blur, llvmpipe and Mosaic accum at the equal-PSNR K (the same
+     * sub-frames: their images agree within accum_agree_psnr), Mosaic accum K = spp, llvmpipe
+     * accum K = spp (last, so its image is the one read below). */
     char eq_cmd[32];
     snprintf(eq_cmd, sizeof eq_cmd, "accum %d", r->eq_k);
     const int time_eq = r->eq_k > 0 && r->eq_k != r->spp;
@@ -254,8 +257,13 @@ void bench_blur_one(bench_run *br, bench_result *r)
         bench_note_frame(br, f, bench_now_ms() - t0);
         if (time_eq && lp_accum_cmd(&child, br, eq_cmd, r->width, r->height, &eq_ms[f], NULL, err, sizeof err))
             goto child_failed;
+        if (time_eq && (res = mosaic_accum(ctx, rt1, gpu, &dopts, &fd, 0, r->eq_k, ma_rgba, r->width, &maq_ms[f])) !=
+                           MOS_OK)
+            goto fail;
         if ((res = mosaic_accum(ctx, rt1, gpu, &dopts, &fd, 0, r->spp, ma_rgba, r->width, &ma_ms[f])) != MOS_OK)
             goto fail;
+        if (!time_eq)
+            maq_ms[f] = ma_ms[f];
         if (lp_accum_cmd(&child, br, "frame", r->width, r->height, &br->l_ms[f], NULL, err, sizeof err))
             goto child_failed;
         if (!time_eq)
@@ -285,8 +293,10 @@ void bench_blur_one(bench_run *br, bench_result *r)
     r->l_psnr = psnr_rgb(br->l_rgba, truth, r->width, r->height);
     r->l_ssim = ssim_rgb(br->l_rgba, truth, r->width, r->height);
     r->accum_agree_psnr = psnr_rgb(br->l_rgba, ma_rgba, r->width, r->height);
-    if (r->eq_k > 0)
+    if (r->eq_k > 0) {
         bench_summarize(eq_ms, o->frames, &r->eq_median, &r->eq_min, &r->eq_max);
+        bench_summarize(maq_ms, o->frames, &r->maq_median, &r->maq_min, &r->maq_max);
+    }
     if (o->keep_images)
         keep_images(br, r, ma_rgba, truth);
     goto done;
@@ -306,4 +316,5 @@ done:
     free(ma_rgba);
     free(ma_ms);
     free(eq_ms);
+    free(maq_ms);
 }

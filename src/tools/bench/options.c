@@ -57,6 +57,8 @@ static const char bench_usage[] =
     "                      llvmpipe adds sub-frames one at a time until its PSNR reaches\n"
     "                      Mosaic's, and that K is timed too.  Prints 'blur ...' lines;\n"
     "                      writes DIR/blur.md and DIR/blur.csv\n"
+    "  --shading-rate R    with --blur decoupled: shading-grid points per pixel edge\n"
+    "                      (as mosaic render's; default the library's, 1)\n"
     "  --truth K           sub-frames of the ground truth (default 1024)\n"
     "  --truth-spp S       MSAA samples of each ground-truth sub-frame (default 1)\n"
     "  --truth-dir DIR     ground truths are cached here, by scene (name and file\n"
@@ -132,6 +134,8 @@ static int bench_option(bench_opts *o, const char *name, const char *v)
     }
     if (strcmp(name, "--truth") == 0)
         return cli_parse_int("bench", name, v, 1, 65536, &o->truth_k) ? CLI_EXIT_USAGE : 0;
+    if (strcmp(name, "--shading-rate") == 0)
+        return cli_parse_float("bench", name, v, 1.0 / 16, 16, &o->shading_rate) ? CLI_EXIT_USAGE : 0;
     if (strcmp(name, "--truth-spp") == 0)
         return cli_parse_int("bench", name, v, 1, 64, &o->truth_spp) ? CLI_EXIT_USAGE : 0;
     if (strcmp(name, "--max-accum") == 0)
@@ -223,7 +227,7 @@ static int bench_suite(bench_opts *o, const char *path)
             *--end = '\0';
         static const char *const known[] = { "--scene", "--size", "--threads", "--spp", "--mode", "--fma",
                                              "--pattern", "--bin", "--view", "--frames", "--warmup", "--blur",
-                                             "--truth", "--truth-spp", "--max-accum", NULL };
+                                             "--truth", "--truth-spp", "--max-accum", "--shading-rate", NULL };
         int ok = 0;
         for (int i = 0; known[i]; i++)
             ok |= strcmp(known[i], name) == 0;
@@ -256,7 +260,7 @@ int bench_parse(int argc, char **argv, bench_opts *o)
                                               "--pattern", "--bin", "--view", "--frames", "--warmup",
                                               "--suite", "--vs", "--llvmpipe", "--check", "--out", "--csv",
                                               "--json", "--blur", "--truth", "--truth-spp", "--max-accum",
-                                              "--truth-dir", NULL };
+                                              "--truth-dir", "--shading-rate", NULL };
     for (a.i = 1; a.i < argc; a.i++) {
         const char *arg = argv[a.i], *v;
         int r;
@@ -349,6 +353,8 @@ int bench_settle(bench_opts *o)
     }
     if (o->blur && !o->vs_llvmpipe)
         return cli_usage_error("bench", "--blur needs --vs llvmpipe");
+    if (o->shading_rate > 0 && o->blur != MOS_SAMPLING_DECOUPLED)
+        return cli_usage_error("bench", "--shading-rate needs --blur decoupled");
     if (o->blur && o->check_pct >= 0)
         return cli_usage_error("bench", "--check compares sharp images; it does not go with --blur");
     if (!o->max_accum)

@@ -178,6 +178,9 @@ int bench_write_json(const char *path, const bench_result *r, int n, const char 
             fputs(", \"equal_k_llvmpipe_ms\": ", f), json_num(f, b->eq_k ? b->eq_median : NAN);
             fputs(", \"equal_ratio\": ", f);
             json_num(f, b->eq_k && b->ok ? b->m_median / b->eq_median : NAN);
+            fputs(", \"equal_k_mosaic_accum_ms\": ", f), json_num(f, b->eq_k ? b->maq_median : NAN);
+            fputs(", \"equal_mosaic_ratio\": ", f);
+            json_num(f, b->eq_k && b->ok ? b->m_median / b->maq_median : NAN);
             fprintf(f, ", \"truth_subframes\": %d, \"truth_spp\": %d, \"truth_cached\": %s}", b->truth_k,
                     b->truth_spp, b->truth_cached ? "true" : "false");
         }
@@ -273,17 +276,18 @@ int bench_write_blur(const char *md_path, const char *csv_path, const bench_resu
                "Mosaic %s at S spp (median frame) against the accumulation buffer of K = S pinhole sub-frames, one "
                "sample each (median of the whole accumulation), in llvmpipe and in Mosaic; ratio = Mosaic %s / "
                "llvmpipe (lower is better).  Equal PSNR: the fewest llvmpipe sub-frames (added one at a time) whose "
-               "mean reaches Mosaic's PSNR.\n\n",
+               "mean reaches Mosaic's PSNR; Mosaic's accumulation of the same K sub-frames is timed too.\n\n",
             truth_k, truth_spp, mosaic_mode, mosaic_mode);
     fprintf(f, "| scene | size | threads | S | shader | mosaic %s ms | PSNR | SSIM | llvmpipe accum S ms | PSNR | "
                "SSIM | ratio | mosaic accum S ms | PSNR | SSIM | llvmpipe vs mosaic accum PSNR | equal-PSNR K | PSNR | "
-               "SSIM | llvmpipe accum K ms | ratio at equal PSNR |\n|---|---|---:|---:|---|---:|---:|---:|---:|---:|"
-               "---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", mosaic_mode);
+               "SSIM | llvmpipe accum K ms | ratio at equal PSNR | mosaic accum K ms | ratio to it |\n"
+               "|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+               "---:|---:|\n", mosaic_mode);
     for (int i = 0; i < n; i++) {
         const bench_result *b = &r[i];
         fprintf(f, "| %s | %dx%d | %d | %d | %s | ", b->scene_name, b->width, b->height, b->threads, b->spp, b->mode);
         if (!b->ok || !b->lp_ok) {
-            fprintf(f, "failed: %s |||||||||||||||\n", b->error);
+            fprintf(f, "failed: %s |||||||||||||||||\n", b->error);
             continue;
         }
         md_num(f, "%.1f", b->m_median, " | ");
@@ -304,7 +308,9 @@ int bench_write_blur(const char *md_path, const char *csv_path, const bench_resu
         md_num(f, "%.2f", b->eq_psnr, " | ");
         md_num(f, "%.4f", b->eq_ssim, " | ");
         md_num(f, "%.1f", b->eq_k ? b->eq_median : NAN, " | ");
-        md_num(f, "%.2f", b->eq_k ? b->m_median / b->eq_median : NAN, " |\n");
+        md_num(f, "%.2f", b->eq_k ? b->m_median / b->eq_median : NAN, " | ");
+        md_num(f, "%.1f", b->eq_k ? b->maq_median : NAN, " | ");
+        md_num(f, "%.2f", b->eq_k ? b->m_median / b->maq_median : NAN, " |\n");
     }
     if (out_commit(f, &buf, md_path, err, err_size) != 0)
         return -1;
@@ -323,8 +329,12 @@ int bench_write_blur(const char *md_path, const char *csv_path, const bench_resu
             fprintf(f, "%.3f,%.4f", b->eq_median, b->m_median / b->eq_median);
         else
             fputs(",", f);
-        fprintf(f, ",%d,%d,%.6f,%.6f,%.6f,%.6f\n", b->truth_k, b->truth_spp, b->m_ssim, b->l_ssim, b->ma_ssim,
+        fprintf(f, ",%d,%d,%.6f,%.6f,%.6f,%.6f,", b->truth_k, b->truth_spp, b->m_ssim, b->l_ssim, b->ma_ssim,
                 b->eq_ssim);
+        if (b->eq_k)
+            fprintf(f, "%.3f,%.4f\n", b->maq_median, b->m_median / b->maq_median);
+        else
+            fputs(",\n", f);
     }
     return out_commit(f, &buf, csv_path, err, err_size);
 }
@@ -440,13 +450,14 @@ int bench_report(const bench_opts *o, const bench_result *r)
         printf("blur scene=%s size=%dx%d threads=%d spp=%d mode=%s mosaic=%s mosaic_ms=%.3f mosaic_psnr=%.3f "
                "mosaic_ssim=%.4f llvmpipe_accum=%d llvmpipe_ms=%.3f llvmpipe_psnr=%.3f llvmpipe_ssim=%.4f ratio=%.3f "
                "mosaic_accum_ms=%.3f mosaic_accum_psnr=%.3f mosaic_accum_ssim=%.4f accum_agree_psnr=%.3f equal_k=%d "
-               "equal_k_psnr=%.3f equal_k_ssim=%.4f equal_k_llvmpipe_ms=%.3f equal_ratio=%.3f truth=%dx%dspp%s\n",
+               "equal_k_psnr=%.3f equal_k_ssim=%.4f equal_k_llvmpipe_ms=%.3f equal_ratio=%.3f "
+               "equal_k_mosaic_accum_ms=%.3f equal_mosaic_ratio=%.3f truth=%dx%dspp%s\n",
                r->scene_name, r->width, r->height, r->threads, r->spp, r->mode,
                o->blur == MOS_SAMPLING_DECOUPLED ? "decoupled" : "supersample", r->m_median, r->m_psnr, r->m_ssim,
                r->spp, r->l_median, r->l_psnr, r->l_ssim, r->m_median / r->l_median, r->ma_median, r->ma_psnr,
                r->ma_ssim, r->accum_agree_psnr, r->eq_k, r->eq_psnr, r->eq_ssim, r->eq_k ? r->eq_median : NAN,
-               r->eq_k ? r->m_median / r->eq_median : NAN,
-               r->truth_k, r->truth_spp, r->truth_cached ? ",cached" : "");
+               r->eq_k ? r->m_median / r->eq_median : NAN, r->eq_k ? r->maq_median : NAN,
+               r->eq_k ? r->m_median / r->maq_median : NAN, r->truth_k, r->truth_spp, r->truth_cached ? ",cached" : "");
     } else if (r->ok && r->lp_ok) {
         printf("ratio scene=%s size=%dx%d threads=%d spp=%d mode=%s mosaic_ms=%.3f llvmpipe_ms=%.3f "
                "ratio=%.3f",
@@ -485,8 +496,11 @@ int bench_write_outputs(const bench_run *br, int argc, char **argv)
         snprintf(command + l, sizeof command - l, " %s", argv[i]);
     }
     const char *renderer = o->vs_llvmpipe ? br->renderer : NULL;
-    if (o->blur && bench_write_blur(br->blur_md, br->blur_csv, br->res, br->total,
-                                    o->blur == MOS_SAMPLING_DECOUPLED ? "decoupled" : "supersample", br->renderer,
+    char blur_mode[64];
+    snprintf(blur_mode, sizeof blur_mode, "%s", o->blur == MOS_SAMPLING_DECOUPLED ? "decoupled" : "supersample");
+    if (o->shading_rate > 0)
+        snprintf(blur_mode, sizeof blur_mode, "decoupled (shading rate %g)", (double)o->shading_rate);
+    if (o->blur && bench_write_blur(br->blur_md, br->blur_csv, br->res, br->total, blur_mode, br->renderer,
                                     br->machine, command, err, sizeof err)) {
         fprintf(stderr, "mosaic: %s\n", err);
         failed = 1;
