@@ -59,6 +59,7 @@ static mos_result mosaic_accum(mos_context *ctx, mos_target rt, const scene_gpu 
     mos_frame_desc fd = *base;
     fd.target = rt;
     fd.blur.mode = MOS_SAMPLING_MSAA;
+    fd.blur.shading_rate = 0.0f;  /* pinhole MSAA sub-frames, whatever rate Mosaic's blur is given */
     mos_result res = MOS_OK;
     const double t0 = bench_now_ms();
     for (int k = 0; k < k_count && res == MOS_OK; k++) {
