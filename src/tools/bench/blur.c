@@ -191,6 +191,40 @@ static void keep_images(const bench_run *br, const bench_result *r, const uint8_
     }
 }
 
+/* The timed frames, interleaved: Mosaic's blur, llvmpipe and Mosaic accum at the equal-PSNR K (the
+ * same sub-frames: their images agree within accum_agree_psnr), Mosaic accum K = spp into MA_RGBA,
+ * llvmpipe accum K = spp (last, so its image is the one read after).  Times per frame into MA_MS,
+ * EQ_MS (llvmpipe at K) and MAQ_MS (Mosaic at K).  0; -1 with *RES (the library failed); -2 with
+ * ERR (the child did). */
+static int timed_frames(bench_run *br, bench_result *r, bench_child *child, mos_context *ctx, mos_target rt1,
+                        const scene_gpu *gpu, const scene_draw_opts *dopts, const mos_frame_desc *fd, uint8_t *ma_rgba,
+                        double *ma_ms, double *eq_ms, double *maq_ms, mos_result *res, char *err, size_t err_size)
+{
+    char eq_cmd[32];
+    snprintf(eq_cmd, sizeof eq_cmd, "accum %d", r->eq_k);
+    const int time_eq = r->eq_k > 0 && r->eq_k != r->spp;
+    for (int f = 0; f < br->o->frames; f++) {
+        double t0 = bench_now_ms();
+        if ((*res = bench_mosaic_frame(ctx, fd, gpu, dopts, br->st)) != MOS_OK)
+            return -1;
+        bench_note_frame(br, f, bench_now_ms() - t0);
+        if (time_eq && lp_accum_cmd(child, br, eq_cmd, r->width, r->height, &eq_ms[f], NULL, err, err_size))
+            return -2;
+        if (time_eq &&
+            (*res = mosaic_accum(ctx, rt1, gpu, dopts, fd, 0, r->eq_k, ma_rgba, r->width, &maq_ms[f])) != MOS_OK)
+            return -1;
+        if ((*res = mosaic_accum(ctx, rt1, gpu, dopts, fd, 0, r->spp, ma_rgba, r->width, &ma_ms[f])) != MOS_OK)
+            return -1;
+        if (lp_accum_cmd(child, br, "frame", r->width, r->height, &br->l_ms[f], NULL, err, err_size))
+            return -2;
+        if (!time_eq) {
+            maq_ms[f] = ma_ms[f];
+            eq_ms[f] = br->l_ms[f];
+        }
+    }
+    return 0;
+}
+
 void bench_blur_one(bench_run *br, bench_result *r)
 {
     const bench_opts *o = br->o;
@@ -245,30 +279,11 @@ void bench_blur_one(bench_run *br, bench_result *r)
     if (equal_psnr_search(&child, br, r, truth, br->l_rgba, err, sizeof err) != 0)
         goto child_failed;
 
-    /* Timed, interleaved: Mosaic's blur, llvmpipe and Mosaic accum at the equal-PSNR K (the same
-     * sub-frames: their images agree within accum_agree_psnr), Mosaic accum K = spp, llvmpipe
-     * accum K = spp (last, so its image is the one read below). */
-    char eq_cmd[32];
-    snprintf(eq_cmd, sizeof eq_cmd, "accum %d", r->eq_k);
-    const int time_eq = r->eq_k > 0 && r->eq_k != r->spp;
-    for (int f = 0; f < o->frames; f++) {
-        double t0 = bench_now_ms();
-        if ((res = bench_mosaic_frame(ctx, &fd, gpu, &dopts, br->st)) != MOS_OK)
-            goto fail;
-        bench_note_frame(br, f, bench_now_ms() - t0);
-        if (time_eq && lp_accum_cmd(&child, br, eq_cmd, r->width, r->height, &eq_ms[f], NULL, err, sizeof err))
-            goto child_failed;
-        if (time_eq && (res = mosaic_accum(ctx, rt1, gpu, &dopts, &fd, 0, r->eq_k, ma_rgba, r->width, &maq_ms[f])) !=
-                           MOS_OK)
-            goto fail;
-        if ((res = mosaic_accum(ctx, rt1, gpu, &dopts, &fd, 0, r->spp, ma_rgba, r->width, &ma_ms[f])) != MOS_OK)
-            goto fail;
-        if (!time_eq)
-            maq_ms[f] = ma_ms[f];
-        if (lp_accum_cmd(&child, br, "frame", r->width, r->height, &br->l_ms[f], NULL, err, sizeof err))
-            goto child_failed;
-        if (!time_eq)
-            eq_ms[f] = br->l_ms[f];
+    switch (timed_frames(br, r, &child, ctx, rt1, gpu, &dopts, &fd, ma_rgba, ma_ms, eq_ms, maq_ms, &res, err,
+                         sizeof err)) {
+    case -1: goto fail;
+    case -2: goto child_failed;
+    default: break;
     }
     bench_note_mosaic(br, r);
     if ((res = mos_target_read_rgba8(ctx, rt, br->m_rgba, (size_t)r->width * 4)) != MOS_OK)
