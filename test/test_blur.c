@@ -107,8 +107,9 @@ static int ref_cover(const test_tri *tr, const ref_lens *ln, bool fixed_point, b
     return zn >= -1 && zn <= 1;
 }
 
-enum path { PATH_STATIC, PATH_MOTION, PATH_DEFOCUS, PATH_BOTH, PATH_NEAR, PATH_COUNT };
-static const char *const path_names[PATH_COUNT] = {"static", "motion", "defocus", "both", "near-crossing"};
+enum path { PATH_STATIC, PATH_MOTION, PATH_DEFOCUS, PATH_BOTH, PATH_NEAR, PATH_LENS_NEAR, PATH_COUNT };
+static const char *const path_names[PATH_COUNT] = {"static", "motion", "defocus", "both", "near-crossing",
+                                                   "lens, near"};
 
 static void random_vertex(float *out)
 {
@@ -138,10 +139,13 @@ static void random_tri(test_tri *tr, enum path p)
             tr->v[i][7] = (float)w1;
         }
     }
-    if (p == PATH_NEAR) {
-        /* Vertex 0 passes behind the eye during the shutter; z as a
-         * perspective projection (near 0.3, far 10) makes it. */
+    if (p == PATH_NEAR || p == PATH_LENS_NEAR) {
+        /* Vertex 0 passes behind the eye during the shutter (or, through a
+         * lens and still, is behind it: the front-end cuts the triangle at
+         * the near plane); z as a perspective projection (near 0.3, far 10)
+         * makes it. */
         tr->v[0][7] = (float)frand(-1.5, -0.2);
+        if (p == PATH_LENS_NEAR) tr->v[0][3] = tr->v[0][7];
         for (int i = 0; i < 3; i++)
             for (int k = 0; k < 2; k++) {
                 double w = tr->v[i][4 * k + 3];
@@ -185,7 +189,7 @@ static void test_coverage_paths(void)
             random_tri(&tr, (enum path)p);
             ref_lens ln = {0, 0, 0};
             mos_frame_desc fd = {.blur = {.mode = MOS_SAMPLING_DECOUPLED}};
-            if (p == PATH_DEFOCUS || p == PATH_BOTH) {
+            if (p == PATH_DEFOCUS || p == PATH_BOTH || p == PATH_LENS_NEAR) {
                 ln.lx = frand(0.03, 0.25);
                 ln.ly = frand(0.03, 0.25);
                 ln.focus = frand(0.8, 2.5);

@@ -37,11 +37,13 @@ static bool vertex_before(const fe_vertex *a, const fe_vertex *b)
     return false;
 }
 
-int fe_clip_triangle(const fe_vertex in[3], int varying_count, float guard_x, float guard_y,
-                     fe_vertex out[FE_CLIP_MAX_TRIS][3])
+/* fe_clip_triangle against the planes of PLANES (bits 1 << PLANE_*). */
+static int clip_planes(const fe_vertex in[3], int varying_count, float guard_x, float guard_y, unsigned planes,
+                       fe_vertex out[FE_CLIP_MAX_TRIS][3])
 {
     unsigned outside_any = 0;
     for (int p = 0; p < PLANE_COUNT; p++) {
+        if (!(planes & (1u << p))) continue;
         int out_count = 0;
         for (int v = 0; v < 3; v++)
             if (plane_distance(p, in[v].clip, guard_x, guard_y) < 0) out_count++;
@@ -91,4 +93,15 @@ int fe_clip_triangle(const fe_vertex in[3], int varying_count, float guard_x, fl
         out[tris][2] = p[(k + i + 1) % n];
     }
     return tris;
+}
+
+int fe_clip_triangle(const fe_vertex in[3], int varying_count, float guard_x, float guard_y,
+                     fe_vertex out[FE_CLIP_MAX_TRIS][3])
+{
+    return clip_planes(in, varying_count, guard_x, guard_y, (1u << PLANE_COUNT) - 1u, out);
+}
+
+int fe_clip_triangle_near(const fe_vertex in[3], int varying_count, fe_vertex out[FE_CLIP_MAX_TRIS][3])
+{
+    return clip_planes(in, varying_count, 0.0f, 0.0f, 1u << PLANE_NEAR | 1u << PLANE_W, out);
 }

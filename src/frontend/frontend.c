@@ -149,6 +149,9 @@ static uint8_t setup_primitive(const draw_jobs *dj, int p, slot_pool *pool)
     const float *vv[3] = {dj->v.var + vi[0] * vc, dj->v.var + vi[1] * vc, dj->v.var + vi[2] * vc};
     if (!dj->blurred && (pv[0]->outcode | pv[1]->outcode | pv[2]->outcode))
         return pv[0]->outcode & pv[1]->outcode & pv[2]->outcode ? PRIM_CULLED : PRIM_CLIP;  /* outside one plane */
+    const uint32_t near = FE_OUT_NEAR | FE_OUT_W;
+    if (dj->blurred && !dj->v.clip1 && ((pv[0]->outcode | pv[1]->outcode | pv[2]->outcode) & near))
+        return pv[0]->outcode & pv[1]->outcode & pv[2]->outcode & near ? PRIM_CULLED : PRIM_CLIP;  /* lens only */
     void *slot = pool_slot(pool);
     if (!slot) return PRIM_OUT_OF_MEMORY;
     bool kept;
@@ -221,6 +224,40 @@ static bool clip_and_bin(frontend *fe, frame_state *f, const frame_draw *d, cons
     return true;
 }
 
+/* A triangle seen through a lens, not moving, that reaches behind the near
+ * plane: no view from the lens centre holds it, so its shading grid would be
+ * the barycentric fallback (coarse on a triangle that large).  Cut at the
+ * near plane, the same cut from every lens point (fe_clip_triangle_near),
+ * each piece is set up blurred and binned.  Rare: set up in the arena
+ * directly. */
+static bool clip_near_and_bin(frontend *fe, frame_state *f, const frame_draw *d, const fe_post *const p[3],
+                              const float *const v[3], const fe_viewport *vp)
+{
+    fe_vertex in[3], out[FE_CLIP_MAX_TRIS][3];
+    for (int k = 0; k < 3; k++) {
+        for (int c = 0; c < 4; c++) {
+            in[k].clip[c] = p[k]->clip[c];
+            if (!isfinite(in[k].clip[c])) return true;  /* NaN/Inf positions are culled */
+        }
+        for (int c = 0; c < d->varying_count; c++) in[k].var[c] = v[k][c];
+    }
+    const int n = fe_clip_triangle_near(in, d->varying_count, out);
+    const size_t bytes = fe_blurred_bytes(d, &f->blur);
+    for (int i = 0; i < n; i++) {
+        void *slot = arena_alloc(&fe->arena, bytes, 64);
+        if (!slot) return false;
+        const float *c0[3] = {out[i][0].clip, out[i][1].clip, out[i][2].clip};
+        const float *cv[3] = {out[i][0].var, out[i][1].var, out[i][2].var};
+        const frame_tri *t = fe_setup_blurred(c0, NULL, cv, d, &f->blur, vp, slot);
+        if (!t) continue;  /* its slot stays unused: a rare path */
+        f->triangles_binned++;
+        f->triangles_blurred++;
+        binner_add(&fe->binner, t, binner_rect(&fe->binner, t));
+        if (fe->binner.out_of_memory) return false;
+    }
+    return true;
+}
+
 /* Vertex stage, assembly, clip, setup and coarse binning of one draw. */
 static bool run_draw(frontend *fe, frame_state *f, const frame_draw *d, const frame_ctx *fc, const frame_dispatch *disp)
 {
@@ -261,7 +298,7 @@ static bool run_draw(frontend *fe, frame_state *f, const frame_draw *d, const fr
                 const fe_post *pv[3];
                 const float *vv[3], *cv[3];
                 assemble(dj, p, pv, vv, cv);
-                if (!clip_and_bin(fe, f, d, pv, vv, &fc->vp)) return false;
+                if (!(dj->blurred ? clip_near_and_bin : clip_and_bin)(fe, f, d, pv, vv, &fc->vp)) return false;
             }
         }
     }

@@ -92,6 +92,11 @@ typedef struct fe_vertex {
 #define FE_CLIP_MAX_TRIS (FE_CLIP_MAX_VERTS - 2)
 int fe_clip_triangle(const fe_vertex in[3], int varying_count, float guard_x, float guard_y,
                      fe_vertex out[FE_CLIP_MAX_TRIS][3]);
+/* The same against the near plane and w > 0 only: for a triangle seen
+ * through a lens that does not move, whose shear moves x and y but not z
+ * or w, so these planes cut it the same way from every point of the lens
+ * (and its pieces have a reference view, fe_setup_blurred's). */
+int fe_clip_triangle_near(const fe_vertex in[3], int varying_count, fe_vertex out[FE_CLIP_MAX_TRIS][3]);
 
 /* The depth, 1/w and varying/w planes of t from vertex 0 at (x0, y0) and
  * vertices 1, 2 at offsets d1, d2 (pixels; inv_det = 1 / (d1 x d2)). */
