@@ -193,18 +193,26 @@ static bool bin_clipped(frontend *fe, frame_state *f, const frame_draw *d, const
     return !fe->binner.out_of_memory;
 }
 
+/* The clipper's vertices of a triangle; false when a position is NaN or
+ * infinite. */
+static bool clip_input(const frame_draw *d, const fe_post *const p[3], const float *const v[3], fe_vertex in[3])
+{
+    for (int k = 0; k < 3; k++) {
+        for (int c = 0; c < 4; c++) {
+            in[k].clip[c] = p[k]->clip[c];
+            if (!isfinite(in[k].clip[c])) return false;
+        }
+        for (int c = 0; c < d->varying_count; c++) in[k].var[c] = v[k][c];
+    }
+    return true;
+}
+
 /* The rare path: a triangle crossing the near/far plane or the guard band. */
 static bool clip_and_bin(frontend *fe, frame_state *f, const frame_draw *d, const fe_post *const p[3],
                          const float *const v[3], const fe_viewport *vp)
 {
     fe_vertex in[3], out[FE_CLIP_MAX_TRIS][3];
-    for (int k = 0; k < 3; k++) {
-        for (int c = 0; c < 4; c++) {
-            in[k].clip[c] = p[k]->clip[c];
-            if (!isfinite(in[k].clip[c])) return true;  /* NaN/Inf positions are culled */
-        }
-        for (int c = 0; c < d->varying_count; c++) in[k].var[c] = v[k][c];
-    }
+    if (!clip_input(d, p, v, in)) return true;  /* NaN/Inf positions are culled */
     int n = fe_clip_triangle(in, d->varying_count, vp->guard_x, vp->guard_y, out);
     for (int i = 0; i < n; i++) {
         fe_post cp[3];
@@ -234,13 +242,7 @@ static bool clip_near_and_bin(frontend *fe, frame_state *f, const frame_draw *d,
                               const float *const v[3], const fe_viewport *vp)
 {
     fe_vertex in[3], out[FE_CLIP_MAX_TRIS][3];
-    for (int k = 0; k < 3; k++) {
-        for (int c = 0; c < 4; c++) {
-            in[k].clip[c] = p[k]->clip[c];
-            if (!isfinite(in[k].clip[c])) return true;  /* NaN/Inf positions are culled */
-        }
-        for (int c = 0; c < d->varying_count; c++) in[k].var[c] = v[k][c];
-    }
+    if (!clip_input(d, p, v, in)) return true;  /* NaN/Inf positions are culled */
     const int n = fe_clip_triangle_near(in, d->varying_count, out);
     const size_t bytes = fe_blurred_bytes(d, &f->blur);
     for (int i = 0; i < n; i++) {
