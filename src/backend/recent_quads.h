@@ -9,12 +9,16 @@
 /* Direct-mapped by the low bits of the quad and the triangle's index
  * (RECENT_SLOT), a table per field: their triangle (UINT32_MAX: empty, as
  * VIS_NONE), quad and cache entry, times 4. */
-#define RECENT_SLOTS 1024
+#define RECENT_QUAD_BITS 4  /* bits of qx and of qy in a slot's index */
+#define RECENT_SLOTS (4 << (2 * RECENT_QUAD_BITS))
 struct recent_quads {
     _Alignas(64) uint32_t id[RECENT_SLOTS];
     _Alignas(64) int32_t qx[RECENT_SLOTS], qy[RECENT_SLOTS], code[RECENT_SLOTS];
 };
-#define RECENT_SLOT(id, qx, qy) (((uint32_t)(qx) & 15u) | ((uint32_t)(qy) & 15u) << 4 | ((id) & 3u) << 8)
+#define RECENT_QUAD_MASK ((1u << RECENT_QUAD_BITS) - 1u)
+#define RECENT_SLOT(id, qx, qy)                                                                    \
+    (((uint32_t)(qx)&RECENT_QUAD_MASK) | ((uint32_t)(qy)&RECENT_QUAD_MASK) << RECENT_QUAD_BITS |      \
+     ((id)&3u) << (2 * RECENT_QUAD_BITS))
 
 /* The per-ISA bodies of backend_isa.recent_row (recent_row_fn). */
 uint32_t recent_row_scalar(const recent_quads *R, const uint32_t *tri, const int32_t *gx, const int32_t *gy,

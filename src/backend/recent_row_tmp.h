@@ -13,12 +13,13 @@ uint32_t RECENT_ROW_FN(const recent_quads *restrict R, const uint32_t *restrict 
 {
     uint32_t miss = 0;
 #if defined(SIMD_LANES) && SIMD_LANES > 4
-    const simd_i low4 = simd_set1_i(15), low2 = simd_set1_i(3), one = simd_set1_i(1), none = simd_set1_i(-1);
+    const simd_i low = simd_set1_i((int32_t)RECENT_QUAD_MASK), low2 = simd_set1_i(3), one = simd_set1_i(1),
+                 none = simd_set1_i(-1);
     for (int l = 0; l < 16; l += SIMD_LANES) {
         const simd_i id = simd_loadu_i(tri + l), x = simd_loadu_i(gx + l), y = simd_loadu_i(gy + l);
         const simd_i qx = simd_sra_i(x, 1), qy = simd_sra_i(y, 1);
-        const simd_i s = simd_or3_i(simd_and_i(qx, low4), simd_sll_i(simd_and_i(qy, low4), 4),
-                                    simd_sll_i(simd_and_i(id, low2), 8));
+        const simd_i s = simd_or3_i(simd_and_i(qx, low), simd_sll_i(simd_and_i(qy, low), RECENT_QUAD_BITS),
+                                    simd_sll_i(simd_and_i(id, low2), 2 * RECENT_QUAD_BITS));  /* RECENT_SLOT */
         const uint32_t hit = simd_bits(simd_eq_i(simd_gather_i(R->id, s), id)) &
                              simd_bits(simd_eq_i(simd_gather_i((const uint32_t *)R->qx, s), qx)) &
                              simd_bits(simd_eq_i(simd_gather_i((const uint32_t *)R->qy, s), qy));
