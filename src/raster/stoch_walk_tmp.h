@@ -170,12 +170,11 @@ static void STOCH_GROUP(const frame_tri *tri, const stoch_setup *restrict S, con
     blk.tri = tri;
     blk.sample = sample;
     blk.group = g;
+    uint64_t tested = 0, covered = 0;  /* counted here: emit may write *counts (no register copy) */
     for (int by = by_first; by < y1; by += 4) {
         for (int bx = bx_first; bx < x1; bx += 4) {
             const uint32_t mask = cut ? classes & stoch_box_lanes(cut, bx, by) : classes;
-            const uint64_t lanes = (uint64_t)__builtin_popcount(mask);  /* every candidate is tested */
-            counts->stoch_candidates += lanes;
-            counts->stoch_tested += lanes;
+            tested += (uint64_t)__builtin_popcount(mask);  /* every candidate is tested */
             const float fx = (float)bx, fy = (float)by;
             _Alignas(64) int hit[STOCH_LANES];
             _Alignas(64) float w0[STOCH_LANES], w1[STOCH_LANES], w2[STOCH_LANES];
@@ -200,7 +199,7 @@ static void STOCH_GROUP(const frame_tri *tri, const stoch_setup *restrict S, con
             }
             m &= STOCH_MASK16(hit);
             if (!m) continue;
-            counts->stoch_covered += (uint64_t)__builtin_popcount(m);
+            covered += (uint64_t)__builtin_popcount(m);
 #pragma GCC ivdep /* the lanes are distinct */
             for (int l = 0; l < STOCH_LANES; l++) {  /* the reference point, then the grid point */
                 float rx, ry;
@@ -216,6 +215,9 @@ static void STOCH_GROUP(const frame_tri *tri, const stoch_setup *restrict S, con
             stoch_finish_block(&blk, depth_test ? STOCH_EARLY_DEPTH16(&blk, v) : m, bin_px, px, emit, consumer, counts);
         }
     }
+    counts->stoch_candidates += tested;
+    counts->stoch_tested += tested;
+    counts->stoch_covered += covered;
 }
 
 void STOCH_WALK_FN(const frame_tri *tri, const raster_view *v, const frame_ranked *ranked, const frame_tuples *tp,
