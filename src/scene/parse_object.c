@@ -39,6 +39,18 @@ int parse_object_begin(parser *p, const token *t, int n)
 
 /* ---- geometry ------------------------------------------------------------------ */
 
+/* The optional pair of segment counts at t[at], t[at + 1] (`pair` names
+ * them), at least lo0 and lo1: both or neither. */
+static int segment_pair(parser *p, const token *t, int n, int at, int lo0, int lo1, const char *pair, int *seg)
+{
+    if (n == at + 1)
+        return parse_err(p, t[at].col, "give both %s", pair);
+    if (n == at + 2 && (parse_int(p, &t[at], lo0, SCENE_MAX_SEGMENTS, &seg[0]) ||
+                        parse_int(p, &t[at + 1], lo1, SCENE_MAX_SEGMENTS, &seg[1])))
+        return -1;
+    return 0;
+}
+
 static int geom_stmt(parser *p, const token *t, int n, enum geom_kind kind)
 {
     pending_object *po = &p->po;
@@ -52,23 +64,15 @@ static int geom_stmt(parser *p, const token *t, int n, enum geom_kind kind)
     case GEOM_PLANE:
         po->gi[0] = po->gi[1] = 1;
         if (parse_nargs(p, t, n, 2, 4, "width depth [segments_x segments_z]") ||
-            parse_positive(p, &t[1], &po->gf[0]) || parse_positive(p, &t[2], &po->gf[1]))
-            return -1;
-        if (n == 4)
-            return parse_err(p, t[3].col, "give both segments_x and segments_z");
-        if (n == 5 && (parse_int(p, &t[3], 1, SCENE_MAX_SEGMENTS, &po->gi[0]) ||
-                       parse_int(p, &t[4], 1, SCENE_MAX_SEGMENTS, &po->gi[1])))
+            parse_positive(p, &t[1], &po->gf[0]) || parse_positive(p, &t[2], &po->gf[1]) ||
+            segment_pair(p, t, n, 3, 1, 1, "segments_x and segments_z", po->gi))
             return -1;
         tris = scene_prim_plane_tris(po->gi[0], po->gi[1]);
         break;
     case GEOM_SPHERE:
         po->gi[0] = 32, po->gi[1] = 16;
-        if (parse_nargs(p, t, n, 1, 3, "radius [segments_lon segments_lat]") || parse_positive(p, &t[1], &po->gf[0]))
-            return -1;
-        if (n == 3)
-            return parse_err(p, t[2].col, "give both segments_lon and segments_lat");
-        if (n == 4 && (parse_int(p, &t[2], 3, SCENE_MAX_SEGMENTS, &po->gi[0]) ||
-                       parse_int(p, &t[3], 2, SCENE_MAX_SEGMENTS, &po->gi[1])))
+        if (parse_nargs(p, t, n, 1, 3, "radius [segments_lon segments_lat]") || parse_positive(p, &t[1], &po->gf[0]) ||
+            segment_pair(p, t, n, 2, 3, 2, "segments_lon and segments_lat", po->gi))
             return -1;
         tris = scene_prim_sphere_tris(po->gi[0], po->gi[1]);
         break;
@@ -85,12 +89,8 @@ static int geom_stmt(parser *p, const token *t, int n, enum geom_kind kind)
     case GEOM_TORUS:
         po->gi[0] = 48, po->gi[1] = 24;
         if (parse_nargs(p, t, n, 2, 4, "major_radius minor_radius [segments_major segments_minor]") ||
-            parse_positive(p, &t[1], &po->gf[0]) || parse_positive(p, &t[2], &po->gf[1]))
-            return -1;
-        if (n == 4)
-            return parse_err(p, t[3].col, "give both segments_major and segments_minor");
-        if (n == 5 && (parse_int(p, &t[3], 3, SCENE_MAX_SEGMENTS, &po->gi[0]) ||
-                       parse_int(p, &t[4], 3, SCENE_MAX_SEGMENTS, &po->gi[1])))
+            parse_positive(p, &t[1], &po->gf[0]) || parse_positive(p, &t[2], &po->gf[1]) ||
+            segment_pair(p, t, n, 3, 3, 3, "segments_major and segments_minor", po->gi))
             return -1;
         tris = scene_prim_torus_tris(po->gi[0], po->gi[1]);
         break;
