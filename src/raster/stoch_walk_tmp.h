@@ -142,10 +142,12 @@ static void STOCH_SETUP(const frame_tri_blur *restrict b, const frame_tuples *re
 static const uint32_t stoch_class_lanes[FRAME_CLASSES] = {0x0505u, 0x0a0au, 0x5050u, 0xa0a0u};
 
 /* Step 2 for group g over pixels [x0, x1) x [y0, y1) (the union of its
- * tuples' boxes within the bin, not empty; box[c] class c's box, clipped
- * to the bin, as x0, x1, y0, y1). */
+ * tuples' boxes within the bin, not empty), testing the lanes of
+ * `classes` (those whose tuple's box is not empty: each box is
+ * conservative, so the edge test decides the rest), cut by `cut` where the
+ * window's edge crosses a block. */
 static void STOCH_GROUP(const frame_tri *tri, const stoch_setup *restrict S, const frame_tuples *tp, int g,
-                        const int32_t box[FRAME_CLASSES][4], const stoch_box *cut, const raster_view *v,
+                        uint32_t classes, const stoch_box *cut, const raster_view *v,
                         bool depth_test, int bin_px, int x0, int y0, int x1, int y1, stoch_pixels *px,
                         stoch_emit_fn emit, void *consumer, raster_counts *counts)
 {
@@ -161,11 +163,6 @@ static void STOCH_GROUP(const frame_tri *tri, const stoch_setup *restrict S, con
     }
     const float rate = b->rate;
     const int bx_first = x0 & ~3, by_first = y0 & ~3;
-    /* The lanes of the classes whose tuple's box is not empty (each box is
-     * conservative: the edge test decides the rest). */
-    uint32_t classes = 0;
-    for (int c = 0; c < FRAME_CLASSES; c++)
-        classes |= (box[c][0] < box[c][1]) & (box[c][2] < box[c][3]) ? stoch_class_lanes[c] : 0u;
     stoch_block blk;
     blk.tri = tri;
     blk.sample = sample;
@@ -246,19 +243,19 @@ void STOCH_WALK_FN(const frame_tri *tri, const raster_view *v, const frame_ranke
     stoch_box_init(&window, x0 & ~3, y0 & ~3, cut_x ? x1 : (x1 + 3) & ~3, cut_y ? y1 : (y1 + 3) & ~3);
     const stoch_box *cut = cut_x || cut_y ? &window : NULL;
     for (int g = 0; g < tp->spp; g++) {
-        int32_t box[FRAME_CLASSES][4];
         int gx0 = x1, gx1 = x0, gy0 = y1, gy1 = y0;
+        uint32_t classes = 0;
         for (int c = 0; c < FRAME_CLASSES; c++) {  /* the union: empty boxes are (x1, x0) x (y1, y0) */
             const int i = FRAME_CLASSES * g + c;
-            box[c][0] = S.bx0[i], box[c][1] = S.bx1[i], box[c][2] = S.by0[i], box[c][3] = S.by1[i];
-            gx0 = box[c][0] < gx0 ? box[c][0] : gx0;
-            gx1 = box[c][1] > gx1 ? box[c][1] : gx1;
-            gy0 = box[c][2] < gy0 ? box[c][2] : gy0;
-            gy1 = box[c][3] > gy1 ? box[c][3] : gy1;
+            gx0 = S.bx0[i] < gx0 ? S.bx0[i] : gx0;
+            gx1 = S.bx1[i] > gx1 ? S.bx1[i] : gx1;
+            gy0 = S.by0[i] < gy0 ? S.by0[i] : gy0;
+            gy1 = S.by1[i] > gy1 ? S.by1[i] : gy1;
+            classes |= (S.bx0[i] < S.bx1[i]) & (S.by0[i] < S.by1[i]) ? stoch_class_lanes[c] : 0u;
         }
-        if (gx0 >= gx1 || gy0 >= gy1) continue;
-        STOCH_GROUP(tri, &S, tp, g, (const int32_t(*)[4])box, cut, v, depth_test, bin_px, gx0, gy0, gx1, gy1, px, emit,
-                    consumer, counts);
+        if (!classes) continue;
+        STOCH_GROUP(tri, &S, tp, g, classes, cut, v, depth_test, bin_px, gx0, gy0, gx1, gy1, px, emit, consumer,
+                    counts);
     }
 }
 
