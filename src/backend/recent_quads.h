@@ -20,6 +20,14 @@ struct recent_quads {
     (((uint32_t)(qx)&RECENT_QUAD_MASK) | ((uint32_t)(qy)&RECENT_QUAD_MASK) << RECENT_QUAD_BITS |      \
      ((id)&3u) << (2 * RECENT_QUAD_BITS))
 
+/* Whether slot s holds grid quad (qx, qy) of triangle id. */
+static inline bool recent_holds(const recent_quads *R, uint32_t s, uint32_t id, int32_t qx, int32_t qy)
+{
+    return (R->id[s] == id) & (R->qx[s] == qx) & (R->qy[s] == qy);
+}
+/* The lane of grid point (gx, gy) in its quad (gx >> 1, gy >> 1). */
+static inline int32_t recent_lane(int32_t gx, int32_t gy) { return (gx & 1) | (gy & 1) << 1; }
+
 /* The per-ISA bodies of backend_isa.recent_row (recent_row_fn). */
 uint32_t recent_row_scalar(const recent_quads *R, const uint32_t *tri, const int32_t *gx, const int32_t *gy,
                            int32_t *code);

@@ -33,8 +33,8 @@ uint32_t RECENT_ROW_FN(const recent_quads *restrict R, const uint32_t *restrict 
         const uint32_t id = tri[l];
         const int32_t x = gx[l], y = gy[l], qx = x >> 1, qy = y >> 1;
         const uint32_t s = RECENT_SLOT(id, qx, qy);
-        const int hit = (R->id[s] == id) & (R->qx[s] == qx) & (R->qy[s] == qy);
-        if (hit) code[l] = R->code[s] + ((x & 1) | (y & 1) << 1);
+        const bool hit = recent_holds(R, s, id, qx, qy);
+        if (hit) code[l] = R->code[s] + recent_lane(x, y);
         miss |= (uint32_t)(!hit & (id != UINT32_MAX)) << l;
     }
 #endif

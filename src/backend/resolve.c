@@ -65,16 +65,17 @@ static uint64_t resolve_writes(const vis_buffer *vb, shading_cache *cache, frame
                                bool discards, frame_worker_stats *st)
 {
     const frame_tuples *tp = t->tuples;
-    const int S = vb->spp, per_block = 16 * S, bins_x = vb->bin_px >> 2;
+    const int S = vb->spp, per_block = 16 * S;
     const uint32_t width = (uint32_t)t->width;
     uint64_t points = 0, refs = 0, visible = 0;
     for (int k = from.k; k <= to.k && k < vb->touched_count; k++) {
         const int b = vb->touched[k];
-        const uint32_t bx = (uint32_t)(vb->x0 + 4 * (b % bins_x)), by = (uint32_t)(vb->y0 + 4 * (b / bins_x));
+        int bx, by;
+        vis_block_origin(vb, b, &bx, &by);
         uint32_t pixel[16];  /* lane l's pixel, and its first sample */
         size_t first[16];
         for (int l = 0; l < 16; l++) {
-            pixel[l] = (by + (uint32_t)(l >> 2)) * width + bx + (uint32_t)(l & 3);
+            pixel[l] = (uint32_t)(by + (l >> 2)) * width + (uint32_t)(bx + (l & 3));
             first[l] = (size_t)pixel[l] * (size_t)S;
         }
         const int j0 = k == from.k ? from.j : 0, j1 = k == to.k ? to.j : per_block;
@@ -159,10 +160,10 @@ static void lookup_row(resolve_ctx *r, int k, int g, int bx, int by)
     for (; miss; miss &= miss - 1) {
         const int l = __builtin_ctz(miss);
         const uint32_t id = tri[l];
-        const int32_t qx = gx[l] >> 1, qy = gy[l] >> 1, lane = (gx[l] & 1) | (gy[l] & 1) << 1;
+        const int32_t qx = gx[l] >> 1, qy = gy[l] >> 1, lane = recent_lane(gx[l], gy[l]);
         const uint32_t s = RECENT_SLOT(id, qx, qy);
         recent_quads *R = &r->recent;
-        if ((R->id[s] == id) & (R->qx[s] == qx) & (R->qy[s] == qy)) {  /* a lane before it in this row made it */
+        if (recent_holds(R, s, id, qx, qy)) {  /* a lane before it in this row made it */
             code[l] = R->code[s] + lane;
             continue;
         }
@@ -171,8 +172,7 @@ static void lookup_row(resolve_ctx *r, int k, int g, int bx, int by)
             r->c->st->cache_stalls++;
             resolve_flush(r, (vis_pos){k, 16 * g + l});
             /* the lanes after it answered from the table lost their entries */
-            miss |= (0xffffu << l) & 0xffffu;
-            for (int q = 0; q < 16; q++) miss &= ~((uint32_t)(tri[q] == VIS_NONE) << q);
+            miss |= visible_lanes(tri) & (0xffffu << l);
             e = hold_entry(r, id, qx, qy, bx + (l & 3), by + (l >> 2));
         }
         R->id[s] = id;
@@ -187,12 +187,11 @@ void decouple_resolve(const decouple_ctx *c, vis_buffer *vb)
 {
     resolve_ctx rc = {.c = c, .vb = vb, .cache = decouple_cache(c->d)}, *r = &rc;
     recent_clear(&r->recent);
-    const int S = vb->spp, bins_x = vb->bin_px >> 2;
     const uint64_t misses = c->st->cache_misses;
     for (int k = 0; k < vb->touched_count; k++) {
-        const int b = vb->touched[k];
-        const int bx = vb->x0 + 4 * (b % bins_x), by = vb->y0 + 4 * (b / bins_x);
-        for (int g = 0; g < S; g++) lookup_row(r, k, g, bx, by);
+        int bx, by;
+        vis_block_origin(vb, vb->touched[k], &bx, &by);
+        for (int g = 0; g < vb->spp; g++) lookup_row(r, k, g, bx, by);
     }
     resolve_flush(r, (vis_pos){vb->touched_count, 0});
     c->st->cache_hits += r->visible - (c->st->cache_misses - misses);  /* as the ordered path: writes less new quads */

@@ -78,16 +78,16 @@ UTIL_CLONES_AVX2 static void load_block(vis_buffer *vb, int b, int bx, int by)
     const frame_tuples *tp = t->tuples;
     const int S = vb->spp;
     const size_t base = (size_t)b * (size_t)S * 16;
-    /* Lane l reads its pixel's samples at[l] floats after the block's first
-     * (the fixed depth fix[l] where it does not read), so that a row of
-     * sixteen is one loop the compiler vectorizes (a gather). */
+    /* Lane l reads its pixel's samples at[l] floats after the block's
+     * first, or takes the fixed depth fix[l], so that each row is one pass
+     * over sixteen lanes (a fill where the bin was just cleared). */
     int32_t at[16];
     float fix[16];
-    int32_t read[16];
+    bool read[16];
     for (int l = 0; l < 16; l++) {
         const int x = bx + (l & 3), y = by + (l >> 2);
         const bool inside = x < t->width && y < t->height;
-        read[l] = inside && !vb->cleared ? -1 : 0;
+        read[l] = inside && !vb->cleared;
         at[l] = read[l] ? ((l >> 2) * t->width + (l & 3)) * S : 0;
         fix[l] = inside ? vb->clear_depth : -INFINITY;
     }
@@ -133,8 +133,7 @@ static inline void vis_take16(float *restrict z, uint32_t *restrict tri, int32_t
 UTIL_CLONES_AVX2 static void vis_block_clones(void *consumer, const stoch_block *blk)
 {
     vis_buffer *vb = consumer;
-    const int bx = blk->x0 - vb->x0, by = blk->y0 - vb->y0;
-    const int b = (by >> 2) * (vb->bin_px >> 2) + (bx >> 2);
+    const int b = vis_block_at(vb, blk->x0, blk->y0);
     if (vb->block_stamp[b] != vb->stamp) load_block(vb, b, blk->x0, blk->y0);
     const size_t base = (size_t)b * (size_t)vb->spp * 16;
     const uint32_t id = vb->tri_index;
