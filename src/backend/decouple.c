@@ -76,7 +76,7 @@ void decouple_scratch_destroy(decouple_scratch *d, const mos_allocator *a)
 int decouple_scratch_capacity(const decouple_scratch *d) { return d ? d->cache.capacity : 0; }
 
 /* SHADE: the pending entries, 16 quads per fragment-shader call. */
-static void shade_pending(decouple_scratch *d, shade_scratch *ss, frame_worker_stats *st)
+void decouple_shade(decouple_scratch *d, shade_scratch *ss, frame_worker_stats *st)
 {
     for (int i0 = 0; i0 < d->pending_count; i0 += DECOUPLE_SHADE_QUADS) {
         int n = d->pending_count - i0 < DECOUPLE_SHADE_QUADS ? d->pending_count - i0 : DECOUPLE_SHADE_QUADS;
@@ -142,7 +142,7 @@ static bool mix_color(const decouple_scratch *d, int i, uint32_t *color)
  * holds it); branch-free, as the entries' pixels are random. */
 void decouple_drain(decouple_scratch *d, shade_scratch *ss, frame_target *t, frame_worker_stats *st)
 {
-    shade_pending(d, ss, st);
+    decouple_shade(d, ss, st);
     shading_cache *c = &d->cache;
     rop_run rop = backend_rop_run(t);
     const size_t S = (size_t)t->samples;
@@ -210,6 +210,13 @@ typedef struct lane_hit {
     float z;
     float rx, ry;  /* where it lands in the triangle's shading reference (SUPERSAMPLE) */
 } lane_hit;
+
+/* The shading grid's points per pixel edge for tri: a blurred triangle's
+ * own rate (frame_tri_blur.rate), else the frame's. */
+static inline float grid_rate(const decouple_ctx *c, const frame_tri *tri)
+{
+    return tri->blur ? tri->blur->rate : c->f->blur.rate;
+}
 
 /* Where entry ce of grid quad (qx, qy) is shaded, at `rate` grid points
  * per pixel, and how far apart its lanes are. */
@@ -342,7 +349,7 @@ static void decouple_block_samples(decouple_scratch *d, const decouple_ctx *c, c
     const frame_tri *tri = blk->tri;
     const frame_target *t = c->f->target;
     /* The rasterizer's grid points are at this rate too (stoch_hits). */
-    const float rate = tri->blur ? tri->blur->rate : c->f->blur.rate;
+    const float rate = grid_rate(c, tri);
     if (c->f->blur.bilinear) {
         for (uint32_t m = blk->live; m; m &= m - 1) {
             const int l = __builtin_ctz(m);
@@ -425,8 +432,7 @@ int32_t decouple_new_grid_entry(decouple_scratch *d, const decouple_ctx *c, cons
                                 int32_t qy, int px, int py)
 {
     const int32_t e = try_new_entry(d, c, tri, qx, qy, true, px, py);
-    if (e != CACHE_NONE) grid_points(&d->cache.entries[e], qx, qy, tri->blur ? tri->blur->rate : c->f->blur.rate);
+    if (e != CACHE_NONE) grid_points(&d->cache.entries[e], qx, qy, grid_rate(c, tri));
     return e;
 }
 
-void decouple_shade(decouple_scratch *d, shade_scratch *ss, frame_worker_stats *st) { shade_pending(d, ss, st); }
