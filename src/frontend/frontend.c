@@ -180,6 +180,16 @@ static void run_setup_chunk(frame_job *j, uint32_t chunk, int helper, void *scra
 
 /* ---- Binning in API order, on the front-end thread. */
 
+/* A set-up triangle into its coarse tiles `rect` (binner_rect), counted;
+ * false when out of memory. */
+static bool bin_triangle(frontend *fe, frame_state *f, const frame_tri *t, coarse_rect rect)
+{
+    f->triangles_binned++;
+    f->triangles_blurred += t->blur != NULL;
+    binner_add(&fe->binner, t, rect);
+    return !fe->binner.out_of_memory;
+}
+
 /* A triangle made by clipping: set up on the stack, kept only if not culled. */
 static bool bin_clipped(frontend *fe, frame_state *f, const frame_draw *d, const fe_post *const p[3],
                         const float *const v[3], const fe_viewport *vp)
@@ -187,10 +197,7 @@ static bool bin_clipped(frontend *fe, frame_state *f, const frame_draw *d, const
     _Alignas(64) unsigned char buf[FE_ROUND64(sizeof(frame_tri) + MOS_MAX_VARYINGS * sizeof(float[3]))];
     if (!fe_setup_triangle(p, v, d, vp, (frame_tri *)buf)) return true;
     const frame_tri *t = keep_triangle(&fe->arena, buf, fe_tri_bytes(d));
-    if (!t) return false;
-    f->triangles_binned++;
-    binner_add(&fe->binner, t, binner_rect(&fe->binner, t));
-    return !fe->binner.out_of_memory;
+    return t && bin_triangle(fe, f, t, binner_rect(&fe->binner, t));
 }
 
 /* The clipper's vertices of a triangle; false when a position is NaN or
@@ -251,11 +258,7 @@ static bool clip_near_and_bin(frontend *fe, frame_state *f, const frame_draw *d,
         const float *c0[3] = {out[i][0].clip, out[i][1].clip, out[i][2].clip};
         const float *cv[3] = {out[i][0].var, out[i][1].var, out[i][2].var};
         const frame_tri *t = fe_setup_blurred(c0, NULL, cv, d, &f->blur, vp, slot);
-        if (!t) continue;  /* its slot stays unused: a rare path */
-        f->triangles_binned++;
-        f->triangles_blurred++;
-        binner_add(&fe->binner, t, binner_rect(&fe->binner, t));
-        if (fe->binner.out_of_memory) return false;
+        if (t && !bin_triangle(fe, f, t, binner_rect(&fe->binner, t))) return false;  /* a culled one leaves its slot unused: a rare path */
     }
     return true;
 }
@@ -292,10 +295,7 @@ static bool run_draw(frontend *fe, frame_state *f, const frame_draw *d, const fr
             const uint8_t state = dj->state[p];
             if (state == PRIM_OUT_OF_MEMORY) return false;
             if (state == PRIM_SET_UP || state == PRIM_SET_UP_BLURRED) {
-                f->triangles_binned++;
-                f->triangles_blurred += state == PRIM_SET_UP_BLURRED;
-                binner_add(&fe->binner, dj->tri[p], dj->rect[p]);
-                if (fe->binner.out_of_memory) return false;
+                if (!bin_triangle(fe, f, dj->tri[p], dj->rect[p])) return false;
             } else if (state == PRIM_CLIP) {
                 const fe_post *pv[3];
                 const float *vv[3], *cv[3];
