@@ -103,8 +103,8 @@ int parse_object_material(parser *p, const token *t, int n)
     }
     if (!strcmp(kw, "blend")) {
         static const char *const modes[] = { "opaque", "alpha", "add", "premultiplied", NULL };  /* mos_blend order */
-        int m;
-        if (parse_nargs(p, t, n, 1, 1, "opaque, alpha, add or premultiplied") || (m = parse_choose(p, &t[1], "blend mode", modes)) < 0)
+        const int m = parse_one_word(p, t, n, "opaque, alpha, add or premultiplied", "blend mode", modes);
+        if (m < 0)
             return -1;
         o->blend = (mos_blend)m;
         po->blend_given = true;
@@ -124,15 +124,15 @@ int parse_object_material(parser *p, const token *t, int n)
     }
     if (!strcmp(kw, "mip")) {
         static const char *const filters[] = { "nearest", "linear", NULL };
-        int m;
-        if (parse_nargs(p, t, n, 1, 1, "nearest or linear") || (m = parse_choose(p, &t[1], "mip filter", filters)) < 0)
+        const int m = parse_one_word(p, t, n, "nearest or linear", "mip filter", filters);
+        if (m < 0)
             return -1;
         po->mip_linear = m == 1;
         return 0;
     }
     if (!strcmp(kw, "depth_write")) {
-        int m;
-        if (parse_nargs(p, t, n, 1, 1, "on or off") || (m = parse_choose(p, &t[1], "depth_write value", parse_on_off)) < 0)
+        const int m = parse_one_word(p, t, n, "on or off", "depth_write value", parse_on_off);
+        if (m < 0)
             return -1;
         o->depth_write = m == 0;
         po->depth_write_given = true;
@@ -147,8 +147,8 @@ int parse_object_material(parser *p, const token *t, int n)
     }
     if (!strcmp(kw, "cull")) {
         static const char *const modes[] = { "none", "back", NULL };
-        int m;
-        if (parse_nargs(p, t, n, 1, 1, "none or back") || (m = parse_choose(p, &t[1], "cull mode", modes)) < 0)
+        const int m = parse_one_word(p, t, n, "none or back", "cull mode", modes);
+        if (m < 0)
             return -1;
         o->cull = m ? MOS_CULL_BACK : MOS_CULL_NONE;
         po->cull_given = true;

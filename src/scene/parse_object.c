@@ -155,8 +155,8 @@ static int object_geometry(parser *p, const token *t, int n)
         return 0;
     }
     if (!strcmp(kw, "textures")) {
-        int m;
-        if (parse_nargs(p, t, n, 1, 1, "on or off") || (m = parse_choose(p, &t[1], "textures value", parse_on_off)) < 0)
+        const int m = parse_one_word(p, t, n, "on or off", "textures value", parse_on_off);
+        if (m < 0)
             return -1;
         po->bsp_textures = m == 0;
         po->textures_line = p->line;

@@ -95,6 +95,9 @@ int parse_int(parser *p, const token *t, int lo, int hi, int *out);
 int parse_positive(parser *p, const token *t, float *out);
 int parse_unit_range(parser *p, const token *t, int count, float *out);
 int parse_choose(parser *p, const token *t, const char *what, const char *const *words);
+/* A keyword's one value, one of words (parse_nargs with hint, then
+ * parse_choose of t[1]): its index, or -1 (reported). */
+int parse_one_word(parser *p, const token *t, int n, const char *hint, const char *what, const char *const *words);
 int parse_name(parser *p, const token *t, char *out);
 int parse_path(parser *p, const token *t, char **out);
 extern const char *const parse_on_off[3];  /* the values of an on/off keyword, in parse_choose's order */

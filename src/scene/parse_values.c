@@ -74,6 +74,11 @@ int parse_unit_range(parser *p, const token *t, int count, float *out)
 
 /* The index of token T among WORDS (NULL-terminated), or -1 with the
  * error "unknown WHAT 'T' (expected a, b or c)". */
+int parse_one_word(parser *p, const token *t, int n, const char *hint, const char *what, const char *const *words)
+{
+    return parse_nargs(p, t, n, 1, 1, hint) ? -1 : parse_choose(p, &t[1], what, words);
+}
+
 int parse_choose(parser *p, const token *t, const char *what, const char *const *words)
 {
     int count = 0;
