@@ -278,6 +278,9 @@ typedef struct scene_run {
      * the first half, 2: the second half: runs of the deferred path
      * between the ordered one's) */
     int deferred;
+    /* a frame before, of the triangles where they end (deferred, its
+     * samples left in the target): the frame's clear still holds */
+    bool frame_before;
 } scene_run;
 
 /* Renders the random scene and returns its raw samples. */
@@ -299,6 +302,14 @@ static uint8_t *render_scene(const test_tri *tris, int ntri, int spp, const scen
     const int which0 = 0, which1 = 1;
     mos_frame_desc fd = {.target = rt, .blur = r->blur, .clear_rgba = {0.1f, 0.2f, 0.3f, 1.0f}};
     if (r->count) fd.clear_rgba[0] = fd.clear_rgba[1] = fd.clear_rgba[2] = fd.clear_rgba[3] = 0.0f;
+    if (r->frame_before) {
+        CHECK_OK(mos_begin_frame(ctx, &(mos_frame_desc){.target = rt, .blur = r->blur, .clear_rgba = {0.9f, 0.8f, 0.7f, 1.0f}}));
+        CHECK_OK(mos_draw(ctx, &(mos_draw_desc){.shader = sh, .vertices = vb, .vertex_stride = 11, .vertex_count = 3 * ntri,
+                                                .uniforms = &which1, .uniform_size = sizeof which1, .depth_test = true,
+                                                .depth_write = true, .never_discards = true}));
+        mos_frame_stats before;
+        CHECK_OK(mos_end_frame(ctx, &before));
+    }
     CHECK_OK(mos_begin_frame(ctx, &fd));
     const int half = r->deferred ? ntri / 2 : ntri;  /* two draws when deferred is asked */
     for (int first = 0; first < ntri; first += half) {
@@ -463,8 +474,9 @@ static void test_accum_jitter(void)
 /* The deferred path (a visibility buffer, then each visible sample's grid
  * quad shaded once: runs of draws that never discard) gives the ordered
  * path's image bit for bit, alone or in runs between ordered draws, at any
- * cache size, thread count, bin, pattern and instruction set, and shades
- * no more. */
+ * cache size, thread count, bin, pattern and instruction set, after a
+ * frame of other samples in the same target (a deferred run takes over
+ * the bin's clear), and shades no more. */
 static void test_deferred_equals_ordered(void)
 {
     const int ntri = 240;
@@ -477,9 +489,10 @@ static void test_deferred_equals_ordered(void)
         mos_frame_stats ordered_st, deferred_st;
         uint8_t *ordered = render_scene(tris, ntri, spp, &base, &ordered_st);
         const size_t bytes = (size_t)W_PX * 2 * H_PX * 2 * (size_t)spp * 4;
-        for (int v = 0; v < 6; v++) {
+        for (int v = 0; v < 7; v++) {
             scene_run r = base;
-            r.deferred = v < 4 ? 1 : 2;
+            r.frame_before = v == 6;
+            r.deferred = v < 4 || v == 6 ? 1 : 2;
             r.threads = v & 1 ? 3 : 1;
             r.bin = v == 2 ? 32 : v == 3 ? 8 : 16;
             r.pattern = v == 2 ? "vdc" : "diagonal";

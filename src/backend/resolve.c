@@ -34,6 +34,7 @@ typedef struct resolve_ctx {
     shading_cache *cache;
     recent_quads recent;
     vis_pos done;  /* entries before it are written */
+    uint32_t clear_color;
     uint64_t visible;  /* samples written */
 } resolve_ctx;
 
@@ -59,10 +60,13 @@ static bool held_discard(const vis_buffer *vb, const shading_cache *cache)
 
 /* WRITE for entries [from, to) of the run: each visible sample's colour
  * from its grid point (vb->code: entry * 4 + lane), with its depth, to the
- * target, but where `discards` and the lane was discarded.  Blur area as
- * the ordered path's drain counts it.  Returns the visible samples. */
-static uint64_t resolve_writes(const vis_buffer *vb, shading_cache *cache, frame_target *t, vis_pos from, vis_pos to,
-                               bool discards, frame_worker_stats *st)
+ * target, but where `discards` and the lane was discarded; in a run begun
+ * on a cleared bin, every other sample of the target's pixels the clear
+ * values (the bin's clear left them to the run).  Blur area as the ordered
+ * path's drain counts it.  Returns the visible samples. */
+UTIL_CLONES_AVX2 static uint64_t resolve_writes(const vis_buffer *vb, shading_cache *cache, frame_target *t,
+                                                vis_pos from, vis_pos to, bool discards, uint32_t clear_color,
+                                                frame_worker_stats *st)
 {
     const frame_tuples *tp = t->tuples;
     const int S = vb->spp, per_block = 16 * S;
@@ -74,9 +78,11 @@ static uint64_t resolve_writes(const vis_buffer *vb, shading_cache *cache, frame
         vis_block_origin(vb, b, &bx, &by);
         uint32_t pixel[16];  /* lane l's pixel, and its first sample */
         size_t first[16];
+        uint32_t inside = 0;  /* the lanes whose pixel is in the target */
         for (int l = 0; l < 16; l++) {
             pixel[l] = (uint32_t)(by + (l >> 2)) * width + (uint32_t)(bx + (l & 3));
             first[l] = (size_t)pixel[l] * (size_t)S;
+            inside |= (uint32_t)(bx + (l & 3) < t->width && by + (l >> 2) < t->height) << l;
         }
         const int j0 = k == from.k ? from.j : 0, j1 = k == to.k ? to.j : per_block;
         const size_t base = (size_t)b * (size_t)per_block;
@@ -87,6 +93,7 @@ static uint64_t resolve_writes(const vis_buffer *vb, shading_cache *cache, frame
             const float *z = vb->z + base + 16 * g;
             const uint32_t span = (0xffffu << (j & 15)) & (0xffffu >> (16 * g + 16 - end));
             uint32_t m = visible_lanes(vb->tri + base + 16 * g) & span;
+            uint32_t fill = vb->cleared ? inside & span & ~m : 0u;  /* the clear values */
             visible += (uint64_t)__builtin_popcount(m);
             for (; m; m &= m - 1) {
                 const int l = __builtin_ctz(m);
@@ -95,10 +102,19 @@ static uint64_t resolve_writes(const vis_buffer *vb, shading_cache *cache, frame
                 points += last == UINT32_MAX;
                 refs += last != pixel[l];
                 cache->last_pixel[at] = pixel[l];
-                if (discards && cache->discard[at]) continue;
+                if (discards && cache->discard[at]) {
+                    fill |= vb->cleared ? 1u << l : 0u;
+                    continue;
+                }
                 const size_t idx = first[l] + sample[l];
                 t->depth[idx] = z[l];
                 t->color[idx] = cache->rgba[at];
+            }
+            for (; fill; fill &= fill - 1) {
+                const int l = __builtin_ctz(fill);
+                const size_t idx = first[l] + sample[l];
+                t->depth[idx] = vb->clear_depth;
+                t->color[idx] = clear_color;
             }
             j = end;
         }
@@ -122,7 +138,7 @@ static void resolve_flush(resolve_ctx *r, vis_pos to)
     const decouple_ctx *c = r->c;
     decouple_shade(c->d, c->shade, c->st);
     const bool discards = held_discard(r->vb, r->cache);
-    r->visible += resolve_writes(r->vb, r->cache, c->f->target, r->done, to, discards, c->st);
+    r->visible += resolve_writes(r->vb, r->cache, c->f->target, r->done, to, discards, r->clear_color, c->st);
     release_held(r);
     recent_clear(&r->recent);
     r->done = to;
@@ -183,9 +199,9 @@ static void lookup_row(resolve_ctx *r, int k, int g, int bx, int by)
     }
 }
 
-void decouple_resolve(const decouple_ctx *c, vis_buffer *vb)
+void decouple_resolve(const decouple_ctx *c, vis_buffer *vb, uint32_t clear_color)
 {
-    resolve_ctx rc = {.c = c, .vb = vb, .cache = decouple_cache(c->d)}, *r = &rc;
+    resolve_ctx rc = {.c = c, .vb = vb, .cache = decouple_cache(c->d), .clear_color = clear_color}, *r = &rc;
     recent_clear(&r->recent);
     const uint64_t misses = c->st->cache_misses;
     for (int k = 0; k < vb->touched_count; k++) {

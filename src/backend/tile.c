@@ -33,6 +33,7 @@ struct backend_scratch {
     bool queued;
     bool vis_run;   /* the visibility buffer holds a run (deferred path) */
     bool pristine;  /* the bin holds its clear values: nothing written since (a run needs not read them) */
+    bool unwritten; /* and its clear is left to its first deferred run (the samples hold an old frame's) */
     bool vis_ok;    /* this frame's bins may take the deferred path */
     shade_scratch *shade;
     decouple_scratch *dec;  /* stochastic frames only (backend_scratch_reserve), */
@@ -182,7 +183,11 @@ static void flush_writes(backend_scratch *s, const frame_state *f, frame_worker_
     }
     if (s->queued) decouple_drain(s->dec, s->shade, f->target, st);
     s->queued = false;
-    if (s->vis_run) decouple_resolve(&(decouple_ctx){.d = s->dec, .f = f, .shade = s->shade, .st = st}, &s->vis);
+    if (s->vis_run) {
+        decouple_resolve(&(decouple_ctx){.d = s->dec, .f = f, .shade = s->shade, .st = st}, &s->vis, f->clear_color);
+        if (s->unwritten) vis_clear_untouched(&s->vis, f->target, f->clear_color);  /* the run wrote the rest */
+        s->unwritten = false;
+    }
     s->vis_run = false;
 }
 
@@ -234,10 +239,11 @@ void backend_run_bin(backend_scratch *s, const frame_state *f, uint32_t bin, con
     const uint64_t samples0 = st->fragments;
     bin_rect r = bin_rect_of(f, bin);
     s->pristine = false;
-    if (t->bin_stamp[bin] != f->serial) {
-        clear_bin(f, r);
+    if (t->bin_stamp[bin] != f->serial) {  /* a deferred run writes every sample of its blocks: the clear can wait */
+        if (!s->vis_ok) clear_bin(f, r);
         t->bin_stamp[bin] = f->serial;
         s->pristine = true;
+        s->unwritten = s->vis_ok;
     }
     if (s->view_serial != f->serial) {  /* the first bin of a frame on this worker */
         raster_view_init(&s->view, t->depth, t->width, t->height, &t->positions, f->blur.rate);
@@ -258,6 +264,10 @@ void backend_run_bin(backend_scratch *s, const frame_state *f, uint32_t bin, con
         if (c.x0 >= c.x1 || c.y0 >= c.y1) continue;
         const tri_path path = path_of(s, f, tri), waiting = waiting_path(s);
         if (waiting != PATH_NONE && waiting != path) flush_writes(s, f, st);  /* writes stay in API order */
+        if (s->unwritten && path != PATH_DEFERRED) {  /* the other paths read the target */
+            clear_bin(f, r);
+            s->unwritten = false;
+        }
         switch (path) {
         case PATH_DEFERRED:
             if (!s->vis_run)
@@ -278,6 +288,8 @@ void backend_run_bin(backend_scratch *s, const frame_state *f, uint32_t bin, con
         }
     }
     flush_writes(s, f, st);
+    if (s->unwritten) clear_bin(f, r);  /* no deferred run */
+    s->unwritten = false;
     st->fragments += counts.samples;
     st->covered_pixels += counts.pixels;
     st->stoch_candidates += counts.stoch_candidates;

@@ -75,13 +75,21 @@ static inline bool vis_fits(const vis_buffer *vb, int bin_px, int spp)
  * clear_depth: every sample of the bin holds it (just cleared), or NULL. */
 void vis_begin(vis_buffer *vb, const frame_target *t, int bin_px, int x0, int y0, const frame_tri *const *tris,
                const float *clear_depth);
+/* The run's bin, where its blocks were not loaded (the run touched them
+ * not): every sample of its pixels in the target to clear_color and the
+ * run's clear depth (a run begun on a cleared bin whose clear tile.c left
+ * to it: the resolve wrote every sample of the loaded blocks). */
+void vis_clear_untouched(const vis_buffer *vb, frame_target *t, uint32_t clear_color);
 /* A stoch_emit_fn (consumer: the vis_buffer, its tri_index set to the
  * block's triangle): each live lane nearer than its entry takes it. */
 void vis_block(void *consumer, const stoch_block *blk);
 
 /* The run shaded and written (resolve.c): each visible sample's grid quad
  * found in the decoupled back-end's cache or shaded, then its colour and
- * depth to the target.  The ordered path's queue must be drained. */
-void decouple_resolve(const decouple_ctx *c, vis_buffer *vb);
+ * depth to the target; in a run begun on a cleared bin (vb->cleared) every
+ * other sample of a loaded block too, clear_color and the clear depth, so
+ * that the bin's clear may skip those blocks.  The ordered path's queue
+ * must be drained. */
+void decouple_resolve(const decouple_ctx *c, vis_buffer *vb, uint32_t clear_color);
 
 #endif
