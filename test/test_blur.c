@@ -482,10 +482,12 @@ static void test_deferred_equals_ordered(void)
     const int ntri = 240;
     test_tri *tris = random_scene(ntri, true, 11);
     static const int spps[] = {4, 16, 27, 64};
-    for (int k = 0; k < (TEST_SANITIZED ? 2 : 4); k++) {
-        const int spp = spps[k];
+    for (int k = 0; k < 2 * (TEST_SANITIZED ? 2 : 4); k++) {  /* nearest point, then bilinear */
+        const int spp = spps[k % 4];
+        const bool bilinear = k >= (TEST_SANITIZED ? 2 : 4);
         scene_run base = {.threads = 1, .bin = 16, .pattern = "diagonal", .motion = true, .isa = MOS_ISA_AUTO,
-                          .blur = {.mode = MOS_SAMPLING_DECOUPLED, .lens_x = 0.08f, .lens_y = 0.12f, .focus_w = 1.5f}};
+                          .blur = {.mode = MOS_SAMPLING_DECOUPLED, .lens_x = 0.08f, .lens_y = 0.12f, .focus_w = 1.5f,
+                                   .bilinear = bilinear}};
         mos_frame_stats ordered_st, deferred_st;
         uint8_t *ordered = render_scene(tris, ntri, spp, &base, &ordered_st);
         const size_t bytes = (size_t)W_PX * 2 * H_PX * 2 * (size_t)spp * 4;
@@ -501,12 +503,12 @@ static void test_deferred_equals_ordered(void)
             mos_frame_stats st;
             uint8_t *img = render_scene(tris, ntri, spp, &r, &st);
             CHECK_MSG(ordered && img && memcmp(ordered, img, bytes) == 0,
-                      "%d spp: deferred variant %d (threads %d, bin %d, cache %d) differs from the ordered image", spp,
-                      v, r.threads, r.bin, r.blur.cache_quads);
+                      "%d spp%s: deferred variant %d (threads %d, bin %d, cache %d) differs from the ordered image", spp,
+                      bilinear ? " bilinear" : "", v, r.threads, r.bin, r.blur.cache_quads);
             if (v == 0) deferred_st = st;
             free(img);
         }
-        printf("  %2d spp: shades ordered %llu, deferred %llu\n", spp,
+        printf("  %2d spp%s: shades ordered %llu, deferred %llu\n", spp, bilinear ? " bilinear" : "",
                (unsigned long long)ordered_st.shade_invocations, (unsigned long long)deferred_st.shade_invocations);
         CHECK(deferred_st.shade_invocations <= ordered_st.shade_invocations);
         free(ordered);

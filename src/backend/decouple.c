@@ -98,42 +98,15 @@ void decouple_shade(decouple_scratch *d, shade_scratch *ss, frame_worker_stats *
     d->pending_count = 0;
 }
 
-static uint32_t unpack_mix(const uint32_t *rgba, const float *w, int n)
-{
-    uint32_t out = 0;
-    for (int ch = 0; ch < 4; ch++) {
-        float v = 0.0f;
-        for (int k = 0; k < n; k++) v += w[k] * (float)((rgba[k] >> (8 * ch)) & 0xffu);
-        uint32_t q = (uint32_t)(v + 0.5f);
-        out |= (q > 255u ? 255u : q) << (8 * ch);
-    }
-    return out;
-}
-
-/* The colour of queued write i when bilinear: the weighted mix of its four
- * points that were not discarded; false when all were. */
+/* The colour of queued write i when bilinear (shading_cache_mix); false
+ * when its nearest point was discarded. */
 static bool mix_color(const decouple_scratch *d, int i, uint32_t *color)
 {
     const queued_write *r = &d->writes[i];
     const write_taps *tp = &d->taps[i];
-    uint32_t rgba[4];
-    float w[4], sum = 0.0f;
-    int n = 0;
-    for (int k = 0; k < 4; k++) {
-        const int32_t entry = k ? tp->entry[k - 1] : r->entry;
-        const int lane = k ? tp->lane[k - 1] : r->lane;
-        const size_t at = 4 * (size_t)entry + (size_t)lane;
-        if (d->cache.discard[at]) {
-            if (!k) return false;  /* the nearest one decides */
-            continue;
-        }
-        rgba[n] = d->cache.rgba[at];
-        w[n] = tp->weight[k];
-        sum += w[n++];
-    }
-    for (int k = 0; k < n; k++) w[k] /= sum;
-    *color = unpack_mix(rgba, w, n);
-    return true;
+    int32_t code[4];
+    for (int k = 0; k < 4; k++) code[k] = 4 * (k ? tp->entry[k - 1] : r->entry) + (k ? tp->lane[k - 1] : r->lane);
+    return shading_cache_mix(&d->cache, code, tp->weight, color);
 }
 
 /* The queued writes in order: each one's colour from its shaded entries,
@@ -211,12 +184,6 @@ typedef struct lane_hit {
     float rx, ry;  /* where it lands in the triangle's shading reference (SUPERSAMPLE) */
 } lane_hit;
 
-/* The shading grid's points per pixel edge for tri: a blurred triangle's
- * own rate (frame_tri_blur.rate), else the frame's. */
-static inline float grid_rate(const decouple_ctx *c, const frame_tri *tri)
-{
-    return tri->blur ? tri->blur->rate : c->f->blur.rate;
-}
 
 /* Where entry ce of grid quad (qx, qy) is shaded, at `rate` grid points
  * per pixel, and how far apart its lanes are. */
@@ -277,18 +244,13 @@ static void decouple_sample_bilinear(decouple_scratch *d, const decouple_ctx *c,
     const frame_target *t = c->f->target;
     const uint32_t pixel = (uint32_t)h->py * (uint32_t)t->width + (uint32_t)h->px;
     /* Entries first (a stall may drain the queue), then the write. */
-    int32_t entry[4];
+    int32_t entry[4], cx[4], cy[4];
     uint8_t lane[4];
     float weight[4];
-    int32_t ix = util_floor_i32(gx - 0.5f), iy = util_floor_i32(gy - 0.5f);
-    float fx = gx - 0.5f - (float)ix, fy = gy - 0.5f - (float)iy;
-    int first = (fx >= 0.5f) | (fy >= 0.5f) << 1;
+    bilinear_taps(gx, gy, cx, cy, weight);
     for (int k = 0; k < 4; k++) {
-        int corner = k ^ first;
-        int32_t cx = ix + (corner & 1), cy = iy + (corner >> 1);
-        entry[k] = grid_entry(d, c, tri, cx >> 1, cy >> 1, rate, h->px, h->py);
-        lane[k] = (uint8_t)((cx & 1) | (cy & 1) << 1);
-        weight[k] = ((corner & 1) ? fx : 1.0f - fx) * ((corner >> 1) ? fy : 1.0f - fy);
+        entry[k] = grid_entry(d, c, tri, cx[k] >> 1, cy[k] >> 1, rate, h->px, h->py);
+        lane[k] = (uint8_t)((cx[k] & 1) | (cy[k] & 1) << 1);
     }
     queued_write *r = push_ref(d, c, tri, pixel, h->s, h->z, entry[0], lane[0]);
     write_taps *tp = &d->taps[r - d->writes];

@@ -15,6 +15,7 @@
 #include "backend/decouple.h"
 #include "backend/recent_quads.h"
 #include "backend/visibility.h"
+#include "raster/raster.h"
 #include "util/cpu.h"
 
 static void recent_clear(recent_quads *r)
@@ -102,13 +103,22 @@ UTIL_CLONES_AVX2 static uint64_t resolve_writes(const vis_buffer *vb, shading_ca
                 points += last == UINT32_MAX;
                 refs += last != pixel[l];
                 cache->last_pixel[at] = pixel[l];
-                if (discards && cache->discard[at]) {
+                uint32_t rgba = cache->rgba[at];
+                bool shaded = !(discards && cache->discard[at]);
+                if (vb->bilinear) {
+                    const size_t i = base + 16 * (size_t)g + (size_t)l;
+                    int32_t cx[4], cy[4];
+                    float w[4];
+                    bilinear_taps(vb->rx[i], vb->ry[i], cx, cy, w);
+                    shaded = shading_cache_mix(cache, vb->taps + 4 * i, w, &rgba);
+                }
+                if (!shaded) {
                     fill |= vb->cleared ? 1u << l : 0u;
                     continue;
                 }
                 const size_t idx = first[l] + sample[l];
                 t->depth[idx] = z[l];
-                t->color[idx] = cache->rgba[at];
+                t->color[idx] = rgba;
             }
             for (; fill; fill &= fill - 1) {
                 const int l = __builtin_ctz(fill);
@@ -164,6 +174,71 @@ static int32_t hold_entry(resolve_ctx *r, uint32_t id, int32_t qx, int32_t qy, i
     return e;
 }
 
+/* Grid quad (qx, qy) of the run's triangle id as hold_entry gives it,
+ * the table of recent quads asked first and told after. */
+static int32_t take_quad(resolve_ctx *r, uint32_t id, int32_t qx, int32_t qy, int px, int py)
+{
+    recent_quads *R = &r->recent;
+    const uint32_t s = RECENT_SLOT(id, qx, qy);
+    if (recent_holds(R, s, id, qx, qy)) return R->code[s] >> 2;
+    const int32_t e = hold_entry(r, id, qx, qy, px, py);
+    if (e != CACHE_NONE) {
+        R->id[s] = id;
+        R->qx[s] = qx;
+        R->qy[s] = qy;
+        R->code[s] = 4 * e;
+    }
+    return e;
+}
+
+/* The codes of grid points (cx[j], cy[j]), a 2x2 block of the grid: the
+ * one, two or four quads it spans taken once each; false when every entry
+ * is held (some of its quads may be held already). */
+static bool take_taps(resolve_ctx *r, uint32_t id, const int32_t cx[4], const int32_t cy[4], int px, int py,
+                      int32_t code[4])
+{
+    const int32_t x0 = cx[0] < cx[3] ? cx[0] : cx[3], y0 = cy[0] < cy[3] ? cy[0] : cy[3];  /* 0 and 3: corners */
+    const int32_t qx0 = x0 >> 1, qy0 = y0 >> 1, qx1 = (x0 + 1) >> 1, qy1 = (y0 + 1) >> 1;
+    int32_t e[2][2];
+    e[0][0] = take_quad(r, id, qx0, qy0, px, py);
+    e[0][1] = qx1 == qx0 ? e[0][0] : take_quad(r, id, qx1, qy0, px, py);
+    e[1][0] = qy1 == qy0 ? e[0][0] : take_quad(r, id, qx0, qy1, px, py);
+    e[1][1] = qy1 == qy0 ? e[0][1] : qx1 == qx0 ? e[1][0] : take_quad(r, id, qx1, qy1, px, py);
+    if ((e[0][0] == CACHE_NONE) | (e[0][1] == CACHE_NONE) | (e[1][0] == CACHE_NONE) | (e[1][1] == CACHE_NONE))
+        return false;
+    for (int j = 0; j < 4; j++) code[j] = 4 * e[(cy[j] >> 1) != qy0][(cx[j] >> 1) != qx0] + recent_lane(cx[j], cy[j]);
+    return true;
+}
+
+/* LOOKUP for row g of touched block k (at pixel (bx, by)) of a bilinear
+ * run: each visible sample's reference point made its point on the
+ * shading grid, and the codes of the four grid points around it
+ * (bilinear_taps), nearest first. */
+static void lookup_row_bilinear(resolve_ctx *r, int k, int g, int bx, int by)
+{
+    vis_buffer *vb = r->vb;
+    const size_t i0 = (size_t)vb->touched[k] * (size_t)vb->spp * 16 + (size_t)g * 16;
+    const uint32_t *tri = vb->tri + i0;
+    float *gx = vb->rx + i0, *gy = vb->ry + i0;
+    int32_t *code = vb->code + i0, *taps = vb->taps + 4 * i0;
+    for (uint32_t m = visible_lanes(tri); m; m &= m - 1) {
+        const int l = __builtin_ctz(m);
+        const uint32_t id = tri[l];
+        const float rate = grid_rate(r->c, vb->tris[id]);
+        gx[l] = raster_grid_clamp(gx[l] * rate);
+        gy[l] = raster_grid_clamp(gy[l] * rate);
+        int32_t cx[4], cy[4];
+        float w[4];
+        bilinear_taps(gx[l], gy[l], cx, cy, w);
+        while (!take_taps(r, id, cx, cy, bx + (l & 3), by + (l >> 2), taps + 4 * l)) {
+            /* every entry is held: write what the run has before this lane, then take its quads again */
+            r->c->st->cache_stalls++;
+            resolve_flush(r, (vis_pos){k, 16 * g + l});
+        }
+        code[l] = taps[4 * l];
+    }
+}
+
 /* LOOKUP for row g of touched block k (at pixel (bx, by)). */
 static void lookup_row(resolve_ctx *r, int k, int g, int bx, int by)
 {
@@ -176,26 +251,16 @@ static void lookup_row(resolve_ctx *r, int k, int g, int bx, int by)
     for (; miss; miss &= miss - 1) {
         const int l = __builtin_ctz(miss);
         const uint32_t id = tri[l];
-        const int32_t qx = gx[l] >> 1, qy = gy[l] >> 1, lane = recent_lane(gx[l], gy[l]);
-        const uint32_t s = RECENT_SLOT(id, qx, qy);
-        recent_quads *R = &r->recent;
-        if (recent_holds(R, s, id, qx, qy)) {  /* a lane before it in this row made it */
-            code[l] = R->code[s] + lane;
-            continue;
-        }
-        int32_t e = hold_entry(r, id, qx, qy, bx + (l & 3), by + (l >> 2));
+        const int32_t qx = gx[l] >> 1, qy = gy[l] >> 1;
+        int32_t e = take_quad(r, id, qx, qy, bx + (l & 3), by + (l >> 2));  /* a lane before it may have made it */
         if (e == CACHE_NONE) {  /* every entry is held: write what the run has before this lane */
             r->c->st->cache_stalls++;
             resolve_flush(r, (vis_pos){k, 16 * g + l});
             /* the lanes after it answered from the table lost their entries */
             miss |= visible_lanes(tri) & (0xffffu << l);
-            e = hold_entry(r, id, qx, qy, bx + (l & 3), by + (l >> 2));
+            e = take_quad(r, id, qx, qy, bx + (l & 3), by + (l >> 2));
         }
-        R->id[s] = id;
-        R->qx[s] = qx;
-        R->qy[s] = qy;
-        R->code[s] = 4 * e;
-        code[l] = 4 * e + lane;
+        code[l] = 4 * e + recent_lane(gx[l], gy[l]);
     }
 }
 
@@ -207,7 +272,10 @@ void decouple_resolve(const decouple_ctx *c, vis_buffer *vb, uint32_t clear_colo
     for (int k = 0; k < vb->touched_count; k++) {
         int bx, by;
         vis_block_origin(vb, vb->touched[k], &bx, &by);
-        for (int g = 0; g < vb->spp; g++) lookup_row(r, k, g, bx, by);
+        for (int g = 0; g < vb->spp; g++) {
+            if (vb->bilinear) lookup_row_bilinear(r, k, g, bx, by);
+            else lookup_row(r, k, g, bx, by);
+        }
     }
     resolve_flush(r, (vis_pos){vb->touched_count, 0});
     c->st->cache_hits += r->visible - (c->st->cache_misses - misses);  /* as the ordered path: writes less new quads */

@@ -83,8 +83,8 @@ mos_result backend_scratch_reserve(backend_scratch *s, const frame_state *f, con
      * per write, a bin the buffer holds (else the ordered path does it all). */
     const frame_target *t = f->target;
     const unsigned per_write = MOS_INSPECT_OVERDRAW | MOS_INSPECT_TRIANGLE_AREA;
-    s->vis_ok = f->blur.mode == MOS_SAMPLING_DECOUPLED && !f->blur.bilinear &&
-                !(t->recording && (t->inspect.what & per_write)) && vis_reserve(&s->vis, f->grid.bin_px, t->samples, f->blur.cache_quads, a);
+    s->vis_ok = f->blur.mode == MOS_SAMPLING_DECOUPLED && !(t->recording && (t->inspect.what & per_write)) &&
+                vis_reserve(&s->vis, f->grid.bin_px, t->samples, f->blur.cache_quads, f->blur.bilinear, a);
     if (!s->pixels) s->pixels = util_calloc(a, 1, sizeof *s->pixels);
     if (!s->pixels) return MOS_ERR_OUT_OF_MEMORY;
     if (decouple_scratch_capacity(s->dec) == f->blur.cache_quads) return MOS_OK;

@@ -6,13 +6,23 @@
 #include "backend/visibility.h"
 #include "util/cpu.h"
 
-bool vis_reserve(vis_buffer *vb, int bin_px, int spp, int cache_quads, const mos_allocator *a)
+bool vis_reserve(vis_buffer *vb, int bin_px, int spp, int cache_quads, bool bilinear, const mos_allocator *a)
 {
     const size_t entries = (size_t)bin_px * (size_t)bin_px * (size_t)spp;
     const int blocks = (bin_px / 4) * (bin_px / 4);
     if (entries > VIS_MAX_ENTRIES) return false;
-    if (entries <= vb->entries_cap && blocks <= vb->blocks_cap && cache_quads <= vb->held_cap) return true;
+    if (entries <= vb->entries_cap && blocks <= vb->blocks_cap && cache_quads <= vb->held_cap &&
+        (!bilinear || vb->taps)) {
+        vb->bilinear = bilinear;
+        return true;
+    }
     vis_buffer n = {0};
+    n.bilinear = bilinear;
+    if (bilinear) {
+        n.rx = util_alloc(a, entries * sizeof *n.rx);
+        n.ry = util_alloc(a, entries * sizeof *n.ry);
+        n.taps = util_alloc(a, 4 * entries * sizeof *n.taps);
+    }
     n.code = util_alloc(a, entries * sizeof *n.code);
     n.held = util_alloc(a, (size_t)cache_quads * sizeof *n.held);
     n.held_cap = cache_quads;
@@ -24,7 +34,8 @@ bool vis_reserve(vis_buffer *vb, int bin_px, int spp, int cache_quads, const mos
     n.touched = util_alloc(a, (size_t)blocks * sizeof *n.touched);
     n.entries_cap = entries;
     n.blocks_cap = blocks;
-    if (!n.z || !n.tri || !n.gx || !n.gy || !n.code || !n.held || !n.block_stamp || !n.touched) {
+    if (!n.z || !n.tri || !n.gx || !n.gy || !n.code || !n.held || !n.block_stamp || !n.touched ||
+        (bilinear && (!n.rx || !n.ry || !n.taps))) {
         vis_release(&n, a);
         return false;
     }
@@ -41,6 +52,9 @@ void vis_release(vis_buffer *vb, const mos_allocator *a)
     util_free(a, vb->gy);
     util_free(a, vb->code);
     util_free(a, vb->held);
+    util_free(a, vb->rx);
+    util_free(a, vb->ry);
+    util_free(a, vb->taps);
     util_free(a, vb->block_stamp);
     util_free(a, vb->touched);
     *vb = (vis_buffer){0};
@@ -148,6 +162,22 @@ static inline void vis_take16(float *restrict z, uint32_t *restrict tri, int32_t
     }
 }
 
+/* vis_take16 for a bilinear run: the reference points. */
+static inline void vis_take16_ref(float *restrict z, uint32_t *restrict tri, float *restrict rx, float *restrict ry,
+                                  const float *restrict hz, const float *restrict hx, const float *restrict hy,
+                                  uint32_t live, uint32_t id)
+{
+#pragma GCC ivdep /* the buffer's entries and the block's hits are distinct */
+    for (int l = 0; l < 16; l++) {
+        const float near = hz[l], old = z[l];
+        const int take = ((live & vis_lane_bit[l]) != 0) & (near < old);
+        z[l] = take ? near : old;
+        tri[l] = take ? id : tri[l];
+        rx[l] = take ? hx[l] : rx[l];
+        ry[l] = take ? hy[l] : ry[l];
+    }
+}
+
 /* vis_block's body, built for AVX2 and any x86-64 (static: a global
  * function's clones would be exported however the library hides the rest). */
 UTIL_CLONES_AVX2 static void vis_block_clones(void *consumer, const stoch_block *blk)
@@ -159,8 +189,12 @@ UTIL_CLONES_AVX2 static void vis_block_clones(void *consumer, const stoch_block 
     const uint32_t id = vb->tri_index;
     if (blk->group >= 0) {  /* sixteen consecutive entries */
         const size_t i = base + (size_t)blk->group * 16;
-        vis_take16(vb->z + i, vb->tri + i, vb->gx + i, vb->gy + i, blk->hits.z, blk->hits.gx, blk->hits.gy, blk->live,
-                   id);
+        if (vb->bilinear)
+            vis_take16_ref(vb->z + i, vb->tri + i, vb->rx + i, vb->ry + i, blk->hits.z, blk->hits.rx, blk->hits.ry,
+                           blk->live, id);
+        else
+            vis_take16(vb->z + i, vb->tri + i, vb->gx + i, vb->gy + i, blk->hits.z, blk->hits.gx, blk->hits.gy,
+                       blk->live, id);
         return;
     }
     for (uint32_t m = blk->live; m; m &= m - 1) {
@@ -169,8 +203,13 @@ UTIL_CLONES_AVX2 static void vis_block_clones(void *consumer, const stoch_block 
         if (!(blk->hits.z[l] < vb->z[i])) continue;
         vb->z[i] = blk->hits.z[l];
         vb->tri[i] = id;
-        vb->gx[i] = blk->hits.gx[l];
-        vb->gy[i] = blk->hits.gy[l];
+        if (vb->bilinear) {
+            vb->rx[i] = blk->hits.rx[l];
+            vb->ry[i] = blk->hits.ry[l];
+        } else {
+            vb->gx[i] = blk->hits.gx[l];
+            vb->gy[i] = blk->hits.gy[l];
+        }
     }
 }
 

@@ -30,6 +30,13 @@ typedef struct vis_buffer {
     uint32_t *tri;       /* index into the bin's triangle list, or VIS_NONE */
     int32_t *gx, *gy;    /* the sample's shading-grid point (stoch_hits) */
     int32_t *code;       /* its shading-cache entry * 4 + lane (resolve.c) */
+    /* bilinear runs (vis_reserve's bilinear): instead of gx, gy, the
+     * sample's reference point (stoch_hits.rx, ry), the resolve's LOOKUP
+     * making it its point on the shading grid; and the codes of the four
+     * grid points around it, nearest first ([entry][4]; code: the nearest) */
+    float *rx, *ry;
+    int32_t *taps;
+    bool bilinear;
     size_t entries_cap;
     int32_t *held;       /* the cache entries the resolve holds (resolve.c) */
     int held_count, held_cap;
@@ -61,9 +68,10 @@ static inline int vis_block_at(const vis_buffer *vb, int x, int y)
 }
 
 /* Room for bins of bin_px pixels at spp samples and a shading cache of
- * cache_quads entries; false (nothing changed) when they are too large
- * for the buffer or memory ran out. */
-bool vis_reserve(vis_buffer *vb, int bin_px, int spp, int cache_quads, const mos_allocator *a);
+ * cache_quads entries, for bilinear runs or not (the buffer's runs are
+ * then of that kind); false (nothing changed) when they are too large for
+ * the buffer or memory ran out. */
+bool vis_reserve(vis_buffer *vb, int bin_px, int spp, int cache_quads, bool bilinear, const mos_allocator *a);
 void vis_release(vis_buffer *vb, const mos_allocator *a);
 /* Whether a bin of this frame can take the buffer (vis_reserve succeeded
  * for it). */
