@@ -488,7 +488,7 @@ static void test_deferred_equals_ordered(void)
         scene_run base = {.threads = 1, .bin = 16, .pattern = "diagonal", .motion = true, .isa = MOS_ISA_AUTO,
                           .blur = {.mode = MOS_SAMPLING_DECOUPLED, .lens_x = 0.08f, .lens_y = 0.12f, .focus_w = 1.5f,
                                    .bilinear = bilinear}};
-        mos_frame_stats ordered_st, deferred_st;
+        mos_frame_stats ordered_st, deferred_st = {0};
         uint8_t *ordered = render_scene(tris, ntri, spp, &base, &ordered_st);
         const size_t bytes = (size_t)W_PX * 2 * H_PX * 2 * (size_t)spp * 4;
         for (int v = 0; v < 7; v++) {

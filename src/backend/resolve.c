@@ -72,6 +72,7 @@ UTIL_CLONES_AVX2 static uint64_t resolve_writes(const vis_buffer *vb, shading_ca
     const frame_tuples *tp = t->tuples;
     const int S = vb->spp, per_block = 16 * S;
     const uint32_t width = (uint32_t)t->width;
+    const bool bilinear = vb->bilinear, cleared = vb->cleared;
     uint64_t points = 0, refs = 0, visible = 0;
     for (int k = from.k; k <= to.k && k < vb->touched_count; k++) {
         const int b = vb->touched[k];
@@ -94,7 +95,7 @@ UTIL_CLONES_AVX2 static uint64_t resolve_writes(const vis_buffer *vb, shading_ca
             const float *z = vb->z + base + 16 * g;
             const uint32_t span = (0xffffu << (j & 15)) & (0xffffu >> (16 * g + 16 - end));
             uint32_t m = visible_lanes(vb->tri + base + 16 * g) & span;
-            uint32_t fill = vb->cleared ? inside & span & ~m : 0u;  /* the clear values */
+            uint32_t fill = cleared ? inside & span & ~m : 0u;  /* the clear values */
             visible += (uint64_t)__builtin_popcount(m);
             for (; m; m &= m - 1) {
                 const int l = __builtin_ctz(m);
@@ -105,7 +106,7 @@ UTIL_CLONES_AVX2 static uint64_t resolve_writes(const vis_buffer *vb, shading_ca
                 cache->last_pixel[at] = pixel[l];
                 uint32_t rgba = cache->rgba[at];
                 bool shaded = !(discards && cache->discard[at]);
-                if (vb->bilinear) {
+                if (bilinear) {
                     const size_t i = base + 16 * (size_t)g + (size_t)l;
                     int32_t cx[4], cy[4];
                     float w[4];
@@ -113,7 +114,7 @@ UTIL_CLONES_AVX2 static uint64_t resolve_writes(const vis_buffer *vb, shading_ca
                     shaded = shading_cache_mix(cache, vb->taps + 4 * i, w, &rgba);
                 }
                 if (!shaded) {
-                    fill |= vb->cleared ? 1u << l : 0u;
+                    fill |= cleared ? 1u << l : 0u;
                     continue;
                 }
                 const size_t idx = first[l] + sample[l];

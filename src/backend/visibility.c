@@ -146,37 +146,27 @@ static const uint32_t vis_lane_bit[16] = {1u << 0,  1u << 1,  1u << 2,  1u << 3,
                                           1u << 12, 1u << 13, 1u << 14, 1u << 15};
 
 /* Sixteen consecutive entries against a block's hits (the live lanes
- * that are nearer take them), in a loop the compiler vectorizes. */
-static inline void vis_take16(float *restrict z, uint32_t *restrict tri, int32_t *restrict gx,
-                              int32_t *restrict gy, const float *restrict hz, const int32_t *restrict hx,
-                              const int32_t *restrict hy, uint32_t live, uint32_t id)
-{
-#pragma GCC ivdep /* the buffer's entries and the block's hits are distinct */
-    for (int l = 0; l < 16; l++) {
-        const float near = hz[l], old = z[l];
-        const int take = ((live & vis_lane_bit[l]) != 0) & (near < old);
-        z[l] = take ? near : old;
-        tri[l] = take ? id : tri[l];
-        gx[l] = take ? hx[l] : gx[l];
-        gy[l] = take ? hy[l] : gy[l];
+ * that are nearer take them, with the hit's two values of type T: its grid
+ * point, or in a bilinear run its reference point), in a loop the compiler
+ * vectorizes: NAME(z, tri, x, y, hz, hx, hy, live, id). */
+#define VIS_TAKE16(NAME, T)                                                                                      \
+    static inline void NAME(float *restrict z, uint32_t *restrict tri, T *restrict x, T *restrict y,            \
+                            const float *restrict hz, const T *restrict hx, const T *restrict hy, uint32_t live, \
+                            uint32_t id)                                                                         \
+    {                                                                                                            \
+        _Pragma("GCC ivdep") /* the buffer's entries and the block's hits are distinct */                       \
+        for (int l = 0; l < 16; l++) {                                                                           \
+            const float near = hz[l], old = z[l];                                                                \
+            const int take = ((live & vis_lane_bit[l]) != 0) & (near < old);                                     \
+            z[l] = take ? near : old;                                                                            \
+            tri[l] = take ? id : tri[l];                                                                         \
+            x[l] = take ? hx[l] : x[l];                                                                          \
+            y[l] = take ? hy[l] : y[l];                                                                          \
+        }                                                                                                        \
     }
-}
-
-/* vis_take16 for a bilinear run: the reference points. */
-static inline void vis_take16_ref(float *restrict z, uint32_t *restrict tri, float *restrict rx, float *restrict ry,
-                                  const float *restrict hz, const float *restrict hx, const float *restrict hy,
-                                  uint32_t live, uint32_t id)
-{
-#pragma GCC ivdep /* the buffer's entries and the block's hits are distinct */
-    for (int l = 0; l < 16; l++) {
-        const float near = hz[l], old = z[l];
-        const int take = ((live & vis_lane_bit[l]) != 0) & (near < old);
-        z[l] = take ? near : old;
-        tri[l] = take ? id : tri[l];
-        rx[l] = take ? hx[l] : rx[l];
-        ry[l] = take ? hy[l] : ry[l];
-    }
-}
+VIS_TAKE16(vis_take16, int32_t)
+VIS_TAKE16(vis_take16_ref, float)
+#undef VIS_TAKE16
 
 /* vis_block's body, built for AVX2 and any x86-64 (static: a global
  * function's clones would be exported however the library hides the rest). */

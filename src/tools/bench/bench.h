@@ -43,6 +43,7 @@ typedef struct bench_opts {
     /* --blur MODE: Mosaic's blur in MODE against accumulation (bench_blur.c) */
     mos_sampling blur;       /* 0 = off; MOS_SAMPLING_DECOUPLED or _SUPERSAMPLE */
     float shading_rate;      /* --shading-rate of Mosaic's blur (0: the library's default) */
+    bool bilinear;           /* --bilinear: Mosaic's blur reconstructs bilinearly */
     int truth_k, truth_spp;  /* ground truth: Mosaic accum of truth_k sub-frames at truth_spp MSAA */
     int max_accum;           /* equal-PSNR search: at most this many llvmpipe sub-frames */
     const char *truth_dir;   /* where ground truths are cached (default OUT/truth) */

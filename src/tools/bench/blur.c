@@ -60,6 +60,7 @@ static mos_result mosaic_accum(mos_context *ctx, mos_target rt, const scene_gpu 
     fd.target = rt;
     fd.blur.mode = MOS_SAMPLING_MSAA;
     fd.blur.shading_rate = 0.0f;  /* pinhole MSAA sub-frames, whatever rate Mosaic's blur is given */
+    fd.blur.bilinear = false;
     mos_result res = MOS_OK;
     const double t0 = bench_now_ms();
     for (int k = 0; k < k_count && res == MOS_OK; k++) {
@@ -263,6 +264,7 @@ void bench_blur_one(bench_run *br, bench_result *r)
     if (ground_truth(br, r, ctx, gpu, &dopts, &fd, truth) != 0)
         goto done;
     fd.blur.shading_rate = o->shading_rate;  /* Mosaic's blur only (the accumulations are pinhole MSAA) */
+    fd.blur.bilinear = o->bilinear;
 
     /* Warm-up; Mosaic's image (the same every frame) sets the PSNR to reach. */
     double ms;

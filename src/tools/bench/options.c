@@ -59,6 +59,8 @@ static const char bench_usage[] =
     "                      writes DIR/blur.md and DIR/blur.csv\n"
     "  --shading-rate R    with --blur decoupled: shading-grid points per pixel edge\n"
     "                      (as mosaic render's; default the library's, 1)\n"
+    "  --bilinear          with --blur decoupled: bilinear reconstruction from the\n"
+    "                      shading grid (as mosaic render's)\n"
     "  --truth K           sub-frames of the ground truth (default 1024)\n"
     "  --truth-spp S       MSAA samples of each ground-truth sub-frame (default 1)\n"
     "  --truth-dir DIR     ground truths are cached here, by scene (name and file\n"
@@ -282,6 +284,12 @@ int bench_parse(int argc, char **argv, bench_opts *o)
             o->keep_images = 1;
             continue;
         }
+        if ((r = cli_flag(&a, "--bilinear")) != 0) {
+            if (r < 0)
+                return CLI_EXIT_USAGE;
+            o->bilinear = true;
+            continue;
+        }
         int matched = 0;
         for (int k = 0; with_value[k] && !matched; k++) {
             if ((r = cli_option(&a, with_value[k], &v)) == 0)
@@ -355,6 +363,8 @@ int bench_settle(bench_opts *o)
         return cli_usage_error("bench", "--blur needs --vs llvmpipe");
     if (o->shading_rate > 0 && o->blur != MOS_SAMPLING_DECOUPLED)
         return cli_usage_error("bench", "--shading-rate needs --blur decoupled");
+    if (o->bilinear && o->blur != MOS_SAMPLING_DECOUPLED)
+        return cli_usage_error("bench", "--bilinear needs --blur decoupled");
     if (o->blur && o->check_pct >= 0)
         return cli_usage_error("bench", "--check compares sharp images; it does not go with --blur");
     if (!o->max_accum)

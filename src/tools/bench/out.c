@@ -498,8 +498,9 @@ int bench_write_outputs(const bench_run *br, int argc, char **argv)
     const char *renderer = o->vs_llvmpipe ? br->renderer : NULL;
     char blur_mode[64];
     snprintf(blur_mode, sizeof blur_mode, "%s", o->blur == MOS_SAMPLING_DECOUPLED ? "decoupled" : "supersample");
-    if (o->shading_rate > 0)
-        snprintf(blur_mode, sizeof blur_mode, "decoupled (shading rate %g)", (double)o->shading_rate);
+    if (o->shading_rate > 0 || o->bilinear)
+        snprintf(blur_mode, sizeof blur_mode, "decoupled (shading rate %g%s)",
+                 (double)(o->shading_rate > 0 ? o->shading_rate : 1.0f), o->bilinear ? ", bilinear" : "");
     if (o->blur && bench_write_blur(br->blur_md, br->blur_csv, br->res, br->total, blur_mode, br->renderer,
                                     br->machine, command, err, sizeof err)) {
         fprintf(stderr, "mosaic: %s\n", err);
