@@ -184,7 +184,6 @@ typedef struct lane_hit {
     float rx, ry;  /* where it lands in the triangle's shading reference (SUPERSAMPLE) */
 } lane_hit;
 
-
 /* Where entry ce of grid quad (qx, qy) is shaded, at `rate` grid points
  * per pixel, and how far apart its lanes are. */
 static void grid_points(cache_entry *ce, int32_t qx, int32_t qy, float rate)

@@ -59,6 +59,23 @@ static bool held_discard(const vis_buffer *vb, const shading_cache *cache)
     return any != 0;
 }
 
+/* The colour WRITE gives visible entry i of the buffer, whose nearest grid
+ * point has code `at`: that point's, or in a bilinear run the mix of its
+ * four taps; false where the (nearest) point was discarded (`discards`:
+ * some held entry was) and the sample keeps what it had. */
+static inline bool sample_color(const vis_buffer *vb, const shading_cache *cache, bool bilinear, bool discards,
+                                size_t i, size_t at, uint32_t *rgba)
+{
+    if (bilinear) {
+        int32_t cx[4], cy[4];
+        float w[4];
+        bilinear_taps(vb->rx[i], vb->ry[i], cx, cy, w);  /* the lookup's taps again, for their weights */
+        return shading_cache_mix(cache, vb->taps + 4 * i, w, rgba);
+    }
+    *rgba = cache->rgba[at];
+    return !(discards && cache->discard[at]);
+}
+
 /* WRITE for entries [from, to) of the run: each visible sample's colour
  * from its grid point (vb->code: entry * 4 + lane), with its depth, to the
  * target, but where `discards` and the lane was discarded; in a run begun
@@ -104,16 +121,8 @@ UTIL_CLONES_AVX2 static uint64_t resolve_writes(const vis_buffer *vb, shading_ca
                 points += last == UINT32_MAX;
                 refs += last != pixel[l];
                 cache->last_pixel[at] = pixel[l];
-                uint32_t rgba = cache->rgba[at];
-                bool shaded = !(discards && cache->discard[at]);
-                if (bilinear) {
-                    const size_t i = base + 16 * (size_t)g + (size_t)l;
-                    int32_t cx[4], cy[4];
-                    float w[4];
-                    bilinear_taps(vb->rx[i], vb->ry[i], cx, cy, w);
-                    shaded = shading_cache_mix(cache, vb->taps + 4 * i, w, &rgba);
-                }
-                if (!shaded) {
+                uint32_t rgba;
+                if (!sample_color(vb, cache, bilinear, discards, base + 16 * (size_t)g + (size_t)l, at, &rgba)) {
                     fill |= cleared ? 1u << l : 0u;
                     continue;
                 }

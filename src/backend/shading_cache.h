@@ -55,48 +55,30 @@ typedef struct shading_cache {
 mos_result shading_cache_init(shading_cache *c, int capacity, const mos_allocator *a);
 /* Bilinear reconstruction: the colour of four shaded lanes (codes entry *
  * 4 + lane, nearest first) mixed by their weights, those its shader
- * discarded left out and the rest's weights renormalized; false (nothing
- * written) when the nearest was discarded.  Inline, so that a caller's
- * loop built for AVX2 mixes the four channels in one vector. */
-static inline uint32_t shading_cache_unpack_mix(const uint32_t *rgba, const float *w, int n)
+ * discarded left out (weight 0: adding +0 changes no sum) and the rest's
+ * weights renormalized; false (nothing written) when the nearest was
+ * discarded.  Inline, so that a caller built for AVX2 mixes in vectors. */
+static inline bool shading_cache_mix(const shading_cache *c, const int32_t code[4], const float weight[4],
+                                     uint32_t *color)
 {
+    if (c->discard[code[0]]) return false;  /* the nearest one decides */
+    float w[4], sum = 0.0f;
+    for (int k = 0; k < 4; k++) {
+        w[k] = c->discard[code[k]] ? 0.0f : weight[k];
+        sum += w[k];
+    }
     float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    for (int k = 0; k < n; k++)
-        for (int ch = 0; ch < 4; ch++) v[ch] += w[k] * (float)((rgba[k] >> (8 * ch)) & 0xffu);
+    for (int k = 0; k < 4; k++) {
+        const uint32_t rgba = c->rgba[code[k]];
+        const float wk = w[k] / sum;
+        for (int ch = 0; ch < 4; ch++) v[ch] += wk * (float)((rgba >> (8 * ch)) & 0xffu);
+    }
     uint32_t out = 0;
     for (int ch = 0; ch < 4; ch++) {
         const uint32_t q = (uint32_t)(v[ch] + 0.5f);
         out |= (q > 255u ? 255u : q) << (8 * ch);
     }
-    return out;
-}
-static inline bool shading_cache_mix(const shading_cache *c, const int32_t code[4], const float weight[4],
-                                     uint32_t *color)
-{
-    uint32_t rgba[4];
-    float w[4];
-    int n = 0;
-    const uint32_t discarded = (uint32_t)(c->discard[code[0]] | c->discard[code[1]] << 1 |
-                                          c->discard[code[2]] << 2 | c->discard[code[3]] << 3);
-    if (discarded & 1u) return false;  /* the nearest one decides */
-    if (!discarded) {  /* the usual case, in a loop of fixed length */
-        const float sum = weight[0] + weight[1] + weight[2] + weight[3];
-        for (int k = 0; k < 4; k++) {
-            rgba[k] = c->rgba[code[k]];
-            w[k] = weight[k] / sum;
-        }
-        *color = shading_cache_unpack_mix(rgba, w, 4);
-        return true;
-    }
-    float sum = 0.0f;
-    for (int k = 0; k < 4; k++) {
-        if (discarded >> k & 1u) continue;
-        rgba[n] = c->rgba[code[k]];
-        w[n] = weight[k];
-        sum += w[n++];
-    }
-    for (int k = 0; k < n; k++) w[k] /= sum;
-    *color = shading_cache_unpack_mix(rgba, w, n);
+    *color = out;
     return true;
 }
 void shading_cache_release(shading_cache *c, const mos_allocator *a);

@@ -33,6 +33,20 @@ static inline void backend_inspect_quad(float *map, const frame_target *t, int x
     }
 }
 
+/* The clear of pixels [x0, x1) x [y0, y1) of t (within it): every sample
+ * to colour and depth. */
+static inline void backend_clear_rect(frame_target *t, int x0, int y0, int x1, int y1, uint32_t color, float depth)
+{
+    const size_t S = (size_t)t->samples;
+    for (int y = y0; y < y1; y++) {
+        const size_t row = ((size_t)y * (size_t)t->width + (size_t)x0) * S, n = (size_t)(x1 - x0) * S;
+        for (size_t i = 0; i < n; i++) {
+            t->color[row + i] = color;
+            t->depth[row + i] = depth;
+        }
+    }
+}
+
 /* Shade and ROP stages: quads[0..n) in API order. */
 shade_scratch *shade_scratch_create(const mos_allocator *a);
 void shade_scratch_destroy(shade_scratch *s, const mos_allocator *a);

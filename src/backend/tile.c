@@ -1,4 +1,5 @@
-/* tile.c — one fine bin on its owning worker: lazy clear, then for each
+/* tile.c — one fine bin on its owning worker: lazy clear (left to the
+ * bin's first deferred run where that comes before any other path), then for each
  * triangle in API order either the 2D path, raster -> (batch of quads) ->
  * shade -> ROP, or one of two stochastic paths: deferred, raster_stochastic
  * -> (blocks) -> visibility buffer (visibility.c) -> shade and write the
@@ -118,15 +119,16 @@ static bin_rect bin_rect_of(const frame_state *f, uint32_t bin)
 
 static void clear_bin(const frame_state *f, bin_rect r)
 {
-    frame_target *t = f->target;
-    size_t S = (size_t)t->samples;
-    for (int y = r.y0; y < r.y1; y++) {
-        size_t row = ((size_t)y * (size_t)t->width + (size_t)r.x0) * S, n = (size_t)(r.x1 - r.x0) * S;
-        for (size_t i = 0; i < n; i++) {
-            t->color[row + i] = f->clear_color;
-            t->depth[row + i] = f->clear_depth;
-        }
-    }
+    backend_clear_rect(f->target, r.x0, r.y0, r.x1, r.y1, f->clear_color, f->clear_depth);
+}
+
+/* The clear the bin left to a deferred run (backend_scratch.unwritten),
+ * done whole: another path reads the target, or the bin ends without a
+ * run. */
+static void settle_clear(backend_scratch *s, const frame_state *f, bin_rect r)
+{
+    if (s->unwritten) clear_bin(f, r);
+    s->unwritten = false;
 }
 
 /* Inspection: every lane of a shaded quad ran the shader for its pixel;
@@ -264,10 +266,7 @@ void backend_run_bin(backend_scratch *s, const frame_state *f, uint32_t bin, con
         if (c.x0 >= c.x1 || c.y0 >= c.y1) continue;
         const tri_path path = path_of(s, f, tri), waiting = waiting_path(s);
         if (waiting != PATH_NONE && waiting != path) flush_writes(s, f, st);  /* writes stay in API order */
-        if (s->unwritten && path != PATH_DEFERRED) {  /* the other paths read the target */
-            clear_bin(f, r);
-            s->unwritten = false;
-        }
+        if (path != PATH_DEFERRED) settle_clear(s, f, r);
         switch (path) {
         case PATH_DEFERRED:
             if (!s->vis_run)
@@ -288,8 +287,7 @@ void backend_run_bin(backend_scratch *s, const frame_state *f, uint32_t bin, con
         }
     }
     flush_writes(s, f, st);
-    if (s->unwritten) clear_bin(f, r);  /* no deferred run */
-    s->unwritten = false;
+    settle_clear(s, f, r);
     st->fragments += counts.samples;
     st->covered_pixels += counts.pixels;
     st->stoch_candidates += counts.stoch_candidates;

@@ -123,21 +123,14 @@ UTIL_CLONES_AVX2 static void load_block(vis_buffer *vb, int b, int bx, int by)
 
 void vis_clear_untouched(const vis_buffer *vb, frame_target *t, uint32_t clear_color)
 {
-    const size_t S = (size_t)vb->spp;
     const int blocks_x = vb->bin_px >> 2, blocks = blocks_x * blocks_x;
     for (int b = 0; b < blocks; b++) {
         if (vb->block_stamp[b] == vb->stamp) continue;
         int bx, by;
         vis_block_origin(vb, b, &bx, &by);
         if (bx >= t->width || by >= t->height) continue;  /* a bin at the target's edge */
-        const int x1 = bx + 4 < t->width ? bx + 4 : t->width, y1 = by + 4 < t->height ? by + 4 : t->height;
-        for (int y = by; y < y1; y++) {
-            const size_t row = ((size_t)y * (size_t)t->width + (size_t)bx) * S, n = (size_t)(x1 - bx) * S;
-            for (size_t i = 0; i < n; i++) {
-                t->color[row + i] = clear_color;
-                t->depth[row + i] = vb->clear_depth;
-            }
-        }
+        backend_clear_rect(t, bx, by, bx + 4 < t->width ? bx + 4 : t->width, by + 4 < t->height ? by + 4 : t->height,
+                           clear_color, vb->clear_depth);
     }
 }
 

@@ -256,12 +256,12 @@ static inline void frame_cross3(float out[3], const float a[3], const float b[3]
     out[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-/* Frame-wide blur settings the front-end and the workers read. */
 /* The fine bin of frames the stochastic back-end draws when the pipeline
  * leaves the bin size to the library: a walk's set-up per (triangle, bin)
  * and the shading cache's reach per bin pay for a larger bin. */
 #define FRAME_BLUR_BIN_PX 32
 
+/* Frame-wide blur settings the front-end and the workers read. */
 typedef struct frame_blur {
     mos_sampling mode;      /* MSAA, DECOUPLED or SUPERSAMPLE (AUTO resolved) */
     bool stochastic;        /* workers run the stochastic back-end (backend/decouple.c) */

@@ -65,9 +65,9 @@ static inline SAMPLE_H(sample_lod) SAMPLE_H(sample_lod_rho2)(float rho2, int lev
 }
 
 /* The levels of one quad from its texture-space derivatives: lane 1 minus
- * lane 0 along x, lane 2 minus lane 0 along y, squared, times rho2_scale
- * (1: lanes a pixel apart; the product is then exact) (the squares are not
- * contracted into FMAs: -ffp-contract=off). */
+ * lane 0 along x, lane 2 minus lane 0 along y, squared (not contracted into
+ * FMAs: -ffp-contract=off), times rho2_scale (1 for lanes a pixel apart,
+ * an exact product). */
 static inline SAMPLE_H(sample_lod) SAMPLE_H(sample_level)(const mos_sampler *s, float w0, float h0, const float *uq,
                                                           const float *vq, float rho2_scale)
 {
