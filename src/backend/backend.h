@@ -40,6 +40,12 @@ typedef void (*shade_points_fn)(shade_scratch *ss, const frame_tri *const *tris,
 typedef struct recent_quads recent_quads;
 typedef uint32_t (*recent_row_fn)(const recent_quads *R, const uint32_t *tri, const int32_t *gx, const int32_t *gy,
                                   int32_t *code);
+/* The same for a bilinear run's four taps, and the mix of a row's taps
+ * (bilinear_row_tmp.h). */
+typedef uint64_t (*bilinear_row_fn)(const recent_quads *R, const uint32_t *tri, const float *sx, const float *sy,
+                                    int32_t *taps);
+typedef void (*mix_row_fn)(const uint32_t *rgba, const int32_t *taps, const float *sx, const float *sy,
+                           uint32_t visible, uint32_t *color, int32_t *nearest);
 
 /* The hot loops for one instruction set (isa.c), resolved once per
  * context: the table every stage's per-ISA bodies hang off, the raster
@@ -53,6 +59,8 @@ typedef struct backend_isa {
     shade_quads_fn shade_quads;
     shade_points_fn shade_points;
     recent_row_fn recent_row;
+    bilinear_row_fn bilinear_row;
+    mix_row_fn mix_row;
     const shader_isa *shader;  /* shader_isa_select(isa); its sample is the context's textures' */
 } backend_isa;
 /* The ISA that `want` resolves to on this CPU (MOS_ISA_AUTO if unavailable). */

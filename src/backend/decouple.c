@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "backend/bilinear.h"
 #include "backend/decouple.h"
 #include "raster/raster.h"
 
@@ -20,7 +21,8 @@ static const float lane_ox[4] = {0.5f, 1.5f, 0.5f, 1.5f}, lane_oy[4] = {0.5f, 0.
 
 /* A queued sample write: its triangle, pixel and sample, depth, and where
  * its colour comes from: the nearest grid point (lane of an entry), or
- * (n = 4, bilinear) that one and the three in taps[i] with their weights.
+ * (n = 4, bilinear) the four around it in taps[i] with their weights
+ * (bilinear.h; entry and lane then name the nearest of them).
  * The drain colours it and hands it to the ROP (backend_rop_write); the
  * pixel counts the blur area too. */
 typedef struct queued_write {
@@ -32,9 +34,8 @@ typedef struct queued_write {
 } queued_write;
 _Static_assert(FRAME_MAX_POSITIONS <= 256, "a queued write's sample index fits its byte");
 typedef struct write_taps {
-    int32_t entry[3];
-    uint8_t lane[3];
-    float weight[4];
+    int32_t code[4];  /* entry * 4 + lane, corner order */
+    int32_t wx, wy;
 } write_taps;
 
 struct decouple_scratch {
@@ -98,17 +99,6 @@ void decouple_shade(decouple_scratch *d, shade_scratch *ss, frame_worker_stats *
     d->pending_count = 0;
 }
 
-/* The colour of queued write i when bilinear (shading_cache_mix); false
- * when its nearest point was discarded. */
-static bool mix_color(const decouple_scratch *d, int i, uint32_t *color)
-{
-    const queued_write *r = &d->writes[i];
-    const write_taps *tp = &d->taps[i];
-    int32_t code[4];
-    for (int k = 0; k < 4; k++) code[k] = 4 * (k ? tp->entry[k - 1] : r->entry) + (k ? tp->lane[k - 1] : r->lane);
-    return shading_cache_mix(&d->cache, code, tp->weight, color);
-}
-
 /* The queued writes in order: each one's colour from its shaded entries,
  * then the ROP.  Blur area: a write whose grid point was last used from
  * another pixel (or never) counts (an entry keeps its key while a write
@@ -133,10 +123,11 @@ void decouple_drain(decouple_scratch *d, shade_scratch *ss, frame_target *t, fra
             shaded = !c->discard[at];
             rgba = c->rgba[at];
         } else {
-            shaded = mix_color(d, i, &rgba);
-            for (int k = 0; k < 3; k++) shading_cache_unref(c, d->taps[i].entry[k]);
+            const write_taps *tp = &d->taps[i];
+            shaded = bilinear_mix(c, tp->code, tp->wx, tp->wy, &rgba);
+            for (int k = 0; k < 4; k++) shading_cache_unref(c, tp->code[k] >> 2);
         }
-        shading_cache_unref(c, w->entry);
+        if (w->n == 1) shading_cache_unref(c, w->entry);
         if (shaded) backend_rop_write(t, &rop, w->tri, (size_t)w->pixel * S + w->sample, w->z, rgba);
     }
     st->blur_points += points;
@@ -236,31 +227,27 @@ static queued_write *push_ref(decouple_scratch *d, const decouple_ctx *c, const 
 }
 
 /* DECOUPLED with bilinear reconstruction: the four grid points around the
- * sample's point (gx, gy) on the grid, nearest first, and its queued write. */
+ * sample's point (sx, sy) on the grid (bilinear.h), and its queued write. */
 static void decouple_sample_bilinear(decouple_scratch *d, const decouple_ctx *c, const frame_tri *tri,
-                                     const lane_hit *h, float rate, float gx, float gy)
+                                     const lane_hit *h, float rate, float sx, float sy)
 {
     const frame_target *t = c->f->target;
     const uint32_t pixel = (uint32_t)h->py * (uint32_t)t->width + (uint32_t)h->px;
+    int32_t ix, iy, wx, wy, code[4];
+    bilinear_point(sx, &ix, &wx);
+    bilinear_point(sy, &iy, &wy);
     /* Entries first (a stall may drain the queue), then the write. */
-    int32_t entry[4], cx[4], cy[4];
-    uint8_t lane[4];
-    float weight[4];
-    bilinear_taps(gx, gy, cx, cy, weight);
     for (int k = 0; k < 4; k++) {
-        entry[k] = grid_entry(d, c, tri, cx[k] >> 1, cy[k] >> 1, rate, h->px, h->py);
-        lane[k] = (uint8_t)((cx[k] & 1) | (cy[k] & 1) << 1);
+        const int32_t cx = ix + (k & 1), cy = iy + (k >> 1);
+        code[k] = 4 * grid_entry(d, c, tri, cx >> 1, cy >> 1, rate, h->px, h->py) + ((cx & 1) | (cy & 1) << 1);
     }
-    queued_write *r = push_ref(d, c, tri, pixel, h->s, h->z, entry[0], lane[0]);
+    const int near = bilinear_nearest(wx, wy);
+    queued_write *r = push_ref(d, c, tri, pixel, h->s, h->z, code[near] >> 2, code[near] & 3);
     write_taps *tp = &d->taps[r - d->writes];
     r->n = 4;
-    for (int k = 0; k < 4; k++) {
-        if (k) {
-            tp->entry[k - 1] = entry[k];
-            tp->lane[k - 1] = lane[k];
-        }
-        tp->weight[k] = weight[k];
-    }
+    for (int k = 0; k < 4; k++) tp->code[k] = code[k];
+    tp->wx = wx;
+    tp->wy = wy;
 }
 
 /* SUPERSAMPLE: the covered samples of one rank over a 2x2 pixel block are

@@ -8,7 +8,6 @@
 
 #include "backend/stages.h"
 #include "backend/shading_cache.h"
-#include "util/floor.h"
 
 typedef struct decouple_scratch decouple_scratch;
 
@@ -25,23 +24,6 @@ typedef struct decouple_ctx {
 static inline float grid_rate(const decouple_ctx *c, const frame_tri *tri)
 {
     return tri->blur ? tri->blur->rate : c->f->blur.rate;
-}
-
-/* Bilinear reconstruction at point (gx, gy) of the shading grid (a
- * sample's reference point times the rate; point (i, j) lies at i + 0.5,
- * j + 0.5): the four grid points around it, nearest first, (cx[k], cy[k])
- * with weight w[k]. */
-static inline void bilinear_taps(float gx, float gy, int32_t cx[4], int32_t cy[4], float w[4])
-{
-    const int32_t ix = util_floor_i32(gx - 0.5f), iy = util_floor_i32(gy - 0.5f);
-    const float fx = gx - 0.5f - (float)ix, fy = gy - 0.5f - (float)iy;
-    const int first = (fx >= 0.5f) | (fy >= 0.5f) << 1;
-    for (int k = 0; k < 4; k++) {
-        const int corner = k ^ first;
-        cx[k] = ix + (corner & 1);
-        cy[k] = iy + (corner >> 1);
-        w[k] = ((corner & 1) ? fx : 1.0f - fx) * ((corner >> 1) ? fy : 1.0f - fy);
-    }
 }
 
 decouple_scratch *decouple_scratch_create(int cache_quads, const mos_allocator *a);

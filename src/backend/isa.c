@@ -34,6 +34,8 @@ mos_isa backend_isa_available(mos_isa want)
         .shade_quads = shade_quads_##name,                                                        \
         .shade_points = shade_points_##name,                                                      \
         .recent_row = recent_row_##name,                                                          \
+        .bilinear_row = bilinear_row_##name,                                                      \
+        .mix_row = mix_row_##name,                                                                \
         .shader = &shader_isa_##name,                                                             \
     };
 ISA_TABLE(scalar, MOS_ISA_SCALAR)

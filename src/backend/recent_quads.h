@@ -1,41 +1,80 @@
 /* recent_quads.h — the resolve's table of the grid quads it last used
- * (resolve.c, LOOKUP) and its per-ISA row lookup (recent_row_tmp.h, in the
- * ISA table as backend_isa.recent_row).  Private to backend/. */
+ * (resolve.c, LOOKUP) and its per-ISA row lookups (recent_row_tmp.h,
+ * bilinear_row_tmp.h, in the ISA table as backend_isa.recent_row,
+ * bilinear_row and mix_row).  Private to backend/. */
 #ifndef MOSAIC_BACKEND_RECENT_QUADS_H
 #define MOSAIC_BACKEND_RECENT_QUADS_H
 
 #include "backend/backend.h"
 
 /* Direct-mapped by the low bits of the quad and the triangle's index
- * (RECENT_SLOT), a table per field: their triangle (UINT32_MAX: empty, as
- * VIS_NONE), quad and cache entry, times 4. */
+ * (RECENT_SLOT), each slot its quad, its triangle (UINT32_MAX: empty, as
+ * VIS_NONE) and cache entry, times 4: two pairs, one 64-bit gather each.  Sixteen quads a side (a
+ * 16-pixel bin's samples land on a wider stretch of a moving triangle's
+ * grid) and sixteen triangles (a blurred row meets many small ones): 4096
+ * slots, measured best of 2..5 bits each (bench/RESULTS.md). */
 #define RECENT_QUAD_BITS 4  /* bits of qx and of qy in a slot's index */
-#define RECENT_SLOTS (4 << (2 * RECENT_QUAD_BITS))
+#define RECENT_ID_BITS 4    /* bits of the triangle's index */
+#define RECENT_SLOTS (1 << (2 * RECENT_QUAD_BITS + RECENT_ID_BITS))
+typedef struct recent_slot {
+    int32_t qx, qy;
+    uint32_t id;
+    int32_t code;
+} recent_slot;
 struct recent_quads {
-    _Alignas(64) uint32_t id[RECENT_SLOTS];
-    _Alignas(64) int32_t qx[RECENT_SLOTS], qy[RECENT_SLOTS], code[RECENT_SLOTS];
+    _Alignas(64) recent_slot slot[RECENT_SLOTS];
 };
 #define RECENT_QUAD_MASK ((1u << RECENT_QUAD_BITS) - 1u)
+#define RECENT_ID_MASK ((1u << RECENT_ID_BITS) - 1u)
 #define RECENT_SLOT(id, qx, qy)                                                                    \
     (((uint32_t)(qx)&RECENT_QUAD_MASK) | ((uint32_t)(qy)&RECENT_QUAD_MASK) << RECENT_QUAD_BITS |      \
-     ((id)&3u) << (2 * RECENT_QUAD_BITS))
+     ((id)&RECENT_ID_MASK) << (2 * RECENT_QUAD_BITS))
 
 /* Whether slot s holds grid quad (qx, qy) of triangle id. */
 static inline bool recent_holds(const recent_quads *R, uint32_t s, uint32_t id, int32_t qx, int32_t qy)
 {
-    return (R->id[s] == id) & (R->qx[s] == qx) & (R->qy[s] == qy);
+    const recent_slot *q = &R->slot[s];
+    return (q->id == id) & (q->qx == qx) & (q->qy == qy);
 }
 /* The lane of grid point (gx, gy) in its quad (gx >> 1, gy >> 1). */
 static inline int32_t recent_lane(int32_t gx, int32_t gy) { return (gx & 1) | (gy & 1) << 1; }
 
-/* The per-ISA bodies of backend_isa.recent_row (recent_row_fn). */
-uint32_t recent_row_scalar(const recent_quads *R, const uint32_t *tri, const int32_t *gx, const int32_t *gy,
-                           int32_t *code);
-#if defined(UTIL_X86)
-uint32_t recent_row_avx2(const recent_quads *R, const uint32_t *tri, const int32_t *gx, const int32_t *gy,
-                         int32_t *code);
-uint32_t recent_row_avx512(const recent_quads *R, const uint32_t *tri, const int32_t *gx, const int32_t *gy,
-                           int32_t *code);
+#if defined(SIMD_LANES) && SIMD_LANES > 4
+/* recent_holds for SIMD_LANES lanes at once (the ISA files' bodies, which
+ * include util/simd.h first): the lanes whose grid point (x, y) of
+ * triangle id the table holds, as bits, and every lane's code from its
+ * slot plus the point's lane in its quad (meaningful where held). */
+SIMD_OP uint32_t recent_holds_v(const recent_quads *R, simd_i id, simd_i x, simd_i y, simd_i *code)
+{
+    const simd_i quad = simd_set1_i((int32_t)RECENT_QUAD_MASK), one = simd_set1_i(1);
+    const simd_i qx = simd_sra_i(x, 1), qy = simd_sra_i(y, 1);
+    const simd_i s = simd_or3_i(simd_and_i(qx, quad), simd_sll_i(simd_and_i(qy, quad), RECENT_QUAD_BITS),
+                                simd_sll_i(simd_and_i(id, simd_set1_i((int32_t)RECENT_ID_MASK)),
+                                           2 * RECENT_QUAD_BITS));  /* RECENT_SLOT */
+    const simd_i lane = simd_or_i(simd_and_i(x, one), simd_sll_i(simd_and_i(y, one), 1));  /* recent_lane */
+    simd_i sx, sy, sid, scode;
+    const uint32_t *base = (const uint32_t *)(const void *)R->slot;
+    const simd_i at = simd_sll_i(s, 2);  /* the slot's first field, in 4-byte elements */
+    simd_gather_pair_i(base, at, &sx, &sy);
+    simd_gather_pair_i(base + 2, at, &sid, &scode);
+    *code = simd_add_i(scode, lane);
+    return simd_bits(simd_eq_i(sid, id)) & simd_bits(simd_eq_i(sx, qx)) & simd_bits(simd_eq_i(sy, qy));
+}
 #endif
+
+/* The per-ISA bodies of backend_isa.recent_row, bilinear_row and mix_row. */
+#define RECENT_ISA_DECLARE(isa)                                                                                    \
+    uint32_t recent_row_##isa(const recent_quads *R, const uint32_t *tri, const int32_t *gx, const int32_t *gy,    \
+                              int32_t *code);                                                                      \
+    uint64_t bilinear_row_##isa(const recent_quads *R, const uint32_t *tri, const float *sx, const float *sy,      \
+                                int32_t *taps);                                                                    \
+    void mix_row_##isa(const uint32_t *rgba, const int32_t *taps, const float *sx, const float *sy, uint32_t visible, \
+                       uint32_t *color, int32_t *nearest);
+RECENT_ISA_DECLARE(scalar)
+#if defined(UTIL_X86)
+RECENT_ISA_DECLARE(avx2)
+RECENT_ISA_DECLARE(avx512)
+#endif
+#undef RECENT_ISA_DECLARE
 
 #endif

@@ -5,7 +5,8 @@
  * the visible lanes it did not answer.  Included once per ISA by
  * backend_scalar.c, backend_avx2.c and backend_avx512.c, which define
  * RECENT_ROW_FN: with SIMD_LANES 8 or 16 (util/simd.h) the table's four
- * fields are gathered SIMD_LANES lanes at a time, else a loop over lanes. */
+ * fields are gathered SIMD_LANES lanes at a time (recent_holds_v), else a
+ * loop over lanes. */
 #include "backend/recent_quads.h"
 
 uint32_t RECENT_ROW_FN(const recent_quads *restrict R, const uint32_t *restrict tri, const int32_t *restrict gx,
@@ -13,18 +14,11 @@ uint32_t RECENT_ROW_FN(const recent_quads *restrict R, const uint32_t *restrict 
 {
     uint32_t miss = 0;
 #if defined(SIMD_LANES) && SIMD_LANES > 4
-    const simd_i low = simd_set1_i((int32_t)RECENT_QUAD_MASK), low2 = simd_set1_i(3), one = simd_set1_i(1),
-                 none = simd_set1_i(-1);
+    const simd_i none = simd_set1_i(-1);
     for (int l = 0; l < 16; l += SIMD_LANES) {
-        const simd_i id = simd_loadu_i(tri + l), x = simd_loadu_i(gx + l), y = simd_loadu_i(gy + l);
-        const simd_i qx = simd_sra_i(x, 1), qy = simd_sra_i(y, 1);
-        const simd_i s = simd_or3_i(simd_and_i(qx, low), simd_sll_i(simd_and_i(qy, low), RECENT_QUAD_BITS),
-                                    simd_sll_i(simd_and_i(id, low2), 2 * RECENT_QUAD_BITS));  /* RECENT_SLOT */
-        const uint32_t hit = simd_bits(simd_eq_i(simd_gather_i(R->id, s), id)) &
-                             simd_bits(simd_eq_i(simd_gather_i((const uint32_t *)R->qx, s), qx)) &
-                             simd_bits(simd_eq_i(simd_gather_i((const uint32_t *)R->qy, s), qy));
-        const simd_i lane = simd_or_i(simd_and_i(x, one), simd_sll_i(simd_and_i(y, one), 1));
-        const simd_i c = simd_add_i(simd_gather_i((const uint32_t *)R->code, s), lane);
+        const simd_i id = simd_loadu_i(tri + l);
+        simd_i c;
+        const uint32_t hit = recent_holds_v(R, id, simd_loadu_i(gx + l), simd_loadu_i(gy + l), &c);
         simd_storeu_i(code + l, simd_select_i(simd_mask(hit), c, simd_loadu_i(code + l)));
         miss |= (~hit & ~simd_bits(simd_eq_i(id, none)) & SIMD_ALL_BITS) << l;
     }
@@ -34,7 +28,7 @@ uint32_t RECENT_ROW_FN(const recent_quads *restrict R, const uint32_t *restrict 
         const int32_t x = gx[l], y = gy[l], qx = x >> 1, qy = y >> 1;
         const uint32_t s = RECENT_SLOT(id, qx, qy);
         const bool hit = recent_holds(R, s, id, qx, qy);
-        if (hit) code[l] = R->code[s] + recent_lane(x, y);
+        if (hit) code[l] = R->slot[s].code + recent_lane(x, y);
         miss |= (uint32_t)(!hit & (id != UINT32_MAX)) << l;
     }
 #endif

@@ -12,6 +12,7 @@
  * Fed by tile.c (flush_writes); writes the bin's samples. */
 #include <stddef.h>
 
+#include "backend/bilinear.h"
 #include "backend/decouple.h"
 #include "backend/recent_quads.h"
 #include "backend/visibility.h"
@@ -20,7 +21,7 @@
 
 static void recent_clear(recent_quads *r)
 {
-    for (int i = 0; i < RECENT_SLOTS; i++) r->id[i] = VIS_NONE;
+    for (int i = 0; i < RECENT_SLOTS; i++) r->slot[i].id = VIS_NONE;
 }
 
 /* A position in the run: touched block k, entry j of it (16 g + lane). */
@@ -59,32 +60,17 @@ static bool held_discard(const vis_buffer *vb, const shading_cache *cache)
     return any != 0;
 }
 
-/* The colour WRITE gives visible entry i of the buffer, whose nearest grid
- * point has code `at`: that point's, or in a bilinear run the mix of its
- * four taps; false where the (nearest) point was discarded (`discards`:
- * some held entry was) and the sample keeps what it had. */
-static inline bool sample_color(const vis_buffer *vb, const shading_cache *cache, bool bilinear, bool discards,
-                                size_t i, size_t at, uint32_t *rgba)
-{
-    if (bilinear) {
-        int32_t cx[4], cy[4];
-        float w[4];
-        bilinear_taps(vb->rx[i], vb->ry[i], cx, cy, w);  /* the lookup's taps again, for their weights */
-        return shading_cache_mix(cache, vb->taps + 4 * i, w, rgba);
-    }
-    *rgba = cache->rgba[at];
-    return !(discards && cache->discard[at]);
-}
-
 /* WRITE for entries [from, to) of the run: each visible sample's colour
- * from its grid point (vb->code: entry * 4 + lane), with its depth, to the
- * target, but where `discards` and the lane was discarded; in a run begun
- * on a cleared bin, every other sample of the target's pixels the clear
- * values (the bin's clear left them to the run).  Blur area as the ordered
- * path's drain counts it.  Returns the visible samples. */
+ * from its grid point (vb->code: entry * 4 + lane), or in a bilinear run
+ * the mix of its four (vb->taps; the nearest is its point then), with its
+ * depth, to the target, but where `discards` and the (nearest) lane was
+ * discarded; in a run begun on a cleared bin, every other sample of the
+ * target's pixels the clear values (the bin's clear left them to the run).
+ * Blur area as the ordered path's drain counts it.  Returns the visible
+ * samples. */
 UTIL_CLONES_AVX2 static uint64_t resolve_writes(const vis_buffer *vb, shading_cache *cache, frame_target *t,
-                                                vis_pos from, vis_pos to, bool discards, uint32_t clear_color,
-                                                frame_worker_stats *st)
+                                                const backend_isa *hot, vis_pos from, vis_pos to, bool discards,
+                                                uint32_t clear_color, frame_worker_stats *st)
 {
     const frame_tuples *tp = t->tuples;
     const int S = vb->spp, per_block = 16 * S;
@@ -107,13 +93,30 @@ UTIL_CLONES_AVX2 static uint64_t resolve_writes(const vis_buffer *vb, shading_ca
         const size_t base = (size_t)b * (size_t)per_block;
         for (int j = j0; j < j1;) {  /* row by row: row g's lanes are at their pixels' samples lane_sample[g] */
             const int g = j >> 4, end = 16 * g + 16 < j1 ? 16 * g + 16 : j1;
+            const size_t row = base + 16 * (size_t)g;
             const uint8_t *sample = tp->lane_sample[g];
-            const int32_t *code = vb->code + base + 16 * g;
-            const float *z = vb->z + base + 16 * g;
+            const float *z = vb->z + row;
             const uint32_t span = (0xffffu << (j & 15)) & (0xffffu >> (16 * g + 16 - end));
-            uint32_t m = visible_lanes(vb->tri + base + 16 * g) & span;
+            uint32_t m = visible_lanes(vb->tri + row) & span;
             uint32_t fill = cleared ? inside & span & ~m : 0u;  /* the clear values */
             visible += (uint64_t)__builtin_popcount(m);
+            uint32_t rgba[16];
+            int32_t code[16];  /* the (nearest) grid point of each visible lane */
+            if (!bilinear) {
+                for (int l = 0; l < 16; l++) code[l] = vb->code[row + (size_t)l];
+            } else if (!discards) {
+                hot->mix_row(cache->rgba, vb->taps + 4 * row, vb->sx + row, vb->sy + row, m, rgba, code);
+            } else {  /* the scalar mix, with its rule for discarded taps */
+                for (uint32_t v = m; v; v &= v - 1) {
+                    const int l = __builtin_ctz(v);
+                    int32_t ix, iy, wx, wy, tap[4];
+                    bilinear_point(vb->sx[row + (size_t)l], &ix, &wx);
+                    bilinear_point(vb->sy[row + (size_t)l], &iy, &wy);
+                    for (int c = 0; c < 4; c++) tap[c] = vb->taps[4 * row + 16 * (size_t)c + (size_t)l];
+                    code[l] = tap[bilinear_nearest(wx, wy)];
+                    if (!bilinear_mix(cache, tap, wx, wy, &rgba[l])) m &= ~(1u << l), fill |= cleared ? 1u << l : 0u;
+                }
+            }
             for (; m; m &= m - 1) {
                 const int l = __builtin_ctz(m);
                 const size_t at = (size_t)code[l];
@@ -121,14 +124,13 @@ UTIL_CLONES_AVX2 static uint64_t resolve_writes(const vis_buffer *vb, shading_ca
                 points += last == UINT32_MAX;
                 refs += last != pixel[l];
                 cache->last_pixel[at] = pixel[l];
-                uint32_t rgba;
-                if (!sample_color(vb, cache, bilinear, discards, base + 16 * (size_t)g + (size_t)l, at, &rgba)) {
+                if (!bilinear && discards && cache->discard[at]) {
                     fill |= cleared ? 1u << l : 0u;
                     continue;
                 }
                 const size_t idx = first[l] + sample[l];
                 t->depth[idx] = z[l];
-                t->color[idx] = rgba;
+                t->color[idx] = bilinear ? rgba[l] : cache->rgba[at];
             }
             for (; fill; fill &= fill - 1) {
                 const int l = __builtin_ctz(fill);
@@ -158,7 +160,8 @@ static void resolve_flush(resolve_ctx *r, vis_pos to)
     const decouple_ctx *c = r->c;
     decouple_shade(c->d, c->shade, c->st);
     const bool discards = held_discard(r->vb, r->cache);
-    r->visible += resolve_writes(r->vb, r->cache, c->f->target, r->done, to, discards, r->clear_color, c->st);
+    r->visible +=
+        resolve_writes(r->vb, r->cache, c->f->target, c->f->hot, r->done, to, discards, r->clear_color, c->st);
     release_held(r);
     recent_clear(&r->recent);
     r->done = to;
@@ -190,62 +193,50 @@ static int32_t take_quad(resolve_ctx *r, uint32_t id, int32_t qx, int32_t qy, in
 {
     recent_quads *R = &r->recent;
     const uint32_t s = RECENT_SLOT(id, qx, qy);
-    if (recent_holds(R, s, id, qx, qy)) return R->code[s] >> 2;
+    if (recent_holds(R, s, id, qx, qy)) return R->slot[s].code >> 2;
     const int32_t e = hold_entry(r, id, qx, qy, px, py);
     if (e != CACHE_NONE) {
-        R->id[s] = id;
-        R->qx[s] = qx;
-        R->qy[s] = qy;
-        R->code[s] = 4 * e;
+        R->slot[s] = (recent_slot){.qx = qx, .qy = qy, .id = id, .code = 4 * e};
     }
     return e;
 }
 
-/* The codes of grid points (cx[j], cy[j]), a 2x2 block of the grid: the
- * one, two or four quads it spans taken once each; false when every entry
- * is held (some of its quads may be held already). */
-static bool take_taps(resolve_ctx *r, uint32_t id, const int32_t cx[4], const int32_t cy[4], int px, int py,
-                      int32_t code[4])
-{
-    const int32_t x0 = cx[0] < cx[3] ? cx[0] : cx[3], y0 = cy[0] < cy[3] ? cy[0] : cy[3];  /* 0 and 3: corners */
-    const int32_t qx0 = x0 >> 1, qy0 = y0 >> 1, qx1 = (x0 + 1) >> 1, qy1 = (y0 + 1) >> 1;
-    int32_t e[2][2];
-    e[0][0] = take_quad(r, id, qx0, qy0, px, py);
-    e[0][1] = qx1 == qx0 ? e[0][0] : take_quad(r, id, qx1, qy0, px, py);
-    e[1][0] = qy1 == qy0 ? e[0][0] : take_quad(r, id, qx0, qy1, px, py);
-    e[1][1] = qy1 == qy0 ? e[0][1] : qx1 == qx0 ? e[1][0] : take_quad(r, id, qx1, qy1, px, py);
-    if ((e[0][0] == CACHE_NONE) | (e[0][1] == CACHE_NONE) | (e[1][0] == CACHE_NONE) | (e[1][1] == CACHE_NONE))
-        return false;
-    for (int j = 0; j < 4; j++) code[j] = 4 * e[(cy[j] >> 1) != qy0][(cx[j] >> 1) != qx0] + recent_lane(cx[j], cy[j]);
-    return true;
-}
-
 /* LOOKUP for row g of touched block k (at pixel (bx, by)) of a bilinear
- * run: each visible sample's reference point made its point on the
- * shading grid, and the codes of the four grid points around it
- * (bilinear_taps), nearest first. */
+ * run: the codes of the four grid points around each visible sample's
+ * point (bilinear.h), corner by corner; the table of recent quads answers
+ * most of them in one vector pass, the rest are taken one lane at a time
+ * (a lane's quads may be one, two or four). */
 static void lookup_row_bilinear(resolve_ctx *r, int k, int g, int bx, int by)
 {
     vis_buffer *vb = r->vb;
     const size_t i0 = (size_t)vb->touched[k] * (size_t)vb->spp * 16 + (size_t)g * 16;
     const uint32_t *tri = vb->tri + i0;
-    float *gx = vb->rx + i0, *gy = vb->ry + i0;
-    int32_t *code = vb->code + i0, *taps = vb->taps + 4 * i0;
-    for (uint32_t m = visible_lanes(tri); m; m &= m - 1) {
-        const int l = __builtin_ctz(m);
+    const float *sx = vb->sx + i0, *sy = vb->sy + i0;
+    int32_t *taps = vb->taps + 4 * i0;
+    const uint64_t miss = r->c->f->hot->bilinear_row(&r->recent, tri, sx, sy, taps);
+    uint32_t lanes = (uint32_t)(miss | miss >> 16 | miss >> 32 | miss >> 48) & 0xffffu;
+    uint32_t redo = 0;  /* lanes whose every corner is taken again (after a stall) */
+    for (; lanes; lanes &= lanes - 1) {
+        const int l = __builtin_ctz(lanes);
         const uint32_t id = tri[l];
-        const float rate = grid_rate(r->c, vb->tris[id]);
-        gx[l] = raster_grid_clamp(gx[l] * rate);
-        gy[l] = raster_grid_clamp(gy[l] * rate);
-        int32_t cx[4], cy[4];
-        float w[4];
-        bilinear_taps(gx[l], gy[l], cx, cy, w);
-        while (!take_taps(r, id, cx, cy, bx + (l & 3), by + (l >> 2), taps + 4 * l)) {
-            /* every entry is held: write what the run has before this lane, then take its quads again */
-            r->c->st->cache_stalls++;
-            resolve_flush(r, (vis_pos){k, 16 * g + l});
+        int32_t ix, iy, wx, wy;
+        bilinear_point(sx[l], &ix, &wx);
+        bilinear_point(sy[l], &iy, &wy);
+        for (int c = 0; c < 4; c++) {
+            if (!(redo >> l & 1) && !(miss >> (16 * c + l) & 1)) continue;
+            const int32_t x = ix + (c & 1), y = iy + (c >> 1);
+            int32_t e = take_quad(r, id, x >> 1, y >> 1, bx + (l & 3), by + (l >> 2));
+            if (e == CACHE_NONE) {  /* every entry is held: write what the run has before this lane */
+                r->c->st->cache_stalls++;
+                resolve_flush(r, (vis_pos){k, 16 * g + l});
+                /* this lane's corners and every later lane's lost their entries */
+                redo = visible_lanes(tri) & (0xffffu << l);
+                lanes |= redo;
+                c = -1;
+                continue;
+            }
+            taps[16 * c + l] = 4 * e + recent_lane(x, y);
         }
-        code[l] = taps[4 * l];
     }
 }
 

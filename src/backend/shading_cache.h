@@ -53,34 +53,6 @@ typedef struct shading_cache {
 } shading_cache;
 
 mos_result shading_cache_init(shading_cache *c, int capacity, const mos_allocator *a);
-/* Bilinear reconstruction: the colour of four shaded lanes (codes entry *
- * 4 + lane, nearest first) mixed by their weights, those its shader
- * discarded left out (weight 0: adding +0 changes no sum) and the rest's
- * weights renormalized; false (nothing written) when the nearest was
- * discarded.  Inline, so that a caller built for AVX2 mixes in vectors. */
-static inline bool shading_cache_mix(const shading_cache *c, const int32_t code[4], const float weight[4],
-                                     uint32_t *color)
-{
-    if (c->discard[code[0]]) return false;  /* the nearest one decides */
-    float w[4], sum = 0.0f;
-    for (int k = 0; k < 4; k++) {
-        w[k] = c->discard[code[k]] ? 0.0f : weight[k];
-        sum += w[k];
-    }
-    float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    for (int k = 0; k < 4; k++) {
-        const uint32_t rgba = c->rgba[code[k]];
-        const float wk = w[k] / sum;
-        for (int ch = 0; ch < 4; ch++) v[ch] += wk * (float)((rgba >> (8 * ch)) & 0xffu);
-    }
-    uint32_t out = 0;
-    for (int ch = 0; ch < 4; ch++) {
-        const uint32_t q = (uint32_t)(v[ch] + 0.5f);
-        out |= (q > 255u ? 255u : q) << (8 * ch);
-    }
-    *color = out;
-    return true;
-}
 void shading_cache_release(shading_cache *c, const mos_allocator *a);
 /* Empties the cache (a new tile): every entry unreferenced and free (only
  * the entries used since the last reset are touched). */

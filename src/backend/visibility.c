@@ -19,8 +19,8 @@ bool vis_reserve(vis_buffer *vb, int bin_px, int spp, int cache_quads, bool bili
     vis_buffer n = {0};
     n.bilinear = bilinear;
     if (bilinear) {
-        n.rx = util_alloc(a, entries * sizeof *n.rx);
-        n.ry = util_alloc(a, entries * sizeof *n.ry);
+        n.sx = util_alloc(a, entries * sizeof *n.sx);
+        n.sy = util_alloc(a, entries * sizeof *n.sy);
         n.taps = util_alloc(a, 4 * entries * sizeof *n.taps);
     }
     n.code = util_alloc(a, entries * sizeof *n.code);
@@ -35,7 +35,7 @@ bool vis_reserve(vis_buffer *vb, int bin_px, int spp, int cache_quads, bool bili
     n.entries_cap = entries;
     n.blocks_cap = blocks;
     if (!n.z || !n.tri || !n.gx || !n.gy || !n.code || !n.held || !n.block_stamp || !n.touched ||
-        (bilinear && (!n.rx || !n.ry || !n.taps))) {
+        (bilinear && (!n.sx || !n.sy || !n.taps))) {
         vis_release(&n, a);
         return false;
     }
@@ -52,8 +52,8 @@ void vis_release(vis_buffer *vb, const mos_allocator *a)
     util_free(a, vb->gy);
     util_free(a, vb->code);
     util_free(a, vb->held);
-    util_free(a, vb->rx);
-    util_free(a, vb->ry);
+    util_free(a, vb->sx);
+    util_free(a, vb->sy);
     util_free(a, vb->taps);
     util_free(a, vb->block_stamp);
     util_free(a, vb->touched);
@@ -140,7 +140,7 @@ static const uint32_t vis_lane_bit[16] = {1u << 0,  1u << 1,  1u << 2,  1u << 3,
 
 /* Sixteen consecutive entries against a block's hits (the live lanes
  * that are nearer take them, with the hit's two values of type T: its grid
- * point, or in a bilinear run its reference point), in a loop the compiler
+ * point, or in a bilinear run its point on the grid), in a loop the compiler
  * vectorizes: NAME(z, tri, x, y, hz, hx, hy, live, id). */
 #define VIS_TAKE16(NAME, T)                                                                                      \
     static inline void NAME(float *restrict z, uint32_t *restrict tri, T *restrict x, T *restrict y,            \
@@ -172,10 +172,14 @@ UTIL_CLONES_AVX2 static void vis_block_clones(void *consumer, const stoch_block 
     const uint32_t id = vb->tri_index;
     if (blk->group >= 0) {  /* sixteen consecutive entries */
         const size_t i = base + (size_t)blk->group * 16;
-        if (vb->bilinear)
-            vis_take16_ref(vb->z + i, vb->tri + i, vb->rx + i, vb->ry + i, blk->hits.z, blk->hits.rx, blk->hits.ry,
-                           blk->live, id);
-        else
+        if (vb->bilinear) {
+            float sx[16], sy[16];
+            for (int l = 0; l < 16; l++) {
+                sx[l] = raster_grid_clamp(blk->hits.rx[l] * vb->tri_rate);
+                sy[l] = raster_grid_clamp(blk->hits.ry[l] * vb->tri_rate);
+            }
+            vis_take16_ref(vb->z + i, vb->tri + i, vb->sx + i, vb->sy + i, blk->hits.z, sx, sy, blk->live, id);
+        } else
             vis_take16(vb->z + i, vb->tri + i, vb->gx + i, vb->gy + i, blk->hits.z, blk->hits.gx, blk->hits.gy,
                        blk->live, id);
         return;
@@ -187,8 +191,8 @@ UTIL_CLONES_AVX2 static void vis_block_clones(void *consumer, const stoch_block 
         vb->z[i] = blk->hits.z[l];
         vb->tri[i] = id;
         if (vb->bilinear) {
-            vb->rx[i] = blk->hits.rx[l];
-            vb->ry[i] = blk->hits.ry[l];
+            vb->sx[i] = raster_grid_clamp(blk->hits.rx[l] * vb->tri_rate);
+            vb->sy[i] = raster_grid_clamp(blk->hits.ry[l] * vb->tri_rate);
         } else {
             vb->gx[i] = blk->hits.gx[l];
             vb->gy[i] = blk->hits.gy[l];

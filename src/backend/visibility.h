@@ -31,10 +31,11 @@ typedef struct vis_buffer {
     int32_t *gx, *gy;    /* the sample's shading-grid point (stoch_hits) */
     int32_t *code;       /* its shading-cache entry * 4 + lane (resolve.c) */
     /* bilinear runs (vis_reserve's bilinear): instead of gx, gy, the
-     * sample's reference point (stoch_hits.rx, ry), the resolve's LOOKUP
-     * making it its point on the shading grid; and the codes of the four
-     * grid points around it, nearest first ([entry][4]; code: the nearest) */
-    float *rx, *ry;
+     * sample's point on its triangle's shading grid (its reference point,
+     * stoch_hits.rx, ry, times the rate: bilinear.h); and the codes of the
+     * four grid points around it, per row of sixteen entries [corner][lane]
+     * (resolve.c; code is not used) */
+    float *sx, *sy;
     int32_t *taps;
     bool bilinear;
     size_t entries_cap;
@@ -48,6 +49,7 @@ typedef struct vis_buffer {
     const frame_target *t;
     const frame_tri *const *tris;  /* the bin's triangles */
     uint32_t tri_index;         /* the one being rasterized */
+    float tri_rate;             /* its shading grid's rate (bilinear runs) */
     int spp, bin_px, x0, y0;    /* samples, bin size and origin */
     bool cleared;               /* the bin holds clear_depth everywhere (blocks load it without reading) */
     float clear_depth;
@@ -88,8 +90,9 @@ void vis_begin(vis_buffer *vb, const frame_target *t, int bin_px, int x0, int y0
  * run's clear depth (a run begun on a cleared bin whose clear tile.c left
  * to it: the resolve wrote every sample of the loaded blocks). */
 void vis_clear_untouched(const vis_buffer *vb, frame_target *t, uint32_t clear_color);
-/* A stoch_emit_fn (consumer: the vis_buffer, its tri_index set to the
- * block's triangle): each live lane nearer than its entry takes it. */
+/* A stoch_emit_fn (consumer: the vis_buffer, its tri_index and tri_rate
+ * set to the block's triangle's): each live lane nearer than its entry
+ * takes it. */
 void vis_block(void *consumer, const stoch_block *blk);
 
 /* The run shaded and written (resolve.c): each visible sample's grid quad

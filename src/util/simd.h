@@ -160,6 +160,8 @@ SIMD_OP simd_f simd_floor_f(simd_f a)
     return SIMD_X(_mm256_floor_ps(a), _mm512_roundscale_ps(a, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC));
 }
 SIMD_OP simd_f simd_to_f(simd_i a) { return SIMD_MM(cvtepi32_ps)(a); }
+/* Toward zero, as a C cast (for values within the int32 range). */
+SIMD_OP simd_i simd_trunc_i(simd_f a) { return SIMD_MM(cvttps_epi32)(a); }
 /* Rounded half to even (the MXCSR default), as lrintf. */
 SIMD_OP simd_i simd_round_i(simd_f a) { return SIMD_MM(cvtps_epi32)(a); }
 
@@ -255,6 +257,11 @@ SIMD_OP void simd_gather_pair_i(const uint32_t *base, simd_i idx, simd_i *left, 
 #endif
 }
 /* base[idx] in the lanes of m, 0 in the others (which read nothing). */
+SIMD_OP simd_i simd_gather_i_masked(const uint32_t *base, simd_i idx, simd_m m)
+{
+    return SIMD_X(_mm256_mask_i32gather_epi32(_mm256_setzero_si256(), (const int *)(const void *)base, idx, m, 4),
+                  _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), m, idx, (const void *)base, 4));
+}
 SIMD_OP simd_f simd_gather_f_masked(const float *base, simd_i idx, simd_m m)
 {
     return SIMD_X(_mm256_mask_i32gather_ps(_mm256_setzero_ps(), base, idx, _mm256_castsi256_ps(m), 4),
