@@ -160,7 +160,10 @@ typedef struct mos_pipeline_desc {
                            * the stochastic back-end draws (blur), when coarse_px and a frame's
                            * tile_px are multiples of 32 (mos_frame_stats.bin says which) */
     int coarse_px;        /* coarse tile edge in pixels, multiple of bin_px; default 256 */
-    int batch;            /* primitives per binning batch; default 4096; <0 = whole frame */
+    int batch;            /* primitives per binning batch; <0 = whole frame; 0: 4096, and the whole
+                           * frame for frames the stochastic back-end draws (blur: each bin's work
+                           * then comes at once, and its last work need not keep its depth;
+                           * mos_frame_stats.batch says which) */
     int early;            /* early-draw capacity K; default 64; <0 = off (K = 0) */
     int fifo_depth;       /* work items per worker FIFO; default 256 */
 } mos_pipeline_desc;

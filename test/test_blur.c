@@ -281,13 +281,16 @@ typedef struct scene_run {
     /* a frame before, of the triangles where they end (deferred, its
      * samples left in the target): the frame's clear still holds */
     bool frame_before;
+    int batch, early;  /* the pipeline's (0: the defaults) */
 } scene_run;
 
 /* Renders the random scene and returns its raw samples. */
 static uint8_t *render_scene(const test_tri *tris, int ntri, int spp, const scene_run *r, mos_frame_stats *st)
 {
     mos_context *ctx = NULL;
-    mos_context_desc cd = {.pipeline = {.threads = r->threads, .bin_px = r->bin, .pattern = r->pattern}, .isa = r->isa};
+    mos_context_desc cd = {.pipeline = {.threads = r->threads, .bin_px = r->bin, .pattern = r->pattern,
+                                        .batch = r->batch, .early = r->early},
+                           .isa = r->isa};
     if (mos_context_create(&cd, &ctx) != MOS_OK) {
         FAIL_MSG("mos_context_create");
         return NULL;
@@ -491,9 +494,16 @@ static void test_deferred_equals_ordered(void)
         mos_frame_stats ordered_st, deferred_st = {0};
         uint8_t *ordered = render_scene(tris, ntri, spp, &base, &ordered_st);
         const size_t bytes = (size_t)W_PX * 2 * H_PX * 2 * (size_t)spp * 4;
-        for (int v = 0; v < 7; v++) {
+        /* Variants: threads, bins, patterns, ISA, cache sizes, the
+         * ordered path's runs between the deferred ones, a frame before;
+         * small batches (7, 8: a bin's work in many items, each deferred
+         * run but the bin's last keeping its depth for the next, with
+         * and without the early-draw buffer). */
+        for (int v = 0; v < 9; v++) {
             scene_run r = base;
             r.frame_before = v == 6;
+            r.batch = v == 7 ? 16 : v == 8 ? 37 : 0;
+            r.early = v == 7 ? -1 : v == 8 ? 4 : 0;
             r.deferred = v < 4 || v == 6 ? 1 : 2;
             r.threads = v & 1 ? 3 : 1;
             r.bin = v == 2 ? 32 : v == 3 ? 8 : 16;

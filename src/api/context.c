@@ -127,6 +127,7 @@ mos_result mos_context_configure(mos_context *ctx, const mos_pipeline_desc *desc
     ctx_patterns_free(ctx);  /* rebuilt at the next frame */
     ctx->pipeline = d;
     ctx->bin_auto = !desc || desc->bin_px == 0;
+    ctx->batch_auto = !desc || desc->batch == 0;
     ctx_clear_error(ctx);
     return MOS_OK;
 }

@@ -39,6 +39,7 @@ struct mos_context {
 
     mos_pipeline_desc pipeline;  /* defaults filled in */
     bool bin_auto;               /* bin_px was left 0: 16, or FRAME_BLUR_BIN_PX for frames of blur */
+    bool batch_auto;             /* batch was left 0: 4096, or the whole frame for frames of blur */
     mos_isa isa;                 /* resolved: never MOS_ISA_AUTO */
     const backend_isa *hot;      /* the back-end's per-ISA loops (backend_isa_select(isa)) */
     char pattern_name[256];  /* longer names are rejected, never cut */

@@ -259,7 +259,7 @@ static void fill_stats(const mos_context *ctx, const frame_state *f, double fram
     st->threads = p->threads;
     st->bin = f->grid.bin_px;
     st->coarse = p->coarse_px;
-    st->batch = p->batch;
+    st->batch = f->batch;
     st->early = p->early;
     st->fifo = p->fifo_depth;
     snprintf(st->pattern, sizeof st->pattern, "%s", p->pattern);
@@ -417,7 +417,7 @@ static mos_result frame_build(mos_context *ctx, frame_target *t, double t0, fram
         .pattern = &ctx->pattern,
         .grid = t->grid,
         .coarse_px = ctx->pipeline.coarse_px,
-        .batch = ctx->pipeline.batch,
+        .batch = ctx->batch_auto && blur.stochastic ? -1 : ctx->pipeline.batch,
         .early = ctx->pipeline.early,
         .hot = ctx->hot,
         .isa = ctx->hot->isa,

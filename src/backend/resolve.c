@@ -37,6 +37,7 @@ typedef struct resolve_ctx {
     recent_quads recent;
     vis_pos done;  /* entries before it are written */
     uint32_t clear_color;
+    bool depth;        /* the target takes the samples' depth too */
     uint64_t visible;  /* samples written */
 } resolve_ctx;
 
@@ -63,14 +64,14 @@ static bool held_discard(const vis_buffer *vb, const shading_cache *cache)
 /* WRITE for entries [from, to) of the run: each visible sample's colour
  * from its grid point (vb->code: entry * 4 + lane), or in a bilinear run
  * the mix of its four (vb->taps; the nearest is its point then), with its
- * depth, to the target, but where `discards` and the (nearest) lane was
+ * depth when `depth`, to the target, but where `discards` and the (nearest) lane was
  * discarded; in a run begun on a cleared bin, every other sample of the
  * target's pixels the clear values (the bin's clear left them to the run).
  * Blur area as the ordered path's drain counts it.  Returns the visible
  * samples. */
 UTIL_CLONES_AVX2 static uint64_t resolve_writes(const vis_buffer *vb, shading_cache *cache, frame_target *t,
                                                 const backend_isa *hot, vis_pos from, vis_pos to, bool discards,
-                                                uint32_t clear_color, frame_worker_stats *st)
+                                                uint32_t clear_color, bool depth, frame_worker_stats *st)
 {
     const frame_tuples *tp = t->tuples;
     const int S = vb->spp, per_block = 16 * S;
@@ -129,13 +130,13 @@ UTIL_CLONES_AVX2 static uint64_t resolve_writes(const vis_buffer *vb, shading_ca
                     continue;
                 }
                 const size_t idx = first[l] + sample[l];
-                t->depth[idx] = z[l];
+                if (depth) t->depth[idx] = z[l];
                 t->color[idx] = bilinear ? rgba[l] : cache->rgba[at];
             }
             for (; fill; fill &= fill - 1) {
                 const int l = __builtin_ctz(fill);
                 const size_t idx = first[l] + sample[l];
-                t->depth[idx] = vb->clear_depth;
+                if (depth) t->depth[idx] = vb->clear_depth;
                 t->color[idx] = clear_color;
             }
             j = end;
@@ -161,7 +162,7 @@ static void resolve_flush(resolve_ctx *r, vis_pos to)
     decouple_shade(c->d, c->shade, c->st);
     const bool discards = held_discard(r->vb, r->cache);
     r->visible +=
-        resolve_writes(r->vb, r->cache, c->f->target, c->f->hot, r->done, to, discards, r->clear_color, c->st);
+        resolve_writes(r->vb, r->cache, c->f->target, c->f->hot, r->done, to, discards, r->clear_color, r->depth, c->st);
     release_held(r);
     recent_clear(&r->recent);
     r->done = to;
@@ -265,9 +266,10 @@ static void lookup_row(resolve_ctx *r, int k, int g, int bx, int by)
     }
 }
 
-void decouple_resolve(const decouple_ctx *c, vis_buffer *vb, uint32_t clear_color)
+void decouple_resolve(const decouple_ctx *c, vis_buffer *vb, uint32_t clear_color, bool depth)
 {
-    resolve_ctx rc = {.c = c, .vb = vb, .cache = decouple_cache(c->d), .clear_color = clear_color}, *r = &rc;
+    resolve_ctx rc = {.c = c, .vb = vb, .cache = decouple_cache(c->d), .clear_color = clear_color, .depth = depth};
+    resolve_ctx *r = &rc;
     recent_clear(&r->recent);
     const uint64_t misses = c->st->cache_misses;
     for (int k = 0; k < vb->touched_count; k++) {

@@ -171,8 +171,9 @@ static tri_path waiting_path(const backend_scratch *s)
 
 /* The ROP of every write waiting: the pending quads shaded, the
  * stochastic queue drained (its misses shaded first), or the visibility
- * buffer's run resolved. */
-static void flush_writes(backend_scratch *s, const frame_state *f, frame_worker_stats *st)
+ * buffer's run resolved (its depth left out of the target when
+ * depth_dead: nothing reads it again). */
+static void flush_writes(backend_scratch *s, const frame_state *f, bool depth_dead, frame_worker_stats *st)
 {
     s->pristine = false;
     const int n = s->pending;
@@ -186,7 +187,8 @@ static void flush_writes(backend_scratch *s, const frame_state *f, frame_worker_
     if (s->queued) decouple_drain(s->dec, s->shade, f->target, st);
     s->queued = false;
     if (s->vis_run) {
-        decouple_resolve(&(decouple_ctx){.d = s->dec, .f = f, .shade = s->shade, .st = st}, &s->vis, f->clear_color);
+        decouple_resolve(&(decouple_ctx){.d = s->dec, .f = f, .shade = s->shade, .st = st}, &s->vis, f->clear_color,
+                         !depth_dead);
         if (s->unwritten) vis_clear_untouched(&s->vis, f->target, f->clear_color);  /* the run wrote the rest */
         s->unwritten = false;
     }
@@ -210,7 +212,7 @@ static void raster_2d(backend_scratch *s, const frame_state *f, const frame_tri 
     if (quads <= TILE_FLUSH_QUADS) {
         s->pending += raster(tri, &s->view, c.x0, c.y0, c.x1, c.y1, s->quads + s->pending,
                              s->z + (size_t)s->pending * z_stride, counts);
-        if (s->pending >= flush_at) flush_writes(s, f, st);
+        if (s->pending >= flush_at) flush_writes(s, f, false, st);
         return;
     }
     const int pairs = TILE_FLUSH_QUADS / (2 * row_quads);  /* of quad rows per band, beyond the first */
@@ -219,7 +221,7 @@ static void raster_2d(backend_scratch *s, const frame_state *f, const frame_tri 
         yb = (y & ~3) + band < c.y1 ? (y & ~3) + band : c.y1;
         s->pending += raster(tri, &s->view, c.x0, y, c.x1, yb, s->quads + s->pending,
                              s->z + (size_t)s->pending * z_stride, counts);
-        if (s->pending >= flush_at) flush_writes(s, f, st);
+        if (s->pending >= flush_at) flush_writes(s, f, false, st);
     }
 }
 
@@ -233,7 +235,7 @@ static inline void prefetch_tri(const frame_tri *tri, size_t bytes)
 }
 
 void backend_run_bin(backend_scratch *s, const frame_state *f, uint32_t bin, const frame_tri *const *tris,
-                     uint32_t n, frame_worker_stats *st)
+                     uint32_t n, bool last, frame_worker_stats *st)
 {
     frame_target *t = f->target;
     const bool record_bin = t->recording && (t->inspect.what & MOS_INSPECT_BINS);
@@ -265,7 +267,7 @@ void backend_run_bin(backend_scratch *s, const frame_state *f, uint32_t bin, con
                       r.x1 < tri->max_x + 1 ? r.x1 : tri->max_x + 1, r.y1 < tri->max_y + 1 ? r.y1 : tri->max_y + 1};
         if (c.x0 >= c.x1 || c.y0 >= c.y1) continue;
         const tri_path path = path_of(s, f, tri), waiting = waiting_path(s);
-        if (waiting != PATH_NONE && waiting != path) flush_writes(s, f, st);  /* writes stay in API order */
+        if (waiting != PATH_NONE && waiting != path) flush_writes(s, f, false, st);  /* writes stay in API order */
         if (path != PATH_DEFERRED) settle_clear(s, f, r);
         switch (path) {
         case PATH_DEFERRED:
@@ -287,7 +289,7 @@ void backend_run_bin(backend_scratch *s, const frame_state *f, uint32_t bin, con
             break;
         }
     }
-    flush_writes(s, f, st);
+    flush_writes(s, f, last, st);  /* the bin's last work: a deferred run's depth is dead */
     settle_clear(s, f, r);
     st->fragments += counts.samples;
     st->covered_pixels += counts.pixels;

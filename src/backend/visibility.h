@@ -97,10 +97,11 @@ void vis_block(void *consumer, const stoch_block *blk);
 
 /* The run shaded and written (resolve.c): each visible sample's grid quad
  * found in the decoupled back-end's cache or shaded, then its colour and
- * depth to the target; in a run begun on a cleared bin (vb->cleared) every
- * other sample of a loaded block too, clear_color and the clear depth, so
- * that the bin's clear may skip those blocks.  The ordered path's queue
- * must be drained. */
-void decouple_resolve(const decouple_ctx *c, vis_buffer *vb, uint32_t clear_color);
+ * depth (when `depth`: false when nothing reads the bin's depth again) to
+ * the target; in a run begun on a cleared bin (vb->cleared) every other
+ * sample of a loaded block too, clear_color and the clear depth, so that
+ * the bin's clear may skip those blocks.  The ordered path's queue must be
+ * drained. */
+void decouple_resolve(const decouple_ctx *c, vis_buffer *vb, uint32_t clear_color, bool depth);
 
 #endif

@@ -106,6 +106,7 @@ typedef struct binner {
     size_t by_owner_capacity, owner_at_capacity;
     uint64_t bin_ref_limit;
     _Atomic uint64_t refs_taken;  /* bin references the fine pass has made this frame */
+    bool last_batch;  /* the frame's last batch is being flushed (binner_finish) */
     bool out_of_memory;
     bool over_budget;  /* out_of_memory because of bin_ref_limit */
 } binner;
@@ -124,14 +125,19 @@ coarse_rect binner_rect(const binner *b, const frame_tri *t);
  * run the fine pass on the early-draw buffer, and on the whole batch when
  * the batch is full. */
 void binner_add(binner *b, const frame_tri *t, coarse_rect r);
-/* Ends the batch: guard token, then the fine pass over the coarse buffer. */
+/* Ends the batch: guard token, then the fine pass over the coarse buffer.
+ * binner_finish ends the frame's last batch: each bin's item from the last
+ * segment of its tile's fine pass is marked as the bin's last. */
 void binner_flush(binner *b);
+void binner_finish(binner *b);
 
 /* The fine pass (fine.c).  fine_sort, on any helper's thread: sorts
  * triangles that all overlap coarse tile (tx, ty) into the tile's fine
  * bins (API order kept) and appends the bins to *out.  fine_dispatch, on
  * the front-end's: pushes them to their owners. */
 void fine_sort(binner *b, int helper, int tx, int ty, const frame_tri *const *tris, uint32_t n, fine_out *out);
-void fine_dispatch(binner *b, const fine_out *out);
+/* Dispatches out's items in order; LAST: out is its bins' last work of the
+ * frame (then the items of its last segment say so, frame_work_item.last). */
+void fine_dispatch(binner *b, const fine_out *out, bool last);
 
 #endif

@@ -124,7 +124,7 @@ static void replay_early(binner *b)
     if (!b->early.count || b->out_of_memory || !tile_rendered(b, 0, 0)) return;
     fine_out out = {0};
     fine_sort(b, 0, 0, 0, b->early.tris, b->early.count, &out);
-    fine_dispatch(b, &out);
+    fine_dispatch(b, &out, false);  /* the batch's fine pass may follow in tile (0, 0) */
 }
 
 /* The fine pass of one batch as a job: chunk c is coarse tile tile[c],
@@ -180,9 +180,16 @@ static void fine_pass(binner *b, const uint32_t *start)
      * writing into this batch's memory until then. */
     for (uint32_t c = 0; c < chunks; c++) {
         frame_job_wait(f, &fj->job, c, NULL);
-        if (!b->out_of_memory) fine_dispatch(b, &out[c]);
+        if (!b->out_of_memory) fine_dispatch(b, &out[c], b->last_batch);
     }
     frame_job_close(f, b->dispatch, displaced);
+}
+
+void binner_finish(binner *b)
+{
+    b->last_batch = true;
+    binner_flush(b);
+    b->last_batch = false;
 }
 
 coarse_rect binner_rect(const binner *b, const frame_tri *t)

@@ -168,7 +168,7 @@ static void inspect_bin(const binner *b, frame_inspect *in, const fine_item *it)
 /* Pushes one segment: its items grouped by owner (a stable counting sort,
  * so each worker receives its bins in the order a push per item would have
  * sent them), one push per owner. */
-static void dispatch_segment(binner *b, const fine_segment *seg)
+static void dispatch_segment(binner *b, const fine_segment *seg, bool last)
 {
     frame_state *f = b->frame;
     const frame_dispatch *d = b->dispatch;
@@ -180,7 +180,7 @@ static void dispatch_segment(binner *b, const fine_segment *seg)
     for (uint32_t i = 0; i < seg->items; i++) {
         const fine_item *fi = &seg->item[i];
         b->by_owner[at[owner[fi->bin]]++] =
-            (frame_work_item){.kind = FRAME_WORK_BIN, .bin = fi->bin, .count = fi->count, .tris = fi->tris};
+            (frame_work_item){.kind = FRAME_WORK_BIN, .bin = fi->bin, .count = fi->count, .tris = fi->tris, .last = last};
     }
     /* at[w] is now the end of worker w's run. */
     for (int w = 0, begin = 0; w < d->workers; w++) {
@@ -193,14 +193,14 @@ static void dispatch_segment(binner *b, const fine_segment *seg)
     f->bin_refs += seg->pairs;
 }
 
-void fine_dispatch(binner *b, const fine_out *out)
+void fine_dispatch(binner *b, const fine_out *out, bool last)
 {
     frame_state *f = b->frame;
     const bool inspect = f->target->recording && (f->target->inspect.what & MOS_INSPECT_BINS);
     for (const fine_segment *seg = out->first; seg; seg = seg->next) {
         if (inspect)
             for (uint32_t i = 0; i < seg->items; i++) inspect_bin(b, &f->target->inspect, &seg->item[i]);
-        dispatch_segment(b, seg);
+        dispatch_segment(b, seg, last && !seg->next);  /* a bin's later segments follow its earlier ones */
     }
     if (out->out_of_memory) {
         b->out_of_memory = true;

@@ -373,6 +373,7 @@ typedef struct frame_work_item {
     uint32_t kind;
     uint32_t bin;
     uint32_t count;
+    bool last;  /* FRAME_WORK_BIN: no later item of the frame has this bin (its depth is not read again) */
     const struct frame_tri *const *tris;
     struct frame_state *frame;
     frame_job *job;

@@ -376,7 +376,7 @@ void frontend_run_frame(frontend *fe, frame_state *f, const frame_dispatch *d)
     } else {
         for (uint32_t i = 0; i < f->draw_count && f->status == MOS_OK; i++)
             if (!run_draw(fe, f, &f->draws[i], fc, d)) f->status = MOS_ERR_OUT_OF_MEMORY;
-        if (f->status == MOS_OK) binner_flush(&fe->binner);
+        if (f->status == MOS_OK) binner_finish(&fe->binner);
         if (fe->binner.out_of_memory) f->status = MOS_ERR_OUT_OF_MEMORY;
     }
     if (f->status != MOS_OK) {

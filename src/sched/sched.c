@@ -61,7 +61,7 @@ static void *worker_main(void *arg)
             double t0 = util_now_ms();
             if (w->first_work_ms == 0) w->first_work_ms = t0;
             if (!atomic_load_explicit(&frame->abandoned, memory_order_relaxed))
-                backend_run_bin(w->scratch, frame, it.bin, it.tris, it.count, &w->stats);
+                backend_run_bin(w->scratch, frame, it.bin, it.tris, it.count, it.last, &w->stats);
             w->busy_ms += util_now_ms() - t0;
             break;
         }
