@@ -80,7 +80,8 @@ void backend_scratch_destroy(backend_scratch *s, const mos_allocator *a);
 void *backend_shader_scratch(backend_scratch *s);
 
 /* Renders triangles tris[0..n) (API order) into fine bin `bin`; LAST: no
- * later work of the frame reads the bin's depth (frame_work_item.last). */
+ * later work of the frame has the bin (frame_work_item.last): a deferred
+ * run leaves its depth out, and the bin is resolved (resolve_stamp). */
 void backend_run_bin(backend_scratch *s, const frame_state *f, uint32_t bin, const frame_tri *const *tris,
                      uint32_t n, bool last, frame_worker_stats *st);
 /* Resolves bin `bin` (samples -> pixels) into target->resolved. */

@@ -72,6 +72,7 @@ void backend_target_release(frame_target *t, const mos_allocator *a)
     util_free(a, t->tuples);
     raster_ranked_release(&t->ranked, a);
     util_free(a, t->bin_stamp);
+    util_free(a, t->resolve_stamp);
     memset(t, 0, sizeof *t);
 }
 
@@ -80,9 +81,16 @@ mos_result backend_target_bin_grid(frame_target *t, int bin_px, const mos_alloca
     int bx = (t->width + bin_px - 1) / bin_px, by = (t->height + bin_px - 1) / bin_px;
     if (t->bin_stamp && t->grid.bin_px == bin_px) return MOS_OK;
     uint32_t *stamp = util_calloc(a, (size_t)bx * (size_t)by, sizeof *stamp);
-    if (!stamp) return MOS_ERR_OUT_OF_MEMORY;
+    uint32_t *resolved = util_calloc(a, (size_t)bx * (size_t)by, sizeof *resolved);
+    if (!stamp || !resolved) {
+        util_free(a, stamp);
+        util_free(a, resolved);
+        return MOS_ERR_OUT_OF_MEMORY;
+    }
     util_free(a, t->bin_stamp);
+    util_free(a, t->resolve_stamp);
     t->bin_stamp = stamp;
+    t->resolve_stamp = resolved;
     t->grid = (mos_bin_grid){.bins_x = bx, .bins_y = by, .bin_px = bin_px};
     return MOS_OK;
 }

@@ -291,6 +291,10 @@ void backend_run_bin(backend_scratch *s, const frame_state *f, uint32_t bin, con
     }
     flush_writes(s, f, last, st);  /* the bin's last work: a deferred run's depth is dead */
     settle_clear(s, f, r);
+    if (last) {  /* its samples are final and in cache: resolve them now, not at the frame's end */
+        backend_resolve_bin(f, bin);
+        t->resolve_stamp[bin] = f->serial;
+    }
     st->fragments += counts.samples;
     st->covered_pixels += counts.pixels;
     st->stoch_candidates += counts.stoch_candidates;
