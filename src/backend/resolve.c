@@ -216,27 +216,28 @@ static void lookup_row_bilinear(resolve_ctx *r, int k, int g, int bx, int by)
     int32_t *taps = vb->taps + 4 * i0;
     const uint64_t miss = r->c->f->hot->bilinear_row(&r->recent, tri, sx, sy, taps);
     uint32_t lanes = (uint32_t)(miss | miss >> 16 | miss >> 32 | miss >> 48) & 0xffffu;
-    uint32_t redo = 0;  /* lanes whose every corner is taken again (after a stall) */
-    for (; lanes; lanes &= lanes - 1) {
+    for (; lanes; lanes &= lanes - 1) {  /* each such lane's one, two or four quads, taken once each */
         const int l = __builtin_ctz(lanes);
         const uint32_t id = tri[l];
         int32_t ix, iy, wx, wy;
         bilinear_point(sx[l], &ix, &wx);
         bilinear_point(sy[l], &iy, &wy);
-        for (int c = 0; c < 4; c++) {
-            if (!(redo >> l & 1) && !(miss >> (16 * c + l) & 1)) continue;
-            const int32_t x = ix + (c & 1), y = iy + (c >> 1);
-            int32_t e = take_quad(r, id, x >> 1, y >> 1, bx + (l & 3), by + (l >> 2));
-            if (e == CACHE_NONE) {  /* every entry is held: write what the run has before this lane */
+        const int32_t qx = ix >> 1, qy = iy >> 1, ox = ix & 1, oy = iy & 1;  /* corner 0's quad; a step leaves it where odd */
+        int32_t e[4] = {0, 0, 0, 0};  /* the entries of quads (qx, qy) + (q & 1, q >> 1) */
+        for (int q = 0; q < 4; q++) {
+            if (((q & 1) && !ox) || ((q >> 1) && !oy)) continue;
+            e[q] = take_quad(r, id, qx + (q & 1), qy + (q >> 1), bx + (l & 3), by + (l >> 2));
+            if (e[q] == CACHE_NONE) {  /* every entry is held: write what the run has before this lane */
                 r->c->st->cache_stalls++;
                 resolve_flush(r, (vis_pos){k, 16 * g + l});
-                /* this lane's corners and every later lane's lost their entries */
-                redo = visible_lanes(tri) & (0xffffu << l);
-                lanes |= redo;
-                c = -1;
-                continue;
+                /* this lane's quads and every later lane's lost their entries */
+                lanes |= visible_lanes(tri) & (0xffffu << l);
+                q = -1;
             }
-            taps[16 * c + l] = 4 * e + recent_lane(x, y);
+        }
+        for (int c = 0; c < 4; c++) {
+            const int32_t x = ix + (c & 1), y = iy + (c >> 1);
+            taps[16 * c + l] = 4 * e[((x >> 1) - qx) | ((y >> 1) - qy) << 1] + recent_lane(x, y);
         }
     }
 }
