@@ -46,6 +46,24 @@ typedef uint64_t (*bilinear_row_fn)(const recent_quads *R, const uint32_t *tri, 
                                     int32_t *taps);
 typedef void (*mix_row_fn)(const uint32_t *rgba, const int32_t *taps, const float *sx, const float *sy,
                            uint32_t visible, uint32_t *color, int32_t *nearest);
+/* The resolve's WRITE of a row of sixteen entries (resolve_row_tmp.h):
+ * its lanes as sets of bits, what each lane writes where, and the blur
+ * area's record; returns the blur area's new points (low 32 bits) and
+ * references (high 32). */
+typedef struct resolve_row {
+    uint32_t visible;  /* lanes some triangle covers: they count for the blur area */
+    uint32_t kept;     /* of those, the ones written (not discarded) */
+    uint32_t fill;     /* lanes written with the clear values */
+    const int32_t *code;   /* per lane: its (nearest) grid point's code, entry * 4 + lane */
+    const uint32_t *rgba;  /* per lane: its colour, or NULL: the cache's at code */
+    const float *z;        /* per lane: its depth */
+    uint32_t clear_color;
+    float clear_depth;
+    int32_t idx[16];       /* per lane: its sample in the target */
+    uint32_t pixel[16];    /* per lane: its pixel */
+} resolve_row;
+typedef uint64_t (*write_row_fn)(const resolve_row *w, const uint32_t *shaded, uint32_t *last_pixel, uint32_t *color,
+                                 float *depth);
 
 /* The hot loops for one instruction set (isa.c), resolved once per
  * context: the table every stage's per-ISA bodies hang off, the raster
@@ -61,6 +79,7 @@ typedef struct backend_isa {
     recent_row_fn recent_row;
     bilinear_row_fn bilinear_row;
     mix_row_fn mix_row;
+    write_row_fn write_row;
     const shader_isa *shader;  /* shader_isa_select(isa); its sample is the context's textures' */
 } backend_isa;
 /* The ISA that `want` resolves to on this CPU (MOS_ISA_AUTO if unavailable). */

@@ -1,7 +1,8 @@
 /* backend_avx512.c — the back-end's per-ISA bodies in AVX-512: the shade
- * stage (shade_tmp.h), the resolve's row lookup (recent_row_tmp.h) and its
- * bilinear rows (bilinear_row_tmp.h).  Fed by tile.c, decouple.c and
- * resolve.c through the ISA table. */
+ * stage (shade_tmp.h) and the resolve's rows: the lookup
+ * (recent_row_tmp.h), the bilinear lookup and mix (bilinear_row_tmp.h) and
+ * the writes (resolve_row_tmp.h).  Fed by tile.c, decouple.c and resolve.c
+ * through the ISA table. */
 #include "util/cpu.h"
 #if defined(UTIL_X86)
 #define SIMD_LANES 16
@@ -14,4 +15,6 @@
 #define BILINEAR_ROW_FN bilinear_row_avx512
 #define MIX_ROW_FN mix_row_avx512
 #include "backend/bilinear_row_tmp.h"
+#define WRITE_ROW_FN write_row_avx512
+#include "backend/resolve_row_tmp.h"
 #endif

@@ -14,7 +14,8 @@ mos_isa backend_isa_available(mos_isa want)
 #if defined(UTIL_X86)
     __builtin_cpu_init();
     bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-                  __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+                  __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+                  __builtin_cpu_supports("avx512cd");
     bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi2");
     if (want == MOS_ISA_AUTO) return avx512 ? MOS_ISA_AVX512 : avx2 ? MOS_ISA_AVX2 : MOS_ISA_SCALAR;
     if (want == MOS_ISA_AVX512) return avx512 ? want : MOS_ISA_AUTO;
@@ -36,6 +37,7 @@ mos_isa backend_isa_available(mos_isa want)
         .recent_row = recent_row_##name,                                                          \
         .bilinear_row = bilinear_row_##name,                                                      \
         .mix_row = mix_row_##name,                                                                \
+        .write_row = write_row_##name,                                                            \
         .shader = &shader_isa_##name,                                                             \
     };
 ISA_TABLE(scalar, MOS_ISA_SCALAR)

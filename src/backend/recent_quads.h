@@ -69,7 +69,9 @@ SIMD_OP uint32_t recent_holds_v(const recent_quads *R, simd_i id, simd_i x, simd
     uint64_t bilinear_row_##isa(const recent_quads *R, const uint32_t *tri, const float *sx, const float *sy,      \
                                 int32_t *taps);                                                                    \
     void mix_row_##isa(const uint32_t *rgba, const int32_t *taps, const float *sx, const float *sy, uint32_t visible, \
-                       uint32_t *color, int32_t *nearest);
+                       uint32_t *color, int32_t *nearest);                                                         \
+    uint64_t write_row_##isa(const resolve_row *w, const uint32_t *shaded, uint32_t *last_pixel, uint32_t *color,  \
+                             float *depth);
 RECENT_ISA_DECLARE(scalar)
 #if defined(UTIL_X86)
 RECENT_ISA_DECLARE(avx2)

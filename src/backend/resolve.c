@@ -61,14 +61,15 @@ static bool held_discard(const vis_buffer *vb, const shading_cache *cache)
     return any != 0;
 }
 
-/* WRITE for entries [from, to) of the run: each visible sample's colour
- * from its grid point (vb->code: entry * 4 + lane), or in a bilinear run
- * the mix of its four (vb->taps; the nearest is its point then), with its
- * depth when `depth`, to the target, but where `discards` and the (nearest) lane was
- * discarded; in a run begun on a cleared bin, every other sample of the
- * target's pixels the clear values (the bin's clear left them to the run).
- * Blur area as the ordered path's drain counts it.  Returns the visible
- * samples. */
+/* WRITE for entries [from, to) of the run, a row of sixteen at a time
+ * (the ISA table's write_row, resolve_row_tmp.h): each visible sample's
+ * colour from its grid point (vb->code: entry * 4 + lane), or in a
+ * bilinear run the mix of its four (vb->taps; the nearest is its point
+ * then), with its depth when `depth`, to the target, but where `discards`
+ * and the (nearest) lane was discarded; in a run begun on a cleared bin,
+ * every other sample of the target's pixels the clear values (the bin's
+ * clear left them to the run).  Blur area as the ordered path's drain
+ * counts it.  Returns the visible samples. */
 UTIL_CLONES_AVX2 static uint64_t resolve_writes(const vis_buffer *vb, shading_cache *cache, frame_target *t,
                                                 const backend_isa *hot, vis_pos from, vis_pos to, bool discards,
                                                 uint32_t clear_color, bool depth, frame_worker_stats *st)
@@ -78,16 +79,16 @@ UTIL_CLONES_AVX2 static uint64_t resolve_writes(const vis_buffer *vb, shading_ca
     const uint32_t width = (uint32_t)t->width;
     const bool bilinear = vb->bilinear, cleared = vb->cleared;
     uint64_t points = 0, refs = 0, visible = 0;
+    resolve_row w = {.clear_color = clear_color, .clear_depth = vb->clear_depth};
     for (int k = from.k; k <= to.k && k < vb->touched_count; k++) {
         const int b = vb->touched[k];
         int bx, by;
         vis_block_origin(vb, b, &bx, &by);
-        uint32_t pixel[16];  /* lane l's pixel, and its first sample */
-        size_t first[16];
+        int32_t first[16];    /* lane l's pixel's first sample */
         uint32_t inside = 0;  /* the lanes whose pixel is in the target */
         for (int l = 0; l < 16; l++) {
-            pixel[l] = (uint32_t)(by + (l >> 2)) * width + (uint32_t)(bx + (l & 3));
-            first[l] = (size_t)pixel[l] * (size_t)S;
+            w.pixel[l] = (uint32_t)(by + (l >> 2)) * width + (uint32_t)(bx + (l & 3));
+            first[l] = (int32_t)(w.pixel[l] * (uint32_t)S);  /* a target has at most 2^31 samples */
             inside |= (uint32_t)(bx + (l & 3) < t->width && by + (l >> 2) < t->height) << l;
         }
         const int j0 = k == from.k ? from.j : 0, j1 = k == to.k ? to.j : per_block;
@@ -96,17 +97,21 @@ UTIL_CLONES_AVX2 static uint64_t resolve_writes(const vis_buffer *vb, shading_ca
             const int g = j >> 4, end = 16 * g + 16 < j1 ? 16 * g + 16 : j1;
             const size_t row = base + 16 * (size_t)g;
             const uint8_t *sample = tp->lane_sample[g];
-            const float *z = vb->z + row;
             const uint32_t span = (0xffffu << (j & 15)) & (0xffffu >> (16 * g + 16 - end));
-            uint32_t m = visible_lanes(vb->tri + row) & span;
-            uint32_t fill = cleared ? inside & span & ~m : 0u;  /* the clear values */
-            visible += (uint64_t)__builtin_popcount(m);
+            const uint32_t m = visible_lanes(vb->tri + row) & span;
             uint32_t rgba[16];
-            int32_t code[16];  /* the (nearest) grid point of each visible lane */
+            int32_t code[16];  /* a bilinear run's nearest grid points */
+            w.visible = w.kept = m;
+            w.z = vb->z + row;
+            w.code = vb->code + row;
+            w.rgba = NULL;
             if (!bilinear) {
-                for (int l = 0; l < 16; l++) code[l] = vb->code[row + (size_t)l];
+                for (uint32_t v = discards ? m : 0; v; v &= v - 1)
+                    if (cache->discard[w.code[__builtin_ctz(v)]]) w.kept &= ~(v & -v);
             } else if (!discards) {
                 hot->mix_row(cache->rgba, vb->taps + 4 * row, vb->sx + row, vb->sy + row, m, rgba, code);
+                w.code = code;
+                w.rgba = rgba;
             } else {  /* the scalar mix, with its rule for discarded taps */
                 for (uint32_t v = m; v; v &= v - 1) {
                     const int l = __builtin_ctz(v);
@@ -115,30 +120,17 @@ UTIL_CLONES_AVX2 static uint64_t resolve_writes(const vis_buffer *vb, shading_ca
                     bilinear_point(vb->sy[row + (size_t)l], &iy, &wy);
                     for (int c = 0; c < 4; c++) tap[c] = vb->taps[4 * row + 16 * (size_t)c + (size_t)l];
                     code[l] = tap[bilinear_nearest(wx, wy)];
-                    if (!bilinear_mix(cache, tap, wx, wy, &rgba[l])) m &= ~(1u << l), fill |= cleared ? 1u << l : 0u;
+                    if (!bilinear_mix(cache, tap, wx, wy, &rgba[l])) w.kept &= ~(1u << l);
                 }
+                w.code = code;
+                w.rgba = rgba;
             }
-            for (; m; m &= m - 1) {
-                const int l = __builtin_ctz(m);
-                const size_t at = (size_t)code[l];
-                const uint32_t last = cache->last_pixel[at];
-                points += last == UINT32_MAX;
-                refs += last != pixel[l];
-                cache->last_pixel[at] = pixel[l];
-                if (!bilinear && discards && cache->discard[at]) {
-                    fill |= cleared ? 1u << l : 0u;
-                    continue;
-                }
-                const size_t idx = first[l] + sample[l];
-                if (depth) t->depth[idx] = z[l];
-                t->color[idx] = bilinear ? rgba[l] : cache->rgba[at];
-            }
-            for (; fill; fill &= fill - 1) {
-                const int l = __builtin_ctz(fill);
-                const size_t idx = first[l] + sample[l];
-                if (depth) t->depth[idx] = vb->clear_depth;
-                t->color[idx] = clear_color;
-            }
+            w.fill = cleared ? inside & span & ~w.kept : 0u;  /* the clear values */
+            for (int l = 0; l < 16; l++) w.idx[l] = first[l] + sample[l];
+            const uint64_t counts = hot->write_row(&w, cache->rgba, cache->last_pixel, t->color, depth ? t->depth : NULL);
+            visible += (uint64_t)__builtin_popcount(m);
+            points += (uint32_t)counts;
+            refs += counts >> 32;
             j = end;
         }
     }

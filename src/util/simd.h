@@ -33,7 +33,7 @@
 #if SIMD_LANES == 8
 #pragma GCC target("avx2,fma,bmi,bmi2,popcnt,lzcnt")
 #else
-#pragma GCC target("avx512f,avx512dq,avx512bw,avx512vl,avx2,fma,bmi,bmi2,popcnt,lzcnt")
+#pragma GCC target("avx512f,avx512dq,avx512bw,avx512vl,avx512cd,avx2,fma,bmi,bmi2,popcnt,lzcnt")
 #endif
 #include <immintrin.h>
 #endif
@@ -256,6 +256,20 @@ SIMD_OP void simd_gather_pair_i(const uint32_t *base, simd_i idx, simd_i *left, 
     *right = _mm512_permutex2var_epi32(lo, _mm512_add_epi32(even, _mm512_set1_epi32(1)), hi);
 #endif
 }
+#if SIMD_LANES == 16
+/* base[idx] = a in the lanes of m, in lane order (where two lanes' idx
+ * are equal the later one's value stays).  AVX-512 only: AVX2 has no
+ * scatter. */
+SIMD_OP void simd_scatter_i_masked(void *base, simd_i idx, simd_i a, simd_m m)
+{
+    _mm512_mask_i32scatter_epi32(base, m, idx, a, 4);
+}
+/* The lanes of m whose idx an earlier lane of m has too. */
+SIMD_OP simd_m simd_repeats(simd_i idx, simd_m m)
+{
+    return _mm512_mask_test_epi32_mask(m, _mm512_conflict_epi32(idx), _mm512_set1_epi32((int)m));
+}
+#endif
 /* base[idx] in the lanes of m, 0 in the others (which read nothing). */
 SIMD_OP simd_i simd_gather_i_masked(const uint32_t *base, simd_i idx, simd_m m)
 {

@@ -1,0 +1,62 @@
+/* resolve_row_tmp.h — the resolve's WRITE of one row of sixteen
+ * visibility-buffer entries (resolve.c, resolve_row in backend.h): the
+ * blur area's record (the ordered path's drain counts it alike: a sample
+ * whose grid point was last used from another pixel, or never, adds a
+ * reference, a point never used before adds a point; last_pixel then
+ * holds the sample's pixel), each kept lane's colour and (with depth)
+ * depth to its target sample, and the fill lanes' clear values.
+ * Included once per ISA by backend_scalar.c, backend_avx2.c and
+ * backend_avx512.c, which define WRITE_ROW_FN: with SIMD_LANES 16 a
+ * vector pass (lanes that repeat an earlier lane's grid point count as
+ * the sequential loop counts them: from another pixel, as a row's lanes
+ * are sixteen pixels; the scatters keep the last lane's value), else the
+ * loop over lanes. */
+#include "backend/backend.h"
+
+uint64_t WRITE_ROW_FN(const resolve_row *restrict w, const uint32_t *restrict shaded, uint32_t *restrict last_pixel,
+                      uint32_t *restrict color, float *restrict depth)
+{
+#if defined(SIMD_LANES) && SIMD_LANES == 16
+    const simd_m m = simd_mask(w->visible), kept = simd_mask(w->kept), fill = simd_mask(w->fill);
+    const simd_i code = simd_loadu_i(w->code), pixel = simd_loadu_i(w->pixel), idx = simd_loadu_i(w->idx);
+    const simd_i last = simd_gather_i_masked(last_pixel, code, m);
+    const uint32_t repeats = simd_bits(simd_repeats(code, m)), first = w->visible & ~repeats;
+    const uint32_t points = (uint32_t)__builtin_popcount(first & simd_bits(simd_eq_i(last, simd_set1_i(-1))));
+    const uint32_t refs = (uint32_t)__builtin_popcount(first & ~simd_bits(simd_eq_i(last, pixel))) +
+                          (uint32_t)__builtin_popcount(repeats);
+    simd_scatter_i_masked(last_pixel, code, pixel, m);
+    const simd_i rgba = w->rgba ? simd_loadu_i(w->rgba) : simd_gather_i_masked(shaded, code, kept);
+    simd_scatter_i_masked(color, idx, rgba, kept);
+    simd_scatter_i_masked(color, idx, simd_set1_i((int32_t)w->clear_color), fill);
+    if (depth) {
+        simd_scatter_i_masked(depth, idx, simd_loadu_i(w->z), kept);
+        simd_scatter_i_masked(depth, idx, _mm512_castps_si512(simd_set1_f(w->clear_depth)), fill);
+    }
+    return points | (uint64_t)refs << 32;
+#else
+    uint64_t points = 0, refs = 0;
+    for (uint32_t v = w->visible; v; v &= v - 1) {
+        const int l = __builtin_ctz(v);
+        const size_t at = (size_t)w->code[l];
+        const uint32_t last = last_pixel[at];
+        points += last == UINT32_MAX;
+        refs += last != w->pixel[l];
+        last_pixel[at] = w->pixel[l];
+    }
+    for (uint32_t v = w->kept; v; v &= v - 1) {
+        const int l = __builtin_ctz(v);
+        const size_t i = (size_t)w->idx[l];
+        color[i] = w->rgba ? w->rgba[l] : shaded[w->code[l]];
+        if (depth) depth[i] = w->z[l];
+    }
+    for (uint32_t v = w->fill; v; v &= v - 1) {
+        const int l = __builtin_ctz(v);
+        const size_t i = (size_t)w->idx[l];
+        color[i] = w->clear_color;
+        if (depth) depth[i] = w->clear_depth;
+    }
+    return points | refs << 32;
+#endif
+}
+
+#undef WRITE_ROW_FN
