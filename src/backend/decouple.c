@@ -8,6 +8,7 @@
  * rank over a 2x2 pixel block, through the same queues.
  * Fed by raster through tile.c; feeds the ROP. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "backend/bilinear.h"
@@ -38,9 +39,15 @@ typedef struct write_taps {
     int32_t wx, wy;
 } write_taps;
 
+/* The most groups order_pending sorts a pending list into (a bin's draws
+ * at one spacing); beyond them it leaves the rest in queue order. */
+#define DECOUPLE_SHADE_GROUPS 32
+
 struct decouple_scratch {
     shading_cache cache;
     int32_t *pending;  /* entries to shade, capacity entries */
+    int32_t *sorted;   /* order_pending's, capacity entries */
+    uint8_t *group;    /* order_pending's: each pending entry's, capacity entries */
     int pending_count;
     queued_write *writes;
     write_taps *taps;  /* bilinear frames only */
@@ -55,9 +62,11 @@ decouple_scratch *decouple_scratch_create(int cache_quads, const mos_allocator *
     decouple_scratch *d = util_calloc(a, 1, sizeof *d);
     if (!d) return NULL;
     d->pending = util_alloc(a, (size_t)cache_quads * sizeof *d->pending);
+    d->sorted = util_alloc(a, (size_t)cache_quads * sizeof *d->sorted);
+    d->group = util_alloc(a, (size_t)cache_quads * sizeof *d->group);
     d->writes = util_alloc(a, DECOUPLE_WRITE_CAP * sizeof *d->writes);
     d->taps = util_alloc(a, DECOUPLE_WRITE_CAP * sizeof *d->taps);
-    if (!d->pending || !d->writes || !d->taps || shading_cache_init(&d->cache, cache_quads, a) != MOS_OK) {
+    if (!d->pending || !d->sorted || !d->group || !d->writes || !d->taps || shading_cache_init(&d->cache, cache_quads, a) != MOS_OK) {
         decouple_scratch_destroy(d, a);
         return NULL;
     }
@@ -69,6 +78,8 @@ void decouple_scratch_destroy(decouple_scratch *d, const mos_allocator *a)
     if (!d) return;
     shading_cache_release(&d->cache, a);
     util_free(a, d->pending);
+    util_free(a, d->sorted);
+    util_free(a, d->group);
     util_free(a, d->writes);
     util_free(a, d->taps);
     util_free(a, d);
@@ -76,9 +87,43 @@ void decouple_scratch_destroy(decouple_scratch *d, const mos_allocator *a)
 
 int decouple_scratch_capacity(const decouple_scratch *d) { return d ? d->cache.capacity : 0; }
 
-/* SHADE: the pending entries, 16 quads per fragment-shader call. */
+/* The pending entries grouped by draw and lane spacing, the groups in the
+ * order they first appear and each in queue order (a counting sort): a
+ * fragment-shader call takes one draw at one spacing, and a deferred
+ * run's misses mix the draws of a bin (a frame of blur hands a bin all its
+ * triangles at once), which cut the calls short.  Each entry is shaded
+ * alone, so the order changes no colour. */
+static void order_pending(decouple_scratch *d)
+{
+    const frame_draw *draw[DECOUPLE_SHADE_GROUPS];
+    float lane_px[DECOUPLE_SHADE_GROUPS];
+    int count[DECOUPLE_SHADE_GROUPS + 1] = {0}, groups = 0, g = 0;
+    const int n = d->pending_count;
+    for (int i = 0; i < n; i++) {
+        const cache_entry *e = &d->cache.entries[d->pending[i]];
+        if (groups == 0 || e->tri->draw != draw[g] || e->lane_px != lane_px[g]) {  /* mostly the last one's */
+            for (g = 0; g < groups && (e->tri->draw != draw[g] || e->lane_px != lane_px[g]); g++) continue;
+            if (g == groups) {
+                if (groups == DECOUPLE_SHADE_GROUPS) return;  /* too many: as queued */
+                draw[groups] = e->tri->draw;
+                lane_px[groups++] = e->lane_px;
+            }
+        }
+        d->group[i] = (uint8_t)g;
+        count[g + 1]++;
+    }
+    if (groups < 2) return;
+    for (g = 0; g < groups; g++) count[g + 1] += count[g];
+    for (int i = 0; i < n; i++) d->sorted[count[d->group[i]]++] = d->pending[i];
+    memcpy(d->pending, d->sorted, (size_t)n * sizeof *d->pending);
+}
+
+/* SHADE: the pending entries (order_pending), DECOUPLE_SHADE_QUADS quads
+ * per call of the shade stage, which cuts them into fragment-shader
+ * calls. */
 void decouple_shade(decouple_scratch *d, shade_scratch *ss, frame_worker_stats *st)
 {
+    order_pending(d);
     for (int i0 = 0; i0 < d->pending_count; i0 += DECOUPLE_SHADE_QUADS) {
         int n = d->pending_count - i0 < DECOUPLE_SHADE_QUADS ? d->pending_count - i0 : DECOUPLE_SHADE_QUADS;
         for (int q = 0; q < n; q++) {
