@@ -39,24 +39,34 @@ static inline int bilinear_nearest(int32_t wx, int32_t wy)
     return (wx >= BILINEAR_ONE / 2) | (wy >= BILINEAR_ONE / 2) << 1;
 }
 
+/* The mix of colours rgba[code[k]] (corner order) with weights (wx, wy),
+ * the corners of `keep` only (bits 1 << k), their weights renormalized
+ * (then a division; all four: a shift, as the vector mix computes it). */
+static inline uint32_t bilinear_blend(const uint32_t *rgba, const int32_t code[4], int32_t wx, int32_t wy,
+                                      unsigned keep)
+{
+    uint32_t sum = 0, v[4] = {0, 0, 0, 0};
+    for (int k = 0; k < 4; k++) {
+        const uint32_t w = (keep >> k & 1u) ? bilinear_weight(k, wx, wy) : 0u, c = rgba[code[k]];
+        sum += w;
+        for (int ch = 0; ch < 4; ch++) v[ch] += w * ((c >> (8 * ch)) & 0xffu);
+    }
+    uint32_t out = 0;
+    for (int ch = 0; ch < 4; ch++)
+        out |= (sum == BILINEAR_ONE * BILINEAR_ONE ? (v[ch] + sum / 2) >> 16 : (v[ch] + sum / 2) / sum) << (8 * ch);
+    return out;
+}
+
 /* The mix of the four shaded lanes code[k] (entry * 4 + lane, corner
- * order) of the cache with weights (wx, wy); lanes their shader discarded
- * left out and the rest's weights renormalized (then a division); false
+ * order) of the cache, those their shader discarded left out; false
  * (nothing written) when the nearest was discarded. */
 static inline bool bilinear_mix(const shading_cache *c, const int32_t code[4], int32_t wx, int32_t wy,
                                 uint32_t *color)
 {
     if (c->discard[code[bilinear_nearest(wx, wy)]]) return false;
-    uint32_t sum = 0, v[4] = {0, 0, 0, 0};
-    for (int k = 0; k < 4; k++) {
-        const uint32_t w = c->discard[code[k]] ? 0u : bilinear_weight(k, wx, wy), rgba = c->rgba[code[k]];
-        sum += w;
-        for (int ch = 0; ch < 4; ch++) v[ch] += w * ((rgba >> (8 * ch)) & 0xffu);
-    }
-    uint32_t out = 0;
-    for (int ch = 0; ch < 4; ch++)
-        out |= (sum == BILINEAR_ONE * BILINEAR_ONE ? (v[ch] + sum / 2) >> 16 : (v[ch] + sum / 2) / sum) << (8 * ch);
-    *color = out;
+    unsigned keep = 0;
+    for (int k = 0; k < 4; k++) keep |= (unsigned)!c->discard[code[k]] << k;
+    *color = bilinear_blend(c->rgba, code, wx, wy, keep);
     return true;
 }
 

@@ -14,18 +14,27 @@
 #include "backend/bilinear.h"
 #include "backend/recent_quads.h"
 
+#if defined(SIMD_LANES) && SIMD_LANES > 4
+/* bilinear_point for SIMD_LANES lanes: the grid point, and the weight in w. */
+SIMD_OP simd_i bilinear_point_v(simd_f s, simd_i *w)
+{
+    const simd_f half = simd_set1_f(0.5f), p = simd_sub_f(s, half), below = simd_floor_f(p);
+    *w = simd_trunc_i(simd_add_f(simd_mul_f(simd_sub_f(p, below), simd_set1_f((float)BILINEAR_ONE)), half));
+    return simd_round_i(below);  /* exact: an integer */
+}
+#endif
+
 uint64_t BILINEAR_ROW_FN(const recent_quads *restrict R, const uint32_t *restrict tri, const float *restrict sx,
                          const float *restrict sy, int32_t *restrict taps)
 {
     uint64_t miss = 0;
 #if defined(SIMD_LANES) && SIMD_LANES > 4
     const simd_i none = simd_set1_i(-1);
-    const simd_f half = simd_set1_f(0.5f);
     for (int l = 0; l < 16; l += SIMD_LANES) {
         const simd_i id = simd_loadu_i(tri + l);
         const uint32_t visible = ~simd_bits(simd_eq_i(id, none)) & SIMD_ALL_BITS;
-        const simd_i ix = simd_round_i(simd_floor_f(simd_sub_f(simd_loadu_f(sx + l), half)));  /* bilinear_point */
-        const simd_i iy = simd_round_i(simd_floor_f(simd_sub_f(simd_loadu_f(sy + l), half)));
+        simd_i wx, wy;  /* unused here */
+        const simd_i ix = bilinear_point_v(simd_loadu_f(sx + l), &wx), iy = bilinear_point_v(simd_loadu_f(sy + l), &wy);
         for (int k = 0; k < 4; k++) {
             simd_i c;
             const uint32_t hit =
@@ -56,18 +65,15 @@ void MIX_ROW_FN(const uint32_t *restrict rgba, const int32_t *restrict taps, con
                 const float *restrict sy, uint32_t visible, uint32_t *restrict color, int32_t *restrict nearest)
 {
 #if defined(SIMD_LANES) && SIMD_LANES > 4
-    const simd_f half = simd_set1_f(0.5f), scale = simd_set1_f((float)BILINEAR_ONE);
     const simd_i whole = simd_set1_i(BILINEAR_ONE), mid = simd_set1_i(BILINEAR_ONE / 2 - 1),
                  byte = simd_set1_i(0xff), round = simd_set1_i(1 << 15);
     for (int l = 0; l < 16; l += SIMD_LANES) {
         const uint32_t lanes = (visible >> l) & SIMD_ALL_BITS;
         if (!lanes) continue;
         const simd_m m = simd_mask(lanes);
-        simd_i w[2];  /* bilinear_point's weights along x and y */
-        for (int a = 0; a < 2; a++) {
-            const simd_f p = simd_sub_f(simd_loadu_f((a ? sy : sx) + l), half);
-            w[a] = simd_trunc_i(simd_add_f(simd_mul_f(simd_sub_f(p, simd_floor_f(p)), scale), half));
-        }
+        simd_i w[2];  /* the weights along x and y */
+        bilinear_point_v(simd_loadu_f(sx + l), &w[0]);
+        bilinear_point_v(simd_loadu_f(sy + l), &w[1]);
         const simd_i vx = simd_sub_i(whole, w[0]), vy = simd_sub_i(whole, w[1]);
         const simd_i weight[4] = {simd_mul_i(vx, vy), simd_mul_i(w[0], vy), simd_mul_i(vx, w[1]),
                                   simd_mul_i(w[0], w[1])};
@@ -94,13 +100,9 @@ void MIX_ROW_FN(const uint32_t *restrict rgba, const int32_t *restrict taps, con
         int32_t ix, iy, wx, wy;
         bilinear_point(sx[l], &ix, &wx);
         bilinear_point(sy[l], &iy, &wy);
-        uint32_t v[4] = {1u << 15, 1u << 15, 1u << 15, 1u << 15};
-        for (int k = 0; k < 4; k++) {
-            const uint32_t w = bilinear_weight(k, wx, wy), c = rgba[taps[16 * k + l]];
-            for (int ch = 0; ch < 4; ch++) v[ch] += w * ((c >> (8 * ch)) & 0xffu);
-        }
-        color[l] = v[0] >> 16 | (v[1] >> 16) << 8 | (v[2] >> 16) << 16 | (v[3] >> 16) << 24;
-        nearest[l] = taps[16 * bilinear_nearest(wx, wy) + l];
+        const int32_t code[4] = {taps[l], taps[16 + l], taps[32 + l], taps[48 + l]};
+        color[l] = bilinear_blend(rgba, code, wx, wy, 0xfu);
+        nearest[l] = code[bilinear_nearest(wx, wy)];
     }
 #endif
 }
