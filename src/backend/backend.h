@@ -103,7 +103,8 @@ void *backend_shader_scratch(backend_scratch *s);
  * run leaves its depth out, and the bin is resolved (resolve_stamp). */
 void backend_run_bin(backend_scratch *s, const frame_state *f, uint32_t bin, const frame_tri *const *tris,
                      uint32_t n, bool last, frame_worker_stats *st);
-/* Resolves bin `bin` (samples -> pixels) into target->resolved. */
+/* Resolves bin `bin` (samples -> pixels) into target->resolved, once a
+ * frame (frame_target.resolve_stamp). */
 void backend_resolve_bin(const frame_state *f, uint32_t bin);
 
 /* A 0..1 colour channel as 8 bits: clamped, rounded, NaN -> 0.  The one

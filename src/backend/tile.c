@@ -291,10 +291,7 @@ void backend_run_bin(backend_scratch *s, const frame_state *f, uint32_t bin, con
     }
     flush_writes(s, f, last, st);  /* the bin's last work: a deferred run's depth is dead */
     settle_clear(s, f, r);
-    if (last) {  /* its samples are final and in cache: resolve them now, not at the frame's end */
-        backend_resolve_bin(f, bin);
-        t->resolve_stamp[bin] = f->serial;
-    }
+    if (last) backend_resolve_bin(f, bin);  /* its samples are final and in cache: now, not at the frame's end */
     st->fragments += counts.samples;
     st->covered_pixels += counts.pixels;
     st->stoch_candidates += counts.stoch_candidates;
@@ -339,6 +336,8 @@ RESOLVE_ROW(64)
 void backend_resolve_bin(const frame_state *f, uint32_t bin)
 {
     frame_target *t = f->target;
+    if (t->resolve_stamp[bin] == f->serial) return;  /* done after the bin's last work */
+    t->resolve_stamp[bin] = f->serial;
     bin_rect r = bin_rect_of(f, bin);
     const int S = t->samples;
     if (t->bin_stamp[bin] != f->serial) {  /* untouched this frame: the clear colour */

@@ -101,8 +101,8 @@ typedef struct frame_target {
      * were cleared this frame (only the bin's owner reads or writes it). */
     uint32_t *bin_stamp;
     /* and resolve_stamp[bin] == frame serial once the bin was resolved
-     * (after its last work, while its samples are in cache: the frame's
-     * end skips it) */
+     * this frame (after its last work, while its samples are in cache, or
+     * at the frame's end) */
     uint32_t *resolve_stamp;
     mos_bin_grid grid;  /* the bins of bin_stamp: the fine-bin grid, made once per frame
                          * (backend_target_bin_grid) and carried by frame_state */

@@ -12,14 +12,13 @@ static void worker_frame_end(worker *w, const frame_state *f)
 {
     /* Resolve every bin this worker owns (cleared or drawn) that the frame
      * renders (all, or those of frame_state.bin_mask: the others keep their
-     * pixels), but those resolved after their last work. */
+     * pixels); those resolved after their last work are skipped there. */
     double t0 = util_now_ms();
     const pattern_table *pt = f->pattern;
     const uint8_t *mask = f->bin_mask;
     uint32_t bins = (uint32_t)pt->bins_x * (uint32_t)pt->bins_y;
     for (uint32_t b = 0; b < bins; b++)
-        if (pt->owner[b] == w->id && (!mask || mask[b]) && f->target->resolve_stamp[b] != f->serial)
-            backend_resolve_bin(f, b);
+        if (pt->owner[b] == w->id && (!mask || mask[b])) backend_resolve_bin(f, b);
     w->busy_ms += util_now_ms() - t0;
 
     sched *s = w->sched;
