@@ -1,7 +1,9 @@
 /* recent_quads.h — the resolve's table of the grid quads it last used
- * (resolve.c, LOOKUP) and its per-ISA row lookups (recent_row_tmp.h,
- * bilinear_row_tmp.h, in the ISA table as backend_isa.recent_row,
- * bilinear_row and mix_row).  Private to backend/. */
+ * (resolve.c, LOOKUP) and the resolve's per-ISA row bodies: the lookups
+ * that ask it (recent_row_tmp.h, bilinear_row_tmp.h), the bilinear mix
+ * (bilinear_row_tmp.h) and the writes (resolve_row_tmp.h), in the ISA
+ * table as backend_isa.recent_row, bilinear_row, mix_row and write_row.
+ * Private to backend/. */
 #ifndef MOSAIC_BACKEND_RECENT_QUADS_H
 #define MOSAIC_BACKEND_RECENT_QUADS_H
 
@@ -62,7 +64,8 @@ SIMD_OP uint32_t recent_holds_v(const recent_quads *R, simd_i id, simd_i x, simd
 }
 #endif
 
-/* The per-ISA bodies of backend_isa.recent_row, bilinear_row and mix_row. */
+/* The per-ISA bodies of backend_isa.recent_row, bilinear_row, mix_row and
+ * write_row. */
 #define RECENT_ISA_DECLARE(isa)                                                                                    \
     uint32_t recent_row_##isa(const recent_quads *R, const uint32_t *tri, const int32_t *gx, const int32_t *gy,    \
                               int32_t *code);                                                                      \
