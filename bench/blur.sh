@@ -1,7 +1,8 @@
 #!/bin/sh
 # blur.sh — decoupled shading against supersampling on a blur scene: per
 # sample count and shader cost, frame time (median of F frames), shading
-# invocations per covered pixel, cache hit rate and stalls, blur area, the
+# invocations per covered pixel, cache hit rate and stalls, blur area (from
+# one more frame with --blur-area, which counting it slows), the
 # front-end's share of the frame (the last frame's busy wall time, and its
 # thread's CPU time, which leaves out waits for a core where the threads
 # outnumber the cores, over the median frame), and the supersample /
@@ -45,12 +46,16 @@ echo "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|"
 for spp in $SPPS; do
     for fma in $FMAS; do
         for mode in decoupled supersample; do
-            if ! "$MOSAIC" render "$SCENE" --size "$SIZE" --spp "$spp" --fma "$fma" --mode "$mode" \
-                    --frames "$FRAMES" --threads "$THREADS" $OPTS -o "$tmp/$mode.png" \
-                    --stats-json "$tmp/$mode.json" > "$tmp/out" 2>&1; then
-                echo "blur.sh: render failed: $(tail -n 2 "$tmp/out")" >&2
-                exit 1
-            fi
+            for run in timed area; do
+                [ $run = timed ] && extra="--frames $FRAMES" || extra="--frames 1 --blur-area"
+                if ! "$MOSAIC" render "$SCENE" --size "$SIZE" --spp "$spp" --fma "$fma" --mode "$mode" \
+                        --threads "$THREADS" $extra $OPTS -o "$tmp/$mode.png" \
+                        --stats-json "$tmp/$mode-$run.json" > "$tmp/out" 2>&1; then
+                    echo "blur.sh: render failed: $(tail -n 2 "$tmp/out")" >&2
+                    exit 1
+                fi
+            done
+            mv "$tmp/$mode-timed.json" "$tmp/$mode.json"
         done
         shader=$([ "$fma" = 0 ] && echo cheap || echo "fma $fma")
         d=$tmp/decoupled.json s=$tmp/supersample.json
@@ -61,7 +66,7 @@ for spp in $SPPS; do
                 -v t="$(json frame_ms "$f")" 'BEGIN { printf "%.0f / %.0f", 100 * b / t, 100 * c / t }')
             printf '| %s | %s | %s | %.0f | %.2f | %.3f | %s | %.1f | %s | %s |\n' "$spp" "$shader" "$m" \
                 "$(json frame_ms "$f")" "$(json shading_rate "$f")" "$(json cache_hit_rate "$f")" \
-                "$(json cache_stalls "$f")" "$(json blur_area "$f")" "$share" \
+                "$(json cache_stalls "$f")" "$(json blur_area "$tmp/$m-area.json")" "$share" \
                 "$([ $m = supersample ] && echo "$ratio" || echo "")"
         done
     done

@@ -465,7 +465,9 @@ typedef enum mos_inspect {
     MOS_INSPECT_OVERDRAW = 1 << 2,       /* per pixel: triangles drawn over it (covering a sample that
                                           * passed the early depth test) */
     MOS_INSPECT_TRIANGLE_AREA = 1 << 3,  /* per pixel: area in pixels of the triangle seen there */
-    MOS_INSPECT_ALL = (1 << 4) - 1,
+    MOS_INSPECT_BLUR_AREA = 1 << 4,      /* per frame: mos_frame_stats.blur_area (a look-up per
+                                          * visible sample: some percent of a blurred frame) */
+    MOS_INSPECT_ALL = (1 << 5) - 1,
 } mos_inspect;
 
 typedef struct mos_frame_desc {
@@ -597,6 +599,7 @@ MOS_API mos_result mos_target_read_map(mos_context *ctx, mos_target t, mos_inspe
  *   blurred_triangles   binned triangles that move or are defocused
  *   cache_hit_rate      hits / (hits + misses)
  *   blur_area           mean pixels touched per shading-grid point used
+ *                       (with MOS_INSPECT_BLUR_AREA, else 0)
  *   sample_candidates   sample slots the stochastic rasterizer visited: for
  *                       a large triangle, the lanes of 4x4 blocks inside a
  *                       (u, v, t) tuple's box; for a small one, one sample

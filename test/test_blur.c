@@ -282,6 +282,7 @@ typedef struct scene_run {
      * samples left in the target): the frame's clear still holds */
     bool frame_before;
     int batch, early;  /* the pipeline's (0: the defaults) */
+    unsigned inspect;  /* the frame's mos_inspect bits */
 } scene_run;
 
 /* Renders the random scene and returns its raw samples. */
@@ -303,7 +304,7 @@ static uint8_t *render_scene(const test_tri *tris, int ntri, int spp, const scen
     CHECK_OK(mos_target_create(ctx, &(mos_target_desc){.width = w, .height = h, .samples = spp}, &rt));
     CHECK_OK(mos_buffer_create(ctx, &(mos_buffer_desc){.data = tris, .size = (size_t)ntri * sizeof *tris}, &vb));
     const int which0 = 0, which1 = 1;
-    mos_frame_desc fd = {.target = rt, .blur = r->blur, .clear_rgba = {0.1f, 0.2f, 0.3f, 1.0f}};
+    mos_frame_desc fd = {.target = rt, .blur = r->blur, .clear_rgba = {0.1f, 0.2f, 0.3f, 1.0f}, .inspect = r->inspect};
     if (r->count) fd.clear_rgba[0] = fd.clear_rgba[1] = fd.clear_rgba[2] = fd.clear_rgba[3] = 0.0f;
     if (r->frame_before) {
         CHECK_OK(mos_begin_frame(ctx, &(mos_frame_desc){.target = rt, .blur = r->blur, .clear_rgba = {0.9f, 0.8f, 0.7f, 1.0f}}));
@@ -479,7 +480,10 @@ static void test_accum_jitter(void)
  * path's image bit for bit, alone or in runs between ordered draws, at any
  * cache size, thread count, bin, pattern and instruction set, after a
  * frame of other samples in the same target (a deferred run takes over
- * the bin's clear), and shades no more. */
+ * the bin's clear), and shades no more.  Both count a blur area where the
+ * frame inspects it (a moving scene's points serve several pixels; the
+ * ordered path's counts the samples it writes, hidden ones too), none
+ * where it does not, and the image is the same either way. */
 static void test_deferred_equals_ordered(void)
 {
     const int ntri = 240;
@@ -490,7 +494,8 @@ static void test_deferred_equals_ordered(void)
         const bool bilinear = k >= (TEST_SANITIZED ? 2 : 4);
         scene_run base = {.threads = 1, .bin = 16, .pattern = "diagonal", .motion = true, .isa = MOS_ISA_AUTO,
                           .blur = {.mode = MOS_SAMPLING_DECOUPLED, .lens_x = 0.08f, .lens_y = 0.12f, .focus_w = 1.5f,
-                                   .bilinear = bilinear}};
+                                   .bilinear = bilinear},
+                          .inspect = MOS_INSPECT_BLUR_AREA};
         mos_frame_stats ordered_st, deferred_st = {0};
         uint8_t *ordered = render_scene(tris, ntri, spp, &base, &ordered_st);
         const size_t bytes = (size_t)W_PX * 2 * H_PX * 2 * (size_t)spp * 4;
@@ -499,8 +504,9 @@ static void test_deferred_equals_ordered(void)
          * small batches (7, 8: a bin's work in many items, each deferred
          * run but the bin's last keeping its depth for the next, with
          * and without the early-draw buffer). */
-        for (int v = 0; v < 9; v++) {
+        for (int v = 0; v < 10; v++) {
             scene_run r = base;
+            r.inspect = v == 9 ? 0 : base.inspect;
             r.frame_before = v == 6;
             r.batch = v == 7 ? 16 : v == 8 ? 37 : 0;
             r.early = v == 7 ? -1 : v == 8 ? 4 : 0;
@@ -516,11 +522,15 @@ static void test_deferred_equals_ordered(void)
                       "%d spp%s: deferred variant %d (threads %d, bin %d, cache %d) differs from the ordered image", spp,
                       bilinear ? " bilinear" : "", v, r.threads, r.bin, r.blur.cache_quads);
             if (v == 0) deferred_st = st;
+            if (v == 9) CHECK_MSG(st.blur_area == 0.0, "blur area %.3f counted without MOS_INSPECT_BLUR_AREA", st.blur_area);
             free(img);
         }
-        printf("  %2d spp%s: shades ordered %llu, deferred %llu\n", spp, bilinear ? " bilinear" : "",
-               (unsigned long long)ordered_st.shade_invocations, (unsigned long long)deferred_st.shade_invocations);
+        printf("  %2d spp%s: shades ordered %llu, deferred %llu; blur area ordered %.3f, deferred %.3f\n", spp,
+               bilinear ? " bilinear" : "", (unsigned long long)ordered_st.shade_invocations,
+               (unsigned long long)deferred_st.shade_invocations, ordered_st.blur_area, deferred_st.blur_area);
         CHECK(deferred_st.shade_invocations <= ordered_st.shade_invocations);
+        CHECK_MSG(ordered_st.blur_area > 1.0 && deferred_st.blur_area > 1.0,
+                  "blur area ordered %.3f, deferred %.3f", ordered_st.blur_area, deferred_st.blur_area);
         free(ordered);
     }
     free(tris);

@@ -48,8 +48,8 @@ typedef void (*mix_row_fn)(const uint32_t *rgba, const int32_t *taps, const floa
                            uint32_t visible, uint32_t *color, int32_t *nearest);
 /* The resolve's WRITE of a row of sixteen entries (resolve_row_tmp.h):
  * its lanes as sets of bits, what each lane writes where, and the blur
- * area's record; returns the blur area's new points (low 32 bits) and
- * references (high 32). */
+ * area's record (last_pixel; NULL: none); returns the blur area's new
+ * points (low 32 bits) and references (high 32). */
 typedef struct resolve_row {
     uint32_t visible;  /* lanes some triangle covers: they count for the blur area */
     uint32_t kept;     /* of those, the ones written (not discarded) */

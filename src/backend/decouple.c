@@ -145,9 +145,10 @@ void decouple_shade(decouple_scratch *d, shade_scratch *ss, frame_worker_stats *
 }
 
 /* The queued writes in order: each one's colour from its shaded entries,
- * then the ROP.  Blur area: a write whose grid point was last used from
- * another pixel (or never) counts (an entry keeps its key while a write
- * holds it); branch-free, as the entries' pixels are random. */
+ * then the ROP.  Blur area, where the frame inspects it: a write whose
+ * grid point was last used from another pixel (or never) counts (an entry
+ * keeps its key while a write holds it); branch-free, as the entries'
+ * pixels are random. */
 void decouple_drain(decouple_scratch *d, shade_scratch *ss, frame_target *t, frame_worker_stats *st)
 {
     decouple_shade(d, ss, st);
@@ -155,13 +156,16 @@ void decouple_drain(decouple_scratch *d, shade_scratch *ss, frame_target *t, fra
     rop_run rop = backend_rop_run(t);
     const size_t S = (size_t)t->samples;
     uint64_t points = 0, refs = 0;
+    const bool area = t->recording && (t->inspect.what & MOS_INSPECT_BLUR_AREA);
     for (int i = 0; i < d->write_count; i++) {
         const queued_write *w = &d->writes[i];
         const size_t at = 4 * (size_t)w->entry + w->lane;
-        uint32_t *last = &c->last_pixel[at];
-        points += *last == UINT32_MAX;
-        refs += *last != w->pixel;
-        *last = w->pixel;
+        if (area) {
+            uint32_t *last = &c->last_pixel[at];
+            points += *last == UINT32_MAX;
+            refs += *last != w->pixel;
+            *last = w->pixel;
+        }
         uint32_t rgba;
         bool shaded;  /* false: discarded, nothing written */
         if (w->n == 1) {  /* the nearest point */

@@ -11,6 +11,7 @@
  * one.
  * Fed by tile.c (flush_writes); writes the bin's samples. */
 #include <stddef.h>
+#include <string.h>
 
 #include "backend/bilinear.h"
 #include "backend/decouple.h"
@@ -69,7 +70,7 @@ static bool held_discard(const vis_buffer *vb, const shading_cache *cache)
  * and the (nearest) lane was discarded; in a run begun on a cleared bin,
  * every other sample of the target's pixels the clear values (the bin's
  * clear left them to the run).  Blur area as the ordered path's drain
- * counts it.  Returns the visible samples. */
+ * counts it, where the frame inspects it.  Returns the visible samples. */
 UTIL_CLONES_AVX2 static uint64_t resolve_writes(const vis_buffer *vb, shading_cache *cache, frame_target *t,
                                                 const backend_isa *hot, vis_pos from, vis_pos to, bool discards,
                                                 uint32_t clear_color, bool depth, frame_worker_stats *st)
@@ -78,6 +79,7 @@ UTIL_CLONES_AVX2 static uint64_t resolve_writes(const vis_buffer *vb, shading_ca
     const int S = vb->spp, per_block = 16 * S;
     const uint32_t width = (uint32_t)t->width;
     const bool bilinear = vb->bilinear, cleared = vb->cleared;
+    uint32_t *const last_pixel = t->recording && (t->inspect.what & MOS_INSPECT_BLUR_AREA) ? cache->last_pixel : NULL;
     uint64_t points = 0, refs = 0, visible = 0;
     resolve_row w = {.clear_color = clear_color, .clear_depth = vb->clear_depth};
     for (int k = from.k; k <= to.k && k < vb->touched_count; k++) {
@@ -126,8 +128,10 @@ UTIL_CLONES_AVX2 static uint64_t resolve_writes(const vis_buffer *vb, shading_ca
                 w.rgba = rgba;
             }
             w.fill = cleared ? inside & span & ~w.kept : 0u;  /* the clear values */
-            for (int l = 0; l < 16; l++) w.idx[l] = first[l] + sample[l];
-            const uint64_t counts = hot->write_row(&w, cache->rgba, cache->last_pixel, t->color, depth ? t->depth : NULL);
+            int32_t idx[16];  /* a local first: sample's bytes may alias w, which escapes */
+            for (int l = 0; l < 16; l++) idx[l] = first[l] + sample[l];
+            memcpy(w.idx, idx, sizeof idx);
+            const uint64_t counts = hot->write_row(&w, cache->rgba, last_pixel, t->color, depth ? t->depth : NULL);
             visible += (uint64_t)__builtin_popcount(m);
             points += (uint32_t)counts;
             refs += counts >> 32;
@@ -261,8 +265,15 @@ static void lookup_row(resolve_ctx *r, int k, int g, int bx, int by)
 
 void decouple_resolve(const decouple_ctx *c, vis_buffer *vb, uint32_t clear_color, bool depth)
 {
-    resolve_ctx rc = {.c = c, .vb = vb, .cache = decouple_cache(c->d), .clear_color = clear_color, .depth = depth};
+    resolve_ctx rc;  /* field by field: an initializer would zero the 64 KB table that recent_clear sets */
     resolve_ctx *r = &rc;
+    r->c = c;
+    r->vb = vb;
+    r->cache = decouple_cache(c->d);
+    r->done = (vis_pos){0, 0};
+    r->clear_color = clear_color;
+    r->depth = depth;
+    r->visible = 0;
     recent_clear(&r->recent);
     const uint64_t misses = c->st->cache_misses;
     for (int k = 0; k < vb->touched_count; k++) {

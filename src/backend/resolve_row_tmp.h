@@ -1,10 +1,11 @@
 /* resolve_row_tmp.h — the resolve's WRITE of one row of sixteen
  * visibility-buffer entries (resolve.c, resolve_row in backend.h): the
- * blur area's record (the ordered path's drain counts it alike: a sample
- * whose grid point was last used from another pixel, or never, adds a
- * reference, a point never used before adds a point; last_pixel then
- * holds the sample's pixel), each kept lane's colour and (with depth)
- * depth to its target sample, and the fill lanes' clear values.
+ * blur area's record where last_pixel is given (a frame that inspects it;
+ * the ordered path's drain counts it alike: a sample whose grid point was
+ * last used from another pixel, or never, adds a reference, a point never
+ * used before adds a point; last_pixel then holds the sample's pixel),
+ * each kept lane's colour and (with depth) depth to its target sample,
+ * and the fill lanes' clear values.
  * Included once per ISA by backend_scalar.c, backend_avx2.c and
  * backend_avx512.c, which define WRITE_ROW_FN: with SIMD_LANES 16 a
  * vector pass (lanes that repeat an earlier lane's grid point count as
@@ -19,12 +20,15 @@ uint64_t WRITE_ROW_FN(const resolve_row *restrict w, const uint32_t *restrict sh
 #if defined(SIMD_LANES) && SIMD_LANES == 16
     const simd_m m = simd_mask(w->visible), kept = simd_mask(w->kept), fill = simd_mask(w->fill);
     const simd_i code = simd_loadu_i(w->code), pixel = simd_loadu_i(w->pixel), idx = simd_loadu_i(w->idx);
-    const simd_i last = simd_gather_i_masked(last_pixel, code, m);
-    const uint32_t repeats = simd_bits(simd_repeats(code, m)), first = w->visible & ~repeats;
-    const uint32_t points = (uint32_t)__builtin_popcount(first & simd_bits(simd_eq_i(last, simd_set1_i(-1))));
-    const uint32_t refs = (uint32_t)__builtin_popcount(first & ~simd_bits(simd_eq_i(last, pixel))) +
-                          (uint32_t)__builtin_popcount(repeats);
-    simd_scatter_i_masked(last_pixel, code, pixel, m);
+    uint32_t points = 0, refs = 0;
+    if (last_pixel) {
+        const simd_i last = simd_gather_i_masked(last_pixel, code, m);
+        const uint32_t repeats = simd_bits(simd_repeats(code, m)), first = w->visible & ~repeats;
+        points = (uint32_t)__builtin_popcount(first & simd_bits(simd_eq_i(last, simd_set1_i(-1))));
+        refs = (uint32_t)__builtin_popcount(first & ~simd_bits(simd_eq_i(last, pixel))) +
+               (uint32_t)__builtin_popcount(repeats);
+        simd_scatter_i_masked(last_pixel, code, pixel, m);
+    }
     const simd_i rgba = w->rgba ? simd_loadu_i(w->rgba) : simd_gather_i_masked(shaded, code, kept);
     simd_scatter_i_masked(color, idx, rgba, kept);
     simd_scatter_i_masked(color, idx, simd_set1_i((int32_t)w->clear_color), fill);
@@ -35,7 +39,7 @@ uint64_t WRITE_ROW_FN(const resolve_row *restrict w, const uint32_t *restrict sh
     return points | (uint64_t)refs << 32;
 #else
     uint64_t points = 0, refs = 0;
-    for (uint32_t v = w->visible; v; v &= v - 1) {
+    for (uint32_t v = last_pixel ? w->visible : 0; v; v &= v - 1) {
         const int l = __builtin_ctz(v);
         const size_t at = (size_t)w->code[l];
         const uint32_t last = last_pixel[at];

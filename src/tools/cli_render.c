@@ -160,7 +160,7 @@ static int job_subframe(render_job *j, mos_frame_desc *fd, const scene_draw_opts
 static int job_frames(render_job *j, double time)
 {
     const render_opts *o = &j->o;
-    mos_frame_desc fd = { .target = j->rt, .blur = o->blur };
+    mos_frame_desc fd = { .target = j->rt, .blur = o->blur, .inspect = o->blur_area ? MOS_INSPECT_BLUR_AREA : 0 };
     scene_clear_color(j->sc, fd.clear_rgba);
     scene_draw_opts dopts = render_draw_opts(o);
     dopts.time = time;

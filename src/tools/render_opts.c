@@ -14,6 +14,8 @@ const char render_opts_usage[] =
     "  --view I             camera index when the scene has several (default 0)\n"
     "  --fma N              extra dependent multiply-adds per fragment (default 0)\n"
     "  --frames F           frames to render; stats use the last (default 1)\n"
+    "  --blur-area          count the blur area statistic (--stats-json's blur_area;\n"
+    "                       a look-up per visible sample, some percent of the time)\n"
     "Blur and sampling (the camera's aperture, focus and shutter unless given):\n"
     "  --mode NAME          decoupled (default with blur), supersample, msaa (no blur)\n"
     "                       or accum (K pinhole sub-frames averaged, see --accum)\n"
@@ -126,7 +128,7 @@ int render_pattern_known(const char *name)
  * (CLI_EXIT_USAGE, printed), or not one of its options. */
 enum { OPT_TAKEN = 0, OPT_NOT_MINE = -2 };
 
-/* -o, --stats-json, --size, --spp, --fma, --frames, --view. */
+/* -o, --stats-json, --size, --spp, --fma, --frames, --view, --blur-area. */
 static int image_option(cli_args *a, render_opts *o)
 {
     const char *v, *arg = a->argv[a->i];
@@ -162,6 +164,10 @@ static int image_option(cli_args *a, render_opts *o)
     } else if ((r = cli_option(a, "--view", &v)) != 0) {
         if (r < 0 || cli_parse_int(a->cmd, "--view", v, 0, 1 << 20, &o->view))
             return CLI_EXIT_USAGE;
+    } else if ((r = cli_flag(a, "--blur-area")) != 0) {
+        if (r < 0)
+            return CLI_EXIT_USAGE;
+        o->blur_area = true;
     } else {
         return OPT_NOT_MINE;
     }

@@ -12,6 +12,7 @@ typedef struct render_opts {
     const char *out_path;
     const char *stats_path;
     int width, height, spp, view, fma, frames;
+    bool blur_area;  /* --blur-area: the frames inspect it (MOS_INSPECT_BLUR_AREA) */
     mos_pipeline_desc pipeline;
     mos_isa isa;
     mos_blur_desc blur;

@@ -199,7 +199,7 @@ void job_render(job *j, double time, bool tiles)
 {
     const render_opts *o = &j->o;
     rank_status *st = &j->status;
-    mos_frame_desc fd = {.target = j->rt, .blur = o->blur};
+    mos_frame_desc fd = {.target = j->rt, .blur = o->blur, .inspect = o->blur_area ? MOS_INSPECT_BLUR_AREA : 0};
     if (tiles) {
         fd.tile_mask = j->mask;
         fd.tile_px = j->tiles.tile_px;

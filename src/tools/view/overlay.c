@@ -101,6 +101,8 @@ unsigned ov_inspect_bits(const view_app *app)
         bits |= MOS_INSPECT_OVERDRAW;
     if (on[OV_TRIAREA])
         bits |= MOS_INSPECT_TRIANGLE_AREA;
+    if (app->hud_on)  /* the HUD shows it */
+        bits |= MOS_INSPECT_BLUR_AREA;
     return bits;
 }
 

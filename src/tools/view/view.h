@@ -187,7 +187,7 @@ typedef struct view_overlays {
 int ov_find(const char *name);  /* index or -1 */
 /* Turns overlay O on or off (one tint at a time: a tint turns the others off). */
 void ov_set(view_app *app, int o, bool on);
-/* mos_inspect bits the overlays that are on need. */
+/* mos_inspect bits the overlays that are on (and the HUD) need. */
 unsigned ov_inspect_bits(const view_app *app);
 /* Reads the records of the frame just rendered (after mos_end_frame). */
 void ov_read(view_app *app);
