@@ -6,7 +6,8 @@
  * backend_scalar.c, backend_avx2.c and backend_avx512.c, which define
  * RECENT_ROW_FN: with SIMD_LANES 8 or 16 (util/simd.h) the table's four
  * fields are gathered SIMD_LANES lanes at a time (recent_holds_v), else a
- * loop over lanes. */
+ * loop over lanes.  A lane no triangle covers looks for grid point (0, 0):
+ * its gx and gy were never written. */
 #include "backend/recent_quads.h"
 
 uint32_t RECENT_ROW_FN(const recent_quads *restrict R, const uint32_t *restrict tri, const int32_t *restrict gx,
@@ -16,20 +17,22 @@ uint32_t RECENT_ROW_FN(const recent_quads *restrict R, const uint32_t *restrict 
 #if defined(SIMD_LANES) && SIMD_LANES > 4
     const simd_i none = simd_set1_i(-1);
     for (int l = 0; l < 16; l += SIMD_LANES) {
-        const simd_i id = simd_loadu_i(tri + l);
+        const simd_i id = simd_loadu_i(tri + l), zero = simd_set1_i(0);
+        const simd_m empty = simd_eq_i(id, none);
+        const simd_i x = simd_select_i(empty, zero, simd_loadu_i(gx + l)), y = simd_select_i(empty, zero, simd_loadu_i(gy + l));
         simd_i c;
-        const uint32_t hit = recent_holds_v(R, id, simd_loadu_i(gx + l), simd_loadu_i(gy + l), &c);
+        const uint32_t hit = recent_holds_v(R, id, x, y, &c);
         simd_storeu_i(code + l, simd_select_i(simd_mask(hit), c, simd_loadu_i(code + l)));
-        miss |= (~hit & ~simd_bits(simd_eq_i(id, none)) & SIMD_ALL_BITS) << l;
+        miss |= (~hit & ~simd_bits(empty) & SIMD_ALL_BITS) << l;
     }
 #else
     for (int l = 0; l < 16; l++) {
         const uint32_t id = tri[l];
+        if (id == UINT32_MAX) continue;
         const int32_t x = gx[l], y = gy[l], qx = x >> 1, qy = y >> 1;
         const uint32_t s = RECENT_SLOT(id, qx, qy);
-        const bool hit = recent_holds(R, s, id, qx, qy);
-        if (hit) code[l] = R->slot[s].code + recent_lane(x, y);
-        miss |= (uint32_t)(!hit & (id != UINT32_MAX)) << l;
+        if (recent_holds(R, s, id, qx, qy)) code[l] = R->slot[s].code + recent_lane(x, y);
+        else miss |= 1u << l;
     }
 #endif
     return miss;

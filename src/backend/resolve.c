@@ -20,9 +20,10 @@
 #include "raster/raster.h"
 #include "util/cpu.h"
 
+/* Every slot empty, and every field of it defined. */
 static void recent_clear(recent_quads *r)
 {
-    for (int i = 0; i < RECENT_SLOTS; i++) r->slot[i].id = VIS_NONE;
+    for (int i = 0; i < RECENT_SLOTS; i++) r->slot[i] = (recent_slot){.qx = 0, .qy = 0, .id = VIS_NONE, .code = 0};
 }
 
 /* A position in the run: touched block k, entry j of it (16 g + lane). */
@@ -265,7 +266,7 @@ static void lookup_row(resolve_ctx *r, int k, int g, int bx, int by)
 
 void decouple_resolve(const decouple_ctx *c, vis_buffer *vb, uint32_t clear_color, bool depth)
 {
-    resolve_ctx rc;  /* field by field: an initializer would zero the 64 KB table that recent_clear sets */
+    resolve_ctx rc;  /* field by field: an initializer would zero the 64 KB table before recent_clear sets it */
     resolve_ctx *r = &rc;
     r->c = c;
     r->vb = vb;
