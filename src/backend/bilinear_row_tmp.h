@@ -29,16 +29,11 @@ uint64_t BILINEAR_ROW_FN(const recent_quads *restrict R, const uint32_t *restric
 {
     uint64_t miss = 0;
 #if defined(SIMD_LANES) && SIMD_LANES > 4
-    const simd_i none = simd_set1_i(-1);
     for (int l = 0; l < 16; l += SIMD_LANES) {
         const simd_i id = simd_loadu_i(tri + l);
-        const simd_m empty = simd_eq_i(id, none);
-        const uint32_t visible = ~simd_bits(empty) & SIMD_ALL_BITS;
+        const uint32_t visible = recent_covered_v(id);
         simd_i wx, wy;  /* unused here */
-        /* a lane no triangle covers at point (0, 0): its sx and sy were never written */
-        const simd_i zero = simd_set1_i(0);
-        const simd_i ix = simd_select_i(empty, zero, bilinear_point_v(simd_loadu_f(sx + l), &wx));
-        const simd_i iy = simd_select_i(empty, zero, bilinear_point_v(simd_loadu_f(sy + l), &wy));
+        const simd_i ix = bilinear_point_v(simd_loadu_f(sx + l), &wx), iy = bilinear_point_v(simd_loadu_f(sy + l), &wy);
         for (int k = 0; k < 4; k++) {
             simd_i c;
             const uint32_t hit =

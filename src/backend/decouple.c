@@ -145,10 +145,10 @@ void decouple_shade(decouple_scratch *d, shade_scratch *ss, frame_worker_stats *
 }
 
 /* The queued writes in order: each one's colour from its shaded entries,
- * then the ROP.  Blur area, where the frame inspects it: a write whose
+ * then the ROP.  Blur area, where the frame records it: a write whose
  * grid point was last used from another pixel (or never) counts (an entry
- * keeps its key while a write holds it); branch-free, as the entries'
- * pixels are random. */
+ * keeps its key while a write holds it), without a branch on the entries'
+ * pixels, which are random. */
 void decouple_drain(decouple_scratch *d, shade_scratch *ss, frame_target *t, frame_worker_stats *st)
 {
     decouple_shade(d, ss, st);
@@ -156,7 +156,7 @@ void decouple_drain(decouple_scratch *d, shade_scratch *ss, frame_target *t, fra
     rop_run rop = backend_rop_run(t);
     const size_t S = (size_t)t->samples;
     uint64_t points = 0, refs = 0;
-    const bool area = t->recording && (t->inspect.what & MOS_INSPECT_BLUR_AREA);
+    const bool area = frame_target_records(t, MOS_INSPECT_BLUR_AREA);
     for (int i = 0; i < d->write_count; i++) {
         const queued_write *w = &d->writes[i];
         const size_t at = 4 * (size_t)w->entry + w->lane;
@@ -171,12 +171,12 @@ void decouple_drain(decouple_scratch *d, shade_scratch *ss, frame_target *t, fra
         if (w->n == 1) {  /* the nearest point */
             shaded = !c->discard[at];
             rgba = c->rgba[at];
+            shading_cache_unref(c, w->entry);
         } else {
             const write_taps *tp = &d->taps[i];
             shaded = bilinear_mix(c, tp->code, tp->wx, tp->wy, &rgba);
             for (int k = 0; k < 4; k++) shading_cache_unref(c, tp->code[k] >> 2);
         }
-        if (w->n == 1) shading_cache_unref(c, w->entry);
         if (shaded) backend_rop_write(t, &rop, w->tri, (size_t)w->pixel * S + w->sample, w->z, rgba);
     }
     st->blur_points += points;
@@ -198,7 +198,7 @@ static int32_t try_new_entry(decouple_scratch *d, const decouple_ctx *c, const f
     const frame_target *t = c->f->target;
     /* Inspection: the quad's four lanes, at the 2x2 pixels of the sample
      * that missed (their grid points lie about there). */
-    if (t->recording && (t->inspect.what & MOS_INSPECT_SHADES)) backend_inspect_quad(t->inspect.shades, t, px & ~1, py & ~1);
+    if (frame_target_records(t, MOS_INSPECT_SHADES)) backend_inspect_quad(t->inspect.shades, t, px & ~1, py & ~1);
     d->pending[d->pending_count++] = e;  /* pending entries are referenced: never more than capacity */
     return e;
 }
@@ -390,7 +390,7 @@ void decouple_block(void *consumer, const stoch_block *blk)
     decouple_scratch *d = c->d;
     const frame_target *t = c->f->target;
     const frame_tri *tri = blk->tri;
-    float *const overdraw = t->recording && (t->inspect.what & MOS_INSPECT_OVERDRAW) ? t->inspect.overdraw : NULL;
+    float *const overdraw = frame_target_records(t, MOS_INSPECT_OVERDRAW) ? t->inspect.overdraw : NULL;
     if (overdraw)
         for (uint32_t m = blk->first_live; m; m &= m - 1) {
             const int l = __builtin_ctz(m);

@@ -42,13 +42,22 @@ static inline bool recent_holds(const recent_quads *R, uint32_t s, uint32_t id, 
 static inline int32_t recent_lane(int32_t gx, int32_t gy) { return (gx & 1) | (gy & 1) << 1; }
 
 #if defined(SIMD_LANES) && SIMD_LANES > 4
+/* The lanes of a row's triangle indices that some triangle covers (not
+ * VIS_NONE), as bits. */
+SIMD_OP uint32_t recent_covered_v(simd_i id) { return ~simd_bits(simd_eq_i(id, simd_set1_i(-1))) & SIMD_ALL_BITS; }
+
 /* recent_holds for SIMD_LANES lanes at once (the ISA files' bodies, which
  * include util/simd.h first): the lanes whose grid point (x, y) of
  * triangle id the table holds, as bits, and every lane's code from its
- * slot plus the point's lane in its quad (meaningful where held). */
+ * slot plus the point's lane in its quad (meaningful where held).  A lane
+ * no triangle covers (id VIS_NONE) asks for point (0, 0): its x and y
+ * come from entries the visibility buffer never wrote. */
 SIMD_OP uint32_t recent_holds_v(const recent_quads *R, simd_i id, simd_i x, simd_i y, simd_i *code)
 {
-    const simd_i quad = simd_set1_i((int32_t)RECENT_QUAD_MASK), one = simd_set1_i(1);
+    const simd_i quad = simd_set1_i((int32_t)RECENT_QUAD_MASK), one = simd_set1_i(1), zero = simd_set1_i(0);
+    const simd_m empty = simd_eq_i(id, simd_set1_i(-1));  /* recent_covered_v's others, as a mask */
+    x = simd_select_i(empty, zero, x);
+    y = simd_select_i(empty, zero, y);
     const simd_i qx = simd_sra_i(x, 1), qy = simd_sra_i(y, 1);
     const simd_i s = simd_or3_i(simd_and_i(qx, quad), simd_sll_i(simd_and_i(qy, quad), RECENT_QUAD_BITS),
                                 simd_sll_i(simd_and_i(id, simd_set1_i((int32_t)RECENT_ID_MASK)),

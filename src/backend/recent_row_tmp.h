@@ -6,8 +6,7 @@
  * backend_scalar.c, backend_avx2.c and backend_avx512.c, which define
  * RECENT_ROW_FN: with SIMD_LANES 8 or 16 (util/simd.h) the table's four
  * fields are gathered SIMD_LANES lanes at a time (recent_holds_v), else a
- * loop over lanes.  A lane no triangle covers looks for grid point (0, 0):
- * its gx and gy were never written. */
+ * loop over lanes. */
 #include "backend/recent_quads.h"
 
 uint32_t RECENT_ROW_FN(const recent_quads *restrict R, const uint32_t *restrict tri, const int32_t *restrict gx,
@@ -15,15 +14,12 @@ uint32_t RECENT_ROW_FN(const recent_quads *restrict R, const uint32_t *restrict 
 {
     uint32_t miss = 0;
 #if defined(SIMD_LANES) && SIMD_LANES > 4
-    const simd_i none = simd_set1_i(-1);
     for (int l = 0; l < 16; l += SIMD_LANES) {
-        const simd_i id = simd_loadu_i(tri + l), zero = simd_set1_i(0);
-        const simd_m empty = simd_eq_i(id, none);
-        const simd_i x = simd_select_i(empty, zero, simd_loadu_i(gx + l)), y = simd_select_i(empty, zero, simd_loadu_i(gy + l));
+        const simd_i id = simd_loadu_i(tri + l);
         simd_i c;
-        const uint32_t hit = recent_holds_v(R, id, x, y, &c);
+        const uint32_t hit = recent_holds_v(R, id, simd_loadu_i(gx + l), simd_loadu_i(gy + l), &c);
         simd_storeu_i(code + l, simd_select_i(simd_mask(hit), c, simd_loadu_i(code + l)));
-        miss |= (~hit & ~simd_bits(empty) & SIMD_ALL_BITS) << l;
+        miss |= (~hit & recent_covered_v(id)) << l;
     }
 #else
     for (int l = 0; l < 16; l++) {

@@ -36,7 +36,6 @@ typedef struct resolve_ctx {
     const decouple_ctx *c;
     vis_buffer *vb;
     shading_cache *cache;
-    recent_quads recent;
     vis_pos done;  /* entries before it are written */
     uint32_t clear_color;
     bool depth;        /* the target takes the samples' depth too */
@@ -80,7 +79,7 @@ UTIL_CLONES_AVX2 static uint64_t resolve_writes(const vis_buffer *vb, shading_ca
     const int S = vb->spp, per_block = 16 * S;
     const uint32_t width = (uint32_t)t->width;
     const bool bilinear = vb->bilinear, cleared = vb->cleared;
-    uint32_t *const last_pixel = t->recording && (t->inspect.what & MOS_INSPECT_BLUR_AREA) ? cache->last_pixel : NULL;
+    uint32_t *const last_pixel = frame_target_records(t, MOS_INSPECT_BLUR_AREA) ? cache->last_pixel : NULL;
     uint64_t points = 0, refs = 0, visible = 0;
     resolve_row w = {.clear_color = clear_color, .clear_depth = vb->clear_depth};
     for (int k = from.k; k <= to.k && k < vb->touched_count; k++) {
@@ -161,7 +160,7 @@ static void resolve_flush(resolve_ctx *r, vis_pos to)
     r->visible +=
         resolve_writes(r->vb, r->cache, c->f->target, c->f->hot, r->done, to, discards, r->clear_color, r->depth, c->st);
     release_held(r);
-    recent_clear(&r->recent);
+    recent_clear(r->vb->recent);
     r->done = to;
 }
 
@@ -189,7 +188,7 @@ static int32_t hold_entry(resolve_ctx *r, uint32_t id, int32_t qx, int32_t qy, i
  * the table of recent quads asked first and told after. */
 static int32_t take_quad(resolve_ctx *r, uint32_t id, int32_t qx, int32_t qy, int px, int py)
 {
-    recent_quads *R = &r->recent;
+    recent_quads *R = r->vb->recent;
     const uint32_t s = RECENT_SLOT(id, qx, qy);
     if (recent_holds(R, s, id, qx, qy)) return R->slot[s].code >> 2;
     const int32_t e = hold_entry(r, id, qx, qy, px, py);
@@ -211,7 +210,7 @@ static void lookup_row_bilinear(resolve_ctx *r, int k, int g, int bx, int by)
     const uint32_t *tri = vb->tri + i0;
     const float *sx = vb->sx + i0, *sy = vb->sy + i0;
     int32_t *taps = vb->taps + 4 * i0;
-    const uint64_t miss = r->c->f->hot->bilinear_row(&r->recent, tri, sx, sy, taps);
+    const uint64_t miss = r->c->f->hot->bilinear_row(r->vb->recent, tri, sx, sy, taps);
     uint32_t lanes = (uint32_t)(miss | miss >> 16 | miss >> 32 | miss >> 48) & 0xffffu;
     for (; lanes; lanes &= lanes - 1) {  /* each such lane's one, two or four quads, taken once each */
         const int l = __builtin_ctz(lanes);
@@ -247,7 +246,7 @@ static void lookup_row(resolve_ctx *r, int k, int g, int bx, int by)
     const uint32_t *tri = vb->tri + i0;
     const int32_t *gx = vb->gx + i0, *gy = vb->gy + i0;
     int32_t *code = vb->code + i0;
-    uint32_t miss = r->c->f->hot->recent_row(&r->recent, tri, gx, gy, code);
+    uint32_t miss = r->c->f->hot->recent_row(r->vb->recent, tri, gx, gy, code);
     for (; miss; miss &= miss - 1) {
         const int l = __builtin_ctz(miss);
         const uint32_t id = tri[l];
@@ -266,16 +265,9 @@ static void lookup_row(resolve_ctx *r, int k, int g, int bx, int by)
 
 void decouple_resolve(const decouple_ctx *c, vis_buffer *vb, uint32_t clear_color, bool depth)
 {
-    resolve_ctx rc;  /* field by field: an initializer would zero the 64 KB table before recent_clear sets it */
+    resolve_ctx rc = {.c = c, .vb = vb, .cache = decouple_cache(c->d), .clear_color = clear_color, .depth = depth};
     resolve_ctx *r = &rc;
-    r->c = c;
-    r->vb = vb;
-    r->cache = decouple_cache(c->d);
-    r->done = (vis_pos){0, 0};
-    r->clear_color = clear_color;
-    r->depth = depth;
-    r->visible = 0;
-    recent_clear(&r->recent);
+    recent_clear(r->vb->recent);
     const uint64_t misses = c->st->cache_misses;
     for (int k = 0; k < vb->touched_count; k++) {
         int bx, by;

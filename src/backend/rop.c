@@ -141,7 +141,7 @@ void backend_rop(frame_target *t, const raster_quad *quads, const float *z, int 
 {
     const int S = t->samples;
     const size_t z_stride = (size_t)RASTER_Z_STRIDE(S);
-    float *const tri_area = t->recording && (t->inspect.what & MOS_INSPECT_TRIANGLE_AREA) ? t->inspect.tri_area : NULL;
+    float *const tri_area = frame_target_records(t, MOS_INSPECT_TRIANGLE_AREA) ? t->inspect.tri_area : NULL;
 #if defined(__SSE2__)
     /* The common case, four samples per instruction: an opaque draw that
      * tests and writes depth, a quad inside the target, nothing inspected. */

@@ -91,7 +91,7 @@ typedef struct rop_run {
 } rop_run;
 static inline rop_run backend_rop_run(const frame_target *t)
 {
-    return (rop_run){.tri_area = t->recording && (t->inspect.what & MOS_INSPECT_TRIANGLE_AREA) ? t->inspect.tri_area
+    return (rop_run){.tri_area = frame_target_records(t, MOS_INSPECT_TRIANGLE_AREA) ? t->inspect.tri_area
                                                                                               : NULL};
 }
 static inline void backend_rop_write(frame_target *t, rop_run *r, const frame_tri *tri, size_t idx, float z, uint32_t rgba)

@@ -84,7 +84,7 @@ mos_result backend_scratch_reserve(backend_scratch *s, const frame_state *f, con
      * per write, a bin the buffer holds (else the ordered path does it all). */
     const frame_target *t = f->target;
     const unsigned per_write = MOS_INSPECT_OVERDRAW | MOS_INSPECT_TRIANGLE_AREA;
-    s->vis_ok = f->blur.mode == MOS_SAMPLING_DECOUPLED && !(t->recording && (t->inspect.what & per_write)) &&
+    s->vis_ok = f->blur.mode == MOS_SAMPLING_DECOUPLED && !frame_target_records(t, per_write) &&
                 vis_reserve(&s->vis, f->grid.bin_px, t->samples, f->blur.cache_quads, f->blur.bilinear, a);
     if (!s->pixels) s->pixels = util_calloc(a, 1, sizeof *s->pixels);
     if (!s->pixels) return MOS_ERR_OUT_OF_MEMORY;
@@ -238,7 +238,7 @@ void backend_run_bin(backend_scratch *s, const frame_state *f, uint32_t bin, con
                      uint32_t n, bool last, frame_worker_stats *st)
 {
     frame_target *t = f->target;
-    const bool record_bin = t->recording && (t->inspect.what & MOS_INSPECT_BINS);
+    const bool record_bin = frame_target_records(t, MOS_INSPECT_BINS);
     const double t0 = record_bin ? util_now_ms() : 0.0;
     const uint64_t samples0 = st->fragments;
     bin_rect r = bin_rect_of(f, bin);

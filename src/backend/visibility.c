@@ -3,6 +3,7 @@
  * an emitted block.  Fed by tile.c; decouple.c resolves it. */
 #include <math.h>
 
+#include "backend/recent_quads.h"
 #include "backend/visibility.h"
 #include "util/cpu.h"
 
@@ -26,6 +27,7 @@ bool vis_reserve(vis_buffer *vb, int bin_px, int spp, int cache_quads, bool bili
     n.code = util_alloc(a, entries * sizeof *n.code);
     n.held = util_alloc(a, (size_t)cache_quads * sizeof *n.held);
     n.held_cap = cache_quads;
+    n.recent = util_alloc(a, sizeof *n.recent);
     n.z = util_alloc(a, entries * sizeof *n.z);
     n.tri = util_alloc(a, entries * sizeof *n.tri);
     n.gx = util_alloc(a, entries * sizeof *n.gx);
@@ -34,7 +36,7 @@ bool vis_reserve(vis_buffer *vb, int bin_px, int spp, int cache_quads, bool bili
     n.touched = util_alloc(a, (size_t)blocks * sizeof *n.touched);
     n.entries_cap = entries;
     n.blocks_cap = blocks;
-    if (!n.z || !n.tri || !n.gx || !n.gy || !n.code || !n.held || !n.block_stamp || !n.touched ||
+    if (!n.z || !n.tri || !n.gx || !n.gy || !n.code || !n.held || !n.recent || !n.block_stamp || !n.touched ||
         (bilinear && (!n.sx || !n.sy || !n.taps))) {
         vis_release(&n, a);
         return false;
@@ -52,6 +54,7 @@ void vis_release(vis_buffer *vb, const mos_allocator *a)
     util_free(a, vb->gy);
     util_free(a, vb->code);
     util_free(a, vb->held);
+    util_free(a, vb->recent);
     util_free(a, vb->sx);
     util_free(a, vb->sy);
     util_free(a, vb->taps);

@@ -40,6 +40,7 @@ typedef struct vis_buffer {
     bool bilinear;
     size_t entries_cap;
     int32_t *held;       /* the cache entries the resolve holds (resolve.c) */
+    recent_quads *recent;  /* the resolve's table of the quads it last used (resolve.c) */
     int held_count, held_cap;
     uint32_t *block_stamp;  /* per block: == stamp once loaded in this run */
     uint16_t *touched;      /* the run's loaded blocks, in order */

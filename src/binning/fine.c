@@ -196,7 +196,7 @@ static void dispatch_segment(binner *b, const fine_segment *seg, bool last)
 void fine_dispatch(binner *b, const fine_out *out, bool last)
 {
     frame_state *f = b->frame;
-    const bool inspect = f->target->recording && (f->target->inspect.what & MOS_INSPECT_BINS);
+    const bool inspect = frame_target_records(f->target, MOS_INSPECT_BINS);
     for (const fine_segment *seg = out->first; seg; seg = seg->next) {
         if (inspect)
             for (uint32_t i = 0; i < seg->items; i++) inspect_bin(b, &f->target->inspect, &seg->item[i]);

@@ -116,6 +116,12 @@ typedef struct frame_target {
     bool recording;          /* the frame being rendered fills inspect */
 } frame_target;
 
+/* Whether the frame being rendered records any of `bits` (mos_inspect). */
+static inline bool frame_target_records(const frame_target *t, unsigned bits)
+{
+    return t->recording && (t->inspect.what & bits) != 0;
+}
+
 /* Sample s of pixel (x, y) as the last frame left it (lazy clears applied). */
 static inline uint32_t frame_target_sample(const frame_target *t, int x, int y, int s)
 {
