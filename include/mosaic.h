@@ -314,7 +314,18 @@ typedef struct mos_fs_batch {
     float lane_px;                 /* pixels between neighbouring lanes of a quad: 1 (or 0) for
                                     * pixel quads, 1 / rate for decoupled shading-grid quads;
                                     * pass it to mos_sample_quads_spaced */
+    bool cells;                    /* the lanes are decoupled shading-grid points, each standing for
+                                    * the cell of lane_px pixels around it: textures average the
+                                    * cell (mos_sample_quads_batch) as supersampling would */
 } mos_fs_batch;
+
+/* What a fragment shader of batch b should call: mos_sample_quads_spaced
+ * at b->lane_px, and where b->cells is set each lane the mean of four taps
+ * a quarter of a lane step from it along both of its quad's axes (at the
+ * quad's level), so a shading-grid point returns its cell's average as the
+ * samples it stands for would have seen it. */
+MOS_API void mos_sample_quads_batch(const mos_fs_batch *b, const mos_sampler *s, int quad_count, const float *u,
+                                    const float *v, float *const out[4]);
 
 typedef void (*mos_vertex_fn)(const mos_vs_batch *b);
 typedef void (*mos_fragment_fn)(const mos_fs_batch *b);

@@ -5,7 +5,8 @@
  * 2x2 block (what glGenerateMipmap gives on llvmpipe), computed here from the
  * input image; the mip level follows log2 of the footprint, rounded, checked
  * on levels filled with distinct colours; the wrap modes (repeat,
- * clamp-to-edge, mirrored) and trilinear blending between levels.  (That the
+ * clamp-to-edge, mirrored), trilinear blending between levels, and the cell
+ * filter of decoupled shading grids against the mean of its four taps.  (That the
  * same coordinates give
  * llvmpipe's texels is test_llvmpipe_agreement's textured level.) */
 #include <math.h>
@@ -61,19 +62,21 @@ static void test_isa_bits(void)
             }
         }
         float *r[4] = { ref[0], ref[1], ref[2], ref[3] }, *g[4] = { got[0], got[1], got[2], got[3] };
-        for (int mode = 0; mode < 18; mode++) {  /* wrap u, wrap v, mip filter */
+        for (int mode = 0; mode < 36; mode++) {  /* wrap u, wrap v, mip filter, cell filter */
             s.wrap[0] = mode % 3;
             s.wrap[1] = mode / 3 % 3;
-            s.mip_linear = mode >= 9;
-            texture_sample_quads_scalar(&s, Q, u, v, r, 1.0f);
+            s.mip_linear = mode / 9 % 2;
+            const bool cells = mode >= 18;
+            texture_sample_quads_scalar(&s, Q, u, v, r, 1.0f, cells);
             for (size_t k = 0; k < sizeof isas / sizeof isas[0]; k++) {
                 if (backend_isa_available(isas[k]) != isas[k]) continue;
                 tested++;
-                backend_isa_select(isas[k])->shader->sample(&s, Q, u, v, g, 1.0f);
+                backend_isa_select(isas[k])->shader->sample(&s, Q, u, v, g, 1.0f, cells);
                 long bad = 0;
                 for (int c = 0; c < 4; c++) bad += memcmp(ref[c], got[c], sizeof ref[c]) != 0;
-                CHECK_MSG(bad == 0, "ISA %d on a %dx%d texture, wrap %d %d, mip linear %d: %ld channels differ from "
-                          "the portable sampler", isas[k], w, h, s.wrap[0], s.wrap[1], s.mip_linear, bad);
+                CHECK_MSG(bad == 0, "ISA %d on a %dx%d texture, wrap %d %d, mip linear %d, cells %d: %ld channels "
+                          "differ from the portable sampler", isas[k], w, h, s.wrap[0], s.wrap[1], s.mip_linear,
+                          cells, bad);
             }
         }
         texture_release(&s, &a);
@@ -138,7 +141,7 @@ static float sample_footprint(const mos_sampler *s, float d, float lane_px)
         qu[l] = 0.3f + (float)(l & 1) * d * lane_px / GREY_N;
         qv[l] = 0.6f + (float)(l >> 1) * 0.5f * d * lane_px / GREY_N;
     }
-    if (lane_px == 1.0f) texture_sample_quads_scalar(s, 1, qu, qv, op, 1.0f);
+    if (lane_px == 1.0f) texture_sample_quads_scalar(s, 1, qu, qv, op, 1.0f, false);
     else mos_sample_quads_spaced(s, lane_px, 1, qu, qv, op);
     return o[0][0];
 }
@@ -169,9 +172,9 @@ static void test_level_rule(void)
      * NaN). */
     float zu[4] = { 0.5f, 0.5f, 0.5f, 0.5f }, nv[4] = { 0.5f, 0.5f, NAN, 0.5f }, o[4][4];
     float *op[4] = { o[0], o[1], o[2], o[3] };
-    texture_sample_quads_scalar(&s, 1, zu, zu, op, 1.0f);
+    texture_sample_quads_scalar(&s, 1, zu, zu, op, 1.0f, false);
     CHECK_EQ_INT((int)lrintf(o[0][0] * 255.0f) / 20, 0);
-    texture_sample_quads_scalar(&s, 1, zu, nv, op, 1.0f);
+    texture_sample_quads_scalar(&s, 1, zu, nv, op, 1.0f, false);
     CHECK_EQ_INT((int)lrintf(o[0][3] * 255.0f) / 20, s.levels - 1);
     CHECK_MSG(bad == 0, "%ld of %ld footprints took another level than log2 rounded", bad, n);
     texture_release(&s, &a);
@@ -207,8 +210,8 @@ static void test_wrap_modes(void)
                     qu[1][l] = cu + du, qv[1][l] = cv + dv;
                 }
             }
-            texture_sample_quads_scalar(&s, 1, qu[0], qv[0], op0, 1.0f);
-            texture_sample_quads_scalar(&s, 1, qu[1], qv[1], op1, 1.0f);
+            texture_sample_quads_scalar(&s, 1, qu[0], qv[0], op0, 1.0f, false);
+            texture_sample_quads_scalar(&s, 1, qu[1], qv[1], op1, 1.0f, false);
             for (int c = 0; c < 4; c++) bad += fabsf(o[0][c][0] - o[1][c][0]) > (mode == 0 ? 1.5f / 255 : 0.0f);
         }
     }
@@ -236,6 +239,61 @@ static void test_trilinear(void)
     texture_release(&s, &a);
 }
 
+/* The cell filter (mos_fs_batch.cells) against its definition, through the
+ * public calls: each lane the mean of the point samples a quarter of a lane
+ * step from it along both axes of its quad, the quad's level its own.  Dyadic
+ * coordinates keep every tap position, and the tap quads' differences, exact,
+ * so the taps are sampled here as quads of their own.  A quad sheared along y
+ * tells the axes apart; random texels, every level, both mip filters. */
+static void test_cell_filter(void)
+{
+    enum { N = 64 };
+    const mos_allocator a = { 0 };
+    static uint8_t px[N * N * 4];
+    for (size_t i = 0; i < sizeof px; i++) px[i] = (uint8_t)next();
+    mos_sampler s;
+    if (!CHECK_OK_B(texture_build(&s, N, N, px, &a))) return;
+    long bad = 0, n = 0;
+    for (int i = 0; i < 400; i++) {
+        s.mip_linear = i % 2;
+        const float step = ldexpf(1.0f, -6 - (int)(next() % 6)) * (float)(1 + next() % 3);  /* 1/64 .. 3/2048 */
+        const float shear = (float)((int)(next() % 5) - 2) * 0.25f * step;
+        const float cu = (float)(next() % 4096) / 4096.0f, cv = (float)(next() % 4096) / 4096.0f;
+        float qu[4], qv[4], cell[4][4], tap[4][4];
+        for (int l = 0; l < 4; l++) {
+            qu[l] = cu + step * (float)(l & 1) + shear * (float)(l >> 1);
+            qv[l] = cv + step * (float)(l >> 1);
+        }
+        float *co[4] = { cell[0], cell[1], cell[2], cell[3] }, *to[4] = { tap[0], tap[1], tap[2], tap[3] };
+        const mos_fs_batch b = { .quad_count = 1, .lane_px = 1.0f, .cells = true };
+        mos_sample_quads_batch(&b, &s, 1, qu, qv, co);
+        uint32_t sum[4][4] = { { 0 } };
+        for (int k = 0; k < 4; k++) {
+            const float sx = k & 1 ? 0.25f : -0.25f, sy = k & 2 ? 0.25f : -0.25f;
+            float tu[4], tv[4];
+            for (int l = 0; l < 4; l++) {  /* the quad moved by the tap's offset: same differences, same level */
+                tu[l] = qu[l] + sx * step + sy * shear;
+                tv[l] = qv[l] + sy * step;
+            }
+            mos_sample_quads_spaced(&s, 1.0f, 1, tu, tv, to);
+            for (int c = 0; c < 4; c++)
+                for (int l = 0; l < 4; l++) sum[c][l] += (uint32_t)lrintf(tap[c][l] * 255.0f);
+        }
+        for (int c = 0; c < 4; c++)
+            for (int l = 0; l < 4; l++, n++) bad += cell[c][l] != (float)sum[c][l] * (1.0f / (4.0f * 255.0f));
+    }
+    CHECK_MSG(bad == 0, "%ld of %ld channels are not the mean of the cell's four taps", bad, n);
+    /* Without cells the batch call is mos_sample_quads_spaced. */
+    const float qu[4] = { 0.25f, 0.3f, 0.25f, 0.3f }, qv[4] = { 0.5f, 0.5f, 0.55f, 0.55f };
+    float p1[4][4], p2[4][4];
+    float *o1[4] = { p1[0], p1[1], p1[2], p1[3] }, *o2[4] = { p2[0], p2[1], p2[2], p2[3] };
+    const mos_fs_batch b = { .quad_count = 1, .lane_px = 0.5f };
+    mos_sample_quads_batch(&b, &s, 1, qu, qv, o1);
+    mos_sample_quads_spaced(&s, 0.5f, 1, qu, qv, o2);
+    CHECK(memcmp(p1, p2, sizeof p1) == 0);
+    texture_release(&s, &a);
+}
+
 int main(void)
 {
     TEST_RUN(test_isa_bits);
@@ -243,5 +301,6 @@ int main(void)
     TEST_RUN(test_level_rule);
     TEST_RUN(test_wrap_modes);
     TEST_RUN(test_trilinear);
+    TEST_RUN(test_cell_filter);
     return TEST_EXIT();
 }

@@ -138,7 +138,7 @@ static void fs_chunk(builtin_fs_kind kind, const mos_fs_batch *b, const float *c
         float smp[4][CHUNK];
         memset(smp, 0, sizeof smp);
         float *const so[4] = { smp[0], smp[1], smp[2], smp[3] };
-        mos_sample_quads_spaced(s, b->lane_px, quads, in[lit ? 0 : 3], in[lit ? 1 : 4], so);
+        mos_sample_quads_batch(b, s, quads, in[lit ? 0 : 3], in[lit ? 1 : 4], so);
         for (int c = 0; c < 4; c++)
             for (int l = 0; l < CHUNK; l++)
                 tex[c][l] *= smp[c][l];
@@ -149,7 +149,7 @@ static void fs_chunk(builtin_fs_kind kind, const mos_fs_batch *b, const float *c
         if (ls) {
             memset(lm, 0, sizeof lm);
             float *const lo[4] = { lm[0], lm[1], lm[2], lm[3] };
-            mos_sample_quads_spaced(ls, b->lane_px, quads, in[2], in[3], lo);
+            mos_sample_quads_batch(b, ls, quads, in[2], in[3], lo);
         } else {
             for (int c = 0; c < 4; c++)
                 for (int l = 0; l < CHUNK; l++)

@@ -236,7 +236,7 @@ void program_fs(const mos_fs_batch *b)
             in[k] = k < b->varying_count ? b->varyings[k] + o : zeros;
         float *outp[5] = { b->out[0] + o, b->out[1] + o, b->out[2] + o, b->out[3] + o, discard };
         const vm_io io = { .lanes = n, .in = in, .frag_x = b->frag_x + o, .frag_y = b->frag_y + o,
-                           .uniforms = b->uniforms, .textures = b->textures, .lane_px = b->lane_px,
+                           .uniforms = b->uniforms, .textures = b->textures, .lane_px = b->lane_px, .cells = b->cells,
                            .out = outp, .scratch = vm_scratch, .hot = shader_isa_select(b->isa) };
         vm_run(p->fs_vm, &io);
         if (p->fs.discards)

@@ -138,27 +138,55 @@ static inline void SAMPLE_H(sample_bilinear)(const mos_sampler *s, int level, fl
  * 32-bit; mirrored repeat).  Rows are stored bottom first, so v is GL's t;
  * bilinear in 8-bit steps, x then y, and between two levels one more step,
  * as llvmpipe filters unorm8 textures. */
-static inline void SAMPLE_H(sample_lane)(const mos_sampler *s, SAMPLE_H(sample_lod) lod, float u, float v,
-                                         float *const out[4], int lane)
+static inline void SAMPLE_H(sample_texel)(const mos_sampler *s, SAMPLE_H(sample_lod) lod, float u, float v,
+                                          uint32_t r[4])
 {
-    uint32_t r[4], r1[4];
+    uint32_t r1[4];
     SAMPLE_H(sample_bilinear)(s, lod.l0, u, v, r);
     if (lod.l1 != lod.l0) {
         SAMPLE_H(sample_bilinear)(s, lod.l1, u, v, r1);
         for (int c = 0; c < 4; c++) r[c] = SAMPLE_H(sample_lerp8)(r[c], r1[c], lod.w);
     }
-    for (int c = 0; c < 4; c++) out[c][lane] = (float)r[c] * (1.0f / 255.0f);
+}
+
+/* The cell filter (mos_fs_batch.cells): tap k of four lies a quarter of a
+ * lane step from the lane along each axis of its quad (x, then y), signs
+ * by k's bits; the taps' 8-bit channels are summed (at most 4 * 255) and
+ * scaled once, so every variant returns the same bits. */
+#define SAMPLE_TAP_STEP(k, axis) ((k) >> (axis) & 1 ? 0.25f : -0.25f)
+#define SAMPLE_CELL_SCALE (1.0f / (4.0f * 255.0f))
+
+/* Lane l of quad-ordered (u, v) into out: one texel, or with cells the
+ * mean of its cell's four taps. */
+static inline void SAMPLE_H(sample_lane)(const mos_sampler *s, SAMPLE_H(sample_lod) lod, const float *u,
+                                         const float *v, int l, bool cells, float *const out[4])
+{
+    uint32_t r[4];
+    if (!cells) {
+        SAMPLE_H(sample_texel)(s, lod, u[l], v[l], r);
+        for (int c = 0; c < 4; c++) out[c][l] = (float)r[c] * (1.0f / 255.0f);
+        return;
+    }
+    const int b = l & ~3;  /* the quad's lane 0: lane 1 is a step along x, lane 2 along y */
+    const float dux = u[b + 1] - u[b], duy = u[b + 2] - u[b], dvx = v[b + 1] - v[b], dvy = v[b + 2] - v[b];
+    uint32_t sum[4] = {0, 0, 0, 0};
+    for (int k = 0; k < 4; k++) {
+        const float sx = SAMPLE_TAP_STEP(k, 0), sy = SAMPLE_TAP_STEP(k, 1);
+        SAMPLE_H(sample_texel)(s, lod, u[l] + sx * dux + sy * duy, v[l] + sx * dvx + sy * dvy, r);
+        for (int c = 0; c < 4; c++) sum[c] += r[c];
+    }
+    for (int c = 0; c < 4; c++) out[c][l] = (float)sum[c] * SAMPLE_CELL_SCALE;
 }
 
 #if SIMD_LANES == 4
 
 void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float *v, float *const out[4],
-               float rho2_scale)
+               float rho2_scale, bool cells)
 {
     const float w0 = (float)s->level[0].width, h0 = (float)s->level[0].height;
     for (int q = 0; q < quad_count; q++) {
         const SAMPLE_H(sample_lod) lod = SAMPLE_H(sample_level)(s, w0, h0, u + 4 * q, v + 4 * q, rho2_scale);
-        for (int l = 4 * q; l < 4 * q + 4; l++) SAMPLE_H(sample_lane)(s, lod, u[l], v[l], out, l);
+        for (int l = 4 * q; l < 4 * q + 4; l++) SAMPLE_H(sample_lane)(s, lod, u, v, l, cells, out);
     }
 }
 
@@ -175,10 +203,10 @@ static inline simd_i SAMPLE_H(sample_lerp8x2)(simd_i a, simd_i b, simd_i f2)
 }
 
 /* Channel 0..255 in the low (hi = 0) or high 16 bits of each lane, to 0..1. */
-static inline simd_f SAMPLE_H(sample_unorm)(simd_i v, int hi)
+static inline simd_f SAMPLE_H(sample_unorm)(simd_i v, int hi, float scale)
 {
     const simd_i c = hi ? simd_srl_i(v, 16) : simd_and_i(v, simd_set1_i(0xffff));
-    return simd_mul_f(simd_to_f(c), simd_set1_f(1.0f / 255.0f));
+    return simd_mul_f(simd_to_f(c), simd_set1_f(scale));
 }
 
 /* What the vector body knows of a texture for one call. */
@@ -253,8 +281,31 @@ static inline void SAMPLE_H(sample_bilinear_v)(const SAMPLE_H(sample_vtex) *t, s
     *ga = SAMPLE_H(sample_lerp8x2)(ga0, ga1, fy2);
 }
 
+/* Per-level tables: size and texel offset from level 0. */
+typedef struct SAMPLE_H(sample_luts) {
+    simd_lut16 w, h, off;
+} SAMPLE_H(sample_luts);
+
+/* One texel per lane at (lu, lv): level l0, and where some quad blends two
+ * (GL_LINEAR_MIPMAP_LINEAR) one more 8-bit step towards level l1 by lw. */
+static inline void SAMPLE_H(sample_texel_v)(const SAMPLE_H(sample_vtex) *t, const SAMPLE_H(sample_luts) *lut,
+                                            simd_i l0, simd_i l1, simd_i lw, bool two, simd_f lu, simd_f lv,
+                                            simd_i *rb, simd_i *ga)
+{
+    SAMPLE_H(sample_bilinear_v)(t, simd_lut16_get(lut->w, l0), simd_lut16_get(lut->h, l0),
+                                simd_lut16_get(lut->off, l0), lu, lv, rb, ga);
+    if (two) {
+        simd_i rb1, ga1;
+        SAMPLE_H(sample_bilinear_v)(t, simd_lut16_get(lut->w, l1), simd_lut16_get(lut->h, l1),
+                                    simd_lut16_get(lut->off, l1), lu, lv, &rb1, &ga1);
+        const simd_i lw2 = simd_add_i(lw, simd_sll_i(lw, 16));
+        *rb = SAMPLE_H(sample_lerp8x2)(*rb, rb1, lw2);
+        *ga = SAMPLE_H(sample_lerp8x2)(*ga, ga1, lw2);
+    }
+}
+
 void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float *v, float *const out[4],
-               float rho2_scale)
+               float rho2_scale, bool cells)
 {
     const float w0 = (float)s->level[0].width, h0 = (float)s->level[0].height;
     /* Per-level tables for simd_lut16_get, padded to 16 entries with the last level:
@@ -276,13 +327,11 @@ void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float
     if (end > INT32_MAX || t.wrap_u == MOS_WRAP_MIRRORED_REPEAT || t.wrap_v == MOS_WRAP_MIRRORED_REPEAT) {
         for (int q = 0; q < quad_count; q++) {
             const SAMPLE_H(sample_lod) lod = SAMPLE_H(sample_level)(s, w0, h0, u + 4 * q, v + 4 * q, rho2_scale);
-            for (int l = 4 * q; l < 4 * q + 4; l++) SAMPLE_H(sample_lane)(s, lod, u[l], v[l], out, l);
+            for (int l = 4 * q; l < 4 * q + 4; l++) SAMPLE_H(sample_lane)(s, lod, u, v, l, cells, out);
         }
         return;
     }
-    const simd_lut16 lut_w = simd_lut16_load(tab_w);
-    const simd_lut16 lut_h = simd_lut16_load(tab_h);
-    const simd_lut16 lut_off = simd_lut16_load(tab_off);
+    const SAMPLE_H(sample_luts) lut = {simd_lut16_load(tab_w), simd_lut16_load(tab_h), simd_lut16_load(tab_off)};
 
     _Alignas(64) int32_t lane_l0[4 * SAMPLE_BLOCK + SIMD_LANES], lane_l1[4 * SAMPLE_BLOCK + SIMD_LANES];
     _Alignas(64) int32_t lane_w[4 * SAMPLE_BLOCK + SIMD_LANES];
@@ -318,23 +367,39 @@ void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float
                 for (int c = 0; c < 4; c++) co[c] = pad_out[c];
             }
             const simd_f lu = simd_loadu_f(cu), lv = simd_loadu_f(cv);
-            const simd_i l0 = simd_loadu_i(lane_l0 + 4 * q);
+            const simd_i l0 = simd_loadu_i(lane_l0 + 4 * q), l1 = simd_loadu_i(lane_l1 + 4 * q);
+            const simd_i lw = simd_loadu_i(lane_w + 4 * q);
             simd_i rb, ga;
-            SAMPLE_H(sample_bilinear_v)(&t, simd_lut16_get(lut_w, l0), simd_lut16_get(lut_h, l0),
-                                        simd_lut16_get(lut_off, l0), lu, lv, &rb, &ga);
-            if (two) { /* GL_LINEAR_MIPMAP_LINEAR: one more 8-bit step towards level l1 */
-                const simd_i l1 = simd_loadu_i(lane_l1 + 4 * q), lw = simd_loadu_i(lane_w + 4 * q);
-                simd_i rb1, ga1;
-                SAMPLE_H(sample_bilinear_v)(&t, simd_lut16_get(lut_w, l1), simd_lut16_get(lut_h, l1),
-                                            simd_lut16_get(lut_off, l1), lu, lv, &rb1, &ga1);
-                const simd_i lw2 = simd_add_i(lw, simd_sll_i(lw, 16));
-                rb = SAMPLE_H(sample_lerp8x2)(rb, rb1, lw2);
-                ga = SAMPLE_H(sample_lerp8x2)(ga, ga1, lw2);
+            float scale = 1.0f / 255.0f;
+            if (!cells) {
+                SAMPLE_H(sample_texel_v)(&t, &lut, l0, l1, lw, two, lu, lv, &rb, &ga);
+            } else {
+                /* Each lane's quad steps (sample_lane's dux ... dvy), then its
+                 * four taps summed: at most 4 * 255 per 16-bit half. */
+                _Alignas(64) float step[4][SIMD_LANES];
+                for (int i = 0; i < SIMD_LANES; i++) {
+                    const int b = i & ~3;
+                    step[0][i] = cu[b + 1] - cu[b], step[1][i] = cu[b + 2] - cu[b];
+                    step[2][i] = cv[b + 1] - cv[b], step[3][i] = cv[b + 2] - cv[b];
+                }
+                const simd_f dux = simd_load_f(step[0]), duy = simd_load_f(step[1]);
+                const simd_f dvx = simd_load_f(step[2]), dvy = simd_load_f(step[3]);
+                rb = ga = simd_set1_i(0);
+                for (int k = 0; k < 4; k++) {
+                    const simd_f sx = simd_set1_f(SAMPLE_TAP_STEP(k, 0)), sy = simd_set1_f(SAMPLE_TAP_STEP(k, 1));
+                    const simd_f tu = simd_add_f(simd_add_f(lu, simd_mul_f(sx, dux)), simd_mul_f(sy, duy));
+                    const simd_f tv = simd_add_f(simd_add_f(lv, simd_mul_f(sx, dvx)), simd_mul_f(sy, dvy));
+                    simd_i trb, tga;
+                    SAMPLE_H(sample_texel_v)(&t, &lut, l0, l1, lw, two, tu, tv, &trb, &tga);
+                    rb = simd_add_i(rb, trb);
+                    ga = simd_add_i(ga, tga);
+                }
+                scale = SAMPLE_CELL_SCALE;
             }
-            simd_storeu_f(co[0], SAMPLE_H(sample_unorm)(rb, 0));
-            simd_storeu_f(co[1], SAMPLE_H(sample_unorm)(ga, 0));
-            simd_storeu_f(co[2], SAMPLE_H(sample_unorm)(rb, 1));
-            simd_storeu_f(co[3], SAMPLE_H(sample_unorm)(ga, 1));
+            simd_storeu_f(co[0], SAMPLE_H(sample_unorm)(rb, 0, scale));
+            simd_storeu_f(co[1], SAMPLE_H(sample_unorm)(ga, 0, scale));
+            simd_storeu_f(co[2], SAMPLE_H(sample_unorm)(rb, 1, scale));
+            simd_storeu_f(co[3], SAMPLE_H(sample_unorm)(ga, 1, scale));
 
             if (lanes < SIMD_LANES)
                 for (int c = 0; c < 4; c++) memcpy(out[c] + first, pad_out[c], (size_t)lanes * sizeof(float));
@@ -345,6 +410,8 @@ void SAMPLE_FN(const mos_sampler *s, int quad_count, const float *u, const float
 #endif /* SIMD_LANES */
 
 #undef SAMPLE_BLOCK
+#undef SAMPLE_TAP_STEP
+#undef SAMPLE_CELL_SCALE
 #undef SAMPLE_QUADS
 #undef SAMPLE_H
 #undef SAMPLE_CAT

@@ -99,13 +99,25 @@ void texture_release(mos_sampler *s, const mos_allocator *a)
 
 void mos_sample_quads(const mos_sampler *s, int quad_count, const float *u, const float *v, float *const out[4])
 {
-    s->sample(s, quad_count, u, v, out, 1.0f);
+    s->sample(s, quad_count, u, v, out, 1.0f, false);
+}
+
+void texture_sample(const mos_sampler *s, float lane_px, bool cells, int quad_count, const float *u, const float *v,
+                    float *const out[4])
+{
+    /* per pixel: differences over lane_px pixels, divided by it (squared) */
+    const float scale = lane_px > 0.0f && lane_px != 1.0f ? 1.0f / (lane_px * lane_px) : 1.0f;
+    s->sample(s, quad_count, u, v, out, scale, cells);
 }
 
 void mos_sample_quads_spaced(const mos_sampler *s, float lane_px, int quad_count, const float *u, const float *v,
                              float *const out[4])
 {
-    /* per pixel: differences over lane_px pixels, divided by it (squared) */
-    const float scale = lane_px > 0.0f && lane_px != 1.0f ? 1.0f / (lane_px * lane_px) : 1.0f;
-    s->sample(s, quad_count, u, v, out, scale);
+    texture_sample(s, lane_px, false, quad_count, u, v, out);
+}
+
+void mos_sample_quads_batch(const mos_fs_batch *b, const mos_sampler *s, int quad_count, const float *u,
+                            const float *v, float *const out[4])
+{
+    texture_sample(s, b->lane_px, b->cells, quad_count, u, v, out);
 }

@@ -13,9 +13,10 @@
 
 /* Samples quads as mos_sample_quads says, each quad's squared footprint
  * (texels per lane step, squared) times rho2_scale before its level is
- * picked (mos_sample_quads_spaced); one variant per ISA. */
+ * picked (mos_sample_quads_spaced), with cells each lane the mean of its
+ * cell's four taps (mos_sample_quads_batch); one variant per ISA. */
 typedef void (*texture_sample_fn)(const mos_sampler *s, int quad_count, const float *u, const float *v,
-                                  float *const out[4], float rho2_scale);
+                                  float *const out[4], float rho2_scale, bool cells);
 
 struct mos_sampler {
     texture_sample_fn sample;  /* this context's ISA (set after texture_build) */
@@ -29,13 +30,19 @@ struct mos_sampler {
     uint32_t *storage;
 };
 
+/* Samples quads whose lanes are lane_px pixels apart (the level as a quad
+ * of pixels there picks it, mos_sample_quads_spaced); with cells, each lane
+ * averages its cell of the lane grid (mos_fs_batch.cells). */
+void texture_sample(const mos_sampler *s, float lane_px, bool cells, int quad_count, const float *u, const float *v,
+                    float *const out[4]);
+
 /* The one body (sample_tmp.h) compiled per ISA by sample_scalar.c,
  * sample_avx2.c and sample_avx512.c; the shader row of the ISA table
  * (shader_isa.h) holds one. */
-void texture_sample_quads_scalar(const mos_sampler *, int, const float *, const float *, float *const[4], float);
+void texture_sample_quads_scalar(const mos_sampler *, int, const float *, const float *, float *const[4], float, bool);
 #if defined(UTIL_X86)
-void texture_sample_quads_avx2(const mos_sampler *, int, const float *, const float *, float *const[4], float);
-void texture_sample_quads_avx512(const mos_sampler *, int, const float *, const float *, float *const[4], float);
+void texture_sample_quads_avx2(const mos_sampler *, int, const float *, const float *, float *const[4], float, bool);
+void texture_sample_quads_avx512(const mos_sampler *, int, const float *, const float *, float *const[4], float, bool);
 #endif
 
 /* Builds the mip chain (each level a bilinear blit of the one before, as

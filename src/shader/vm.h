@@ -61,6 +61,7 @@ typedef struct vm_io {
     const void *uniforms;
     const mos_sampler *const *textures; /* by unit; NULL entries sample as 0 */
     float lane_px;                      /* mos_fs_batch.lane_px: the quads' lane spacing, for texture levels */
+    bool cells;                         /* mos_fs_batch.cells: textures average each lane's cell */
     float *const *out;                  /* out[k][lane], k < the DAG's out_count */
     void *scratch;                      /* vm_scratch_bytes, 64-byte aligned */
     const struct shader_isa *hot;       /* the build of the bodies to run: shader_isa_select(the ISA) */

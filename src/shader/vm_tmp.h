@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "shader/texture.h"
 #include "shader/vm_code.h"
 
 #if !defined(VM_RUN_FN) || !defined(SIMD_LANES)
@@ -322,7 +323,7 @@ void VM_RUN_FN(const vm_program *p, const vm_io *io)
             const mos_sampler *s = io->textures ? io->textures[x->aux] : NULL;
             float *const o[4] = { t[x->d[0]], t[x->d[1]], t[x->d[2]], t[x->d[3]] };
             if (s) {
-                mos_sample_quads_spaced(s, io->lane_px, n / 4, t[x->a], t[x->b], o);
+                texture_sample(s, io->lane_px, io->cells, n / 4, t[x->a], t[x->b], o);
             } else {
                 for (int c = 0; c < 4; c++)
                     memset(o[c], 0, (size_t)n * sizeof(float));
