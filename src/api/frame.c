@@ -316,6 +316,11 @@ static frame_blur blur_settings(const mos_context *ctx, const frame_target *t)
     b.rate = d->shading_rate != 0.0f ? d->shading_rate : 1.0f;
     b.adaptive = d->adaptive_rate && b.mode == MOS_SAMPLING_DECOUPLED;
     b.bilinear = d->bilinear && b.mode == MOS_SAMPLING_DECOUPLED;
+    /* A blurred frame's shade serves every sample that takes it: the shaders'
+     * textures average its cell (the pixel, or the grid cell), as those
+     * samples would have seen it.  Bilinear lookups blend points instead;
+     * a frame without blur stays MSAA's, bit for bit. */
+    b.cells = blurred && b.mode == MOS_SAMPLING_DECOUPLED && !b.bilinear;
     b.cache_quads = d->cache_quads ? d->cache_quads : 1024;
     b.ranks = t->samples;
     for (int key = 0; key < 2; key++) b.rank_range[key] = t->ranked.range[key];

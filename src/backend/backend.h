@@ -32,9 +32,10 @@ typedef struct shade_result {
     uint8_t discard[4];
 } shade_result;
 typedef struct shade_scratch shade_scratch;
-typedef void (*shade_quads_fn)(shade_scratch *ss, const raster_quad *quads, int n, int spp, shade_result *out);
+typedef void (*shade_quads_fn)(shade_scratch *ss, const raster_quad *quads, int n, int spp, bool cells,
+                               shade_result *out);
 typedef void (*shade_points_fn)(shade_scratch *ss, const frame_tri *const *tris, const float *x, const float *y,
-                                const float *lane_px, int n, shade_result *out);
+                                const float *lane_px, bool cells, int n, shade_result *out);
 /* The resolve's lookup of a row of sixteen visibility-buffer entries in
  * its table of recent grid quads (recent_quads.h). */
 typedef struct recent_quads recent_quads;

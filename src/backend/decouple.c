@@ -120,9 +120,10 @@ static void order_pending(decouple_scratch *d)
 
 /* SHADE: the pending entries (order_pending), DECOUPLE_SHADE_QUADS quads
  * per call of the shade stage, which cuts them into fragment-shader
- * calls. */
-void decouple_shade(decouple_scratch *d, shade_scratch *ss, frame_worker_stats *st)
+ * calls, with the frame's cell filter (frame_blur.cells). */
+void decouple_shade(const decouple_ctx *c)
 {
+    decouple_scratch *d = c->d;
     order_pending(d);
     for (int i0 = 0; i0 < d->pending_count; i0 += DECOUPLE_SHADE_QUADS) {
         int n = d->pending_count - i0 < DECOUPLE_SHADE_QUADS ? d->pending_count - i0 : DECOUPLE_SHADE_QUADS;
@@ -133,13 +134,13 @@ void decouple_shade(decouple_scratch *d, shade_scratch *ss, frame_worker_stats *
             memcpy(d->y + 4 * q, e->y, sizeof e->y);
             d->lane_px[q] = e->lane_px;
         }
-        backend_shade_points(ss, d->tris, d->x, d->y, d->lane_px, n, d->results);
+        backend_shade_points(c->shade, d->tris, d->x, d->y, d->lane_px, c->f->blur.cells, n, d->results);
         for (int q = 0; q < n; q++) {
             const size_t at = 4 * (size_t)d->pending[i0 + q];
             memcpy(d->cache.rgba + at, d->results[q].rgba, sizeof d->results[q].rgba);
             memcpy(d->cache.discard + at, d->results[q].discard, sizeof d->results[q].discard);
         }
-        st->shade_invocations += 4u * (uint64_t)n;
+        c->st->shade_invocations += 4u * (uint64_t)n;
     }
     d->pending_count = 0;
 }
@@ -149,10 +150,13 @@ void decouple_shade(decouple_scratch *d, shade_scratch *ss, frame_worker_stats *
  * grid point was last used from another pixel (or never) counts (an entry
  * keeps its key while a write holds it), without a branch on the entries'
  * pixels, which are random. */
-void decouple_drain(decouple_scratch *d, shade_scratch *ss, frame_target *t, frame_worker_stats *st)
+void decouple_drain(const decouple_ctx *c)
 {
-    decouple_shade(d, ss, st);
-    shading_cache *c = &d->cache;
+    decouple_scratch *d = c->d;
+    frame_target *t = c->f->target;
+    frame_worker_stats *st = c->st;
+    decouple_shade(c);
+    shading_cache *cache = &d->cache;
     rop_run rop = backend_rop_run(t);
     const size_t S = (size_t)t->samples;
     uint64_t points = 0, refs = 0;
@@ -161,7 +165,7 @@ void decouple_drain(decouple_scratch *d, shade_scratch *ss, frame_target *t, fra
         const queued_write *w = &d->writes[i];
         const size_t at = 4 * (size_t)w->entry + w->lane;
         if (area) {
-            uint32_t *last = &c->last_pixel[at];
+            uint32_t *last = &cache->last_pixel[at];
             points += *last == UINT32_MAX;
             refs += *last != w->pixel;
             *last = w->pixel;
@@ -169,13 +173,13 @@ void decouple_drain(decouple_scratch *d, shade_scratch *ss, frame_target *t, fra
         uint32_t rgba;
         bool shaded;  /* false: discarded, nothing written */
         if (w->n == 1) {  /* the nearest point */
-            shaded = !c->discard[at];
-            rgba = c->rgba[at];
-            shading_cache_unref(c, w->entry);
+            shaded = !cache->discard[at];
+            rgba = cache->rgba[at];
+            shading_cache_unref(cache, w->entry);
         } else {
             const write_taps *tp = &d->taps[i];
-            shaded = bilinear_mix(c, tp->code, tp->wx, tp->wy, &rgba);
-            for (int k = 0; k < 4; k++) shading_cache_unref(c, tp->code[k] >> 2);
+            shaded = bilinear_mix(cache, tp->code, tp->wx, tp->wy, &rgba);
+            for (int k = 0; k < 4; k++) shading_cache_unref(cache, tp->code[k] >> 2);
         }
         if (shaded) backend_rop_write(t, &rop, w->tri, (size_t)w->pixel * S + w->sample, w->z, rgba);
     }
@@ -211,7 +215,7 @@ static int32_t new_entry(decouple_scratch *d, const decouple_ctx *c, const frame
     int32_t e = try_new_entry(d, c, tri, qx, qy, keyed, px, py);
     if (e == CACHE_NONE) {
         c->st->cache_stalls++;
-        decouple_drain(d, c->shade, c->f->target, c->st);
+        decouple_drain(c);
         e = try_new_entry(d, c, tri, qx, qy, keyed, px, py);
     }
     return e;
@@ -271,7 +275,7 @@ static queued_write *queue_write(decouple_scratch *d, const frame_tri *tri, uint
 static queued_write *push_ref(decouple_scratch *d, const decouple_ctx *c, const frame_tri *tri, uint32_t pixel,
                               int sample, float z, int32_t entry, int lane)
 {
-    if (d->write_count == DECOUPLE_WRITE_CAP) decouple_drain(d, c->shade, c->f->target, c->st);
+    if (d->write_count == DECOUPLE_WRITE_CAP) decouple_drain(c);
     return queue_write(d, tri, pixel, sample, z, entry, lane);
 }
 
@@ -359,7 +363,7 @@ static void decouple_block_samples(decouple_scratch *d, const decouple_ctx *c, c
     }
     /* Room for the block's writes first (a stall in new_entry may drain
      * the queue too, which only makes more). */
-    if (d->write_count > DECOUPLE_WRITE_CAP - STOCH_LANES) decouple_drain(d, c->shade, c->f->target, c->st);
+    if (d->write_count > DECOUPLE_WRITE_CAP - STOCH_LANES) decouple_drain(c);
     const uint32_t width = (uint32_t)t->width, pixel0 = (uint32_t)blk->y0 * width + (uint32_t)blk->x0;
     int32_t e = CACHE_NONE, qx_last = INT32_MIN, qy_last = INT32_MIN;  /* grid quads are within +-2^29 */
     uint64_t repeats = 0;

@@ -44,8 +44,8 @@ void decouple_block(void *consumer, const stoch_block *blk);
 shading_cache *decouple_cache(decouple_scratch *d);
 int32_t decouple_new_grid_entry(decouple_scratch *d, const decouple_ctx *c, const frame_tri *tri, int32_t qx,
                                 int32_t qy, int px, int py);
-void decouple_shade(decouple_scratch *d, shade_scratch *ss, frame_worker_stats *st);
+void decouple_shade(const decouple_ctx *c);
 /* Shades what is pending and applies every queued write, in order. */
-void decouple_drain(decouple_scratch *d, shade_scratch *ss, frame_target *t, frame_worker_stats *st);
+void decouple_drain(const decouple_ctx *c);
 
 #endif

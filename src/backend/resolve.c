@@ -155,7 +155,7 @@ static void release_held(resolve_ctx *r)
 static void resolve_flush(resolve_ctx *r, vis_pos to)
 {
     const decouple_ctx *c = r->c;
-    decouple_shade(c->d, c->shade, c->st);
+    decouple_shade(c);
     const bool discards = held_discard(r->vb, r->cache);
     r->visible +=
         resolve_writes(r->vb, r->cache, c->f->target, c->f->hot, r->done, to, discards, r->clear_color, r->depth, c->st);

@@ -27,13 +27,13 @@ void *shade_user_scratch(shade_scratch *s) { return s->user_scratch; }
 
 void backend_shade_isa(shade_scratch *ss, const backend_isa *hot) { ss->hot = hot; }
 
-void backend_shade(shade_scratch *ss, const raster_quad *quads, int n, int spp, shade_result *out)
+void backend_shade(shade_scratch *ss, const raster_quad *quads, int n, int spp, bool cells, shade_result *out)
 {
-    ss->hot->shade_quads(ss, quads, n, spp, out);
+    ss->hot->shade_quads(ss, quads, n, spp, cells, out);
 }
 
 void backend_shade_points(shade_scratch *ss, const frame_tri *const *tris, const float *x, const float *y,
-                          const float *lane_px, int n, shade_result *out)
+                          const float *lane_px, bool cells, int n, shade_result *out)
 {
-    ss->hot->shade_points(ss, tris, x, y, lane_px, n, out);
+    ss->hot->shade_points(ss, tris, x, y, lane_px, cells, n, out);
 }

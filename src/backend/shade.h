@@ -22,16 +22,16 @@ struct shade_scratch {
     const backend_isa *hot;  /* this frame's build of the stage; hot->isa is told to the fragment shader */
 };
 
-void shade_quads_scalar(shade_scratch *, const raster_quad *, int, int, shade_result *);
-void shade_points_scalar(shade_scratch *, const frame_tri *const *, const float *, const float *, const float *, int,
-                         shade_result *);
+void shade_quads_scalar(shade_scratch *, const raster_quad *, int, int, bool, shade_result *);
+void shade_points_scalar(shade_scratch *, const frame_tri *const *, const float *, const float *, const float *, bool,
+                         int, shade_result *);
 #if defined(UTIL_X86)
-void shade_quads_avx2(shade_scratch *, const raster_quad *, int, int, shade_result *);
-void shade_points_avx2(shade_scratch *, const frame_tri *const *, const float *, const float *, const float *, int,
-                         shade_result *);
-void shade_quads_avx512(shade_scratch *, const raster_quad *, int, int, shade_result *);
-void shade_points_avx512(shade_scratch *, const frame_tri *const *, const float *, const float *, const float *, int,
-                         shade_result *);
+void shade_quads_avx2(shade_scratch *, const raster_quad *, int, int, bool, shade_result *);
+void shade_points_avx2(shade_scratch *, const frame_tri *const *, const float *, const float *, const float *, bool,
+                         int, shade_result *);
+void shade_quads_avx512(shade_scratch *, const raster_quad *, int, int, bool, shade_result *);
+void shade_points_avx512(shade_scratch *, const frame_tri *const *, const float *, const float *, const float *, bool,
+                         int, shade_result *);
 #endif
 
 #endif

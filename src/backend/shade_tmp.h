@@ -86,8 +86,10 @@ static void interpolate(shade_scratch *ss, const frame_tri *const *tris, int cou
 }
 
 /* Runs d's fragment shader over the filled lanes of count quads, their
- * lanes lane_px pixels apart, and packs the results into out[0..count). */
-static void run_fragment(shade_scratch *ss, const frame_draw *d, int count, float lane_px, shade_result *out)
+ * lanes lane_px pixels apart (with cells: shading-grid points standing for
+ * their cells), and packs the results into out[0..count). */
+static void run_fragment(shade_scratch *ss, const frame_draw *d, int count, float lane_px, bool cells,
+                         shade_result *out)
 {
     memset(ss->discard, 0, (size_t)count * 4);
     const float *vars[MOS_MAX_VARYINGS];
@@ -108,6 +110,7 @@ static void run_fragment(shade_scratch *ss, const frame_draw *d, int count, floa
         .user = d->user,
         .scratch = d->scratch_bytes ? ss->user_scratch : NULL,
         .lane_px = lane_px,
+        .cells = cells,
     };
     d->fragment(&b);
     uint32_t rgba[BACKEND_SHADE_LANES];
@@ -118,7 +121,7 @@ static void run_fragment(shade_scratch *ss, const frame_draw *d, int count, floa
     }
 }
 
-void SHADE_QUADS_FN(shade_scratch *ss, const raster_quad *quads, int n, int spp, shade_result *out)
+void SHADE_QUADS_FN(shade_scratch *ss, const raster_quad *quads, int n, int spp, bool cells, shade_result *out)
 {
     for (int i = 0; i < n;) {
         const frame_draw *d = quads[i].tri->draw;
@@ -130,13 +133,13 @@ void SHADE_QUADS_FN(shade_scratch *ss, const raster_quad *quads, int n, int spp,
             for (int q = i; q < j; q++) tris[q - i] = quads[q].tri;
             interpolate(ss, tris, j - i);
         }
-        run_fragment(ss, d, j - i, 1.0f, out + i);
+        run_fragment(ss, d, j - i, 1.0f, cells, out + i);
         i = j;
     }
 }
 
 void SHADE_POINTS_FN(shade_scratch *ss, const frame_tri *const *tris, const float *x, const float *y,
-                     const float *lane_px, int n, shade_result *out)
+                     const float *lane_px, bool cells, int n, shade_result *out)
 {
     for (int i = 0; i < n;) {
         const frame_draw *d = tris[i]->draw;
@@ -147,7 +150,7 @@ void SHADE_POINTS_FN(shade_scratch *ss, const frame_tri *const *tris, const floa
         memcpy(ss->frag_y, y + 4 * i, (size_t)lanes * sizeof(float));
         memset(ss->live, 1, (size_t)lanes);
         if (d->varying_count) interpolate(ss, tris + i, j - i);
-        run_fragment(ss, d, j - i, lane_px[i], out + i);
+        run_fragment(ss, d, j - i, lane_px[i], cells, out + i);
         i = j;
     }
 }

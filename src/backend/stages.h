@@ -56,12 +56,16 @@ void *shade_user_scratch(shade_scratch *s);
 /* The build of the shade stage to run, and the instruction set the fragment
  * shaders are told (per bin, from the frame). */
 void backend_shade_isa(shade_scratch *ss, const backend_isa *hot);
-void backend_shade(shade_scratch *ss, const raster_quad *quads, int n, int spp, shade_result *out);
+/* Shades n pixel quads (the 2D path), with cells each lane standing for its
+ * pixel (frame_blur.cells). */
+void backend_shade(shade_scratch *ss, const raster_quad *quads, int n, int spp, bool cells, shade_result *out);
 /* Shades n quads whose 4 lanes each sit at (x, y)[4 q + lane] in the
  * planes' space of tris[q] (the decoupled shading grid), lane_px[q] pixels
- * apart (the shader's texture levels are taken per pixel); all lanes live. */
+ * apart (the shader's texture levels are taken per pixel), with cells each
+ * lane standing for its cell of the grid (mos_fs_batch.cells); all lanes
+ * live. */
 void backend_shade_points(shade_scratch *ss, const frame_tri *const *tris, const float *x, const float *y,
-                          const float *lane_px, int n, shade_result *out);
+                          const float *lane_px, bool cells, int n, shade_result *out);
 uint32_t backend_blend(mos_blend mode, uint32_t src, uint32_t dst);
 /* The ROP's rule for one sample (colour/depth index idx) of a draw: depth
  * test, depth write, blend.  false when the depth test rejected it.  Both

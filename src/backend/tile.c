@@ -178,13 +178,13 @@ static void flush_writes(backend_scratch *s, const frame_state *f, bool depth_de
     s->pristine = false;
     const int n = s->pending;
     if (n) {
-        backend_shade(s->shade, s->quads, n, f->target->samples, s->results);
+        backend_shade(s->shade, s->quads, n, f->target->samples, f->blur.cells, s->results);
         backend_rop(f->target, s->quads, s->z, n, s->results);
         st->shade_invocations += 4u * (uint64_t)n;
         if (f->target->recording) inspect_quads(f->target, s->quads, n);
         s->pending = 0;
     }
-    if (s->queued) decouple_drain(s->dec, s->shade, f->target, st);
+    if (s->queued) decouple_drain(&(decouple_ctx){.d = s->dec, .f = f, .shade = s->shade, .st = st});
     s->queued = false;
     if (s->vis_run) {
         decouple_resolve(&(decouple_ctx){.d = s->dec, .f = f, .shade = s->shade, .st = st}, &s->vis, f->clear_color,

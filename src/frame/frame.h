@@ -282,6 +282,7 @@ typedef struct frame_blur {
     float jitter_x, jitter_y;  /* MSAA: clip x, y moved by these times w (mos_blur_desc.pixel_offset) */
     float rate;             /* shading-grid points per pixel edge */
     bool adaptive, bilinear;
+    bool cells;             /* a shade stands for its cell (mos_fs_batch.cells): DECOUPLED, blurred, nearest lookups */
     int cache_quads;
     /* The target's samples ranked by time (FRAME_RANK_T) and lens u
      * (FRAME_RANK_U): ranks and, per key, the [min, max] of each rank. */
