@@ -314,9 +314,10 @@ typedef struct mos_fs_batch {
     float lane_px;                 /* pixels between neighbouring lanes of a quad: 1 (or 0) for
                                     * pixel quads, 1 / rate for decoupled shading-grid quads;
                                     * pass it to mos_sample_quads_spaced */
-    bool cells;                    /* the lanes are decoupled shading-grid points, each standing for
-                                    * the cell of lane_px pixels around it: textures average the
-                                    * cell (mos_sample_quads_batch) as supersampling would */
+    bool cells;                    /* each lane stands for the cell of lane_px pixels around it (a
+                                    * shading-grid point, or a pixel, of a blurred decoupled frame):
+                                    * textures average the cell (mos_sample_quads_batch), as the
+                                    * samples it serves would see it */
 } mos_fs_batch;
 
 /* What a fragment shader of batch b should call: mos_sample_quads_spaced

@@ -86,8 +86,8 @@ static void interpolate(shade_scratch *ss, const frame_tri *const *tris, int cou
 }
 
 /* Runs d's fragment shader over the filled lanes of count quads, their
- * lanes lane_px pixels apart (with cells: shading-grid points standing for
- * their cells), and packs the results into out[0..count). */
+ * lanes lane_px pixels apart (with cells, each lane standing for its cell:
+ * mos_fs_batch.cells), and packs the results into out[0..count). */
 static void run_fragment(shade_scratch *ss, const frame_draw *d, int count, float lane_px, bool cells,
                          shade_result *out)
 {

@@ -184,11 +184,11 @@ static void flush_writes(backend_scratch *s, const frame_state *f, bool depth_de
         if (f->target->recording) inspect_quads(f->target, s->quads, n);
         s->pending = 0;
     }
-    if (s->queued) decouple_drain(&(decouple_ctx){.d = s->dec, .f = f, .shade = s->shade, .st = st});
+    const decouple_ctx dc = {.d = s->dec, .f = f, .shade = s->shade, .st = st};
+    if (s->queued) decouple_drain(&dc);
     s->queued = false;
     if (s->vis_run) {
-        decouple_resolve(&(decouple_ctx){.d = s->dec, .f = f, .shade = s->shade, .st = st}, &s->vis, f->clear_color,
-                         !depth_dead);
+        decouple_resolve(&dc, &s->vis, f->clear_color, !depth_dead);
         if (s->unwritten) vis_clear_untouched(&s->vis, f->target, f->clear_color);  /* the run wrote the rest */
         s->unwritten = false;
     }
