@@ -7,7 +7,9 @@
  * must pass the rank's edge bounds (stoch_edge_plane, the walk's planes,
  * with its slack).  The reference here is the float test itself, not exact
  * geometry: the bounds must keep what it takes, rounding included.  And
- * the walks' block masks of a box against its pixels counted one by one.
+ * the walks' block masks of a box against its pixels counted one by one;
+ * the samples' offsets in their pixels (stoch_lane_offsets) against their
+ * definition in double precision.
  * Fed by make test. */
 #include "check.h"
 
@@ -223,9 +225,43 @@ static void test_box_lanes(void)
     CHECK(wrong == 0);
 }
 
+/* stoch_lane_offsets on window coordinates of every subpixel step in
+ * [0, 64) at rates from 1/16 to 16: s less its offset is the centre of
+ * the stretch its pixel and its cell (1 / rate from 0) share, to a float's
+ * rounding, so that a static sample keeps its pixel and its grid point
+ * (floor(s rate)); at rate 1 the centre is exactly the pixel's. */
+static void test_sample_offsets(void)
+{
+    static const float rates[] = {1.0f, 2.0f, 1.5f, 0.5f, 0.37f, 3.0f, 16.0f, 0.0625f, 0.8f};
+    float s[64 * FRAME_SUBPIXELS], o[64 * FRAME_SUBPIXELS];
+    const int n = 64 * FRAME_SUBPIXELS;
+    for (int i = 0; i < n; i++) s[i] = (float)i / (float)FRAME_SUBPIXELS;
+    int checked = 0, off = 0, moved = 0, unit = 0;
+    for (size_t r = 0; r < sizeof rates / sizeof rates[0]; r++) {
+        const float rate = rates[r];
+        stoch_lane_offsets(s, o, n, rate);
+        for (int i = 0; i < n; i++) {
+            const double p = floor((double)s[i]), k = floor((double)s[i] * (double)rate);
+            const double lo = fmax(p, k / (double)rate), hi = fmin(p + 1.0, (k + 1.0) / (double)rate);
+            const float c = s[i] - o[i];
+            off += fabs((double)c - 0.5 * (lo + hi)) > 1e-5 * (1.0 + (double)s[i]);
+            moved += floorf(c) != floorf(s[i]) || util_floor_i32(c * rate) != util_floor_i32(s[i] * rate);
+            if (rate == 1.0f) unit += c != (float)p + 0.5f;
+            checked++;
+        }
+    }
+    printf("  %d offsets: %d off the centre, %d left their pixel or cell, %d not the pixel's centre at rate 1\n",
+           checked, off, moved, unit);
+    CHECK(checked == n * (int)(sizeof rates / sizeof rates[0]));
+    CHECK(off == 0);
+    CHECK(moved == 0);
+    CHECK(unit == 0);
+}
+
 int main(void)
 {
     TEST_RUN(test_box_lanes);
+    TEST_RUN(test_sample_offsets);
     TEST_RUN(test_edge_bounds_keep_samples);
     return TEST_EXIT();
 }

@@ -207,6 +207,7 @@ typedef struct frame_tri_blur {
     float sign[3];
     float ref[3][3];  /* vertex i of the reference as (x W, y W, W) in its grid space */
     float rate;       /* shading-grid points per unit of the reference space */
+    float centre;     /* 1: DECOUPLED, the reference in window pixels (stoch_lane_offsets apply); else 0 */
     /* The rasterizer visits the samples rank by rank (raster.h): ranked by
      * time when the triangle moves, else by lens u; rank holds where the
      * triangle can be at each rank (below). */

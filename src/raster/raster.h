@@ -111,18 +111,20 @@ typedef struct raster_view {
     int width, height;
     const frame_samples *samples;
     float rate;  /* the stochastic path's shading grid for static triangles: points per pixel edge */
+    bool centred;  /* their reference points less the samples' offsets (stoch_lane_offsets): DECOUPLED */
     int32_t lane_depth[16];  /* floats from depth[y0][x0][0] to depth[y0 + l / 4][x0 + l % 4][0], lane l */
     raster_zslots zs;
 } raster_view;
 
 static inline void raster_view_init(raster_view *v, const float *depth, int width, int height,
-                                    const frame_samples *sp, float rate)
+                                    const frame_samples *sp, float rate, bool centred)
 {
     v->depth = depth;
     v->width = width;
     v->height = height;
     v->samples = sp;
     v->rate = rate;
+    v->centred = centred;
     const int S = sp->count;
     for (int l = 0; l < 16; l++) v->lane_depth[l] = ((l >> 2) * width + (l & 3)) * S;
     raster_zslots *zs = &v->zs;
@@ -182,7 +184,8 @@ static inline float raster_grid_clamp(float g)
  * (frame_ranked, stoch_rank_walk_tmp.h).  Fed by backend/tile.c. */
 /* Lane (y & 3) * 4 + (x & 3) of a block: for each covered lane, the
  * sample's window depth, where it lands in the triangle's shading
- * reference (for a static, sharp triangle: the sample itself), and the
+ * reference less its offset in its pixel (stoch_lane_offsets; for a
+ * static, sharp triangle: its pixel's centre, at rate 1), and the
  * grid point at or below that on the triangle's shading grid (floor of the
  * point times the grid's rate: the nearest point's quad is (gx >> 1,
  * gy >> 1)).  The rate is the triangle's (frame_tri_blur.rate) or, static, the
@@ -236,8 +239,9 @@ typedef void (*stoch_walk_fn)(const frame_tri *tri, const raster_view *v, const 
 /* The block test of a static, sharp triangle: sample[lane] is each lane's
  * sample index, tested against the fixed-point edges of the 2D rasterizer
  * (so that decoupled and MSAA agree without blur); grid points at `rate`
- * per pixel edge. */
-uint32_t stoch_block_static(const frame_tri *t, const frame_samples *sp, float rate, int x0, int y0,
+ * per pixel edge; reference points less the samples' offsets where
+ * `centred`. */
+uint32_t stoch_block_static(const frame_tri *t, const frame_samples *sp, float rate, bool centred, int x0, int y0,
                             const uint8_t *sample, uint32_t mask, stoch_hits *out);
 
 /* Every hot loop of this stage has one body (raster_tmp.h, stoch_walk_tmp.h)

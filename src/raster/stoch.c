@@ -8,8 +8,9 @@
 #include <string.h>
 
 #include "raster/stoch.h"
+#include "raster/stoch_lane.h"
 
-uint32_t stoch_block_static(const frame_tri *t, const frame_samples *sp, float rate, int x0, int y0,
+uint32_t stoch_block_static(const frame_tri *t, const frame_samples *sp, float rate, bool centred, int x0, int y0,
                             const uint8_t *sample, uint32_t mask, stoch_hits *out)
 {
     uint32_t hit = 0;
@@ -21,8 +22,12 @@ uint32_t stoch_block_static(const frame_tri *t, const frame_samples *sp, float r
         if (!inside) continue;
         hit |= 1u << l;
         out->z[l] = raster_sample_depth(t, sp, px, py, s);
-        out->rx[l] = (float)px + sp->fx[s];
-        out->ry[l] = (float)py + sp->fy[s];
+        const float xy[2] = {(float)px + sp->fx[s], (float)py + sp->fy[s]};
+        float o[2];  /* its offsets in its pixel (stoch_lane_offsets): the reference is the centre */
+        stoch_lane_offsets(xy, o, 1, rate);
+        stoch_lane_offsets(xy + 1, o + 1, 1, rate);
+        out->rx[l] = centred ? xy[0] - o[0] : xy[0];
+        out->ry[l] = centred ? xy[1] - o[1] : xy[1];
         out->gx[l] = util_floor_i32(raster_grid_clamp(out->rx[l] * rate));
         out->gy[l] = util_floor_i32(raster_grid_clamp(out->ry[l] * rate));
     }
@@ -53,7 +58,8 @@ void raster_stochastic_static(const frame_tri *tri, const raster_view *v, const 
         for (int by = box.by_first; by < y1; by += 4) {
             for (int bx = box.bx_first; bx < x1; bx += 4) {
                 const uint32_t mask = stoch_box_lanes(&box, bx, by);
-                blk.covered = stoch_block_static(tri, v->samples, v->rate, bx, by, sample, mask, &blk.hits);
+                blk.covered =
+                    stoch_block_static(tri, v->samples, v->rate, v->centred, bx, by, sample, mask, &blk.hits);
                 counts->stoch_candidates += (uint64_t)__builtin_popcount(mask);
                 counts->stoch_tested += (uint64_t)__builtin_popcount(mask);
                 counts->stoch_covered += (uint64_t)__builtin_popcount(blk.covered);

@@ -187,4 +187,30 @@ static inline void stoch_lane_reference(const frame_tri_blur *b, float w0, float
     *ry = Y / W;
 }
 
+/* Each of n samples' offsets o = s - c along one axis (s its window
+ * coordinate) from the centre c of the stretch its pixel and its shading
+ * cell share (cells 1 / rate long from 0): the pixel's centre where a cell
+ * holds whole pixels, the cell's where a pixel holds whole cells.  A
+ * sample's reference point moves by -o before its grid point is taken
+ * (stoch_hits), so that it is where the pixel's (or cell's) centre would
+ * see the triangle at the sample's (u, v, t): the grid point of a static
+ * sample stays its own, and a blurred one lands where the lens and the
+ * motion take it from there, not spread a pixel wider by the sample's
+ * place in its pixel, which the cell filter (mos_fs_batch.cells) averages
+ * over already.  Rate 1, the usual grid, in four operations a lane (the
+ * same bits as the general case). */
+static inline void stoch_lane_offsets(const float *restrict s, float *restrict o, int n, float rate)
+{
+    if (rate == 1.0f) {
+        for (int l = 0; l < n; l++) o[l] = s[l] - (floorf(s[l]) + 0.5f);
+        return;
+    }
+    const float cell = 1.0f / rate;
+    for (int l = 0; l < n; l++) {
+        const float p = floorf(s[l]), c0 = floorf(s[l] * rate) * cell, c1 = c0 + cell;
+        const float lo = p > c0 ? p : c0, hi = p + 1.0f < c1 ? p + 1.0f : c1;
+        o[l] = s[l] - 0.5f * (lo + hi);
+    }
+}
+
 #endif

@@ -163,7 +163,15 @@ static void STOCH_GROUP(const frame_tri *tri, const stoch_setup *restrict S, con
         stoch_expand16(G.z[e], S->z[e] + i0);
         stoch_expand16(G.w[e], S->w[e] + i0);
     }
-    const float rate = b->rate;
+    const float rate = b->rate, centre = b->centre;
+    /* The samples' offsets in their pixels (stoch_lane_offsets): at rate 1
+     * the same in every block (blocks start at whole pixels). */
+    _Alignas(64) float ox[STOCH_LANES], oy[STOCH_LANES];
+    const bool per_block = rate != 1.0f;
+    if (!per_block) {
+        stoch_lane_offsets(OX, ox, STOCH_LANES, rate);
+        stoch_lane_offsets(OY, oy, STOCH_LANES, rate);
+    }
     const int bx_first = x0 & ~3, by_first = y0 & ~3;
     stoch_block blk;
     blk.tri = tri;
@@ -199,10 +207,18 @@ static void STOCH_GROUP(const frame_tri *tri, const stoch_setup *restrict S, con
             m &= STOCH_MASK16(hit);
             if (!m) continue;
             covered += (uint64_t)__builtin_popcount(m);
+            if (per_block) {
+                _Alignas(64) float xs[STOCH_LANES], ys[STOCH_LANES];
+                for (int l = 0; l < STOCH_LANES; l++) xs[l] = fx + OX[l], ys[l] = fy + OY[l];
+                stoch_lane_offsets(xs, ox, STOCH_LANES, rate);
+                stoch_lane_offsets(ys, oy, STOCH_LANES, rate);
+            }
 #pragma GCC ivdep /* the lanes are distinct */
             for (int l = 0; l < STOCH_LANES; l++) {  /* the reference point, then the grid point */
                 float rx, ry;
                 stoch_lane_reference(b, w0[l], w1[l], w2[l], &rx, &ry);
+                rx -= centre * ox[l];
+                ry -= centre * oy[l];
                 blk.hits.rx[l] = rx;
                 blk.hits.ry[l] = ry;
                 blk.hits.gx[l] = util_floor_i32(raster_grid_clamp(rx * rate));
