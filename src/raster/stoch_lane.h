@@ -38,15 +38,27 @@ static inline int stoch_edge_inside(float e, float gx, float gy)
  * rounding errors cancel in the ratio, where over det they do not, and for
  * a triangle of a few pixels far from the window's origin they are
  * percents of its edge values, enough to lose depth tests to a surface
- * behind it. */
-static inline int stoch_lane_inside(const float c[3][3], float x, float y, float e[3])
+ * behind it.  An edge value is c0 x + (c1 y + c2): the tuple walk takes
+ * the parenthesis once per block row (stoch_edge_row, then
+ * stoch_lane_inside_row); every path sums in that order, so two triangles
+ * sharing an edge still get exact negatives. */
+static inline float stoch_edge_row(const float c[3], float y)
 {
-    for (int k = 0; k < 3; k++) e[k] = c[k][0] * x + c[k][1] * y + c[k][2];
+    return c[1] * y + c[2];
+}
+static inline int stoch_lane_inside_row(const float c[3][3], float x, const float row[3], float e[3])
+{
+    for (int k = 0; k < 3; k++) e[k] = c[k][0] * x + row[k];
     int ok = 1;
     for (int k = 0; k < 3; k++) ok &= stoch_edge_inside(e[k], c[k][0], c[k][1]);
     /* The hit lies at w = det / (e0 + e1 + e2) (e's sign is det's): in
      * front of the eye. */
     return ok & (e[0] + e[1] + e[2] > 0.0f);
+}
+static inline int stoch_lane_inside(const float c[3][3], float x, float y, float e[3])
+{
+    const float row[3] = {stoch_edge_row(c[0], y), stoch_edge_row(c[1], y), stoch_edge_row(c[2], y)};
+    return stoch_lane_inside_row(c, x, row, e);
 }
 static inline int stoch_lane_edges(int cull_back, const float c[3][3], float x, float y, float det, float e[3])
 {

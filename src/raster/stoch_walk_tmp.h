@@ -179,10 +179,18 @@ static void STOCH_GROUP(const frame_tri *tri, const stoch_setup *restrict S, con
     blk.group = g;
     uint64_t tested = 0, covered = 0;  /* counted here: emit may write *counts (no register copy) */
     for (int by = by_first; by < y1; by += 4) {
+        _Alignas(64) float row[3][STOCH_LANES];  /* the edges' part that the row's blocks share */
+        const float fy = (float)by;
+#pragma GCC ivdep /* the lanes are distinct */
+        for (int l = 0; l < STOCH_LANES; l++)
+            for (int k = 0; k < 3; k++) {
+                const float c[3] = {G.c[k][0][l], G.c[k][1][l], G.c[k][2][l]};
+                row[k][l] = stoch_edge_row(c, fy + OY[l]);
+            }
         for (int bx = bx_first; bx < x1; bx += 4) {
             const uint32_t mask = cut ? classes & stoch_box_lanes(cut, bx, by) : classes;
             tested += (uint64_t)__builtin_popcount(mask);  /* every candidate is tested */
-            const float fx = (float)bx, fy = (float)by;
+            const float fx = (float)bx;
             _Alignas(64) int hit[STOCH_LANES];
             _Alignas(64) float w0[STOCH_LANES], w1[STOCH_LANES], w2[STOCH_LANES];
 #pragma GCC ivdep /* the lanes are distinct */
@@ -190,8 +198,9 @@ static void STOCH_GROUP(const frame_tri *tri, const stoch_setup *restrict S, con
                 const float c[3][3] = {{G.c[0][0][l], G.c[0][1][l], G.c[0][2][l]},
                                        {G.c[1][0][l], G.c[1][1][l], G.c[1][2][l]},
                                        {G.c[2][0][l], G.c[2][1][l], G.c[2][2][l]}};
+                const float r[3] = {row[0][l], row[1][l], row[2][l]};
                 float e[3];
-                hit[l] = -stoch_lane_inside(c, fx + OX[l], fy + OY[l], e);  /* det: in the box (setup) */
+                hit[l] = -stoch_lane_inside_row(c, fx + OX[l], r, e);  /* det: in the box (setup) */
                 w0[l] = e[0];
                 w1[l] = e[1];
                 w2[l] = e[2];
