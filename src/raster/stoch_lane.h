@@ -190,13 +190,17 @@ static inline int stoch_lane_warp(const frame_tri_blur *b, float x, float y, flo
 
 /* Where a covered sample with weights (w0, w1, w2) lands in the shading
  * reference (seed 001, 4.4): the same barycentrics on the reference. */
-static inline void stoch_lane_reference(const frame_tri_blur *b, float w0, float w1, float w2, float *rx, float *ry)
+static inline void stoch_lane_reference_of(const float ref[3][3], float w0, float w1, float w2, float *rx, float *ry)
 {
-    const float X = w0 * b->ref[0][0] + w1 * b->ref[1][0] + w2 * b->ref[2][0];
-    const float Y = w0 * b->ref[0][1] + w1 * b->ref[1][1] + w2 * b->ref[2][1];
-    const float W = w0 * b->ref[0][2] + w1 * b->ref[1][2] + w2 * b->ref[2][2];
+    const float X = w0 * ref[0][0] + w1 * ref[1][0] + w2 * ref[2][0];
+    const float Y = w0 * ref[0][1] + w1 * ref[1][1] + w2 * ref[2][1];
+    const float W = w0 * ref[0][2] + w1 * ref[1][2] + w2 * ref[2][2];
     *rx = X / W;
     *ry = Y / W;
+}
+static inline void stoch_lane_reference(const frame_tri_blur *b, float w0, float w1, float w2, float *rx, float *ry)
+{
+    stoch_lane_reference_of(b->ref, w0, w1, w2, rx, ry);
 }
 
 /* Each of n samples' offsets o = s - c along one axis (s its window

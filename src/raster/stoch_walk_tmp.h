@@ -172,6 +172,12 @@ static void STOCH_GROUP(const frame_tri *tri, const stoch_setup *restrict S, con
         stoch_lane_offsets(OX, ox, STOCH_LANES, rate);
         stoch_lane_offsets(OY, oy, STOCH_LANES, rate);
     }
+    /* The reference's vertices in every lane: operands the block loop
+     * reads, where broadcasts in it would be made again for every block. */
+    _Alignas(64) float ref[3][3][STOCH_LANES];
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++)
+            for (int l = 0; l < STOCH_LANES; l++) ref[i][k][l] = b->ref[i][k];
     const int bx_first = x0 & ~3, by_first = y0 & ~3;
     stoch_block blk;
     blk.tri = tri;
@@ -225,7 +231,10 @@ static void STOCH_GROUP(const frame_tri *tri, const stoch_setup *restrict S, con
 #pragma GCC ivdep /* the lanes are distinct */
             for (int l = 0; l < STOCH_LANES; l++) {  /* the reference point, then the grid point */
                 float rx, ry;
-                stoch_lane_reference(b, w0[l], w1[l], w2[l], &rx, &ry);
+                const float r[3][3] = {{ref[0][0][l], ref[0][1][l], ref[0][2][l]},
+                                       {ref[1][0][l], ref[1][1][l], ref[1][2][l]},
+                                       {ref[2][0][l], ref[2][1][l], ref[2][2][l]}};
+                stoch_lane_reference_of(r, w0[l], w1[l], w2[l], &rx, &ry);
                 rx -= centre * ox[l];
                 ry -= centre * oy[l];
                 blk.hits.rx[l] = rx;
