@@ -27,6 +27,14 @@ static uint32_t next(void)
     rng ^= rng << 5;
     return rng;
 }
+
+/* A w x h texture of random texels in px (w * h * 4 bytes, which the
+ * sampler keeps); false when it could not be built. */
+static bool random_texture(mos_sampler *s, uint8_t *px, int w, int h, const mos_allocator *a)
+{
+    for (size_t i = 0; i < (size_t)w * (size_t)h * 4; i++) px[i] = (uint8_t)next();
+    return CHECK_OK_B(texture_build(s, w, h, px, a));
+}
 static float uniform(float lo, float hi) { return lo + (hi - lo) * (float)(next() & 0xffffff) / 16777216.0f; }
 
 enum { Q = 2048 };
@@ -43,9 +51,8 @@ static void test_isa_bits(void)
         const int w = sizes[si][0], h = sizes[si][1];
         uint8_t *px = malloc((size_t)w * (size_t)h * 4);
         if (!px) abort();
-        for (int i = 0; i < w * h * 4; i++) px[i] = (uint8_t)next();
         mos_sampler s;
-        if (!CHECK_OK_B(texture_build(&s, w, h, px, &a))) {
+        if (!random_texture(&s, px, w, h, &a)) {
             free(px);
             continue;
         }
@@ -97,9 +104,8 @@ static void test_mip_chain(void)
     enum { W = 64, H = 32 };
     const mos_allocator a = { 0 };
     static uint8_t px[W * H * 4];
-    for (size_t i = 0; i < sizeof px; i++) px[i] = (uint8_t)next();
     mos_sampler s;
-    if (!CHECK_OK_B(texture_build(&s, W, H, px, &a))) return;
+    if (!random_texture(&s, px, W, H, &a)) return;
     CHECK_EQ_INT(s.levels, 7);  /* 64x32 .. 1x1 */
     CHECK(s.level[1].width == W / 2 && s.level[1].height == H / 2);
     long bad = 0;
@@ -187,9 +193,8 @@ static void test_wrap_modes(void)
     enum { N = 16 };
     const mos_allocator a = { 0 };
     static uint8_t px[N * N * 4];
-    for (size_t i = 0; i < sizeof px; i++) px[i] = (uint8_t)next();
     mos_sampler s;
-    if (!CHECK_OK_B(texture_build(&s, N, N, px, &a))) return;
+    if (!random_texture(&s, px, N, N, &a)) return;
     long bad = 0;
     for (int i = 0; i < 200; i++) {
         const float cu = uniform(0.0f, 1.0f), cv = uniform(0.0f, 1.0f), e = 1.0f / 4096;  /* tiny footprint: level 0 */
@@ -250,9 +255,8 @@ static void test_cell_filter(void)
     enum { N = 64 };
     const mos_allocator a = { 0 };
     static uint8_t px[N * N * 4];
-    for (size_t i = 0; i < sizeof px; i++) px[i] = (uint8_t)next();
     mos_sampler s;
-    if (!CHECK_OK_B(texture_build(&s, N, N, px, &a))) return;
+    if (!random_texture(&s, px, N, N, &a)) return;
     long bad = 0, n = 0;
     for (int i = 0; i < 400; i++) {
         s.mip_linear = i % 2;

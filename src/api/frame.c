@@ -321,6 +321,9 @@ static frame_blur blur_settings(const mos_context *ctx, const frame_target *t)
      * samples would have seen it.  Bilinear lookups blend points instead;
      * a frame without blur stays MSAA's, bit for bit. */
     b.cells = blurred && b.mode == MOS_SAMPLING_DECOUPLED && !b.bilinear;
+    /* Samples take their grid points from their pixels' centres
+     * (stoch_lane_offsets); supersample shades at the samples themselves. */
+    b.centred = b.mode == MOS_SAMPLING_DECOUPLED;
     b.cache_quads = d->cache_quads ? d->cache_quads : 1024;
     b.ranks = t->samples;
     for (int key = 0; key < 2; key++) b.rank_range[key] = t->ranked.range[key];

@@ -250,8 +250,7 @@ void backend_run_bin(backend_scratch *s, const frame_state *f, uint32_t bin, con
         s->unwritten = s->vis_ok;
     }
     if (s->view_serial != f->serial) {  /* the first bin of a frame on this worker */
-        raster_view_init(&s->view, t->depth, t->width, t->height, &t->positions, f->blur.rate,
-                         f->blur.mode == MOS_SAMPLING_DECOUPLED);
+        raster_view_init(&s->view, t->depth, t->width, t->height, &t->positions, f->blur.rate, f->blur.centred);
         s->vis_view = s->view;
         s->vis_view.depth = NULL;
         backend_shade_isa(s->shade, f->hot);

@@ -207,7 +207,7 @@ typedef struct frame_tri_blur {
     float sign[3];
     float ref[3][3];  /* vertex i of the reference as (x W, y W, W) in its grid space */
     float rate;       /* shading-grid points per unit of the reference space */
-    float centre;     /* 1: DECOUPLED, the reference in window pixels (stoch_lane_offsets apply); else 0 */
+    bool centred;     /* frame_blur.centred, where the reference is in window pixels (not the barycentric grid) */
     /* The rasterizer visits the samples rank by rank (raster.h): ranked by
      * time when the triangle moves, else by lens u; rank holds where the
      * triangle can be at each rank (below). */
@@ -284,6 +284,7 @@ typedef struct frame_blur {
     float rate;             /* shading-grid points per pixel edge */
     bool adaptive, bilinear;
     bool cells;             /* a shade stands for its cell (mos_fs_batch.cells): DECOUPLED, blurred, nearest lookups */
+    bool centred;           /* grid points from the samples' pixel centres (stoch_lane_offsets): DECOUPLED */
     int cache_quads;
     /* The target's samples ranked by time (FRAME_RANK_T) and lens u
      * (FRAME_RANK_U): ranks and, per key, the [min, max] of each rank. */

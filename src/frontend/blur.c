@@ -871,9 +871,9 @@ frame_tri *fe_setup_blurred(const float *const clip0[3], const float *const clip
 
     /* The shading reference and its planes. */
     float x[3], y[3], iw[3];
-    b.centre = fb->mode == MOS_SAMPLING_DECOUPLED ? 1.0f : 0.0f;  /* supersample shades at the samples */
+    b.centred = fb->centred;
     if (!reference_at(&b, 0.0f, x, y, iw) && !reference_at(&b, 1.0f, x, y, iw)) {
-        b.centre = 0.0f;
+        b.centred = false;
         const float g = BLUR_BARY_GRID;
         x[0] = 0.0f, y[0] = 0.0f, x[1] = g, y[1] = 0.0f, x[2] = 0.0f, y[2] = g;
         iw[0] = iw[1] = iw[2] = 1.0f;

@@ -111,7 +111,7 @@ typedef struct raster_view {
     int width, height;
     const frame_samples *samples;
     float rate;  /* the stochastic path's shading grid for static triangles: points per pixel edge */
-    bool centred;  /* their reference points less the samples' offsets (stoch_lane_offsets): DECOUPLED */
+    bool centred;  /* their reference points less the samples' offsets (frame_blur.centred) */
     int32_t lane_depth[16];  /* floats from depth[y0][x0][0] to depth[y0 + l / 4][x0 + l % 4][0], lane l */
     raster_zslots zs;
 } raster_view;

@@ -22,12 +22,10 @@ uint32_t stoch_block_static(const frame_tri *t, const frame_samples *sp, float r
         if (!inside) continue;
         hit |= 1u << l;
         out->z[l] = raster_sample_depth(t, sp, px, py, s);
-        const float xy[2] = {(float)px + sp->fx[s], (float)py + sp->fy[s]};
-        float o[2];  /* its offsets in its pixel (stoch_lane_offsets): the reference is the centre */
-        stoch_lane_offsets(xy, o, 1, rate);
-        stoch_lane_offsets(xy + 1, o + 1, 1, rate);
-        out->rx[l] = centred ? xy[0] - o[0] : xy[0];
-        out->ry[l] = centred ? xy[1] - o[1] : xy[1];
+        float xy[2] = {(float)px + sp->fx[s], (float)py + sp->fy[s]}, o[2] = {0.0f, 0.0f};
+        if (centred) stoch_lane_offsets(xy, o, 2, rate);  /* x and y: the same rule on each axis */
+        out->rx[l] = xy[0] - o[0];
+        out->ry[l] = xy[1] - o[1];
         out->gx[l] = util_floor_i32(raster_grid_clamp(out->rx[l] * rate));
         out->gy[l] = util_floor_i32(raster_grid_clamp(out->ry[l] * rate));
     }

@@ -163,12 +163,16 @@ static void STOCH_GROUP(const frame_tri *tri, const stoch_setup *restrict S, con
         stoch_expand16(G.z[e], S->z[e] + i0);
         stoch_expand16(G.w[e], S->w[e] + i0);
     }
-    const float rate = b->rate, centre = b->centre;
-    /* The samples' offsets in their pixels (stoch_lane_offsets): at rate 1
-     * the same in every block (blocks start at whole pixels). */
+    const float rate = b->rate;
+    /* The samples' offsets in their pixels (stoch_lane_offsets; zero where
+     * not centred): at rate 1 the same in every block (blocks start at
+     * whole pixels), else taken per covered block. */
     _Alignas(64) float ox[STOCH_LANES], oy[STOCH_LANES];
-    const bool per_block = rate != 1.0f;
-    if (!per_block) {
+    const bool per_block = b->centred && rate != 1.0f;
+    if (!b->centred) {
+        memset(ox, 0, sizeof ox);
+        memset(oy, 0, sizeof oy);
+    } else if (!per_block) {
         stoch_lane_offsets(OX, ox, STOCH_LANES, rate);
         stoch_lane_offsets(OY, oy, STOCH_LANES, rate);
     }
@@ -235,8 +239,8 @@ static void STOCH_GROUP(const frame_tri *tri, const stoch_setup *restrict S, con
                                        {ref[1][0][l], ref[1][1][l], ref[1][2][l]},
                                        {ref[2][0][l], ref[2][1][l], ref[2][2][l]}};
                 stoch_lane_reference_of(r, w0[l], w1[l], w2[l], &rx, &ry);
-                rx -= centre * ox[l];
-                ry -= centre * oy[l];
+                rx -= ox[l];
+                ry -= oy[l];
                 blk.hits.rx[l] = rx;
                 blk.hits.ry[l] = ry;
                 blk.hits.gx[l] = util_floor_i32(raster_grid_clamp(rx * rate));
