@@ -9,11 +9,14 @@
  * geometry: the bounds must keep what it takes, rounding included.  And
  * the walks' block masks of a box against its pixels counted one by one;
  * the samples' offsets in their pixels (stoch_lane_offsets) against their
- * definition in double precision.
+ * definition in double precision; the tuple walk's edge thresholds
+ * (stoch_edge_tie) against the tie rule they stand for.
  * Fed by make test. */
 #include "check.h"
 
+#include <float.h>
 #include <math.h>
+#include <string.h>
 
 #include "frontend/frontend.h"
 #include "raster/stoch.h"
@@ -258,8 +261,52 @@ static void test_sample_offsets(void)
     CHECK(unit == 0);
 }
 
+/* e > stoch_edge_tie(gx, gy) is stoch_edge_inside(e, gx, gy) for every
+ * edge value, zeros, subnormals, infinities and NaN included, and every
+ * gradient sign; and stoch_lane_inside_tie is stoch_lane_inside_row on
+ * random lines, on points on the edges too. */
+static void test_edge_thresholds(void)
+{
+    const float special[] = {0.0f, -0.0f, FLT_TRUE_MIN, -FLT_TRUE_MIN, 2.0f * FLT_TRUE_MIN, -2.0f * FLT_TRUE_MIN,
+                             FLT_MIN, -FLT_MIN, 1.0f, -1.0f, 1e30f, -1e30f, INFINITY, -INFINITY, NAN};
+    const int ns = (int)(sizeof special / sizeof special[0]);
+    int checked = 0, wrong = 0;
+    for (int i = 0; i < ns; i++)
+        for (int j = 0; j < ns; j++)
+            for (int k = 0; k < ns; k++) {
+                const float e = special[i], gx = special[j], gy = special[k];
+                wrong += (e > stoch_edge_tie(gx, gy)) != stoch_edge_inside(e, gx, gy);
+                checked++;
+            }
+    int lanes = 0, on_edge = 0, lane_wrong = 0;
+    for (int n = 0; n < 200000; n++) {
+        float c[3][3], row[3], tie[3], cx[3], e0[3], e1[3];
+        for (int k = 0; k < 3; k++)
+            for (int a = 0; a < 3; a++) c[k][a] = (float)frand(-4.0, 4.0);
+        if (n % 4 == 0) c[n / 4 % 3][0] = 0.0f;  /* horizontal edges: the rule's second case */
+        const float x = (float)frand(-8.0, 8.0), y = (float)frand(-8.0, 8.0);
+        if (n % 2) c[n / 2 % 3][2] = -(c[n / 2 % 3][0] * x + c[n / 2 % 3][1] * y);  /* near the edge */
+        for (int k = 0; k < 3; k++) {
+            row[k] = stoch_edge_row(c[k], y);
+            tie[k] = stoch_edge_tie(c[k][0], c[k][1]);
+            cx[k] = c[k][0];
+        }
+        const int want = stoch_lane_inside_row(c, x, row, e0), got = stoch_lane_inside_tie(cx, x, row, tie, e1);
+        for (int k = 0; k < 3; k++) on_edge += e0[k] == 0.0f;
+        lane_wrong += want != got || memcmp(e0, e1, sizeof e0) != 0;
+        lanes++;
+    }
+    printf("  %d edge values against the rule: %d differ; %d lanes (%d values on an edge): %d differ\n", checked,
+           wrong, lanes, on_edge, lane_wrong);
+    CHECK(checked == ns * ns * ns);
+    CHECK(wrong == 0);
+    CHECK(on_edge > 1000);  /* the tie rule is exercised */
+    CHECK(lane_wrong == 0);
+}
+
 int main(void)
 {
+    TEST_RUN(test_edge_thresholds);
     TEST_RUN(test_box_lanes);
     TEST_RUN(test_sample_offsets);
     TEST_RUN(test_edge_bounds_keep_samples);

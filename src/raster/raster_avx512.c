@@ -24,6 +24,7 @@
 #include "raster/raster_tmp.h"
 
 #define STOCH_EARLY_DEPTH16 stoch_early_depth_simd
+#define STOCH_GRID16 stoch_grid16_simd
 #define STOCH_MASK16 stoch_mask16_simd
 #define STOCH_COMPRESS16 stoch_compress16_simd
 #define STOCH_RANK_WALK_FN stoch_rank_walk_avx512

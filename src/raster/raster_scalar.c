@@ -41,6 +41,7 @@ static inline void stoch_compress16_scalar(void *dst, const void *src, uint32_t 
     unsigned char *d = dst;
     for (; mask; mask &= mask - 1, d += 4) memcpy(d, (const unsigned char *)src + 4 * __builtin_ctz(mask), 4);
 }
+#define STOCH_GRID16 stoch_grid16
 #define STOCH_MASK16 stoch_mask16_scalar
 #define STOCH_COMPRESS16 stoch_compress16_scalar
 #define STOCH_EARLY_DEPTH16 stoch_early_depth

@@ -201,6 +201,17 @@ static inline uint32_t stoch_mask16_simd(const int *in)
     return m;
 }
 
+/* stoch_grid16 (the grid points of sixteen reference coordinates) in
+ * vectors: its clamps are one instruction each here. */
+static inline void stoch_grid16_simd(const float *r, float rate, int32_t *g)
+{
+    const simd_f s = simd_set1_f(rate), lo = simd_set1_f(-RASTER_GRID_LIMIT), hi = simd_set1_f(RASTER_GRID_LIMIT);
+    for (int k = 0; k < RASTER_BLOCK_VECS; k++) {
+        const simd_f c = simd_min_f(simd_max_f(simd_mul_f(simd_load_f(r + k * SIMD_LANES), s), lo), hi);
+        simd_storeu_i(g + k * SIMD_LANES, simd_trunc_i(simd_floor_f(c)));
+    }
+}
+
 /* Appends the 32-bit lanes of src[0..16) that mask selects to dst, in lane
  * order; writes 16 lanes of dst (the packet has the room). */
 static inline void stoch_compress16_simd(void *dst, const void *src, uint32_t mask)

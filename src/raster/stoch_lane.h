@@ -7,6 +7,8 @@
 #ifndef MOSAIC_RASTER_STOCH_LANE_H
 #define MOSAIC_RASTER_STOCH_LANE_H
 
+#include <float.h>
+
 #include "frame/frame.h"
 #include "raster/raster.h"
 
@@ -54,6 +56,24 @@ static inline int stoch_lane_inside_row(const float c[3][3], float x, const floa
     /* The hit lies at w = det / (e0 + e1 + e2) (e's sign is det's): in
      * front of the eye. */
     return ok & (e[0] + e[1] + e[2] > 0.0f);
+}
+/* The tie rule as a threshold, for a walk that tests many samples against
+ * one line: stoch_edge_inside(e, gx, gy) is e > stoch_edge_tie(gx, gy),
+ * one compare.  Where the rule takes e = 0 the threshold is the largest
+ * float below zero, so that e > it is e >= 0 (-0 too); else it is 0.
+ * Exact while subnormals are kept (the IEEE default, which Mosaic never
+ * changes: with denormals-are-zero the threshold would read as 0). */
+static inline float stoch_edge_tie(float gx, float gy)
+{
+    return (gx > 0.0f) | ((gx == 0.0f) & (gy > 0.0f)) ? -FLT_TRUE_MIN : 0.0f;
+}
+/* stoch_lane_inside_row with the edges' thresholds (stoch_edge_tie) and
+ * the lines' x coefficients only. */
+static inline int stoch_lane_inside_tie(const float cx[3], float x, const float row[3], const float tie[3],
+                                        float e[3])
+{
+    for (int k = 0; k < 3; k++) e[k] = cx[k] * x + row[k];
+    return (e[0] > tie[0]) & (e[1] > tie[1]) & (e[2] > tie[2]) & (e[0] + e[1] + e[2] > 0.0f);
 }
 static inline int stoch_lane_inside(const float c[3][3], float x, float y, float e[3])
 {

@@ -6,8 +6,9 @@
  * stoch_walk_tmp.h, which define STOCH_RANK_WALK_FN (its name),
  * STOCH_CHUNK (samples one test runs at a time), STOCH_MASK16 (the
  * mask of sixteen int lanes that are 0 or -1, 64-byte aligned),
- * STOCH_COMPRESS16 (append the 32-bit lanes a mask selects, in lane order;
- * it may write all 16 lanes at dst) and STOCH_EARLY_DEPTH16 (a block's
+ * STOCH_GRID16 (stoch_grid16's grid points), STOCH_COMPRESS16 (append
+ * the 32-bit lanes a mask selects, in lane order; it may write all 16
+ * lanes at dst) and STOCH_EARLY_DEPTH16 (a block's
  * early depth, stoch_early_depth's bits).  Rank by rank (each rank's box,
  * bound lines and edge bounds come from tables filled sixteen ranks at a
  * time, STOCH_RANKS), the 4x4 blocks of the rank's box: each pixel's
@@ -121,8 +122,11 @@ static uint32_t STOCH_TEST(const frame_tri_blur *restrict b, stoch_packet *restr
         stoch_lane_reference(b, w0[l], w1[l], w2[l], &rx[l], &ry[l]);
         rx[l] -= ox[l];
         ry[l] -= oy[l];
-        gx[l] = util_floor_i32(raster_grid_clamp(rx[l] * rate));
-        gy[l] = util_floor_i32(raster_grid_clamp(ry[l] * rate));
+    }
+    for (int l = end; l % STOCH_LANES; l++) rx[l] = ry[l] = 0.0f;  /* STOCH_GRID16 takes sixteen */
+    for (int l0 = 0; l0 < end; l0 += STOCH_LANES) {
+        STOCH_GRID16(rx + l0, rate, gx + l0);
+        STOCH_GRID16(ry + l0, rate, gy + l0);
     }
     return m;
 }

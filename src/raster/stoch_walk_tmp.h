@@ -4,8 +4,8 @@
  * included once per ISA by raster_scalar.c,
  * raster_avx2.c and raster_avx512.c, which define STOCH_WALK_FN (its name),
  * STOCH_MASK16 (the mask of sixteen int lanes that are 0 or -1, 64-byte
- * aligned) and STOCH_EARLY_DEPTH16 (a block's early depth,
- * stoch_early_depth's bits).
+ * aligned), STOCH_GRID16 (stoch_grid16's grid points) and
+ * STOCH_EARLY_DEPTH16 (a block's early depth, stoch_early_depth's bits).
  *
  * Interleaved (u, v, t) (Fatahalian et al. 2009): the frame's lens/time
  * pattern is a bounded set of tuples (frame_tuples), and at one tuple a
@@ -182,6 +182,11 @@ static void STOCH_GROUP(const frame_tri *tri, const stoch_setup *restrict S, con
     for (int i = 0; i < 3; i++)
         for (int k = 0; k < 3; k++)
             for (int l = 0; l < STOCH_LANES; l++) ref[i][k][l] = b->ref[i][k];
+    /* Each lane's edge thresholds (stoch_edge_tie): the tie rule once per
+     * group, one compare per edge in the block loop. */
+    _Alignas(64) float tie[3][STOCH_LANES];
+    for (int k = 0; k < 3; k++)
+        for (int l = 0; l < STOCH_LANES; l++) tie[k][l] = stoch_edge_tie(G.c[k][0][l], G.c[k][1][l]);
     const int bx_first = x0 & ~3, by_first = y0 & ~3;
     stoch_block blk;
     blk.tri = tri;
@@ -205,12 +210,10 @@ static void STOCH_GROUP(const frame_tri *tri, const stoch_setup *restrict S, con
             _Alignas(64) float w0[STOCH_LANES], w1[STOCH_LANES], w2[STOCH_LANES];
 #pragma GCC ivdep /* the lanes are distinct */
             for (int l = 0; l < STOCH_LANES; l++) {  /* the edges */
-                const float c[3][3] = {{G.c[0][0][l], G.c[0][1][l], G.c[0][2][l]},
-                                       {G.c[1][0][l], G.c[1][1][l], G.c[1][2][l]},
-                                       {G.c[2][0][l], G.c[2][1][l], G.c[2][2][l]}};
-                const float r[3] = {row[0][l], row[1][l], row[2][l]};
+                const float cx[3] = {G.c[0][0][l], G.c[1][0][l], G.c[2][0][l]};
+                const float r[3] = {row[0][l], row[1][l], row[2][l]}, t[3] = {tie[0][l], tie[1][l], tie[2][l]};
                 float e[3];
-                hit[l] = -stoch_lane_inside_row(c, fx + OX[l], r, e);  /* det: in the box (setup) */
+                hit[l] = -stoch_lane_inside_tie(cx, fx + OX[l], r, t, e);  /* det: in the box (setup) */
                 w0[l] = e[0];
                 w1[l] = e[1];
                 w2[l] = e[2];
@@ -243,9 +246,9 @@ static void STOCH_GROUP(const frame_tri *tri, const stoch_setup *restrict S, con
                 ry -= oy[l];
                 blk.hits.rx[l] = rx;
                 blk.hits.ry[l] = ry;
-                blk.hits.gx[l] = util_floor_i32(raster_grid_clamp(rx * rate));
-                blk.hits.gy[l] = util_floor_i32(raster_grid_clamp(ry * rate));
             }
+            STOCH_GRID16(blk.hits.rx, rate, blk.hits.gx);
+            STOCH_GRID16(blk.hits.ry, rate, blk.hits.gy);
             blk.x0 = bx;
             blk.y0 = by;
             blk.covered = m;
@@ -305,5 +308,6 @@ void STOCH_WALK_FN(const frame_tri *tri, const raster_view *v, const frame_ranke
 #undef STOCH_CAT_
 #undef STOCH_WALK_FN
 #undef STOCH_MASK16
+#undef STOCH_GRID16
 #undef STOCH_EARLY_DEPTH16
 #undef STOCH_RANK_WALK_FN

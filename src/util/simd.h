@@ -151,6 +151,11 @@ SIMD_OP simd_i simd_lanes4x4_q(int64_t sx, int64_t sy)
 SIMD_OP simd_f simd_add_f(simd_f a, simd_f b) { return SIMD_MM(add_ps)(a, b); }
 SIMD_OP simd_f simd_sub_f(simd_f a, simd_f b) { return SIMD_MM(sub_ps)(a, b); }
 SIMD_OP simd_f simd_mul_f(simd_f a, simd_f b) { return SIMD_MM(mul_ps)(a, b); }
+/* a > b ? a : b and a < b ? a : b, lane by lane: b where either is NaN, as
+ * the C expressions have it (GCC does not vectorize those to one
+ * instruction without -ffinite-math-only). */
+SIMD_OP simd_f simd_max_f(simd_f a, simd_f b) { return SIMD_MM(max_ps)(a, b); }
+SIMD_OP simd_f simd_min_f(simd_f a, simd_f b) { return SIMD_MM(min_ps)(a, b); }
 SIMD_OP simd_f simd_abs_f(simd_f a)
 {
     return SIMD_X(_mm256_andnot_ps(_mm256_set1_ps(-0.0f), a), _mm512_abs_ps(a));
