@@ -54,6 +54,7 @@ typedef struct frame_tuples {
     _Alignas(64) float u[FRAME_MAX_TUPLES], v[FRAME_MAX_TUPLES], t[FRAME_MAX_TUPLES];
     uint8_t sample[FRAME_MAX_TUPLES];
     _Alignas(16) uint8_t lane_sample[FRAME_MAX_POSITIONS][16];
+    _Alignas(64) int32_t lane_sample_i32[FRAME_MAX_POSITIONS][16];  /* the same, for 32-bit vector adds */
     /* and that sample's position from the block's lower-left corner */
     _Alignas(64) float lane_x[FRAME_MAX_POSITIONS][16], lane_y[FRAME_MAX_POSITIONS][16];
 } frame_tuples;

@@ -167,6 +167,7 @@ void raster_tuples_fill(int spp, uint32_t seed, const frame_samples *pos, frame_
         for (int l = 0; l < 16; l++) {
             const int s = out->sample[FRAME_CLASSES * g + raster_lane_class(l)];
             out->lane_sample[g][l] = (uint8_t)s;
+            out->lane_sample_i32[g][l] = s;
             out->lane_x[g][l] = (float)(l & 3) + pos->fx[s];
             out->lane_y[g][l] = (float)(l >> 2) + pos->fy[s];
         }
