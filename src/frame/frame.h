@@ -55,8 +55,11 @@ typedef struct frame_tuples {
     uint8_t sample[FRAME_MAX_TUPLES];
     _Alignas(16) uint8_t lane_sample[FRAME_MAX_POSITIONS][16];
     _Alignas(64) int32_t lane_sample_i32[FRAME_MAX_POSITIONS][16];  /* the same, for 32-bit vector adds */
-    /* and that sample's position from the block's lower-left corner */
+    /* and that sample's position from the block's lower-left corner, and
+     * from its pixel's centre (stoch_lane_offsets at one grid point per
+     * pixel: the same in every block) */
     _Alignas(64) float lane_x[FRAME_MAX_POSITIONS][16], lane_y[FRAME_MAX_POSITIONS][16];
+    _Alignas(64) float lane_cx[FRAME_MAX_POSITIONS][16], lane_cy[FRAME_MAX_POSITIONS][16];
 } frame_tuples;
 
 /* The target's lens/time samples ranked by t and by u, as planes the

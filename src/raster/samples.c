@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "raster/raster.h"
+#include "raster/stoch_lane.h"
 #include "util/alloc.h"
 
 static const int8_t pos1[] = {0, 0};
@@ -171,6 +172,10 @@ void raster_tuples_fill(int spp, uint32_t seed, const frame_samples *pos, frame_
             out->lane_x[g][l] = (float)(l & 3) + pos->fx[s];
             out->lane_y[g][l] = (float)(l >> 2) + pos->fy[s];
         }
+    for (int g = 0; g < spp; g++) {
+        stoch_lane_offsets(out->lane_x[g], out->lane_cx[g], 16, 1.0f);
+        stoch_lane_offsets(out->lane_y[g], out->lane_cy[g], 16, 1.0f);
+    }
 }
 
 void raster_uvt_fill(const frame_tuples *tuples, float *uvt)

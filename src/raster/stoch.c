@@ -61,6 +61,7 @@ void raster_stochastic_static(const frame_tri *tri, const raster_view *v, const 
                 counts->stoch_candidates += (uint64_t)__builtin_popcount(mask);
                 counts->stoch_tested += (uint64_t)__builtin_popcount(mask);
                 counts->stoch_covered += (uint64_t)__builtin_popcount(blk.covered);
+                counts->samples += (uint64_t)__builtin_popcount(blk.covered);
                 if (!blk.covered) continue;
                 blk.x0 = bx;
                 blk.y0 = by;

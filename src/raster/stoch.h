@@ -111,13 +111,14 @@ static inline uint32_t stoch_early_depth(const stoch_block *blk, const raster_vi
 
 /* blk with its covered lanes, its hits and its live lanes (early depth's,
  * or the covered ones without a depth test): the first covered / live
- * sample of each pixel, the counts, then emit. */
+ * sample of each pixel, the count of covered pixels, then emit (the walks
+ * count covered samples themselves, raster_counts.samples with
+ * stoch_covered). */
 static inline void stoch_finish_block(stoch_block *blk, uint32_t live, int bin_px, stoch_pixels *px,
                                       stoch_emit_fn emit, void *consumer, raster_counts *counts)
 {
     blk->live = live;
     stoch_first_of_pixel(px, blk, bin_px);
-    counts->samples += (uint64_t)__builtin_popcount(blk->covered);
     counts->pixels += (uint64_t)__builtin_popcount(blk->first_covered);
     emit(consumer, blk);
 }

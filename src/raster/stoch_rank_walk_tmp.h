@@ -139,6 +139,7 @@ static void STOCH_FLUSH(const frame_tri *tri, stoch_packet *P, const raster_view
     const uint32_t m = STOCH_TEST(tri->blur, P);
     counts->stoch_tested += (uint64_t)P->n;
     counts->stoch_covered += (uint64_t)__builtin_popcount(m);
+    counts->samples += (uint64_t)__builtin_popcount(m);
     for (uint32_t k = m; k; k &= k - 1) {
         const int l = __builtin_ctz(k), lane = P->lane[l];
         stoch_block *blk = &P->blk[P->block[l]];

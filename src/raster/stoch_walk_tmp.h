@@ -10,9 +10,10 @@
  * Interleaved (u, v, t) (Fatahalian et al. 2009): the frame's lens/time
  * pattern is a bounded set of tuples (frame_tuples), and at one tuple a
  * blurred triangle is a plain 2D triangle.  So, per triangle and bin:
- *   1. SETUP, every tuple at once (a loop the compiler vectorizes): its
+ *   1. SETUP, every tuple at once (loops the compiler vectorizes): its
  *      edge lines, determinant, clip z and w (stoch_lines_*, the formula
- *      of the triangle's kind of blur) and the pixel box of its vertices;
+ *      of the triangle's kind of blur), the edges' tie thresholds and the
+ *      pixel box of its vertices; each group's union of boxes;
  *   2. per group of four tuples (one per pixel class, close in (u, v, t)),
  *      the union of their boxes within the bin, its 4x4 blocks each one
  *      test of sixteen lanes, lane l at its class's tuple and its own
@@ -34,13 +35,19 @@
 typedef struct stoch_setup {
     _Alignas(64) float c[3][3][FRAME_MAX_TUPLES];
     _Alignas(64) float det[FRAME_MAX_TUPLES], z[3][FRAME_MAX_TUPLES], w[3][FRAME_MAX_TUPLES];
+    _Alignas(64) float tie[3][FRAME_MAX_TUPLES];  /* the edges' thresholds, stoch_edge_tie */
     _Alignas(64) int32_t bx0[FRAME_MAX_TUPLES], bx1[FRAME_MAX_TUPLES], by0[FRAME_MAX_TUPLES], by1[FRAME_MAX_TUPLES];
+    /* per group g: the union of its four boxes (empty: (x1, x0) x (y1,
+     * y0)) and the lanes of its classes whose box is not empty */
+    _Alignas(64) int32_t gx0[FRAME_MAX_POSITIONS], gx1[FRAME_MAX_POSITIONS], gy0[FRAME_MAX_POSITIONS],
+        gy1[FRAME_MAX_POSITIONS];
+    _Alignas(64) uint32_t classes[FRAME_MAX_POSITIONS];
 } stoch_setup;
 
 /* One group's lines in lane order (lane l: its class's tuple). */
 typedef struct stoch_group_lanes {
     _Alignas(64) float c[3][3][STOCH_LANES];
-    _Alignas(64) float z[3][STOCH_LANES], w[3][STOCH_LANES];
+    _Alignas(64) float z[3][STOCH_LANES], w[3][STOCH_LANES], tie[3][STOCH_LANES];
 } stoch_group_lanes;
 
 /* A box whose vertices lie beyond +-2^30 pixels (or are not finite) is
@@ -52,6 +59,9 @@ typedef struct stoch_group_lanes {
 #define STOCH_BOX_SLACK 0.0625f
 #define STOCH_BOX_SLACK_REL 0x1p-12f
 
+/* The lanes of each pixel class in a 4x4 block (raster_lane_class). */
+static const uint32_t stoch_class_lanes[FRAME_CLASSES] = {0x0505u, 0x0a0au, 0x5050u, 0xa0a0u};
+
 /* Triangles whose pixel bounds (over the whole shutter and lens) hold
  * fewer pixels go to the rank walk (stoch_rank_walk_tmp.h): a group's
  * setup and block tests cost more than bounds on so few samples
@@ -61,6 +71,8 @@ typedef struct stoch_group_lanes {
 
 static inline float stoch_min(float a, float b) { return a < b ? a : b; }
 static inline float stoch_max(float a, float b) { return a > b ? a : b; }
+static inline int32_t stoch_min_i(int32_t a, int32_t b) { return a < b ? a : b; }
+static inline int32_t stoch_max_i(int32_t a, int32_t b) { return a > b ? a : b; }
 
 static inline void stoch_setup_store(stoch_setup *restrict S, int i, const stoch_lines *L)
 {
@@ -111,6 +123,9 @@ static void STOCH_SETUP(const frame_tri_blur *restrict b, const frame_tuples *re
         }
         break;
     }
+    for (int e = 0; e < 3; e++)
+#pragma GCC ivdep /* the tables are distinct */
+        for (int i = 0; i < n; i++) S->tie[e][i] = stoch_edge_tie(S->c[e][0][i], S->c[e][1][i]);
     const int cull = b->cull_back;
     const float fx0 = (float)x0, fx1 = (float)x1, fy0 = (float)y0, fy1 = (float)y1;
 #pragma GCC ivdep /* the tables are distinct */
@@ -138,10 +153,22 @@ static void STOCH_SETUP(const frame_tri_blur *restrict b, const frame_tuples *re
         S->by0[i] = empty ? y1 : (int32_t)by0;
         S->by1[i] = empty ? y0 : (int32_t)by1;
     }
+    /* The groups' unions (a group's four tuples are consecutive; empty
+     * boxes are (x1, x0) x (y1, y0), so a union is min and max). */
+#pragma GCC ivdep /* the tables are distinct */
+    for (int g = 0; g < tp->spp; g++) {
+        const int i = FRAME_CLASSES * g;
+        S->gx0[g] = stoch_min_i(stoch_min_i(S->bx0[i], S->bx0[i + 1]), stoch_min_i(S->bx0[i + 2], S->bx0[i + 3]));
+        S->gx1[g] = stoch_max_i(stoch_max_i(S->bx1[i], S->bx1[i + 1]), stoch_max_i(S->bx1[i + 2], S->bx1[i + 3]));
+        S->gy0[g] = stoch_min_i(stoch_min_i(S->by0[i], S->by0[i + 1]), stoch_min_i(S->by0[i + 2], S->by0[i + 3]));
+        S->gy1[g] = stoch_max_i(stoch_max_i(S->by1[i], S->by1[i + 1]), stoch_max_i(S->by1[i + 2], S->by1[i + 3]));
+        uint32_t classes = 0;
+        for (int c = 0; c < FRAME_CLASSES; c++)
+            classes |= (S->bx0[i + c] < S->bx1[i + c]) & (S->by0[i + c] < S->by1[i + c]) ? stoch_class_lanes[c] : 0u;
+        S->classes[g] = classes;
+    }
 }
 
-/* The lanes of each pixel class in a 4x4 block (raster_lane_class). */
-static const uint32_t stoch_class_lanes[FRAME_CLASSES] = {0x0505u, 0x0a0au, 0x5050u, 0xa0a0u};
 
 /* Step 2 for group g over pixels [x0, x1) x [y0, y1) (the union of its
  * tuples' boxes within the bin, not empty), testing the lanes of
@@ -162,6 +189,7 @@ static void STOCH_GROUP(const frame_tri *tri, const stoch_setup *restrict S, con
         for (int k = 0; k < 3; k++) stoch_expand16(G.c[e][k], S->c[e][k] + i0);
         stoch_expand16(G.z[e], S->z[e] + i0);
         stoch_expand16(G.w[e], S->w[e] + i0);
+        stoch_expand16(G.tie[e], S->tie[e] + i0);
     }
     const float rate = b->rate;
     /* The samples' offsets in their pixels (stoch_lane_offsets; zero where
@@ -173,8 +201,8 @@ static void STOCH_GROUP(const frame_tri *tri, const stoch_setup *restrict S, con
         memset(ox, 0, sizeof ox);
         memset(oy, 0, sizeof oy);
     } else if (!per_block) {
-        stoch_lane_offsets(OX, ox, STOCH_LANES, rate);
-        stoch_lane_offsets(OY, oy, STOCH_LANES, rate);
+        memcpy(ox, tp->lane_cx[g], sizeof ox);
+        memcpy(oy, tp->lane_cy[g], sizeof oy);
     }
     /* The reference's vertices in every lane: operands the block loop
      * reads, where broadcasts in it would be made again for every block. */
@@ -182,11 +210,6 @@ static void STOCH_GROUP(const frame_tri *tri, const stoch_setup *restrict S, con
     for (int i = 0; i < 3; i++)
         for (int k = 0; k < 3; k++)
             for (int l = 0; l < STOCH_LANES; l++) ref[i][k][l] = b->ref[i][k];
-    /* Each lane's edge thresholds (stoch_edge_tie): the tie rule once per
-     * group, one compare per edge in the block loop. */
-    _Alignas(64) float tie[3][STOCH_LANES];
-    for (int k = 0; k < 3; k++)
-        for (int l = 0; l < STOCH_LANES; l++) tie[k][l] = stoch_edge_tie(G.c[k][0][l], G.c[k][1][l]);
     const int bx_first = x0 & ~3, by_first = y0 & ~3;
     stoch_block blk;
     blk.tri = tri;
@@ -211,7 +234,7 @@ static void STOCH_GROUP(const frame_tri *tri, const stoch_setup *restrict S, con
 #pragma GCC ivdep /* the lanes are distinct */
             for (int l = 0; l < STOCH_LANES; l++) {  /* the edges */
                 const float cx[3] = {G.c[0][0][l], G.c[1][0][l], G.c[2][0][l]};
-                const float r[3] = {row[0][l], row[1][l], row[2][l]}, t[3] = {tie[0][l], tie[1][l], tie[2][l]};
+                const float r[3] = {row[0][l], row[1][l], row[2][l]}, t[3] = {G.tie[0][l], G.tie[1][l], G.tie[2][l]};
                 float e[3];
                 hit[l] = -stoch_lane_inside_tie(cx, fx + OX[l], r, t, e);  /* det: in the box (setup) */
                 w0[l] = e[0];
@@ -258,6 +281,7 @@ static void STOCH_GROUP(const frame_tri *tri, const stoch_setup *restrict S, con
     counts->stoch_candidates += tested;
     counts->stoch_tested += tested;
     counts->stoch_covered += covered;
+    counts->samples += covered;
 }
 
 void STOCH_WALK_FN(const frame_tri *tri, const raster_view *v, const frame_ranked *ranked, const frame_tuples *tp,
@@ -286,19 +310,9 @@ void STOCH_WALK_FN(const frame_tri *tri, const raster_view *v, const frame_ranke
     stoch_box_init(&window, x0 & ~3, y0 & ~3, cut_x ? x1 : (x1 + 3) & ~3, cut_y ? y1 : (y1 + 3) & ~3);
     const stoch_box *cut = cut_x || cut_y ? &window : NULL;
     for (int g = 0; g < tp->spp; g++) {
-        int gx0 = x1, gx1 = x0, gy0 = y1, gy1 = y0;
-        uint32_t classes = 0;
-        for (int c = 0; c < FRAME_CLASSES; c++) {  /* the union: empty boxes are (x1, x0) x (y1, y0) */
-            const int i = FRAME_CLASSES * g + c;
-            gx0 = S.bx0[i] < gx0 ? S.bx0[i] : gx0;
-            gx1 = S.bx1[i] > gx1 ? S.bx1[i] : gx1;
-            gy0 = S.by0[i] < gy0 ? S.by0[i] : gy0;
-            gy1 = S.by1[i] > gy1 ? S.by1[i] : gy1;
-            classes |= (S.bx0[i] < S.bx1[i]) & (S.by0[i] < S.by1[i]) ? stoch_class_lanes[c] : 0u;
-        }
-        if (!classes) continue;
-        STOCH_GROUP(tri, &S, tp, g, classes, cut, v, depth_test, bin_px, gx0, gy0, gx1, gy1, px, emit, consumer,
-                    counts);
+        if (!S.classes[g]) continue;
+        STOCH_GROUP(tri, &S, tp, g, S.classes[g], cut, v, depth_test, bin_px, S.gx0[g], S.gy0[g], S.gx1[g], S.gy1[g],
+                    px, emit, consumer, counts);
     }
 }
 
