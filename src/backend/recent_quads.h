@@ -7,6 +7,8 @@
 #ifndef MOSAIC_BACKEND_RECENT_QUADS_H
 #define MOSAIC_BACKEND_RECENT_QUADS_H
 
+#include <string.h>
+
 #include "backend/backend.h"
 
 /* Direct-mapped by the low bits of the quad and the triangle's index
@@ -25,6 +27,8 @@ typedef struct recent_slot {
 } recent_slot;
 struct recent_quads {
     _Alignas(64) recent_slot slot[RECENT_SLOTS];
+    uint16_t filled[RECENT_SLOTS];  /* the slots filled since the table was last emptied */
+    int filled_count;
 };
 #define RECENT_QUAD_MASK ((1u << RECENT_QUAD_BITS) - 1u)
 #define RECENT_ID_MASK ((1u << RECENT_ID_BITS) - 1u)
@@ -38,6 +42,27 @@ static inline bool recent_holds(const recent_quads *R, uint32_t s, uint32_t id, 
     const recent_slot *q = &R->slot[s];
     return (q->id == id) & (q->qx == qx) & (q->qy == qy);
 }
+/* Every slot empty (id VIS_NONE: all bits set, every field defined), for
+ * a new table. */
+static inline void recent_init(recent_quads *R)
+{
+    memset(R->slot, 0xff, sizeof R->slot);
+    R->filled_count = 0;
+}
+/* Slot s holds grid quad (qx, qy) of triangle id, entry e. */
+static inline void recent_put(recent_quads *R, uint32_t s, uint32_t id, int32_t qx, int32_t qy, int32_t e)
+{
+    if (R->slot[s].id == UINT32_MAX) R->filled[R->filled_count++] = (uint16_t)s;  /* each slot once */
+    R->slot[s] = (recent_slot){.qx = qx, .qy = qy, .id = id, .code = 4 * e};
+}
+/* Every slot empty again: only those filled (a run fills about a
+ * quarter of them; clearing the whole table cost 64 KiB of stores a run). */
+static inline void recent_empty(recent_quads *R)
+{
+    for (int i = 0; i < R->filled_count; i++) R->slot[R->filled[i]].id = UINT32_MAX;
+    R->filled_count = 0;
+}
+
 /* The lane of grid point (gx, gy) in its quad (gx >> 1, gy >> 1). */
 static inline int32_t recent_lane(int32_t gx, int32_t gy) { return (gx & 1) | (gy & 1) << 1; }
 

@@ -20,14 +20,7 @@
 #include "raster/raster.h"
 #include "util/cpu.h"
 
-/* Every slot empty (id VIS_NONE), and every field of it defined: all
- * bits set, one memset (a loop of slot stores took 15 thousand
- * instructions a run). */
-_Static_assert(VIS_NONE == UINT32_MAX, "an empty slot is all ones");
-static void recent_clear(recent_quads *r)
-{
-    memset(r->slot, 0xff, sizeof r->slot);
-}
+_Static_assert(VIS_NONE == UINT32_MAX, "an empty recent slot is VIS_NONE's");
 
 /* A position in the run: touched block k, entry j of it (16 g + lane). */
 typedef struct vis_pos {
@@ -169,7 +162,7 @@ static void resolve_flush(resolve_ctx *r, vis_pos to)
     r->visible +=
         resolve_writes(r->vb, r->cache, c->f->target, c->f->hot, r->done, to, discards, r->clear_color, r->depth, c->st);
     release_held(r);
-    recent_clear(r->vb->recent);
+    recent_empty(r->vb->recent);
     r->done = to;
 }
 
@@ -201,9 +194,7 @@ static int32_t take_quad(resolve_ctx *r, uint32_t id, int32_t qx, int32_t qy, in
     const uint32_t s = RECENT_SLOT(id, qx, qy);
     if (recent_holds(R, s, id, qx, qy)) return R->slot[s].code >> 2;
     const int32_t e = hold_entry(r, id, qx, qy, px, py);
-    if (e != CACHE_NONE) {
-        R->slot[s] = (recent_slot){.qx = qx, .qy = qy, .id = id, .code = 4 * e};
-    }
+    if (e != CACHE_NONE) recent_put(R, s, id, qx, qy, e);
     return e;
 }
 
@@ -276,7 +267,7 @@ void decouple_resolve(const decouple_ctx *c, vis_buffer *vb, uint32_t clear_colo
 {
     resolve_ctx rc = {.c = c, .vb = vb, .cache = decouple_cache(c->d), .clear_color = clear_color, .depth = depth};
     resolve_ctx *r = &rc;
-    recent_clear(r->vb->recent);
+    recent_empty(r->vb->recent);
     const uint64_t misses = c->st->cache_misses;
     for (int k = 0; k < vb->touched_count; k++) {
         int bx, by;

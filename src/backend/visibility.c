@@ -28,6 +28,7 @@ bool vis_reserve(vis_buffer *vb, int bin_px, int spp, int cache_quads, bool bili
     n.held = util_alloc(a, (size_t)cache_quads * sizeof *n.held);
     n.held_cap = cache_quads;
     n.recent = util_alloc(a, sizeof *n.recent);
+    if (n.recent) recent_init(n.recent);
     n.z = util_alloc(a, entries * sizeof *n.z);
     n.tri = util_alloc(a, entries * sizeof *n.tri);
     n.gx = util_alloc(a, entries * sizeof *n.gx);
