@@ -17,9 +17,11 @@
 # sample of a pixel), the deferred path's visibility (depth test into the
 # bin's visibility buffer, its blocks loaded from the target) and resolve
 # (grid quads found or made per visible sample, colour and depth written),
-# the ordered path's decouple (grid point, cache lookup and insert, queued
-# write) and drain (colours from the cache, blur area, LRU, and the ROP's
-# writes, inlined there), and with their callees: shading (backend_shade_points), blurred setup
+# decouple (grid point, cache lookup and insert, new entries, the cache's
+# reset per bin; the ordered path's queued write) and drain (shade batches:
+# pending entries ordered and gathered; the ordered path's colours from the
+# cache, blur area, LRU, and the ROP's writes, inlined there), their sum
+# (visibility in all: the issue's figure), and with their callees: shading (backend_shade_points), blurred setup
 # (fe_setup_blurred), PNG (img_write_png, outside the frame time).
 # About 30 s for scenes/blur.scene, 90 s for scenes/herd.scene.
 set -u
@@ -78,21 +80,23 @@ awk -v samples="${samples:-0}" -v total="${total:-0}" -v isa="$ISA" '
         n = split("walk flush visibility resolve decouple drain shading setup PNG", order, " ")
         cost["walk"] = self["raster_stochastic_" isa]
         cost["flush"] = self["raster_stochastic_" isa "_flush"] + self["stoch_rank_walk_" isa "_flush"] + \
-                        self["stoch_pixels_next"]
+                        self["stoch_rank_walk_" isa "_test"] + self["stoch_pixels_next"]
         for (f in self) {
             if (f ~ /^(vis_block|vis_block_clones|load_block)(\.|$)/) cost["visibility"] += self[f]
-            if (f ~ /^(decouple_resolve|resolve_writes|resolve_flush|lookup_row|take_quad|hold_entry|release_held|recent_clear)(\.|$)/ || f ~ /^(recent_row|bilinear_row|mix_row|write_row)_/) cost["resolve"] += self[f]
+            if (f ~ /^(decouple_resolve|resolve_writes|resolve_flush|lookup_row|take_quad|hold_entry|release_held)(\.|$)/ || f ~ /^(recent_row|bilinear_row|mix_row|write_row)_/) cost["resolve"] += self[f]
         }
         cost["decouple"] = self["decouple_block"] + self["grid_entry"] + self["new_entry"] + self["shading_cache_lookup"] + \
-                           self["shading_cache_insert"]
-        cost["drain"] = self["decouple_drain"] + self["shade_pending"] + self["mix_color"] + self["shading_cache_lru_append"]
+                           self["shading_cache_insert"] + self["decouple_new_grid_entry"] + self["try_new_entry"] + \
+                           self["shading_cache_reset"]
+        cost["drain"] = self["decouple_drain"] + self["shade_pending"] + self["mix_color"] + self["shading_cache_lru_append"] + \
+                        self["decouple_shade"] + self["order_pending"]
         cost["shading"] = incl["backend_shade_points"]
         cost["setup"] = incl["fe_setup_blurred"]
         cost["PNG"] = incl["img_write_png"]
         name["walk"] = "walk: bound tests"; name["flush"] = "flush: 5D test, scatter, early depth"
         name["visibility"] = "visibility buffer: depth test, block loads"
         name["resolve"] = "resolve: grid quads, colour and depth writes"
-        name["decouple"] = "decouple: grid point, cache, queued write"; name["drain"] = "drain: colours, blur area, LRU, ROP"
+        name["decouple"] = "decouple: grid point, cache, queued write"; name["drain"] = "drain: shade batches, colours, blur area, LRU, ROP"
         name["shading"] = "shading"; name["setup"] = "blurred setup (front-end)"
         name["PNG"] = "PNG (not in the frame time)"
         printf "covered samples %d, instructions %.3f G\n\n", samples, total / 1e9
@@ -104,6 +108,10 @@ awk -v samples="${samples:-0}" -v total="${total:-0}" -v isa="$ISA" '
             printf "| %s | %.3f G | %.0f | %.1f%% |\n", name[s], cost[s] / 1e9, samples ? cost[s] / samples : 0, \
                    total ? 100 * cost[s] / total : 0
         }
+        vis = 0
+        for (i = 1; i <= 6; i++) vis += cost[order[i]]  # walk .. drain
+        printf "| **visibility in all (walk to drain)** | %.3f G | **%.0f** | %.1f%% |\n", vis / 1e9, \
+               samples ? vis / samples : 0, total ? 100 * vis / total : 0
         printf "| everything else (scene load, binning, start-up) | %.3f G | %.0f | %.1f%% |\n", rest / 1e9, \
                samples ? rest / samples : 0, total ? 100 * rest / total : 0
     }' "$tmp/self" "$tmp/incl"
