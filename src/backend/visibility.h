@@ -57,17 +57,13 @@ typedef struct vis_buffer {
     uint8_t group[FRAME_CLASSES][FRAME_MAX_POSITIONS];  /* class, sample -> tuple group */
 } vis_buffer;
 
-/* Block b of the run's bin: its first pixel in the target; and the block
- * holding pixel (x, y) of the bin. */
+/* Block b of the run's bin (stoch_block_index's order): its first pixel in
+ * the target. */
 static inline void vis_block_origin(const vis_buffer *vb, int b, int *x, int *y)
 {
     const int blocks_x = vb->bin_px >> 2;
     *x = vb->x0 + 4 * (b % blocks_x);
     *y = vb->y0 + 4 * (b / blocks_x);
-}
-static inline int vis_block_at(const vis_buffer *vb, int x, int y)
-{
-    return ((y - vb->y0) >> 2) * (vb->bin_px >> 2) + ((x - vb->x0) >> 2);
 }
 
 /* Room for bins of bin_px pixels at spp samples and a shading cache of

@@ -210,12 +210,20 @@ typedef struct stoch_hits {
 typedef struct stoch_block {
     const frame_tri *tri;
     int x0, y0;
+    int block;  /* its index among its bin's 4x4 blocks, row-major (stoch_block_index) */
     uint32_t covered, live, first_covered, first_live;
     const uint8_t *sample;
     int group;  /* sample is frame_tuples.lane_sample[group], or -1 (a rank walk's lanes) */
     stoch_hits hits;
 } stoch_block;
 typedef void (*stoch_emit_fn)(void *consumer, const stoch_block *blk);
+
+/* The index of the block at pixel (x0, y0) among the 4x4 blocks of its
+ * bin (bin_px a side, a power of two), row-major. */
+static inline int stoch_block_index(int bin_px, int x0, int y0)
+{
+    return ((y0 & (bin_px - 1)) >> 2) * (bin_px >> 2) + ((x0 & (bin_px - 1)) >> 2);
+}
 
 /* Which pixels of a bin (up to 256 x 256) the current triangle has
  * covered, and covered past early depth: per 4x4 block of the bin, a bit

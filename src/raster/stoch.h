@@ -78,7 +78,7 @@ void stoch_pixels_next(stoch_pixels *px);
  * (and the first live) sample of their pixel (x0, y0 multiples of 4). */
 static inline void stoch_first_of_pixel(stoch_pixels *px, stoch_block *blk, int bin_px)
 {
-    const int b = ((blk->y0 & (bin_px - 1)) >> 2) * (bin_px >> 2) + ((blk->x0 & (bin_px - 1)) >> 2);
+    const int b = blk->block;
     if (px->block_stamp[b] != px->stamp) {
         px->block_stamp[b] = px->stamp;
         px->covered[b] = px->live[b] = 0;

@@ -287,6 +287,7 @@ static void STOCH_RANK_WALK_FN(const frame_tri *tri, const raster_view *v, const
                 blk->tri = tri;
                 blk->x0 = bx;
                 blk->y0 = by;
+                blk->block = stoch_block_index(bin_px, bx, by);
                 blk->sample = sample;
                 blk->group = -1;
                 blk->covered = 0;

@@ -219,6 +219,7 @@ static void STOCH_GROUP(const frame_tri *tri, const stoch_setup *restrict S, con
     for (int by = by_first; by < y1; by += 4) {
         _Alignas(64) float row[3][STOCH_LANES];  /* the edges' part that the row's blocks share */
         const float fy = (float)by;
+        const int row_block = stoch_block_index(bin_px, 0, by);
 #pragma GCC ivdep /* the lanes are distinct */
         for (int l = 0; l < STOCH_LANES; l++)
             for (int k = 0; k < 3; k++) {
@@ -274,6 +275,7 @@ static void STOCH_GROUP(const frame_tri *tri, const stoch_setup *restrict S, con
             STOCH_GRID16(blk.hits.ry, rate, blk.hits.gy);
             blk.x0 = bx;
             blk.y0 = by;
+            blk.block = row_block + ((bx & (bin_px - 1)) >> 2);
             blk.covered = m;
             stoch_finish_block(&blk, depth_test ? STOCH_EARLY_DEPTH16(&blk, v) : m, bin_px, px, emit, consumer, counts);
         }
