@@ -1,13 +1,19 @@
 /* test_blur.c — motion and defocus blur through the public API: every
  * coverage path against a brute-force double-precision reference that warps
  * the triangle to each sample's (u, v, t); decoupled equals msaa without
- * blur; the image does not depend on the shading cache, threads or pattern;
+ * blur; the image does not depend on the shading cache, threads, pattern
+ * or the embedder's floating-point environment;
  * geometry at the focus distance stays sharp; a moving square leaves a
  * streak as long as its motion. */
+#include <fenv.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
 
 #include "mosaic.h"
 #include "testutil.h"
@@ -283,6 +289,11 @@ typedef struct scene_run {
     bool frame_before;
     int batch, early;  /* the pipeline's (0: the defaults) */
     unsigned inspect;  /* the frame's mos_inspect bits */
+    /* the context made (its threads started) under an embedder's odd
+     * floating-point environment: rounding toward zero, and on x86
+     * denormals-are-zero and flush-to-zero; the test's own is restored
+     * right after */
+    bool odd_fp;
 } scene_run;
 
 /* Renders the random scene and returns its raw samples. */
@@ -292,7 +303,17 @@ static uint8_t *render_scene(const test_tri *tris, int ntri, int spp, const scen
     mos_context_desc cd = {.pipeline = {.threads = r->threads, .bin_px = r->bin, .pattern = r->pattern,
                                         .batch = r->batch, .early = r->early},
                            .isa = r->isa};
-    if (mos_context_create(&cd, &ctx) != MOS_OK) {
+    fenv_t own;
+    if (r->odd_fp) {
+        fegetenv(&own);
+        fesetround(FE_TOWARDZERO);
+#if defined(__x86_64__) || defined(__i386__)
+        _mm_setcsr(_mm_getcsr() | 0x8040u); /* DAZ, FTZ */
+#endif
+    }
+    const mos_result made = mos_context_create(&cd, &ctx);
+    if (r->odd_fp) fesetenv(&own);
+    if (made != MOS_OK) {
         FAIL_MSG("mos_context_create");
         return NULL;
     }
@@ -393,6 +414,36 @@ static void test_cache_size_invariance(void)
                   (unsigned long long)stalls_small, (unsigned long long)stalls_big);
         free(first);
     }
+    free(tris);
+}
+
+/* An embedder's floating-point environment does not reach the image: the
+ * threads Mosaic starts inherit their creator's (rounding toward zero,
+ * denormals-are-zero, flush-to-zero here) and set the default first.  The
+ * same blurred frame, decoupled and supersampled, 1 and 3 threads. */
+static void test_fp_environment(void)
+{
+    const int ntri = 200, spp = 16;
+    test_tri *tris = random_scene(ntri, true, 11);
+    const mos_blur_desc blur = {.mode = MOS_SAMPLING_DECOUPLED, .lens_x = 0.08f, .lens_y = 0.12f, .focus_w = 1.5f};
+    const size_t bytes = (size_t)W_PX * 2 * H_PX * 2 * (size_t)spp * 4;
+    int compared = 0;
+    for (int k = 0; k < 4; k++) {
+        scene_run r = {.threads = k & 1 ? 3 : 1, .bin = 16, .pattern = "diagonal", .blur = blur, .motion = true};
+        if (k >= 2) r.blur.mode = MOS_SAMPLING_SUPERSAMPLE;
+        mos_frame_stats a, b;
+        uint8_t *plain = render_scene(tris, ntri, spp, &r, &a);
+        r.odd_fp = true;
+        uint8_t *odd = render_scene(tris, ntri, spp, &r, &b);
+        CHECK_MSG(plain && odd && memcmp(plain, odd, bytes) == 0,
+                  "the image changed with the creator's floating-point environment (%d threads, mode %d)", r.threads,
+                  (int)r.blur.mode);
+        CHECK(a.visibility_samples == b.visibility_samples && a.visibility_samples > 0);
+        compared++;
+        free(plain);
+        free(odd);
+    }
+    CHECK(compared == 4);
     free(tris);
 }
 
@@ -819,6 +870,7 @@ int main(void)
     TEST_RUN(test_coverage_paths);
     TEST_RUN(test_decoupled_equals_msaa_without_blur);
     TEST_RUN(test_cache_size_invariance);
+    TEST_RUN(test_fp_environment);
     TEST_RUN(test_deferred_equals_ordered);
     TEST_RUN(test_accum_jitter);
     TEST_RUN(test_focus_stays_sharp);

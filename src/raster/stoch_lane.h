@@ -61,8 +61,9 @@ static inline int stoch_lane_inside_row(const float c[3][3], float x, const floa
  * one line: stoch_edge_inside(e, gx, gy) is e > stoch_edge_tie(gx, gy),
  * one compare.  Where the rule takes e = 0 the threshold is the largest
  * float below zero, so that e > it is e >= 0 (-0 too); else it is 0.
- * Exact while subnormals are kept (the IEEE default, which Mosaic never
- * changes: with denormals-are-zero the threshold would read as 0). */
+ * Exact while subnormals are kept (with denormals-are-zero the threshold
+ * would read as 0): the IEEE default, which every thread Mosaic starts
+ * sets whatever its creator's (util/fpenv.h). */
 static inline float stoch_edge_tie(float gx, float gy)
 {
     return (gx > 0.0f) | ((gx == 0.0f) & (gy > 0.0f)) ? -FLT_TRUE_MIN : 0.0f;

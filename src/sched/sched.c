@@ -7,6 +7,7 @@
 
 #include "pattern/pattern.h"
 #include "util/clock.h"
+#include "util/fpenv.h"
 
 static void worker_frame_end(worker *w, const frame_state *f)
 {
@@ -44,6 +45,7 @@ static void help_frontend(worker *w, const frame_state *f)
 
 static void *worker_main(void *arg)
 {
+    util_fp_default();
     worker *w = arg;
     const frame_state *frame = NULL;  /* between FRAME_BEGIN and FRAME_END */
     for (;;) {
@@ -90,6 +92,7 @@ static bool offer_to_worker(void *queues, int worker_id, const frame_work_item *
 
 static void *frontend_main(void *arg)
 {
+    util_fp_default();
     sched *s = arg;
     pthread_mutex_lock(&s->lock);
     for (;;) {
