@@ -58,6 +58,8 @@ echo
 echo "| extra FMAs | decoupled $SPP spp | supersample $SPP spp | Mosaic accum $SPP | llvmpipe accum $SPP |"
 echo "|---:|---:|---:|---:|---:|"
 : > "$tmp/plot.dat"
+# One render first, untimed: the first of a run measured 25-40% slow (960x540, 2026-11-27).
+run_mosaic "$tmp/warm" decoupled --spp "$SPP" --fma 0
 for fma in $FMAS; do
     run_mosaic "$tmp/dec" decoupled --spp "$SPP" --fma "$fma"
     run_mosaic "$tmp/ss" supersample --spp "$SPP" --fma "$fma"
