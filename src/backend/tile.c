@@ -277,7 +277,7 @@ void backend_run_bin(backend_scratch *s, const frame_state *f, uint32_t bin, con
             s->vis.tri_index = i;
             s->vis.tri_rate = grid_rate(&dc, tri);
             f->hot->stoch_walk(tri, &s->vis_view, &t->ranked, t->tuples, f->grid.bin_px, c.x0, c.y0, c.x1, c.y1,
-                               s->pixels, vis_block, &s->vis, &counts);
+                               s->pixels, vis_emit(), &s->vis, &counts);
             break;
         case PATH_ORDERED:
             f->hot->stoch_walk(tri, &s->view, &t->ranked, t->tuples, f->grid.bin_px, c.x0, c.y0, c.x1, c.y1, s->pixels,

@@ -165,8 +165,8 @@ VIS_TAKE16(vis_take16, int32_t)
 VIS_TAKE16(vis_take16_ref, float)
 #undef VIS_TAKE16
 
-/* vis_block's body, built for AVX2 and any x86-64 (static: a global
- * function's clones would be exported however the library hides the rest). */
+/* vis_emit's, built for AVX2 and any x86-64 (static: a global function's
+ * clones would be exported however the library hides the rest). */
 UTIL_CLONES_AVX2 static void vis_block_clones(void *consumer, const stoch_block *blk)
 {
     vis_buffer *vb = consumer;
@@ -204,4 +204,4 @@ UTIL_CLONES_AVX2 static void vis_block_clones(void *consumer, const stoch_block 
     }
 }
 
-void vis_block(void *consumer, const stoch_block *blk) { vis_block_clones(consumer, blk); }
+stoch_emit_fn vis_emit(void) { return vis_block_clones; }

@@ -11,7 +11,7 @@
  * lane_sample[g][lane] of the block's pixel `lane`, so the sixteen samples
  * a tuple walk tests at once are sixteen consecutive entries.  A block is
  * loaded from the target's depth when the run first touches it.
- * Fed by tile.c (vis_begin, vis_block as the walks' emit); read by
+ * Fed by tile.c (vis_begin, vis_emit's as the walks' emit); read by
  * decouple.c. */
 #ifndef MOSAIC_BACKEND_VISIBILITY_H
 #define MOSAIC_BACKEND_VISIBILITY_H
@@ -87,10 +87,10 @@ void vis_begin(vis_buffer *vb, const frame_target *t, int bin_px, int x0, int y0
  * run's clear depth (a run begun on a cleared bin whose clear tile.c left
  * to it: the resolve wrote every sample of the loaded blocks). */
 void vis_clear_untouched(const vis_buffer *vb, frame_target *t, uint32_t clear_color);
-/* A stoch_emit_fn (consumer: the vis_buffer, its tri_index and tri_rate
- * set to the block's triangle's): each live lane nearer than its entry
- * takes it. */
-void vis_block(void *consumer, const stoch_block *blk);
+/* The walks' stoch_emit_fn (consumer: the vis_buffer, its tri_index and
+ * tri_rate set to the block's triangle's): each live lane nearer than its
+ * entry takes it.  The body's AVX2 or x86-64 build, called directly. */
+stoch_emit_fn vis_emit(void);
 
 /* The run shaded and written (resolve.c): each visible sample's grid quad
  * found in the decoupled back-end's cache or shaded, then its colour and
