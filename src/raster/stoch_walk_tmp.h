@@ -169,7 +169,6 @@ static void STOCH_SETUP(const frame_tri_blur *restrict b, const frame_tuples *re
     }
 }
 
-
 /* Step 2 for group g over pixels [x0, x1) x [y0, y1) (the union of its
  * tuples' boxes within the bin, not empty), testing the lanes of
  * `classes` (those whose tuple's box is not empty: each box is
