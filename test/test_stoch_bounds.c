@@ -261,10 +261,19 @@ static void test_sample_offsets(void)
     CHECK(unit == 0);
 }
 
-/* e > stoch_edge_tie(gx, gy) is stoch_edge_inside(e, gx, gy) for every
+/* The tie rule as the walks stated it before it became a threshold: on
+ * the edge, the triangle whose gradient points to +x, or along +y when
+ * vertical. */
+static int rule_inside(float e, float gx, float gy)
+{
+    return (e > 0.0f) | ((e == 0.0f) & ((gx > 0.0f) | ((gx == 0.0f) & (gy > 0.0f))));
+}
+
+/* stoch_edge_inside (e > stoch_edge_tie(gx, gy)) is the rule for every
  * edge value, zeros, subnormals, infinities and NaN included, and every
- * gradient sign; and stoch_lane_inside_tie is stoch_lane_inside_row on
- * random lines, on points on the edges too. */
+ * gradient sign; and a lane's edge test from the thresholds, as the tuple
+ * walk runs it and as the rank walk does (stoch_lane_inside), is the rule
+ * on random lines, on points on the edges too. */
 static void test_edge_thresholds(void)
 {
     const float special[] = {0.0f, -0.0f, FLT_TRUE_MIN, -FLT_TRUE_MIN, 2.0f * FLT_TRUE_MIN, -2.0f * FLT_TRUE_MIN,
@@ -275,25 +284,29 @@ static void test_edge_thresholds(void)
         for (int j = 0; j < ns; j++)
             for (int k = 0; k < ns; k++) {
                 const float e = special[i], gx = special[j], gy = special[k];
-                wrong += (e > stoch_edge_tie(gx, gy)) != stoch_edge_inside(e, gx, gy);
+                wrong += stoch_edge_inside(e, gx, gy) != rule_inside(e, gx, gy);
                 checked++;
             }
     int lanes = 0, on_edge = 0, lane_wrong = 0;
     for (int n = 0; n < 200000; n++) {
-        float c[3][3], row[3], tie[3], cx[3], e0[3], e1[3];
+        float c[3][3], row[3], tie[3], cx[3], e0[3], e1[3], e2[3];
         for (int k = 0; k < 3; k++)
             for (int a = 0; a < 3; a++) c[k][a] = (float)frand(-4.0, 4.0);
         if (n % 4 == 0) c[n / 4 % 3][0] = 0.0f;  /* horizontal edges: the rule's second case */
         const float x = (float)frand(-8.0, 8.0), y = (float)frand(-8.0, 8.0);
         if (n % 2) c[n / 2 % 3][2] = -(c[n / 2 % 3][0] * x + c[n / 2 % 3][1] * y);  /* near the edge */
+        int want = 1;
         for (int k = 0; k < 3; k++) {
             row[k] = stoch_edge_row(c[k], y);
             tie[k] = stoch_edge_tie(c[k][0], c[k][1]);
             cx[k] = c[k][0];
+            e0[k] = c[k][0] * x + row[k];
+            want &= rule_inside(e0[k], c[k][0], c[k][1]);
+            on_edge += e0[k] == 0.0f;
         }
-        const int want = stoch_lane_inside_row(c, x, row, e0), got = stoch_lane_inside_tie(cx, x, row, tie, e1);
-        for (int k = 0; k < 3; k++) on_edge += e0[k] == 0.0f;
-        lane_wrong += want != got || memcmp(e0, e1, sizeof e0) != 0;
+        want &= e0[0] + e0[1] + e0[2] > 0.0f;
+        const int tuple = stoch_lane_inside_tie(cx, x, row, tie, e1), rank = stoch_lane_inside(c, x, y, e2);
+        lane_wrong += want != tuple || want != rank || memcmp(e0, e1, sizeof e0) != 0 || memcmp(e0, e2, sizeof e0) != 0;
         lanes++;
     }
     printf("  %d edge values against the rule: %d differ; %d lanes (%d values on an edge): %d differ\n", checked,

@@ -170,7 +170,7 @@ VIS_TAKE16(vis_take16_ref, float)
 UTIL_CLONES_AVX2 static void vis_block_clones(void *consumer, const stoch_block *blk)
 {
     vis_buffer *vb = consumer;
-    const int b = blk->block;  /* vis_block_at's, as the walk has it */
+    const int b = blk->block;  /* the buffer's blocks are the bin's, in stoch_block_index's order */
     if (vb->block_stamp[b] != vb->stamp) load_block(vb, b, blk->x0, blk->y0);
     const size_t base = (size_t)b * (size_t)vb->spp * 16;
     const uint32_t id = vb->tri_index;

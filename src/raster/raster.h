@@ -172,6 +172,9 @@ static inline float raster_grid_clamp(float g)
     g = g > -RASTER_GRID_LIMIT ? g : -RASTER_GRID_LIMIT;
     return g < RASTER_GRID_LIMIT ? g : RASTER_GRID_LIMIT;
 }
+/* The grid point at or below reference coordinate r at `rate` points per
+ * unit. */
+static inline int32_t raster_grid_point(float r, float rate) { return util_floor_i32(raster_grid_clamp(r * rate)); }
 
 /* Stochastic coverage of 5D visibility samples (x, y, u, v, t), a 4x4
  * block of pixels at a time, each pixel at one sample.  Edges (seed 001,

@@ -22,12 +22,13 @@ uint32_t stoch_block_static(const frame_tri *t, const frame_samples *sp, float r
         if (!inside) continue;
         hit |= 1u << l;
         out->z[l] = raster_sample_depth(t, sp, px, py, s);
-        float xy[2] = {(float)px + sp->fx[s], (float)py + sp->fy[s]}, o[2] = {0.0f, 0.0f};
-        if (centred) stoch_lane_offsets(xy, o, 2, rate);  /* x and y: the same rule on each axis */
+        const float xy[2] = {(float)px + sp->fx[s], (float)py + sp->fy[s]};
+        float o[2];
+        stoch_sample_offsets(xy, o, 2, rate, centred);  /* x and y: the same rule on each axis */
         out->rx[l] = xy[0] - o[0];
         out->ry[l] = xy[1] - o[1];
-        out->gx[l] = util_floor_i32(raster_grid_clamp(out->rx[l] * rate));
-        out->gy[l] = util_floor_i32(raster_grid_clamp(out->ry[l] * rate));
+        out->gx[l] = raster_grid_point(out->rx[l], rate);
+        out->gy[l] = raster_grid_point(out->ry[l], rate);
     }
     return hit;
 }

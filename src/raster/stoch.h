@@ -63,12 +63,12 @@ static inline void stoch_edge_plane(const frame_tri_blur *b, int k, int16_t q0, 
     *c = bound ? end + slack : INFINITY;
 }
 
-/* The grid points of sixteen reference coordinates r (64-byte aligned):
- * g[l] = floor(raster_grid_clamp(r[l] * rate)) (each ISA's walk may take
- * them in vectors instead, STOCH_GRID16; the same bits). */
+/* The grid points of sixteen reference coordinates r (64-byte aligned),
+ * raster_grid_point's (each ISA's walk may take them in vectors instead,
+ * STOCH_GRID16; the same bits). */
 static inline void stoch_grid16(const float *r, float rate, int32_t *g)
 {
-    for (int l = 0; l < 16; l++) g[l] = util_floor_i32(raster_grid_clamp(r[l] * rate));
+    for (int l = 0; l < 16; l++) g[l] = raster_grid_point(r[l], rate);
 }
 
 /* A new triangle: fresh stamps in px. */

@@ -23,11 +23,19 @@ static inline void stoch_expand16(float *dst, const float *src)
  * belongs to the triangle whose edge gradient points to +x, or along +y
  * when vertical.  Two triangles sharing an edge compute it from the same
  * vertices in the same order, so their values are exact negatives and
- * exactly one of them takes a sample on it. */
-static inline int stoch_edge_inside(float e, float gx, float gy)
+ * exactly one of them takes a sample on it.  The rule is a threshold on
+ * the value, one compare: where it takes e = 0 the threshold is the
+ * largest float below zero, so that e > it is e >= 0 (-0 too); else 0.
+ * Exact while subnormals are kept (with denormals-are-zero the threshold
+ * would read as 0): the IEEE default, which every thread Mosaic starts
+ * sets whatever its creator's (util/fpenv.h).  A walk that tests many
+ * samples against one line takes the thresholds once (the tuple walk, per
+ * group). */
+static inline float stoch_edge_tie(float gx, float gy)
 {
-    return (e > 0.0f) | ((e == 0.0f) & ((gx > 0.0f) | ((gx == 0.0f) & (gy > 0.0f))));
+    return (gx > 0.0f) | ((gx == 0.0f) & (gy > 0.0f)) ? -FLT_TRUE_MIN : 0.0f;
 }
+static inline int stoch_edge_inside(float e, float gx, float gy) { return e > stoch_edge_tie(gx, gy); }
 
 /* Decides a sample from the three homogeneous edge lines c[e] (triangle
  * order, each times the sign of det: stoch_lines_orient) at window point
@@ -41,45 +49,30 @@ static inline int stoch_edge_inside(float e, float gx, float gy)
  * a triangle of a few pixels far from the window's origin they are
  * percents of its edge values, enough to lose depth tests to a surface
  * behind it.  An edge value is c0 x + (c1 y + c2): the tuple walk takes
- * the parenthesis once per block row (stoch_edge_row, then
- * stoch_lane_inside_row); every path sums in that order, so two triangles
- * sharing an edge still get exact negatives. */
+ * the parenthesis once per block row (stoch_edge_row) and the thresholds
+ * once per group (stoch_lane_inside_tie); every path sums in that order,
+ * so two triangles sharing an edge still get exact negatives. */
 static inline float stoch_edge_row(const float c[3], float y)
 {
     return c[1] * y + c[2];
 }
-static inline int stoch_lane_inside_row(const float c[3][3], float x, const float row[3], float e[3])
-{
-    for (int k = 0; k < 3; k++) e[k] = c[k][0] * x + row[k];
-    int ok = 1;
-    for (int k = 0; k < 3; k++) ok &= stoch_edge_inside(e[k], c[k][0], c[k][1]);
-    /* The hit lies at w = det / (e0 + e1 + e2) (e's sign is det's): in
-     * front of the eye. */
-    return ok & (e[0] + e[1] + e[2] > 0.0f);
-}
-/* The tie rule as a threshold, for a walk that tests many samples against
- * one line: stoch_edge_inside(e, gx, gy) is e > stoch_edge_tie(gx, gy),
- * one compare.  Where the rule takes e = 0 the threshold is the largest
- * float below zero, so that e > it is e >= 0 (-0 too); else it is 0.
- * Exact while subnormals are kept (with denormals-are-zero the threshold
- * would read as 0): the IEEE default, which every thread Mosaic starts
- * sets whatever its creator's (util/fpenv.h). */
-static inline float stoch_edge_tie(float gx, float gy)
-{
-    return (gx > 0.0f) | ((gx == 0.0f) & (gy > 0.0f)) ? -FLT_TRUE_MIN : 0.0f;
-}
-/* stoch_lane_inside_row with the edges' thresholds (stoch_edge_tie) and
- * the lines' x coefficients only. */
 static inline int stoch_lane_inside_tie(const float cx[3], float x, const float row[3], const float tie[3],
                                         float e[3])
 {
     for (int k = 0; k < 3; k++) e[k] = cx[k] * x + row[k];
+    /* The hit lies at w = det / (e0 + e1 + e2) (e's sign is det's): in
+     * front of the eye. */
     return (e[0] > tie[0]) & (e[1] > tie[1]) & (e[2] > tie[2]) & (e[0] + e[1] + e[2] > 0.0f);
 }
 static inline int stoch_lane_inside(const float c[3][3], float x, float y, float e[3])
 {
-    const float row[3] = {stoch_edge_row(c[0], y), stoch_edge_row(c[1], y), stoch_edge_row(c[2], y)};
-    return stoch_lane_inside_row(c, x, row, e);
+    float cx[3], row[3], tie[3];
+    for (int k = 0; k < 3; k++) {
+        cx[k] = c[k][0];
+        row[k] = stoch_edge_row(c[k], y);
+        tie[k] = stoch_edge_tie(c[k][0], c[k][1]);
+    }
+    return stoch_lane_inside_tie(cx, x, row, tie, e);
 }
 static inline int stoch_lane_edges(int cull_back, const float c[3][3], float x, float y, float det, float e[3])
 {
@@ -248,6 +241,14 @@ static inline void stoch_lane_offsets(const float *restrict s, float *restrict o
         const float lo = p > c0 ? p : c0, hi = p + 1.0f < c1 ? p + 1.0f : c1;
         o[l] = s[l] - 0.5f * (lo + hi);
     }
+}
+/* stoch_lane_offsets where `centred` (frame_blur.centred), else zeros. */
+static inline void stoch_sample_offsets(const float *restrict s, float *restrict o, int n, float rate, bool centred)
+{
+    if (centred)
+        stoch_lane_offsets(s, o, n, rate);
+    else
+        for (int l = 0; l < n; l++) o[l] = 0.0f;
 }
 
 #endif

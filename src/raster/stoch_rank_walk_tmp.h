@@ -109,14 +109,9 @@ static uint32_t STOCH_TEST(const frame_tri_blur *restrict b, stoch_packet *restr
     float *restrict rx = P->rx, *restrict ry = P->ry;
     int32_t *restrict gx = P->gx, *restrict gy = P->gy;
     const float rate = b->rate;
-    _Alignas(64) float ox[STOCH_PACKET], oy[STOCH_PACKET];  /* stoch_lane_offsets; zero where not centred */
-    if (b->centred) {
-        stoch_lane_offsets(x, ox, end, rate);
-        stoch_lane_offsets(y, oy, end, rate);
-    } else {
-        memset(ox, 0, sizeof ox);
-        memset(oy, 0, sizeof oy);
-    }
+    _Alignas(64) float ox[STOCH_PACKET], oy[STOCH_PACKET];
+    stoch_sample_offsets(x, ox, end, rate, b->centred);
+    stoch_sample_offsets(y, oy, end, rate, b->centred);
 #pragma GCC ivdep /* the packet's arrays are distinct */
     for (int l = 0; l < end; l++) {
         stoch_lane_reference(b, w0[l], w1[l], w2[l], &rx[l], &ry[l]);

@@ -13,7 +13,8 @@
  *   1. SETUP, every tuple at once (loops the compiler vectorizes): its
  *      edge lines, determinant, clip z and w (stoch_lines_*, the formula
  *      of the triangle's kind of blur), the edges' tie thresholds and the
- *      pixel box of its vertices; each group's union of boxes;
+ *      pixel box of its vertices; each group's union of boxes; the
+ *      reference's vertices in lanes;
  *   2. per group of four tuples (one per pixel class, close in (u, v, t)),
  *      the union of their boxes within the bin, its 4x4 blocks each one
  *      test of sixteen lanes, lane l at its class's tuple and its own
@@ -36,6 +37,9 @@ typedef struct stoch_setup {
     _Alignas(64) float c[3][3][FRAME_MAX_TUPLES];
     _Alignas(64) float det[FRAME_MAX_TUPLES], z[3][FRAME_MAX_TUPLES], w[3][FRAME_MAX_TUPLES];
     _Alignas(64) float tie[3][FRAME_MAX_TUPLES];  /* the edges' thresholds, stoch_edge_tie */
+    /* the reference's vertices in every lane: operands the block loop
+     * reads, where broadcasts in it would be made again for every block */
+    _Alignas(64) float ref[3][3][STOCH_LANES];
     _Alignas(64) int32_t bx0[FRAME_MAX_TUPLES], bx1[FRAME_MAX_TUPLES], by0[FRAME_MAX_TUPLES], by1[FRAME_MAX_TUPLES];
     /* per group g: the union of its four boxes (empty: (x1, x0) x (y1,
      * y0)) and the lanes of its classes whose box is not empty */
@@ -126,6 +130,9 @@ static void STOCH_SETUP(const frame_tri_blur *restrict b, const frame_tuples *re
     for (int e = 0; e < 3; e++)
 #pragma GCC ivdep /* the tables are distinct */
         for (int i = 0; i < n; i++) S->tie[e][i] = stoch_edge_tie(S->c[e][0][i], S->c[e][1][i]);
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++)
+            for (int l = 0; l < STOCH_LANES; l++) S->ref[i][k][l] = b->ref[i][k];
     const int cull = b->cull_back;
     const float fx0 = (float)x0, fx1 = (float)x1, fy0 = (float)y0, fy1 = (float)y1;
 #pragma GCC ivdep /* the tables are distinct */
@@ -203,12 +210,7 @@ static void STOCH_GROUP(const frame_tri *tri, const stoch_setup *restrict S, con
         memcpy(ox, tp->lane_cx[g], sizeof ox);
         memcpy(oy, tp->lane_cy[g], sizeof oy);
     }
-    /* The reference's vertices in every lane: operands the block loop
-     * reads, where broadcasts in it would be made again for every block. */
-    _Alignas(64) float ref[3][3][STOCH_LANES];
-    for (int i = 0; i < 3; i++)
-        for (int k = 0; k < 3; k++)
-            for (int l = 0; l < STOCH_LANES; l++) ref[i][k][l] = b->ref[i][k];
+    const float(*ref)[3][STOCH_LANES] = S->ref;
     const int bx_first = x0 & ~3, by_first = y0 & ~3;
     stoch_block blk;
     blk.tri = tri;
