@@ -78,7 +78,7 @@ extern "C" {
  * soname libmosaic.so.MAJOR, or libmosaic.so.0.MINOR before 1.0, as a minor
  * version then breaks the ABI) and for mosaic.pc's Version. */
 #define MOS_VERSION_MAJOR 0
-#define MOS_VERSION_MINOR 6
+#define MOS_VERSION_MINOR 7
 #define MOS_VERSION_PATCH 0
 /* The version packed into one integer, 0x00MMmmpp: compare with < and >. */
 #define MOS_MAKE_VERSION(major, minor, patch) \
@@ -208,6 +208,9 @@ typedef struct mos_shader { uint32_t id; } mos_shader;
 typedef struct mos_target_desc {
     int width, height;  /* pixels, 1..16384; width * height * samples at most 2^31 */
     int samples;        /* visibility samples per pixel: 1, 2, 4, 8, 16, 27, 32 or 64; 0 = 1 */
+    bool keep_samples;  /* every frame stores every sample, for mos_target_read_samples; false: a
+                         * bin that decoupled blur draws whole may go straight to its pixels (faster
+                         * at high sample counts), and mos_target_read_samples refuses the target */
 } mos_target_desc;
 
 /* Whether libmosaic renders SPP visibility samples per pixel.  BLUR true:
@@ -222,7 +225,8 @@ MOS_API void mos_target_destroy(mos_context *ctx, mos_target t);
 /* Resolved image, rows top first, row_bytes >= 4 * width. */
 MOS_API mos_result mos_target_read_rgba8(mos_context *ctx, mos_target t, uint8_t *rgba, size_t row_bytes);
 /* Raw samples, rows top first: width * samples RGBA8 values per row
- * (row_bytes >= 4 * width * samples).  For tests and tools. */
+ * (row_bytes >= 4 * width * samples), of a target created with
+ * keep_samples (MOS_ERR_INVALID_ARGUMENT else).  For tests and tools. */
 /* The 5D position of visibility sample s of pixel (x, y) (rows bottom up):
  * window x, y (pixel centre at +0.5), lens u, v on the unit disk, time t. */
 MOS_API mos_result mos_target_sample_position(mos_context *ctx, mos_target t, int x, int y, int s, float xyuvt[5]);
@@ -612,6 +616,8 @@ MOS_API mos_result mos_target_read_map(mos_context *ctx, mos_target t, mos_inspe
  *   cache_hit_rate      hits / (hits + misses)
  *   blur_area           mean pixels touched per shading-grid point used
  *                       (with MOS_INSPECT_BLUR_AREA, else 0)
+ *   pixel_bins          bins whose decoupled blur went straight to their
+ *                       pixels, no sample stored (mos_target_desc.keep_samples)
  *   sample_candidates   sample slots the stochastic rasterizer visited: for
  *                       a large triangle, the lanes of 4x4 blocks inside a
  *                       (u, v, t) tuple's box; for a small one, one sample
@@ -632,7 +638,7 @@ MOS_API mos_result mos_target_read_map(mos_context *ctx, mos_target t, mos_inspe
     S(uint64_t, covered_pixels) S(uint64_t, visibility_samples) S(uint64_t, shade_invocations)        \
     S(double, shading_rate)                                                                          \
     S(uint64_t, blurred_triangles) S(uint64_t, cache_hits) S(uint64_t, cache_misses)                 \
-    S(uint64_t, cache_stalls) S(double, cache_hit_rate) S(double, blur_area)                         \
+    S(uint64_t, cache_stalls) S(double, cache_hit_rate) S(double, blur_area) S(uint64_t, pixel_bins)  \
     S(uint64_t, sample_candidates) S(uint64_t, sample_tests) S(double, sample_test_efficiency)        \
     A(double, worker_busy_ms, MOS_MAX_WORKERS) A(uint64_t, worker_fragments, MOS_MAX_WORKERS)
 

@@ -178,7 +178,7 @@ static void test_coverage_paths(void)
     float *positions[6];
     for (int i = 0; i < 6; i++) {
         const int spp = spp_of(i);
-        CHECK_OK(mos_target_create(ctx, &(mos_target_desc){.width = COV_W, .height = COV_H, .samples = spp}, &targets[i]));
+        CHECK_OK(mos_target_create(ctx, &(mos_target_desc){.width = COV_W, .height = COV_H, .samples = spp, .keep_samples = true}, &targets[i]));
         positions[i] = malloc(sizeof(float) * 5 * COV_W * COV_H * (size_t)spp);
         if (!positions[i]) abort();
         for (int y = 0; y < COV_H; y++)
@@ -282,8 +282,11 @@ typedef struct scene_run {
     mos_cull cull;
     /* never_discards on the first half of the triangles (0: neither, 1:
      * the first half, 2: the second half: runs of the deferred path
-     * between the ordered one's) */
+     * between the ordered one's, 3: both) */
     int deferred;
+    /* what render_scene returns: the samples (0), or the resolved pixels
+     * of a target that keeps its samples (1) or keeps none (2) */
+    int read;
     /* a frame before, of the triangles where they end (deferred, its
      * samples left in the target): the frame's clear still holds */
     bool frame_before;
@@ -322,7 +325,8 @@ static uint8_t *render_scene(const test_tri *tris, int ntri, int spp, const scen
     mos_buffer vb;
     CHECK_OK(mos_shader_create(ctx, &(mos_shader_desc){.vertex = vs_moving, .fragment = fs_color, .varying_count = 3}, &sh));
     const int w = r->w ? r->w : W_PX * 2, h = r->h ? r->h : H_PX * 2;
-    CHECK_OK(mos_target_create(ctx, &(mos_target_desc){.width = w, .height = h, .samples = spp}, &rt));
+    CHECK_OK(mos_target_create(
+        ctx, &(mos_target_desc){.width = w, .height = h, .samples = spp, .keep_samples = r->read < 2}, &rt));
     CHECK_OK(mos_buffer_create(ctx, &(mos_buffer_desc){.data = tris, .size = (size_t)ntri * sizeof *tris}, &vb));
     const int which0 = 0, which1 = 1;
     mos_frame_desc fd = {.target = rt, .blur = r->blur, .clear_rgba = {0.1f, 0.2f, 0.3f, 1.0f}, .inspect = r->inspect};
@@ -346,10 +350,10 @@ static uint8_t *render_scene(const test_tri *tris, int ntri, int spp, const scen
                                                 .uniforms_t1 = r->motion ? &which1 : NULL, .depth_test = !r->count,
                                                 .depth_write = !r->count, .cull = r->cull,
                                                 .blend = r->count ? MOS_BLEND_ADD : MOS_BLEND_OPAQUE,
-                                                .never_discards = r->deferred == 1 + (first > 0)}));
+                                                .never_discards = r->deferred == 3 || r->deferred == 1 + (first > 0)}));
     }
     CHECK_OK(mos_end_frame(ctx, st));
-    uint8_t *img = tu_read_samples(ctx, rt, w, h, spp);
+    uint8_t *img = r->read ? tu_read_rgba8(ctx, rt, w, h) : tu_read_samples(ctx, rt, w, h, spp);
     mos_context_destroy(ctx);
     return img;
 }
@@ -583,6 +587,56 @@ static void test_deferred_equals_ordered(void)
         CHECK_MSG(ordered_st.blur_area > 1.0 && deferred_st.blur_area > 1.0,
                   "blur area ordered %.3f, deferred %.3f", ordered_st.blur_area, deferred_st.blur_area);
         free(ordered);
+    }
+    free(tris);
+}
+
+/* A target that keeps no samples: a bin that one deferred run draws whole
+ * goes straight to its pixels (VIS_PIXELS), and its pixels are those that
+ * the stored samples resolve to, bit for bit: nearest and bilinear, at
+ * every blur sample count, with threads, bins, stalls of a small cache,
+ * the blur-area record, a frame before, a bin's work in several items, the
+ * ordered path's runs before and after, and a target whose edge cuts bins
+ * and blocks. */
+static void test_pixels_equal_samples(void)
+{
+    const int ntri = 240;
+    test_tri *tris = random_scene(ntri, true, 13);
+    static const int spps[] = {4, 16, 27, 64};
+    for (int k = 0; k < 2 * (TEST_SANITIZED ? 2 : 4); k++) {  /* nearest point, then bilinear */
+        const int spp = spps[k % 4];
+        const bool bilinear = k >= (TEST_SANITIZED ? 2 : 4);
+        for (int v = 0; v < 8; v++) {
+            scene_run r = {.threads = v & 1 ? 3 : 1, .bin = v == 2 ? 32 : v == 3 ? 8 : 16,
+                           .pattern = v == 2 ? "vdc" : "diagonal", .motion = true, .isa = MOS_ISA_AUTO,
+                           .blur = {.mode = MOS_SAMPLING_DECOUPLED, .lens_x = 0.08f, .lens_y = 0.12f,
+                                    .focus_w = 1.5f, .bilinear = bilinear, .cache_quads = v == 1 ? 16 : 1024},
+                           .deferred = v == 6 ? 1 : v == 7 ? 2 : 3, .read = 1};
+            r.inspect = v == 4 ? MOS_INSPECT_BLUR_AREA : 0;
+            r.frame_before = v == 5;
+            r.batch = v == 3 ? 16 : 0;
+            r.early = v == 3 ? 0 : -1;  /* the early-draw buffer gives the first coarse tile's bins two items */
+            r.w = v == 2 ? 61 : 0;
+            r.h = v == 2 ? 37 : 0;
+            const int w = r.w ? r.w : W_PX * 2, h = r.h ? r.h : H_PX * 2;
+            mos_frame_stats kept_st, pixels_st;
+            uint8_t *kept = render_scene(tris, ntri, spp, &r, &kept_st);
+            r.read = 2;
+            uint8_t *pixels = render_scene(tris, ntri, spp, &r, &pixels_st);
+            CHECK_MSG(kept && pixels && memcmp(kept, pixels, (size_t)w * (size_t)h * 4) == 0,
+                      "%d spp%s, variant %d: the pixels resolved from no samples differ", spp,
+                      bilinear ? " bilinear" : "", v);
+            CHECK_MSG(kept_st.pixel_bins == 0, "%llu bins skipped the samples of a target that keeps them",
+                      (unsigned long long)kept_st.pixel_bins);
+            /* a bin goes straight to its pixels when one item has all its
+             * work, all of it deferred */
+            if (v < 6 && v != 3)
+                CHECK_MSG(pixels_st.pixel_bins == pixels_st.bin_items,
+                          "%d spp, variant %d: %llu of %llu bins went straight to their pixels", spp, v,
+                          (unsigned long long)pixels_st.pixel_bins, (unsigned long long)pixels_st.bin_items);
+            free(kept);
+            free(pixels);
+        }
     }
     free(tris);
 }
@@ -872,6 +926,7 @@ int main(void)
     TEST_RUN(test_cache_size_invariance);
     TEST_RUN(test_fp_environment);
     TEST_RUN(test_deferred_equals_ordered);
+    TEST_RUN(test_pixels_equal_samples);
     TEST_RUN(test_accum_jitter);
     TEST_RUN(test_focus_stays_sharp);
     TEST_RUN(test_streak_length);

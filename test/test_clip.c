@@ -19,7 +19,7 @@ static int clip_open(clip_env *e, int spp, int threads, int bin)
     e->ctx = tu_context(threads, bin);
     if (!e->ctx) return 0;
     if (!CHECK_OK_B(mos_target_create(e->ctx, &(mos_target_desc){ .width = CW_, .height = CH_,
-                    .samples = spp }, &e->t))) {
+                    .samples = spp, .keep_samples = true }, &e->t))) {
         mos_context_destroy(e->ctx);
         return 0;
     }

@@ -126,7 +126,7 @@ static int world_open(world *w, scene *sc, const mos_pipeline_desc *pd)
     mos_context_desc cd = { .pipeline = *pd };
     if (!CHECK_OK_B(mos_context_create(&cd, &w->ctx))) return 0;
     if (!CHECK_OK_B(mos_target_create(w->ctx, &(mos_target_desc){ .width = DW(), .height = DH(),
-                    .samples = DSPP }, &w->t))) return 0;
+                    .samples = DSPP, .keep_samples = true }, &w->t))) return 0;
     w->sc = sc;
     if (sc && !CHECK_OK_B(scene_upload(sc, w->ctx, &w->g))) w->g = NULL;
     w->have_proc = proc_upload(w->ctx, &w->proc);

@@ -55,7 +55,7 @@ static void test_samples_cleared(void)
         mos_context *ctx = tu_context(2, 16);
         if (!ctx) return;
         mos_target t;
-        CHECK_OK(mos_target_create(ctx, &(mos_target_desc){ .width = IW, .height = IH, .samples = spps[k] }, &t));
+        CHECK_OK(mos_target_create(ctx, &(mos_target_desc){ .width = IW, .height = IH, .samples = spps[k], .keep_samples = true }, &t));
         mos_shader sh = tu_count_shader(ctx, tu_vs_ndc2);
         const float full[] = { -1, -1, 3, -1, -1, 3 }, corner[] = { -1, -1, -0.9f, -1, -1, -0.9f };
         const float *draws[3] = { full, corner, NULL };

@@ -368,7 +368,7 @@ static int same_shape(const mos_pipeline_desc *a, const mos_pipeline_desc *b)
 static uint8_t *render_scene(mos_context *ctx)
 {
     mos_target t;
-    if (!CHECK_OK_B(mos_target_create(ctx, &(mos_target_desc){ .width = 61, .height = 37, .samples = 4 }, &t)))
+    if (!CHECK_OK_B(mos_target_create(ctx, &(mos_target_desc){ .width = 61, .height = 37, .samples = 4, .keep_samples = true }, &t)))
         return NULL;
     mos_shader sh = tu_count_shader(ctx, tu_vs_ndc2);
     static const float tris[] = { -1, -1, 1, -1, -1, 1, -0.9f, 0.8f, 0.7f, -0.95f, 0.99f, 0.9f,
@@ -527,11 +527,18 @@ static void test_resource_sizes(void)
     CHECK_OK(mos_shader_create(ctx, &(mos_shader_desc){ .vertex = vs_xyuv, .fragment = fs_tex,
              .varying_count = MOS_MAX_VARYINGS }, &sh));
     /* reads: row_bytes 0 and one short; sample positions out of range */
-    CHECK_OK(mos_target_create(ctx, &(mos_target_desc){ .width = 8, .height = 4, .samples = 4 }, &t));
+    CHECK_OK(mos_target_create(ctx, &(mos_target_desc){ .width = 8, .height = 4, .samples = 4, .keep_samples = true }, &t));
     uint8_t img[8 * 4 * 4 * 4];
     CHECK_ERR(ctx, mos_target_read_rgba8(ctx, t, img, 0), MOS_ERR_INVALID_ARGUMENT);
     CHECK_ERR(ctx, mos_target_read_samples(ctx, t, img, 0), MOS_ERR_INVALID_ARGUMENT);
     CHECK_ERR(ctx, mos_target_read_samples(ctx, t, img, 8 * 4 * 4 - 1), MOS_ERR_INVALID_ARGUMENT);
+    /* a target made without keep_samples has no samples to read */
+    mos_target plain = { 0 };
+    CHECK_OK(mos_target_create(ctx, &(mos_target_desc){ .width = 8, .height = 4, .samples = 4 }, &plain));
+    CHECK_ERR(ctx, mos_target_read_samples(ctx, plain, img, 8 * 4 * 4), MOS_ERR_INVALID_ARGUMENT);
+    CHECK_MSG(strstr(mos_last_error(ctx), "keep_samples") != NULL, "%s", mos_last_error(ctx));
+    CHECK_OK(mos_target_read_rgba8(ctx, plain, img, 8 * 4));
+    mos_target_destroy(ctx, plain);
     CHECK_ERR(ctx, mos_target_read_rgba8(ctx, t, NULL, 32), MOS_ERR_INVALID_ARGUMENT);
     float pos[5];
     const int sp[][3] = { { -1, 0, 0 }, { 0, -1, 0 }, { 0, 0, -1 }, { 8, 0, 0 }, { 0, 4, 0 }, { 0, 0, 4 },

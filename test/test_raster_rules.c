@@ -95,7 +95,7 @@ static int rr_open_isa(rr_env *e, int spp, int threads, int bin, mos_isa isa)
                                       &e->ctx);
     if (!CHECK_OK_B(r)) return 0;
     if (!CHECK_OK_B(mos_target_create(e->ctx, &(mos_target_desc){ .width = RW, .height = RH,
-                    .samples = spp }, &e->t))) {
+                    .samples = spp, .keep_samples = true }, &e->t))) {
         mos_context_destroy(e->ctx);
         return 0;
     }

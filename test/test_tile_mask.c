@@ -118,7 +118,7 @@ static void check_config(int threads, int bin_px, int coarse_px, int spp, bool b
                 .tris = TEST_SANITIZED ? 120 : 400, .blur = blur};
     mos_context_desc cd = {.pipeline = {.threads = threads, .bin_px = bin_px, .coarse_px = coarse_px}};
     if (!CHECK_OK_B(mos_context_create(&cd, &wd.ctx))) return;
-    CHECK_OK(mos_target_create(wd.ctx, &(mos_target_desc){.width = wd.w, .height = wd.h, .samples = spp}, &wd.rt));
+    CHECK_OK(mos_target_create(wd.ctx, &(mos_target_desc){.width = wd.w, .height = wd.h, .samples = spp, .keep_samples = true}, &wd.rt));
     make_scene(&wd, seed);
     CHECK_OK(render(&wd, NULL, 0, 0.1f, false));
     uint8_t *ref = tu_read_rgba8(wd.ctx, wd.rt, wd.w, wd.h);

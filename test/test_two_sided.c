@@ -118,7 +118,7 @@ static void two_sided_cards(void)
         for (size_t si = 0; si < sizeof spps / sizeof spps[0]; si++) {
             mos_target t = { 0 };
             if (!CHECK_OK_B(mos_target_create(ctx, &(mos_target_desc){ .width = TW, .height = TH,
-                                              .samples = spps[si] }, &t)))
+                                              .samples = spps[si], .keep_samples = true }, &t)))
                 continue;
             static const char *const mode_names[] = {"sharp", "decoupled", "supersample", "decoupled deferred"};
             for (int mode = 0; mode < 4; mode++) {

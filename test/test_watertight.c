@@ -27,7 +27,7 @@ static int wt_open(wt_env *e, const wt_cfg *c, mos_vertex_fn vs)
     e->ctx = tu_context(c->threads, c->bin);
     if (!e->ctx) return 0;
     if (!CHECK_MSG(mos_target_create(e->ctx, &(mos_target_desc){ .width = e->w, .height = e->h,
-                   .samples = c->spp }, &e->t) == MOS_OK, "target %dx%d spp %d", e->w, e->h, c->spp)) {
+                   .samples = c->spp, .keep_samples = true }, &e->t) == MOS_OK, "target %dx%d spp %d", e->w, e->h, c->spp)) {
         mos_context_destroy(e->ctx);
         return 0;
     }

@@ -285,6 +285,7 @@ static void fill_stats(const mos_context *ctx, const frame_state *f, double fram
     st->cache_hits = sum.cache_hits;
     st->cache_misses = sum.cache_misses;
     st->cache_stalls = sum.cache_stalls;
+    st->pixel_bins = sum.pixel_bins;
     st->frontend_chunks_helped = sum.frontend_chunks;
     st->sample_candidates = sum.stoch_candidates;
     st->sample_tests = sum.stoch_tested;

@@ -121,6 +121,7 @@ mos_result mos_target_create(mos_context *ctx, const mos_target_desc *desc, mos_
         return ctx_fail(ctx, MOS_ERR_OUT_OF_MEMORY, "mos_target_create: out of memory for %dx%d at %d spp",
                         desc->width, desc->height, spp);
     }
+    t->keep_samples = desc->keep_samples;
     mos_result r = pool_add(ctx, &ctx->targets, t, &out->id);
     if (r != MOS_OK) {
         free_object(ctx, KIND_TARGET, t);
@@ -171,6 +172,9 @@ static mos_result read_rows(mos_context *ctx, mos_target handle, uint8_t *rgba, 
     if (!rgba) return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "%s: NULL destination", fn);
     if (ctx->in_frame && ctx->current_target.id == handle.id)
         return ctx_fail(ctx, MOS_ERR_FRAME_STATE, "%s: the target is being rendered", fn);
+    if (samples && !t->keep_samples)
+        return ctx_fail(ctx, MOS_ERR_INVALID_ARGUMENT, "%s: the target keeps no samples (mos_target_desc.keep_samples)",
+                        fn);
     size_t per_pixel = samples ? (size_t)t->samples : 1;
     size_t need = (size_t)t->width * per_pixel * 4;
     if (row_bytes < need)

@@ -48,9 +48,10 @@ typedef uint64_t (*bilinear_row_fn)(const recent_quads *R, const uint32_t *tri, 
 typedef void (*mix_row_fn)(const uint32_t *rgba, const int32_t *taps, const float *sx, const float *sy,
                            uint32_t visible, uint32_t *color, int32_t *nearest);
 /* The resolve's WRITE of a row of sixteen entries (resolve_row_tmp.h):
- * its lanes as sets of bits, what each lane writes where, and the blur
- * area's record (last_pixel; NULL: none); returns the blur area's new
- * points (low 32 bits) and references (high 32). */
+ * its lanes as sets of bits, what each lane writes where (or adds to its
+ * pixel's sums), and the blur area's record (last_pixel; NULL: none);
+ * returns the blur area's new points (low 32 bits) and references (high
+ * 32). */
 typedef struct resolve_row {
     uint32_t visible;  /* lanes some triangle covers: they count for the blur area */
     uint32_t kept;     /* of those, the ones written (not discarded) */
@@ -62,6 +63,8 @@ typedef struct resolve_row {
     float clear_depth;
     int32_t idx[16];       /* per lane: its sample in the target */
     uint32_t pixel[16];    /* per lane: its pixel */
+    uint32_t *sum;  /* NULL, or instead of writing, the lanes' colours added to their pixels' sums per
+                     * channel: [l] red + blue << 16, [16 + l] green + alpha << 16 (at most 64 x 255 each) */
 } resolve_row;
 typedef uint64_t (*write_row_fn)(const resolve_row *w, const uint32_t *shaded, uint32_t *last_pixel, uint32_t *color,
                                  float *depth);

@@ -34,8 +34,10 @@ typedef struct resolve_ctx {
     shading_cache *cache;
     vis_pos done;  /* entries before it are written */
     uint32_t clear_color;
-    bool depth;        /* the target takes the samples' depth too */
+    vis_output out;
     uint64_t visible;  /* samples written */
+    /* VIS_PIXELS: block done.k's pixels' sums so far (resolve_row.sum) */
+    _Alignas(64) uint32_t sum[32];
 } resolve_ctx;
 
 /* Sixteen int lanes as GCC's vector type (two AVX2 vectors, one AVX-512). */
@@ -61,26 +63,53 @@ static bool held_discard(const vis_buffer *vb, const shading_cache *cache)
     return any != 0;
 }
 
-/* WRITE for entries [from, to) of the run, a row of sixteen at a time
+/* A 4x4 block's pixels, lane l at pixel[l], where in the target (inside):
+ * the rounded mean of their S samples per channel from their sums
+ * (resolve_row.sum), as backend_resolve_bin computes it from the samples. */
+static void write_pixels(uint32_t *resolved, const uint32_t *pixel, uint32_t inside, const uint32_t *sum, int S)
+{
+    /* n / S as (n * m) >> 32, m = floor(2^32 / S) + 1: exact, as n < 2^15
+     * puts the product within 2^-17 above n / S, less than the 1 / S to
+     * the next whole number */
+    const uint64_t m = (UINT64_C(1) << 32) / (uint64_t)S + 1;
+    const uint32_t h = (uint32_t)S / 2;
+#define RESOLVE_DIV(n) ((uint32_t)(((uint64_t)(n) + h) * m >> 32))
+    for (uint32_t v = inside; v; v &= v - 1) {
+        const int l = __builtin_ctz(v);
+        const uint32_t rb = sum[l], ga = sum[16 + l];
+        resolved[pixel[l]] = RESOLVE_DIV(rb & 0xffffu) | RESOLVE_DIV(ga & 0xffffu) << 8 | RESOLVE_DIV(rb >> 16) << 16 |
+                             RESOLVE_DIV(ga >> 16) << 24;
+    }
+#undef RESOLVE_DIV
+}
+
+/* WRITE for entries [r->done, to) of the run, a row of sixteen at a time
  * (the ISA table's write_row, resolve_row_tmp.h): each visible sample's
  * colour from its grid point (vb->code: entry * 4 + lane), or in a
  * bilinear run the mix of its four (vb->taps; the nearest is its point
- * then), with its depth when `depth`, to the target, but where `discards`
- * and the (nearest) lane was discarded; in a run begun on a cleared bin,
- * every other sample of the target's pixels the clear values (the bin's
- * clear left them to the run).  Blur area as the ordered path's drain
- * counts it, where the frame inspects it.  Returns the visible samples. */
-UTIL_CLONES_AVX2 static uint64_t resolve_writes(const vis_buffer *vb, shading_cache *cache, frame_target *t,
-                                                const backend_isa *hot, vis_pos from, vis_pos to, bool discards,
-                                                uint32_t clear_color, bool depth, frame_worker_stats *st)
+ * then), with its depth for VIS_SAMPLES_DEPTH, to the target, but where
+ * `discards` and the (nearest) lane was discarded; in a run begun on a
+ * cleared bin, every other sample of the target's pixels the clear values
+ * (the bin's clear left them to the run).  VIS_PIXELS (a cleared run):
+ * those colours summed per pixel instead, and a block's pixels written to
+ * the resolved image once its last row is.  Blur area as the ordered
+ * path's drain counts it, where the frame inspects it.  Adds the visible
+ * samples to r->visible. */
+UTIL_CLONES_AVX2 static void resolve_writes(resolve_ctx *r, vis_pos to, bool discards)
 {
+    const vis_buffer *vb = r->vb;
+    shading_cache *cache = r->cache;
+    frame_target *t = r->c->f->target;
+    const backend_isa *hot = r->c->f->hot;
+    const vis_pos from = r->done;
     const frame_tuples *tp = t->tuples;
     const int S = vb->spp, per_block = 16 * S;
     const uint32_t width = (uint32_t)t->width;
-    const bool bilinear = vb->bilinear, cleared = vb->cleared;
+    const bool bilinear = vb->bilinear, cleared = vb->cleared, pixels = r->out == VIS_PIXELS;
+    float *const depth = r->out == VIS_SAMPLES_DEPTH ? t->depth : NULL;
     uint32_t *const last_pixel = frame_target_records(t, MOS_INSPECT_BLUR_AREA) ? cache->last_pixel : NULL;
     uint64_t points = 0, refs = 0, visible = 0;
-    resolve_row w = {.clear_color = clear_color, .clear_depth = vb->clear_depth};
+    resolve_row w = {.clear_color = r->clear_color, .clear_depth = vb->clear_depth, .sum = pixels ? r->sum : NULL};
     for (int k = from.k; k <= to.k && k < vb->touched_count; k++) {
         const int b = vb->touched[k];
         int bx, by;
@@ -93,6 +122,7 @@ UTIL_CLONES_AVX2 static uint64_t resolve_writes(const vis_buffer *vb, shading_ca
             inside |= (uint32_t)(bx + (l & 3) < t->width && by + (l >> 2) < t->height) << l;
         }
         const int j0 = k == from.k ? from.j : 0, j1 = k == to.k ? to.j : per_block;
+        if (pixels && j0 == 0) memset(r->sum, 0, sizeof r->sum);
         const size_t base = (size_t)b * (size_t)per_block;
         for (int j = j0; j < j1;) {  /* row by row: row g's lanes are at their pixels' samples lane_sample[g] */
             const int g = j >> 4, end = 16 * g + 16 < j1 ? 16 * g + 16 : j1;
@@ -128,21 +158,24 @@ UTIL_CLONES_AVX2 static uint64_t resolve_writes(const vis_buffer *vb, shading_ca
             w.fill = cleared ? inside & span & ~w.kept : 0u;  /* the clear values */
             /* Lane by lane first + sample, in a vector type: GCC keeps the
              * loop scalar (a byte table may alias w, which escapes). */
-            resolve_i32x16 idx, add;
-            memcpy(&idx, first, sizeof idx);
-            memcpy(&add, tp->lane_sample_i32[g], sizeof add);
-            idx += add;
-            memcpy(w.idx, &idx, sizeof idx);
-            const uint64_t counts = hot->write_row(&w, cache->rgba, last_pixel, t->color, depth ? t->depth : NULL);
+            if (!pixels) {
+                resolve_i32x16 idx, add;
+                memcpy(&idx, first, sizeof idx);
+                memcpy(&add, tp->lane_sample_i32[g], sizeof add);
+                idx += add;
+                memcpy(w.idx, &idx, sizeof idx);
+            }
+            const uint64_t counts = hot->write_row(&w, cache->rgba, last_pixel, t->color, depth);
             visible += (uint64_t)__builtin_popcount(m);
             points += (uint32_t)counts;
             refs += counts >> 32;
             j = end;
         }
+        if (pixels && j1 == per_block) write_pixels(t->resolved, w.pixel, inside, r->sum, S);
     }
-    st->blur_points += points;
-    st->blur_refs += refs;
-    return visible;
+    r->c->st->blur_points += points;
+    r->c->st->blur_refs += refs;
+    r->visible += visible;
 }
 
 /* The run's held entries go back to the cache's LRU list. */
@@ -158,9 +191,7 @@ static void resolve_flush(resolve_ctx *r, vis_pos to)
 {
     const decouple_ctx *c = r->c;
     decouple_shade(c);
-    const bool discards = held_discard(r->vb, r->cache);
-    r->visible +=
-        resolve_writes(r->vb, r->cache, c->f->target, c->f->hot, r->done, to, discards, r->clear_color, r->depth, c->st);
+    resolve_writes(r, to, held_discard(r->vb, r->cache));
     release_held(r);
     recent_empty(r->vb->recent);
     r->done = to;
@@ -263,9 +294,9 @@ static void lookup_row(resolve_ctx *r, int k, int g, int bx, int by)
     }
 }
 
-void decouple_resolve(const decouple_ctx *c, vis_buffer *vb, uint32_t clear_color, bool depth)
+void decouple_resolve(const decouple_ctx *c, vis_buffer *vb, uint32_t clear_color, vis_output out)
 {
-    resolve_ctx rc = {.c = c, .vb = vb, .cache = decouple_cache(c->d), .clear_color = clear_color, .depth = depth};
+    resolve_ctx rc = {.c = c, .vb = vb, .cache = decouple_cache(c->d), .clear_color = clear_color, .out = out};
     resolve_ctx *r = &rc;
     recent_empty(r->vb->recent);
     const uint64_t misses = c->st->cache_misses;

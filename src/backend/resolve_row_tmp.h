@@ -3,25 +3,27 @@
  * blur area's record where last_pixel is given (a frame that inspects it;
  * the ordered path's drain counts it alike: a sample whose grid point was
  * last used from another pixel, or never, adds a reference, a point never
- * used before adds a point; last_pixel then holds the sample's pixel),
- * each kept lane's colour and (with depth) depth to its target sample,
- * and the fill lanes' clear values.
+ * used before adds a point; last_pixel then holds the sample's pixel);
+ * then either each kept lane's colour and (with depth) depth to its target
+ * sample and the fill lanes' clear values, or, where w->sum is given (a
+ * bin resolved straight to its pixels), those colours added to their
+ * pixels' sums instead.
  * Included once per ISA by backend_scalar.c, backend_avx2.c and
- * backend_avx512.c, which define WRITE_ROW_FN: with SIMD_LANES 16 a
- * vector pass (lanes that repeat an earlier lane's grid point count as
- * the sequential loop counts them: from another pixel, as a row's lanes
- * are sixteen pixels; the scatters keep the last lane's value), else the
- * loop over lanes. */
+ * backend_avx512.c, which define WRITE_ROW_FN: with SIMD_LANES 16 the
+ * record and the writes in vector passes (lanes that repeat an earlier
+ * lane's grid point count as the sequential loop counts them: from another
+ * pixel, as a row's lanes are sixteen pixels; the scatters keep the last
+ * lane's value), with SIMD_LANES 8 the sums, else loops over lanes. */
 #include "backend/backend.h"
 
 uint64_t WRITE_ROW_FN(const resolve_row *restrict w, const uint32_t *restrict shaded, uint32_t *restrict last_pixel,
                       uint32_t *restrict color, float *restrict depth)
 {
+    uint64_t points = 0, refs = 0;
 #if defined(SIMD_LANES) && SIMD_LANES == 16
-    const simd_m m = simd_mask(w->visible), kept = simd_mask(w->kept), fill = simd_mask(w->fill);
-    const simd_i code = simd_loadu_i(w->code), pixel = simd_loadu_i(w->pixel), idx = simd_loadu_i(w->idx);
-    uint32_t points = 0, refs = 0;
     if (last_pixel) {
+        const simd_m m = simd_mask(w->visible);
+        const simd_i code = simd_loadu_i(w->code), pixel = simd_loadu_i(w->pixel);
         const simd_i last = simd_gather_i_masked(last_pixel, code, m);
         const uint32_t repeats = simd_bits(simd_repeats(code, m)), first = w->visible & ~repeats;
         points = (uint32_t)__builtin_popcount(first & simd_bits(simd_eq_i(last, simd_set1_i(-1))));
@@ -29,16 +31,7 @@ uint64_t WRITE_ROW_FN(const resolve_row *restrict w, const uint32_t *restrict sh
                (uint32_t)__builtin_popcount(repeats);
         simd_scatter_i_masked(last_pixel, code, pixel, m);
     }
-    const simd_i rgba = w->rgba ? simd_loadu_i(w->rgba) : simd_gather_i_masked(shaded, code, kept);
-    simd_scatter_i_masked(color, idx, rgba, kept);
-    simd_scatter_i_masked(color, idx, simd_set1_i((int32_t)w->clear_color), fill);
-    if (depth) {
-        simd_scatter_i_masked(depth, idx, simd_loadu_i(w->z), kept);
-        simd_scatter_i_masked(depth, idx, _mm512_castps_si512(simd_set1_f(w->clear_depth)), fill);
-    }
-    return points | (uint64_t)refs << 32;
 #else
-    uint64_t points = 0, refs = 0;
     for (uint32_t v = last_pixel ? w->visible : 0; v; v &= v - 1) {
         const int l = __builtin_ctz(v);
         const size_t at = (size_t)w->code[l];
@@ -47,6 +40,41 @@ uint64_t WRITE_ROW_FN(const resolve_row *restrict w, const uint32_t *restrict sh
         refs += last != w->pixel[l];
         last_pixel[at] = w->pixel[l];
     }
+#endif
+    if (w->sum) {  /* kept lanes their colour, fill lanes the clear colour, per channel into the pixels' sums */
+#if defined(SIMD_LANES) && SIMD_LANES >= 8
+        const simd_i low = simd_set1_i(0x00ff00ff), clear = simd_set1_i((int32_t)w->clear_color);
+        for (int h = 0; h < 16; h += SIMD_LANES) {
+            const simd_m kept = simd_mask(w->kept >> h), fill = simd_mask(w->fill >> h);
+            simd_i c = w->rgba ? simd_loadu_i(w->rgba + h) : simd_gather_i_masked(shaded, simd_loadu_i(w->code + h), kept);
+            c = simd_select_i(kept, c, simd_select_i(fill, clear, simd_zero_i()));
+            simd_storeu_i(w->sum + h, simd_add_i(simd_loadu_i(w->sum + h), simd_and_i(c, low)));
+            simd_storeu_i(w->sum + 16 + h,
+                          simd_add_i(simd_loadu_i(w->sum + 16 + h), simd_and_i(simd_srl_i(c, 8), low)));
+        }
+#else
+        for (int l = 0; l < 16; l++) {
+            const uint32_t bit = 1u << l;
+            const uint32_t c = (w->kept & bit)   ? (w->rgba ? w->rgba[l] : shaded[w->code[l]])
+                               : (w->fill & bit) ? w->clear_color
+                                                 : 0u;
+            w->sum[l] += c & 0x00ff00ffu;
+            w->sum[16 + l] += (c >> 8) & 0x00ff00ffu;
+        }
+#endif
+        return points | refs << 32;
+    }
+#if defined(SIMD_LANES) && SIMD_LANES == 16
+    const simd_m kept = simd_mask(w->kept), fill = simd_mask(w->fill);
+    const simd_i idx = simd_loadu_i(w->idx);
+    const simd_i rgba = w->rgba ? simd_loadu_i(w->rgba) : simd_gather_i_masked(shaded, simd_loadu_i(w->code), kept);
+    simd_scatter_i_masked(color, idx, rgba, kept);
+    simd_scatter_i_masked(color, idx, simd_set1_i((int32_t)w->clear_color), fill);
+    if (depth) {
+        simd_scatter_i_masked(depth, idx, simd_loadu_i(w->z), kept);
+        simd_scatter_i_masked(depth, idx, _mm512_castps_si512(simd_set1_f(w->clear_depth)), fill);
+    }
+#else
     for (uint32_t v = w->kept; v; v &= v - 1) {
         const int l = __builtin_ctz(v);
         const size_t i = (size_t)w->idx[l];
@@ -59,8 +87,8 @@ uint64_t WRITE_ROW_FN(const resolve_row *restrict w, const uint32_t *restrict sh
         color[i] = w->clear_color;
         if (depth) depth[i] = w->clear_depth;
     }
-    return points | refs << 32;
 #endif
+    return points | refs << 32;
 }
 
 #undef WRITE_ROW_FN

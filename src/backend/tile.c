@@ -36,6 +36,7 @@ struct backend_scratch {
     bool pristine;  /* the bin holds its clear values: nothing written since (a run needs not read them) */
     bool unwritten; /* and its clear is left to its first deferred run (the samples hold an old frame's) */
     bool vis_ok;    /* this frame's bins may take the deferred path */
+    bool resolved;  /* the bin's pixels are written (a VIS_PIXELS run), its samples not */
     shade_scratch *shade;
     decouple_scratch *dec;  /* stochastic frames only (backend_scratch_reserve), */
     stoch_pixels *pixels;   /* with the stochastic rasterizer's pixel stamps */
@@ -171,9 +172,11 @@ static tri_path waiting_path(const backend_scratch *s)
 
 /* The ROP of every write waiting: the pending quads shaded, the
  * stochastic queue drained (its misses shaded first), or the visibility
- * buffer's run resolved (its depth left out of the target when
- * depth_dead: nothing reads it again). */
-static void flush_writes(backend_scratch *s, const frame_state *f, bool depth_dead, frame_worker_stats *st)
+ * buffer's run resolved: its depth left out of the target when `last`
+ * (the bin's last work: nothing reads it again), and when the run is also
+ * the bin's first write (its clear left to it) in a target that keeps no
+ * samples, straight to the bin's pixels (VIS_PIXELS: s->resolved). */
+static void flush_writes(backend_scratch *s, const frame_state *f, bool last, frame_worker_stats *st)
 {
     s->pristine = false;
     const int n = s->pending;
@@ -188,9 +191,14 @@ static void flush_writes(backend_scratch *s, const frame_state *f, bool depth_de
     if (s->queued) decouple_drain(&dc);
     s->queued = false;
     if (s->vis_run) {
-        decouple_resolve(&dc, &s->vis, f->clear_color, !depth_dead);
-        if (s->unwritten) vis_clear_untouched(&s->vis, f->target, f->clear_color);  /* the run wrote the rest */
+        const vis_output out = !last                                      ? VIS_SAMPLES_DEPTH
+                               : s->unwritten && !f->target->keep_samples ? VIS_PIXELS
+                                                                          : VIS_SAMPLES;
+        decouple_resolve(&dc, &s->vis, f->clear_color, out);
+        if (s->unwritten) vis_clear_untouched(&s->vis, f->target, f->clear_color, out);  /* the run wrote the rest */
         s->unwritten = false;
+        s->resolved = out == VIS_PIXELS;
+        st->pixel_bins += s->resolved;
     }
     s->vis_run = false;
 }
@@ -242,7 +250,7 @@ void backend_run_bin(backend_scratch *s, const frame_state *f, uint32_t bin, con
     const double t0 = record_bin ? util_now_ms() : 0.0;
     const uint64_t samples0 = st->fragments;
     bin_rect r = bin_rect_of(f, bin);
-    s->pristine = false;
+    s->pristine = s->resolved = false;
     if (t->bin_stamp[bin] != f->serial) {  /* a deferred run writes every sample of its blocks: the clear can wait */
         if (!s->vis_ok) clear_bin(f, r);
         t->bin_stamp[bin] = f->serial;
@@ -289,8 +297,9 @@ void backend_run_bin(backend_scratch *s, const frame_state *f, uint32_t bin, con
             break;
         }
     }
-    flush_writes(s, f, last, st);  /* the bin's last work: a deferred run's depth is dead */
+    flush_writes(s, f, last, st);  /* the bin's last work: a deferred run's depth is dead, or its samples too */
     settle_clear(s, f, r);
+    if (s->resolved) t->resolve_stamp[bin] = f->serial;
     if (last) backend_resolve_bin(f, bin);  /* its samples are final and in cache: now, not at the frame's end */
     st->fragments += counts.samples;
     st->covered_pixels += counts.pixels;

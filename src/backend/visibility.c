@@ -125,7 +125,7 @@ UTIL_CLONES_AVX2 static void load_block(vis_buffer *vb, int b, int bx, int by)
     vb->touched[vb->touched_count++] = (uint16_t)b;
 }
 
-void vis_clear_untouched(const vis_buffer *vb, frame_target *t, uint32_t clear_color)
+void vis_clear_untouched(const vis_buffer *vb, frame_target *t, uint32_t clear_color, vis_output out)
 {
     const int blocks_x = vb->bin_px >> 2, blocks = blocks_x * blocks_x;
     for (int b = 0; b < blocks; b++) {
@@ -133,8 +133,13 @@ void vis_clear_untouched(const vis_buffer *vb, frame_target *t, uint32_t clear_c
         int bx, by;
         vis_block_origin(vb, b, &bx, &by);
         if (bx >= t->width || by >= t->height) continue;  /* a bin at the target's edge */
-        backend_clear_rect(t, bx, by, bx + 4 < t->width ? bx + 4 : t->width, by + 4 < t->height ? by + 4 : t->height,
-                           clear_color, vb->clear_depth);
+        const int x1 = bx + 4 < t->width ? bx + 4 : t->width, y1 = by + 4 < t->height ? by + 4 : t->height;
+        if (out != VIS_PIXELS) {
+            backend_clear_rect(t, bx, by, x1, y1, clear_color, vb->clear_depth);
+            continue;
+        }
+        for (int y = by; y < y1; y++)
+            for (int x = bx; x < x1; x++) t->resolved[(size_t)y * (size_t)t->width + (size_t)x] = clear_color;
     }
 }
 

@@ -82,11 +82,19 @@ static inline bool vis_fits(const vis_buffer *vb, int bin_px, int spp)
  * clear_depth: every sample of the bin holds it (just cleared), or NULL. */
 void vis_begin(vis_buffer *vb, const frame_target *t, int bin_px, int x0, int y0, const frame_tri *const *tris,
                const float *clear_depth);
+/* Where a run's resolve writes: the target's samples, colour and depth
+ * or colour alone (nothing reads the bin's depth again), or, for a run
+ * that is its bin's whole frame (begun on a cleared bin, the bin's last
+ * work) in a target that keeps no samples, the resolved image's pixels
+ * alone: each the mean of its samples' colours, the samples never stored. */
+typedef enum vis_output { VIS_SAMPLES_DEPTH, VIS_SAMPLES, VIS_PIXELS } vis_output;
+
 /* The run's bin, where its blocks were not loaded (the run touched them
  * not): every sample of its pixels in the target to clear_color and the
- * run's clear depth (a run begun on a cleared bin whose clear tile.c left
- * to it: the resolve wrote every sample of the loaded blocks). */
-void vis_clear_untouched(const vis_buffer *vb, frame_target *t, uint32_t clear_color);
+ * run's clear depth, or for VIS_PIXELS the pixels to clear_color (a run
+ * begun on a cleared bin whose clear tile.c left to it: the resolve wrote
+ * the loaded blocks). */
+void vis_clear_untouched(const vis_buffer *vb, frame_target *t, uint32_t clear_color, vis_output out);
 /* The walks' stoch_emit_fn (consumer: the vis_buffer, its tri_index and
  * tri_rate set to the block's triangle's): each live lane nearer than its
  * entry takes it.  The body's AVX2 or x86-64 build, called directly. */
@@ -94,11 +102,11 @@ stoch_emit_fn vis_emit(void);
 
 /* The run shaded and written (resolve.c): each visible sample's grid quad
  * found in the decoupled back-end's cache or shaded, then its colour and
- * depth (when `depth`: false when nothing reads the bin's depth again) to
- * the target; in a run begun on a cleared bin (vb->cleared) every other
- * sample of a loaded block too, clear_color and the clear depth, so that
- * the bin's clear may skip those blocks.  The ordered path's queue must be
- * drained. */
-void decouple_resolve(const decouple_ctx *c, vis_buffer *vb, uint32_t clear_color, bool depth);
+ * depth (as `out` says) to the target; in a run begun on a cleared bin
+ * (vb->cleared) every other sample of a loaded block too, clear_color and
+ * the clear depth, so that the bin's clear may skip those blocks; for
+ * VIS_PIXELS (a cleared run) the loaded blocks' pixels instead.  The
+ * ordered path's queue must be drained. */
+void decouple_resolve(const decouple_ctx *c, vis_buffer *vb, uint32_t clear_color, vis_output out);
 
 #endif

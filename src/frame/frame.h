@@ -101,6 +101,7 @@ typedef struct frame_target {
     uint32_t *color;
     float *depth;
     uint32_t *resolved;  /* [y][x], bottom up */
+    bool keep_samples;   /* every frame stores every sample (mos_target_desc) */
     /* Lazy clear: bin_stamp[bin] == frame serial once the bin's samples
      * were cleared this frame (only the bin's owner reads or writes it). */
     uint32_t *bin_stamp;
@@ -337,12 +338,13 @@ typedef struct frame_state {
  * struct and for the api's sum over workers: covered samples (fragments),
  * covered pixels, fragment-shader lanes run, shading-cache hits, misses and
  * stalls, (grid point, pixel) uses and grid points used of the blur path,
- * chunks of front-end jobs run for the front-end, and the stochastic
- * rasterizer's sample slots inside a rank's box, given the full test and
- * found covered. */
+ * bins resolved straight to their pixels, chunks of front-end jobs run for
+ * the front-end, and the stochastic rasterizer's sample slots inside a
+ * rank's box, given the full test and found covered. */
 #define WORKER_STATS(X)                                                                           \
     X(fragments) X(covered_pixels) X(shade_invocations) X(cache_hits) X(cache_misses) X(cache_stalls) \
-    X(blur_refs) X(blur_points) X(frontend_chunks) X(stoch_candidates) X(stoch_tested) X(stoch_covered)
+    X(blur_refs) X(blur_points) X(pixel_bins) X(frontend_chunks) X(stoch_candidates) X(stoch_tested)  \
+    X(stoch_covered)
 #define WORKER_STATS_FIELD_(name) uint64_t name;
 typedef struct frame_worker_stats {
     WORKER_STATS(WORKER_STATS_FIELD_)
