@@ -16,7 +16,8 @@
 # flush (the rank walk's 5D test, scatter to blocks, early depth, first
 # sample of a pixel), the deferred path's visibility (depth test into the
 # bin's visibility buffer, its blocks loaded from the target) and resolve
-# (grid quads found or made per visible sample, colour and depth written),
+# (grid quads found or made per visible sample, colour and depth written,
+# or summed into the pixels of a bin that goes straight to them),
 # decouple (grid point, cache lookup and insert, new entries, the cache's
 # reset per bin; the ordered path's queued write) and drain (shade batches:
 # pending entries ordered and gathered; the ordered path's colours from the
@@ -31,7 +32,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
     --mosaic) MOSAIC=$2; shift 2 ;;
     --keep) KEEP=$2; shift 2 ;;
-    -h|--help) sed -n '2,21s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,22s/^# \{0,1\}//p' "$0"; exit 0 ;;
     *) break ;;
     esac
 done
@@ -83,7 +84,7 @@ awk -v samples="${samples:-0}" -v total="${total:-0}" -v isa="$ISA" '
                         self["stoch_rank_walk_" isa "_test"] + self["stoch_pixels_next"]
         for (f in self) {
             if (f ~ /^(vis_block_clones|load_block)(\.|$)/) cost["visibility"] += self[f]
-            if (f ~ /^(decouple_resolve|resolve_writes|resolve_flush|lookup_row|take_quad|hold_entry|release_held|visible_lanes|held_discard)(\.|$)/ || f ~ /^(recent_row|bilinear_row|mix_row|write_row)_/) cost["resolve"] += self[f]
+            if (f ~ /^(decouple_resolve|resolve_writes|resolve_flush|lookup_row|take_quad|hold_entry|release_held|visible_lanes|held_discard|write_pixels)(\.|$)/ || f ~ /^(recent_row|bilinear_row|mix_row|write_row|sum_rows)_/) cost["resolve"] += self[f]
         }
         cost["decouple"] = self["decouple_block"] + self["grid_entry"] + self["new_entry"] + self["shading_cache_lookup"] + \
                            self["shading_cache_insert"] + self["decouple_new_grid_entry"] + self["try_new_entry"] + \
@@ -95,7 +96,7 @@ awk -v samples="${samples:-0}" -v total="${total:-0}" -v isa="$ISA" '
         cost["PNG"] = incl["img_write_png"]
         name["walk"] = "walk: bound tests"; name["flush"] = "flush: 5D test, scatter, early depth"
         name["visibility"] = "visibility buffer: depth test, block loads"
-        name["resolve"] = "resolve: grid quads, colour and depth writes"
+        name["resolve"] = "resolve: grid quads, colour writes or pixel sums"
         name["decouple"] = "decouple: grid point, cache, queued write"; name["drain"] = "drain: shade batches, colours, blur area, LRU, ROP"
         name["shading"] = "shading"; name["setup"] = "blurred setup (front-end)"
         name["PNG"] = "PNG (not in the frame time)"

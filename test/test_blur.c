@@ -595,9 +595,9 @@ static void test_deferred_equals_ordered(void)
  * goes straight to its pixels (VIS_PIXELS), and its pixels are those that
  * the stored samples resolve to, bit for bit: nearest and bilinear, at
  * every blur sample count, with threads, bins, stalls of a small cache,
- * the blur-area record, a frame before, a bin's work in several items, the
- * ordered path's runs before and after, and a target whose edge cuts bins
- * and blocks. */
+ * each ISA, the blur-area record, a frame before, a bin's work in several
+ * items, the ordered path's runs before and after, and a target whose edge
+ * cuts bins and blocks. */
 static void test_pixels_equal_samples(void)
 {
     const int ntri = 240;
@@ -614,6 +614,7 @@ static void test_pixels_equal_samples(void)
                            .deferred = v == 6 ? 1 : v == 7 ? 2 : 3, .read = 1};
             r.inspect = v == 4 ? MOS_INSPECT_BLUR_AREA : 0;
             r.frame_before = v == 5;
+            r.isa = v == 1 ? MOS_ISA_AVX2 : v == 5 ? MOS_ISA_SCALAR : MOS_ISA_AUTO;
             r.batch = v == 3 ? 16 : 0;
             r.early = v == 3 ? 0 : -1;  /* the early-draw buffer gives the first coarse tile's bins two items */
             r.w = v == 2 ? 61 : 0;

@@ -68,6 +68,13 @@ typedef struct resolve_row {
 } resolve_row;
 typedef uint64_t (*write_row_fn)(const resolve_row *w, const uint32_t *shaded, uint32_t *last_pixel, uint32_t *color,
                                  float *depth);
+/* write_row's sums for whole rows of a block, its common case (nearest
+ * grid points, nothing discarded, no blur area): rows [0, n) of sixteen
+ * codes, row g's visible lanes visible[g]; a visible lane adds
+ * shaded[code], another lane in `inside` clear_color.  Returns the visible
+ * lanes. */
+typedef uint32_t (*sum_rows_fn)(const uint32_t *shaded, const int32_t *code, const uint16_t *visible, int n,
+                                uint32_t inside, uint32_t clear_color, uint32_t *sum);
 
 /* The hot loops for one instruction set (isa.c), resolved once per
  * context: the table every stage's per-ISA bodies hang off, the raster
@@ -84,6 +91,7 @@ typedef struct backend_isa {
     bilinear_row_fn bilinear_row;
     mix_row_fn mix_row;
     write_row_fn write_row;
+    sum_rows_fn sum_rows;
     const shader_isa *shader;  /* shader_isa_select(isa); its sample is the context's textures' */
 } backend_isa;
 /* The ISA that `want` resolves to on this CPU (MOS_ISA_AUTO if unavailable). */

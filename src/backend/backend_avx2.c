@@ -16,5 +16,6 @@
 #define MIX_ROW_FN mix_row_avx2
 #include "backend/bilinear_row_tmp.h"
 #define WRITE_ROW_FN write_row_avx2
+#define SUM_ROWS_FN sum_rows_avx2
 #include "backend/resolve_row_tmp.h"
 #endif

@@ -12,4 +12,5 @@
 #define MIX_ROW_FN mix_row_scalar
 #include "backend/bilinear_row_tmp.h"
 #define WRITE_ROW_FN write_row_scalar
+#define SUM_ROWS_FN sum_rows_scalar
 #include "backend/resolve_row_tmp.h"

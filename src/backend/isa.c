@@ -38,6 +38,7 @@ mos_isa backend_isa_available(mos_isa want)
         .bilinear_row = bilinear_row_##name,                                                      \
         .mix_row = mix_row_##name,                                                                \
         .write_row = write_row_##name,                                                            \
+        .sum_rows = sum_rows_##name,                                                              \
         .shader = &shader_isa_##name,                                                             \
     };
 ISA_TABLE(scalar, MOS_ISA_SCALAR)

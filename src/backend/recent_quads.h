@@ -98,8 +98,8 @@ SIMD_OP uint32_t recent_holds_v(const recent_quads *R, simd_i id, simd_i x, simd
 }
 #endif
 
-/* The per-ISA bodies of backend_isa.recent_row, bilinear_row, mix_row and
- * write_row. */
+/* The per-ISA bodies of backend_isa.recent_row, bilinear_row, mix_row,
+ * write_row and sum_rows. */
 #define RECENT_ISA_DECLARE(isa)                                                                                    \
     uint32_t recent_row_##isa(const recent_quads *R, const uint32_t *tri, const int32_t *gx, const int32_t *gy,    \
                               int32_t *code);                                                                      \
@@ -108,7 +108,9 @@ SIMD_OP uint32_t recent_holds_v(const recent_quads *R, simd_i id, simd_i x, simd
     void mix_row_##isa(const uint32_t *rgba, const int32_t *taps, const float *sx, const float *sy, uint32_t visible, \
                        uint32_t *color, int32_t *nearest);                                                         \
     uint64_t write_row_##isa(const resolve_row *w, const uint32_t *shaded, uint32_t *last_pixel, uint32_t *color,  \
-                             float *depth);
+                             float *depth);                                                                        \
+    uint32_t sum_rows_##isa(const uint32_t *shaded, const int32_t *code, const uint16_t *visible, int n,           \
+                            uint32_t inside, uint32_t clear_color, uint32_t *sum);
 RECENT_ISA_DECLARE(scalar)
 #if defined(UTIL_X86)
 RECENT_ISA_DECLARE(avx2)

@@ -10,6 +10,7 @@
  * vector pass (the ISA table's recent_row: recent_quads.h), the rest one by
  * one.
  * Fed by tile.c (flush_writes); writes the bin's samples. */
+#include <math.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -66,21 +67,28 @@ static bool held_discard(const vis_buffer *vb, const shading_cache *cache)
 /* A 4x4 block's pixels, lane l at pixel[l], where in the target (inside):
  * the rounded mean of their S samples per channel from their sums
  * (resolve_row.sum), as backend_resolve_bin computes it from the samples. */
-static void write_pixels(uint32_t *resolved, const uint32_t *pixel, uint32_t inside, const uint32_t *sum, int S)
+UTIL_CLONES_AVX2 static void write_pixels(uint32_t *resolved, const uint32_t *pixel, uint32_t inside,
+                                          const uint32_t *sum, int S)
 {
-    /* n / S as (n * m) >> 32, m = floor(2^32 / S) + 1: exact, as n < 2^15
-     * puts the product within 2^-17 above n / S, less than the 1 / S to
-     * the next whole number */
-    const uint64_t m = (UINT64_C(1) << 32) / (uint64_t)S + 1;
+    /* n / S, rounded down, as n times the float above 1 / S, truncated:
+     * exact for the n < 2^15 here (never below a whole n / S, and less
+     * than 2^-8 above n / S, short of the next whole number by 1 / S or
+     * more); a loop over all sixteen lanes, vectorized */
+    const float inv = nextafterf(1.0f / (float)S, INFINITY);
     const uint32_t h = (uint32_t)S / 2;
-#define RESOLVE_DIV(n) ((uint32_t)(((uint64_t)(n) + h) * m >> 32))
-    for (uint32_t v = inside; v; v &= v - 1) {
-        const int l = __builtin_ctz(v);
+    uint32_t out[16];
+#define RESOLVE_DIV(n) ((uint32_t)((float)((n) + h) * inv))
+    for (int l = 0; l < 16; l++) {
         const uint32_t rb = sum[l], ga = sum[16 + l];
-        resolved[pixel[l]] = RESOLVE_DIV(rb & 0xffffu) | RESOLVE_DIV(ga & 0xffffu) << 8 | RESOLVE_DIV(rb >> 16) << 16 |
-                             RESOLVE_DIV(ga >> 16) << 24;
+        out[l] = RESOLVE_DIV(rb & 0xffffu) | RESOLVE_DIV(ga & 0xffffu) << 8 | RESOLVE_DIV(rb >> 16) << 16 |
+                 RESOLVE_DIV(ga >> 16) << 24;
     }
 #undef RESOLVE_DIV
+    if (inside == 0xffffu) {  /* four rows of four pixels */
+        for (int y = 0; y < 4; y++) memcpy(resolved + pixel[4 * y], out + 4 * y, 4 * sizeof *out);
+        return;
+    }
+    for (uint32_t v = inside; v; v &= v - 1) resolved[pixel[__builtin_ctz(v)]] = out[__builtin_ctz(v)];
 }
 
 /* WRITE for entries [r->done, to) of the run, a row of sixteen at a time
@@ -108,6 +116,7 @@ UTIL_CLONES_AVX2 static void resolve_writes(resolve_ctx *r, vis_pos to, bool dis
     const bool bilinear = vb->bilinear, cleared = vb->cleared, pixels = r->out == VIS_PIXELS;
     float *const depth = r->out == VIS_SAMPLES_DEPTH ? t->depth : NULL;
     uint32_t *const last_pixel = frame_target_records(t, MOS_INSPECT_BLUR_AREA) ? cache->last_pixel : NULL;
+    const bool sums = pixels && !bilinear && !discards && !last_pixel;  /* sum_rows takes whole rows */
     uint64_t points = 0, refs = 0, visible = 0;
     resolve_row w = {.clear_color = r->clear_color, .clear_depth = vb->clear_depth, .sum = pixels ? r->sum : NULL};
     for (int k = from.k; k <= to.k && k < vb->touched_count; k++) {
@@ -125,10 +134,18 @@ UTIL_CLONES_AVX2 static void resolve_writes(resolve_ctx *r, vis_pos to, bool dis
         if (pixels && j0 == 0) memset(r->sum, 0, sizeof r->sum);
         const size_t base = (size_t)b * (size_t)per_block;
         for (int j = j0; j < j1;) {  /* row by row: row g's lanes are at their pixels' samples lane_sample[g] */
+            if (sums && (j & 15) == 0 && j1 - j >= 16) {  /* whole rows to the pixels' sums at once */
+                const int g0 = j >> 4, g1 = j1 >> 4;
+                visible += hot->sum_rows(cache->rgba, vb->code + base + 16 * (size_t)g0,
+                                         vb->row_visible + (base >> 4) + (size_t)g0, g1 - g0, inside, r->clear_color,
+                                         r->sum);
+                j = 16 * g1;
+                continue;
+            }
             const int g = j >> 4, end = 16 * g + 16 < j1 ? 16 * g + 16 : j1;
             const size_t row = base + 16 * (size_t)g;
             const uint32_t span = (0xffffu << (j & 15)) & (0xffffu >> (16 * g + 16 - end));
-            const uint32_t m = visible_lanes(vb->tri + row) & span;
+            const uint32_t m = vb->row_visible[row >> 4] & span;
             uint32_t rgba[16];
             int32_t code[16];  /* a bilinear run's nearest grid points */
             w.visible = w.kept = m;
@@ -219,7 +236,7 @@ static int32_t hold_entry(resolve_ctx *r, uint32_t id, int32_t qx, int32_t qy, i
 
 /* Grid quad (qx, qy) of the run's triangle id as hold_entry gives it,
  * the table of recent quads asked first and told after. */
-static int32_t take_quad(resolve_ctx *r, uint32_t id, int32_t qx, int32_t qy, int px, int py)
+static inline __attribute__((always_inline)) int32_t take_quad(resolve_ctx *r, uint32_t id, int32_t qx, int32_t qy, int px, int py)
 {
     recent_quads *R = r->vb->recent;
     const uint32_t s = RECENT_SLOT(id, qx, qy);
@@ -229,19 +246,19 @@ static int32_t take_quad(resolve_ctx *r, uint32_t id, int32_t qx, int32_t qy, in
     return e;
 }
 
-/* LOOKUP for row g of touched block k (at pixel (bx, by)) of a bilinear
- * run: the codes of the four grid points around each visible sample's
+/* LOOKUP for row g of touched block k (at pixel (bx, by); the row's
+ * first entry i0) of a bilinear run: the codes of the four grid points around each visible sample's
  * point (bilinear.h), corner by corner; the table of recent quads answers
  * most of them in one vector pass, the rest are taken one lane at a time
  * (a lane's quads may be one, two or four). */
-static void lookup_row_bilinear(resolve_ctx *r, int k, int g, int bx, int by)
+static void lookup_row_bilinear(resolve_ctx *r, int k, int g, int bx, int by, size_t i0)
 {
     vis_buffer *vb = r->vb;
-    const size_t i0 = (size_t)vb->touched[k] * (size_t)vb->spp * 16 + (size_t)g * 16;
     const uint32_t *tri = vb->tri + i0;
     const float *sx = vb->sx + i0, *sy = vb->sy + i0;
     int32_t *taps = vb->taps + 4 * i0;
     const uint64_t miss = r->c->f->hot->bilinear_row(r->vb->recent, tri, sx, sy, taps);
+    vb->row_visible[i0 >> 4] = (uint16_t)visible_lanes(tri);
     uint32_t lanes = (uint32_t)(miss | miss >> 16 | miss >> 32 | miss >> 48) & 0xffffu;
     for (; lanes; lanes &= lanes - 1) {  /* each such lane's one, two or four quads, taken once each */
         const int l = __builtin_ctz(lanes);
@@ -258,7 +275,7 @@ static void lookup_row_bilinear(resolve_ctx *r, int k, int g, int bx, int by)
                 r->c->st->cache_stalls++;
                 resolve_flush(r, (vis_pos){k, 16 * g + l});
                 /* this lane's quads and every later lane's lost their entries */
-                lanes |= visible_lanes(tri) & (0xffffu << l);
+                lanes |= vb->row_visible[i0 >> 4] & (0xffffu << l);
                 q = -1;
             }
         }
@@ -269,16 +286,17 @@ static void lookup_row_bilinear(resolve_ctx *r, int k, int g, int bx, int by)
     }
 }
 
-/* LOOKUP for row g of touched block k (at pixel (bx, by)). */
-static void lookup_row(resolve_ctx *r, int k, int g, int bx, int by)
+/* LOOKUP for row g of touched block k (at pixel (bx, by); the row's first
+ * entry i0). */
+static void lookup_row(resolve_ctx *r, int k, int g, int bx, int by, size_t i0)
 {
     vis_buffer *vb = r->vb;
-    const size_t i0 = (size_t)vb->touched[k] * (size_t)vb->spp * 16 + (size_t)g * 16;
     const uint32_t *tri = vb->tri + i0;
     const int32_t *gx = vb->gx + i0, *gy = vb->gy + i0;
     int32_t *code = vb->code + i0;
     uint32_t miss = r->c->f->hot->recent_row(r->vb->recent, tri, gx, gy, code);
-    for (; miss; miss &= miss - 1) {
+    vb->row_visible[i0 >> 4] = (uint16_t)(miss >> 16);
+    for (miss &= 0xffffu; miss; miss &= miss - 1) {
         const int l = __builtin_ctz(miss);
         const uint32_t id = tri[l];
         const int32_t qx = gx[l] >> 1, qy = gy[l] >> 1;
@@ -287,7 +305,7 @@ static void lookup_row(resolve_ctx *r, int k, int g, int bx, int by)
             r->c->st->cache_stalls++;
             resolve_flush(r, (vis_pos){k, 16 * g + l});
             /* the lanes after it answered from the table lost their entries */
-            miss |= visible_lanes(tri) & (0xffffu << l);
+            miss |= vb->row_visible[i0 >> 4] & (0xffffu << l);
             e = take_quad(r, id, qx, qy, bx + (l & 3), by + (l >> 2));
         }
         code[l] = 4 * e + recent_lane(gx[l], gy[l]);
@@ -303,9 +321,10 @@ void decouple_resolve(const decouple_ctx *c, vis_buffer *vb, uint32_t clear_colo
     for (int k = 0; k < vb->touched_count; k++) {
         int bx, by;
         vis_block_origin(vb, vb->touched[k], &bx, &by);
+        const size_t base = (size_t)vb->touched[k] * (size_t)vb->spp * 16;
         for (int g = 0; g < vb->spp; g++) {
-            if (vb->bilinear) lookup_row_bilinear(r, k, g, bx, by);
-            else lookup_row(r, k, g, bx, by);
+            if (vb->bilinear) lookup_row_bilinear(r, k, g, bx, by, base + 16 * (size_t)g);
+            else lookup_row(r, k, g, bx, by, base + 16 * (size_t)g);
         }
     }
     resolve_flush(r, (vis_pos){vb->touched_count, 0});

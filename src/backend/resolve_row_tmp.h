@@ -9,11 +9,13 @@
  * bin resolved straight to its pixels), those colours added to their
  * pixels' sums instead.
  * Included once per ISA by backend_scalar.c, backend_avx2.c and
- * backend_avx512.c, which define WRITE_ROW_FN: with SIMD_LANES 16 the
+ * backend_avx512.c, which define WRITE_ROW_FN and SUM_ROWS_FN: with SIMD_LANES 16 the
  * record and the writes in vector passes (lanes that repeat an earlier
  * lane's grid point count as the sequential loop counts them: from another
  * pixel, as a row's lanes are sixteen pixels; the scatters keep the last
- * lane's value), with SIMD_LANES 8 the sums, else loops over lanes. */
+ * lane's value), with SIMD_LANES 8 the sums, else loops over lanes; and
+ * SUM_ROWS_FN, the sums of a block's whole rows (sum_rows in backend.h),
+ * SIMD_LANES lanes of the sums kept in registers over the rows. */
 #include "backend/backend.h"
 
 uint64_t WRITE_ROW_FN(const resolve_row *restrict w, const uint32_t *restrict shaded, uint32_t *restrict last_pixel,
@@ -91,4 +93,36 @@ uint64_t WRITE_ROW_FN(const resolve_row *restrict w, const uint32_t *restrict sh
     return points | refs << 32;
 }
 
+uint32_t SUM_ROWS_FN(const uint32_t *restrict shaded, const int32_t *restrict code, const uint16_t *restrict visible,
+                     int n, uint32_t inside, uint32_t clear_color, uint32_t *restrict sum)
+{
+    uint32_t count = 0;
+    for (int g = 0; g < n; g++) count += (uint32_t)__builtin_popcount(visible[g]);
+#if defined(SIMD_LANES) && SIMD_LANES >= 8
+    const simd_i low = simd_set1_i(0x00ff00ff);
+    for (int h = 0; h < 16; h += SIMD_LANES) {  /* the sums of SIMD_LANES lanes stay in registers over the rows */
+        const simd_i fill = simd_select_i(simd_mask(inside >> h), simd_set1_i((int32_t)clear_color), simd_zero_i());
+        simd_i rb = simd_loadu_i(sum + h), ga = simd_loadu_i(sum + 16 + h);
+        for (int g = 0; g < n; g++) {
+            const simd_m m = simd_mask((uint32_t)visible[g] >> h);
+            const simd_i c = simd_select_i(m, simd_gather_i_masked(shaded, simd_loadu_i(code + 16 * g + h), m), fill);
+            rb = simd_add_i(rb, simd_and_i(c, low));
+            ga = simd_add_i(ga, simd_and_i(simd_srl_i(c, 8), low));
+        }
+        simd_storeu_i(sum + h, rb);
+        simd_storeu_i(sum + 16 + h, ga);
+    }
+#else
+    for (int g = 0; g < n; g++)
+        for (int l = 0; l < 16; l++) {
+            const uint32_t bit = 1u << l;
+            const uint32_t c = (visible[g] & bit) ? shaded[code[16 * g + l]] : (inside & bit) ? clear_color : 0u;
+            sum[l] += c & 0x00ff00ffu;
+            sum[16 + l] += (c >> 8) & 0x00ff00ffu;
+        }
+#endif
+    return count;
+}
+
 #undef WRITE_ROW_FN
+#undef SUM_ROWS_FN

@@ -25,6 +25,7 @@ bool vis_reserve(vis_buffer *vb, int bin_px, int spp, int cache_quads, bool bili
         n.taps = util_alloc(a, 4 * entries * sizeof *n.taps);
     }
     n.code = util_alloc(a, entries * sizeof *n.code);
+    n.row_visible = util_alloc(a, entries / 16 * sizeof *n.row_visible);
     n.held = util_alloc(a, (size_t)cache_quads * sizeof *n.held);
     n.held_cap = cache_quads;
     n.recent = util_alloc(a, sizeof *n.recent);
@@ -37,7 +38,7 @@ bool vis_reserve(vis_buffer *vb, int bin_px, int spp, int cache_quads, bool bili
     n.touched = util_alloc(a, (size_t)blocks * sizeof *n.touched);
     n.entries_cap = entries;
     n.blocks_cap = blocks;
-    if (!n.z || !n.tri || !n.gx || !n.gy || !n.code || !n.held || !n.recent || !n.block_stamp || !n.touched ||
+    if (!n.z || !n.tri || !n.gx || !n.gy || !n.code || !n.row_visible || !n.held || !n.recent || !n.block_stamp || !n.touched ||
         (bilinear && (!n.sx || !n.sy || !n.taps))) {
         vis_release(&n, a);
         return false;
@@ -54,6 +55,7 @@ void vis_release(vis_buffer *vb, const mos_allocator *a)
     util_free(a, vb->gx);
     util_free(a, vb->gy);
     util_free(a, vb->code);
+    util_free(a, vb->row_visible);
     util_free(a, vb->held);
     util_free(a, vb->recent);
     util_free(a, vb->sx);
@@ -87,15 +89,29 @@ void vis_begin(vis_buffer *vb, const frame_target *t, int bin_px, int x0, int y0
     }
 }
 
-/* Block b (at pixel (bx, by) of the target) from the target's depth (the
- * clear depth, without reading it, in a bin just cleared), no triangle;
- * samples of pixels outside the target can never be nearer. */
-UTIL_CLONES_AVX2 static void load_block(vis_buffer *vb, int b, int bx, int by)
+/* A block's entries from base on, wholly inside a cleared bin: the clear
+ * depth, no triangle (the common case: one fill). */
+static inline void fill_block(vis_buffer *vb, size_t base)
+{
+    float *restrict z = vb->z + base;
+    uint32_t *restrict tri = vb->tri + base;
+    const size_t n = (size_t)vb->spp * 16;
+    const float clear = vb->clear_depth;
+    for (size_t i = 0; i < n; i++) {
+        z[i] = clear;
+        tri[i] = VIS_NONE;
+    }
+}
+
+/* The same for any block (at pixel (bx, by) of the target): its samples'
+ * depth from the target (the clear depth, without reading it, in a bin
+ * just cleared), no triangle; samples of pixels outside the target can
+ * never be nearer. */
+static inline void read_block(vis_buffer *vb, size_t base, int bx, int by)
 {
     const frame_target *t = vb->t;
     const frame_tuples *tp = t->tuples;
     const int S = vb->spp;
-    const size_t base = (size_t)b * (size_t)S * 16;
     /* Lane l reads its pixel's samples at[l] floats after the block's
      * first, or takes the fixed depth fix[l], so that each row is one pass
      * over sixteen lanes (a fill where the bin was just cleared). */
@@ -121,6 +137,14 @@ UTIL_CLONES_AVX2 static void load_block(vis_buffer *vb, int b, int bx, int by)
         }
         for (int l = 0; l < 16; l++) tri[l] = VIS_NONE;
     }
+}
+
+/* Block b (at pixel (bx, by) of the target) loaded into the run. */
+UTIL_CLONES_AVX2 static void load_block(vis_buffer *vb, int b, int bx, int by)
+{
+    const size_t base = (size_t)b * (size_t)vb->spp * 16;
+    if (vb->cleared && bx + 4 <= vb->t->width && by + 4 <= vb->t->height) fill_block(vb, base);
+    else read_block(vb, base, bx, by);
     vb->block_stamp[b] = vb->stamp;
     vb->touched[vb->touched_count++] = (uint16_t)b;
 }
@@ -158,12 +182,12 @@ static const uint32_t vis_lane_bit[16] = {1u << 0,  1u << 1,  1u << 2,  1u << 3,
     {                                                                                                            \
         _Pragma("GCC ivdep") /* the buffer's entries and the block's hits are distinct */                       \
         for (int l = 0; l < 16; l++) {                                                                           \
-            const float near = hz[l], old = z[l];                                                                \
-            const int take = ((live & vis_lane_bit[l]) != 0) & (near < old);                                     \
-            z[l] = take ? near : old;                                                                            \
-            tri[l] = take ? id : tri[l];                                                                         \
-            x[l] = take ? hx[l] : x[l];                                                                          \
-            y[l] = take ? hy[l] : y[l];                                                                          \
+            if (((live & vis_lane_bit[l]) != 0) & (hz[l] < z[l])) { /* masked stores */                          \
+                z[l] = hz[l];                                                                                    \
+                tri[l] = id;                                                                                     \
+                x[l] = hx[l];                                                                                    \
+                y[l] = hy[l];                                                                                    \
+            }                                                                                                    \
         }                                                                                                        \
     }
 VIS_TAKE16(vis_take16, int32_t)

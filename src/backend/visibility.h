@@ -30,6 +30,7 @@ typedef struct vis_buffer {
     uint32_t *tri;       /* index into the bin's triangle list, or VIS_NONE */
     int32_t *gx, *gy;    /* the sample's shading-grid point (stoch_hits) */
     int32_t *code;       /* its shading-cache entry * 4 + lane (resolve.c) */
+    uint16_t *row_visible;  /* per row of sixteen entries [block][g]: the lanes some triangle covers (resolve.c) */
     /* bilinear runs (vis_reserve's bilinear): instead of gx, gy, the
      * sample's point on its triangle's shading grid (its reference point,
      * stoch_hits.rx, ry, times the rate: bilinear.h); and the codes of the
