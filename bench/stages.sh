@@ -32,7 +32,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
     --mosaic) MOSAIC=$2; shift 2 ;;
     --keep) KEEP=$2; shift 2 ;;
-    -h|--help) sed -n '2,22s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,27s/^# \{0,1\}//p' "$0"; exit 0 ;;
     *) break ;;
     esac
 done
