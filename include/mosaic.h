@@ -157,8 +157,9 @@ typedef struct mos_pipeline_desc {
     int threads;          /* worker threads (logical rasterizers); 0 = the cores this process may run on */
     const char *pattern;  /* bin -> worker table: "diagonal" (default), "g80", ...; at most 255 chars */
     int bin_px;           /* fine bin edge in pixels, power of two 4..256; 0: 16, and 32 for frames
-                           * the stochastic back-end draws (blur), when coarse_px and a frame's
-                           * tile_px are multiples of 32 (mos_frame_stats.bin says which) */
+                           * the stochastic back-end draws (blur), 64 for decoupled blur on targets
+                           * of 16 such bins a thread or more, when coarse_px and a frame's tile_px
+                           * are multiples of it (mos_frame_stats.bin says which) */
     int coarse_px;        /* coarse tile edge in pixels, multiple of bin_px; default 256 */
     int batch;            /* primitives per binning batch; <0 = whole frame; 0: 4096, and the whole
                            * frame for frames the stochastic back-end draws (blur: each bin's work
@@ -437,7 +438,7 @@ typedef struct mos_blur_desc {
     bool adaptive_rate;    /* DECOUPLED: coarser grid for triangles blurred more than a pixel */
     bool bilinear;         /* DECOUPLED: blend the four nearest grid points */
     int cache_quads;       /* shading-cache capacity per worker in 2x2 quads, 4..65536; 0 = 1024 per
-                            * 16x16 pixels of the frame's bin, at least 1024 (4096 for blur's 32) */
+                            * 16x16 pixels of the frame's bin, at least 1024 (4096 for blur's 32, 16384 for 64) */
     float pinhole[3];      /* MSAA: the (u, v, t) every draw is seen at (accumulation sub-frames) */
     float pixel_offset[2]; /* MSAA: the image moved by (dx, dy) pixels, each within -1..1: the sub-pixel
                             * jitter of accumulation sub-frames (mos_accum_jitter); 0 = none */

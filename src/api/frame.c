@@ -388,11 +388,18 @@ static void frame_packed_pattern(mos_context *ctx, frame_state *f)
 }
 
 /* The frame's fine bin: the pipeline's, or for a frame of blur with the
- * size left to the library FRAME_BLUR_BIN_PX where the coarse tile and the
- * tile mask's tiles are whole multiples of it. */
-static int frame_bin_px(const mos_context *ctx, const frame_blur *b)
+ * size left to the library FRAME_BLUR_BIN_PX, or FRAME_DECOUPLED_BIN_PX
+ * for decoupled blur on a target that gives each worker
+ * FRAME_DECOUPLED_BINS_PER_WORKER such bins or more, where the coarse tile
+ * and the tile mask's tiles are whole multiples of it. */
+static int frame_bin_px(const mos_context *ctx, const frame_blur *b, const frame_target *t)
 {
-    const int blur_bin = FRAME_BLUR_BIN_PX;
+    int blur_bin = FRAME_BLUR_BIN_PX;
+    const int64_t big = FRAME_DECOUPLED_BIN_PX;
+    const int64_t big_bins = ((t->width + big - 1) / big) * ((t->height + big - 1) / big);
+    if (b->mode == MOS_SAMPLING_DECOUPLED &&
+        big_bins >= (int64_t)FRAME_DECOUPLED_BINS_PER_WORKER * ctx->pipeline.threads)
+        blur_bin = FRAME_DECOUPLED_BIN_PX;
     if (!ctx->bin_auto || !b->stochastic || ctx->pipeline.coarse_px % blur_bin != 0 ||
         (ctx->tile_mask && ctx->tile_px % blur_bin != 0))
         return ctx->pipeline.bin_px;
@@ -406,7 +413,7 @@ static mos_result frame_build(mos_context *ctx, frame_target *t, double t0, fram
 {
     mos_result r = MOS_OK;
     frame_blur blur = blur_settings(ctx, t);
-    const int bin = frame_bin_px(ctx, &blur);
+    const int bin = frame_bin_px(ctx, &blur, t);
     if (!ctx->blur.cache_quads && bin > 16) {  /* the default cache holds a bin's quads: 1024 per 16x16 pixels */
         const int quads = 1024 * (bin / 16) * (bin / 16);
         blur.cache_quads = quads < 65536 ? quads : 65536;

@@ -276,6 +276,12 @@ static inline void frame_cross3(float out[3], const float a[3], const float b[3]
  * leaves the bin size to the library: a walk's set-up per (triangle, bin)
  * and the shading cache's reach per bin pay for a larger bin. */
 #define FRAME_BLUR_BIN_PX 32
+/* And for decoupled blur, whose visibility buffer holds a whole bin (64 x
+ * 64 pixels at 64 samples, VIS_MAX_ENTRIES): 3-12 % faster than 32 at 1080p
+ * on the blur scenes, 8-64 spp (bench/RESULTS.md), where the target has
+ * enough such bins to share among the workers. */
+#define FRAME_DECOUPLED_BIN_PX 64
+#define FRAME_DECOUPLED_BINS_PER_WORKER 16
 
 /* Frame-wide blur settings the front-end and the workers read. */
 typedef struct frame_blur {
