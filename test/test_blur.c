@@ -642,6 +642,38 @@ static void test_pixels_equal_samples(void)
     free(tris);
 }
 
+/* The bin the library picks for a frame of blur (the pipeline's bin_px
+ * left 0): 64 pixels for decoupled blur where the target has 16 such bins
+ * a worker, else 32, and the same image as a bin the pipeline sets. */
+static void test_blur_bin_choice(void)
+{
+    const int ntri = 120, w = 512, h = 512, spp = 4;
+    test_tri *tris = random_scene(ntri, true, 17);
+    const mos_blur_desc blur = {.mode = MOS_SAMPLING_DECOUPLED, .lens_x = 0.08f, .lens_y = 0.12f, .focus_w = 1.5f};
+    static const struct {
+        int threads;
+        mos_sampling mode;
+        int want;
+    } cases[] = {{2, MOS_SAMPLING_DECOUPLED, 64},  /* 64 bins of 64, 16 a worker */
+                 {8, MOS_SAMPLING_DECOUPLED, 32},
+                 {2, MOS_SAMPLING_SUPERSAMPLE, 32}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        scene_run r = {.threads = cases[i].threads, .blur = blur, .motion = true, .w = w, .h = h, .read = 1};
+        r.blur.mode = cases[i].mode;
+        mos_frame_stats st, set_st;
+        uint8_t *img = render_scene(tris, ntri, spp, &r, &st);
+        r.bin = 16;
+        uint8_t *set = render_scene(tris, ntri, spp, &r, &set_st);
+        CHECK_MSG(st.bin == cases[i].want, "%d threads, mode %d: bin %d, want %d", cases[i].threads,
+                  (int)cases[i].mode, st.bin, cases[i].want);
+        CHECK_MSG(set_st.bin == 16, "the pipeline's bin 16 became %d", set_st.bin);
+        CHECK_MSG(img && set && memcmp(img, set, (size_t)w * (size_t)h * 4) == 0, "bin %d and bin 16 images differ", st.bin);
+        free(img);
+        free(set);
+    }
+    free(tris);
+}
+
 static void test_focus_stays_sharp(void)
 {
     const int spp = 27;
@@ -928,6 +960,7 @@ int main(void)
     TEST_RUN(test_fp_environment);
     TEST_RUN(test_deferred_equals_ordered);
     TEST_RUN(test_pixels_equal_samples);
+    TEST_RUN(test_blur_bin_choice);
     TEST_RUN(test_accum_jitter);
     TEST_RUN(test_focus_stays_sharp);
     TEST_RUN(test_streak_length);
