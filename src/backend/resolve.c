@@ -2,14 +2,16 @@
  * visible sample's grid quad found in the shading cache or made and queued
  * for shading, held by the run once however many samples use it (LOOKUP);
  * the queue shaded in SIMD batches (decouple.c's shade stage); then each
- * visible sample's colour and depth written to the target (WRITE).  When
- * every cache entry is held, what the run has so far is shaded and written
- * and the run's entries let go: a stall, as the ordered path has.
+ * visible sample's colour and depth written to the target, or for a run
+ * that is its bin's whole frame (VIS_PIXELS) summed into its pixel, whose
+ * mean goes to the resolved image (WRITE).  When every cache entry is
+ * held, what the run has so far is shaded and written and the run's
+ * entries let go: a stall, as the ordered path has.
  * LOOKUP goes a row of sixteen entries (one tuple group of a 4x4 block) at
  * a time: a table of the quads last used answers most of them in one
  * vector pass (the ISA table's recent_row: recent_quads.h), the rest one by
  * one.
- * Fed by tile.c (flush_writes); writes the bin's samples. */
+ * Fed by tile.c (flush_writes); writes the bin's samples or pixels. */
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
