@@ -83,7 +83,7 @@ awk -v samples="${samples:-0}" -v total="${total:-0}" -v isa="$ISA" '
         cost["flush"] = self["raster_stochastic_" isa "_flush"] + self["stoch_rank_walk_" isa "_flush"] + \
                         self["stoch_rank_walk_" isa "_test"] + self["stoch_pixels_next"]
         for (f in self) {
-            if (f ~ /^(vis_block_clones|load_block)(\.|$)/) cost["visibility"] += self[f]
+            if (f ~ /^(vis_block_clones|load_block|fill_block|read_block)(\.|$)/) cost["visibility"] += self[f]
             if (f ~ /^(decouple_resolve|resolve_writes|resolve_flush|lookup_row|take_quad|hold_entry|release_held|visible_lanes|held_discard|write_pixels)(\.|$)/ || f ~ /^(recent_row|bilinear_row|mix_row|write_row|sum_rows)_/) cost["resolve"] += self[f]
         }
         cost["decouple"] = self["decouple_block"] + self["grid_entry"] + self["new_entry"] + self["shading_cache_lookup"] + \

@@ -46,6 +46,14 @@ static void fs_color(const mos_fs_batch *b)
     }
 }
 
+/* fs_color that discards where red is under 0.3: a shader that breaks
+ * the draw's never_discards promise. */
+static void fs_color_discards(const mos_fs_batch *b)
+{
+    fs_color(b);
+    for (int l = 0; l < 4 * b->quad_count; l++) b->discard[l] = b->varyings[0][l] < 0.3f;
+}
+
 static uint64_t rng_state = 0x1234567;
 static double frand(double lo, double hi)
 {
@@ -287,6 +295,7 @@ typedef struct scene_run {
     /* what render_scene returns: the samples (0), or the resolved pixels
      * of a target that keeps its samples (1) or keeps none (2) */
     int read;
+    bool discards;  /* fs_color_discards, whatever never_discards says */
     /* a frame before, of the triangles where they end (deferred, its
      * samples left in the target): the frame's clear still holds */
     bool frame_before;
@@ -323,7 +332,11 @@ static uint8_t *render_scene(const test_tri *tris, int ntri, int spp, const scen
     mos_shader sh;
     mos_target rt;
     mos_buffer vb;
-    CHECK_OK(mos_shader_create(ctx, &(mos_shader_desc){.vertex = vs_moving, .fragment = fs_color, .varying_count = 3}, &sh));
+    CHECK_OK(mos_shader_create(ctx,
+                               &(mos_shader_desc){.vertex = vs_moving,
+                                                  .fragment = r->discards ? fs_color_discards : fs_color,
+                                                  .varying_count = 3},
+                               &sh));
     const int w = r->w ? r->w : W_PX * 2, h = r->h ? r->h : H_PX * 2;
     CHECK_OK(mos_target_create(
         ctx, &(mos_target_desc){.width = w, .height = h, .samples = spp, .keep_samples = r->read < 2}, &rt));
@@ -596,8 +609,10 @@ static void test_deferred_equals_ordered(void)
  * the stored samples resolve to, bit for bit: nearest and bilinear, at
  * every blur sample count, with threads, bins, stalls of a small cache,
  * each ISA, the blur-area record, a frame before, a bin's work in several
- * items, the ordered path's runs before and after, and a target whose edge
- * cuts bins and blocks. */
+ * items, the ordered path's runs before and after, a target whose edge
+ * cuts bins and blocks, the largest bin (64 pixels: at 64 spp the
+ * buffer's whole VIS_MAX_ENTRIES) and a shader that discards against its
+ * draw's promise. */
 static void test_pixels_equal_samples(void)
 {
     const int ntri = 240;
@@ -606,8 +621,8 @@ static void test_pixels_equal_samples(void)
     for (int k = 0; k < 2 * (TEST_SANITIZED ? 2 : 4); k++) {  /* nearest point, then bilinear */
         const int spp = spps[k % 4];
         const bool bilinear = k >= (TEST_SANITIZED ? 2 : 4);
-        for (int v = 0; v < 8; v++) {
-            scene_run r = {.threads = v & 1 ? 3 : 1, .bin = v == 2 ? 32 : v == 3 ? 8 : 16,
+        for (int v = 0; v < 10; v++) {
+            scene_run r = {.threads = v & 1 ? 3 : 1, .bin = v == 2 ? 32 : v == 3 ? 8 : v == 8 ? 64 : 16,
                            .pattern = v == 2 ? "vdc" : "diagonal", .motion = true, .isa = MOS_ISA_AUTO,
                            .blur = {.mode = MOS_SAMPLING_DECOUPLED, .lens_x = 0.08f, .lens_y = 0.12f,
                                     .focus_w = 1.5f, .bilinear = bilinear, .cache_quads = v == 1 ? 16 : 1024},
@@ -615,6 +630,7 @@ static void test_pixels_equal_samples(void)
             r.inspect = v == 4 ? MOS_INSPECT_BLUR_AREA : 0;
             r.frame_before = v == 5;
             r.isa = v == 1 ? MOS_ISA_AVX2 : v == 5 ? MOS_ISA_SCALAR : MOS_ISA_AUTO;
+            r.discards = v == 9;
             r.batch = v == 3 ? 16 : 0;
             r.early = v == 3 ? 0 : -1;  /* the early-draw buffer gives the first coarse tile's bins two items */
             r.w = v == 2 ? 61 : 0;
@@ -629,9 +645,11 @@ static void test_pixels_equal_samples(void)
                       bilinear ? " bilinear" : "", v);
             CHECK_MSG(kept_st.pixel_bins == 0, "%llu bins skipped the samples of a target that keeps them",
                       (unsigned long long)kept_st.pixel_bins);
+            if (v == 1)  /* the sums of a block carried over the flushes of a stalled run */
+                CHECK_MSG(pixels_st.cache_stalls > 0, "%d spp, variant 1: the 16-quad cache never stalled", spp);
             /* a bin goes straight to its pixels when one item has all its
              * work, all of it deferred */
-            if (v < 6 && v != 3)
+            if ((v < 6 && v != 3) || v >= 8)
                 CHECK_MSG(pixels_st.pixel_bins == pixels_st.bin_items,
                           "%d spp, variant %d: %llu of %llu bins went straight to their pixels", spp, v,
                           (unsigned long long)pixels_st.pixel_bins, (unsigned long long)pixels_st.bin_items);
@@ -653,16 +671,21 @@ static void test_blur_bin_choice(void)
     static const struct {
         int threads;
         mos_sampling mode;
-        int want;
-    } cases[] = {{2, MOS_SAMPLING_DECOUPLED, 64},  /* 64 bins of 64, 16 a worker */
-                 {8, MOS_SAMPLING_DECOUPLED, 32},
-                 {2, MOS_SAMPLING_SUPERSAMPLE, 32}};
+        int deferred, want;
+    } cases[] = {{2, MOS_SAMPLING_DECOUPLED, 0, 64},  /* 64 bins of 64: 32 a worker */
+                 {2, MOS_SAMPLING_DECOUPLED, 3, 64},  /* the deferred path, straight to the pixels */
+                 {8, MOS_SAMPLING_DECOUPLED, 3, 32},  /* 8 a worker */
+                 {2, MOS_SAMPLING_SUPERSAMPLE, 0, 32}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        scene_run r = {.threads = cases[i].threads, .blur = blur, .motion = true, .w = w, .h = h, .read = 1};
+        scene_run r = {.threads = cases[i].threads, .blur = blur, .motion = true, .w = w, .h = h,
+                       .deferred = cases[i].deferred, .read = cases[i].deferred ? 2 : 1, .early = -1};
         r.blur.mode = cases[i].mode;
         mos_frame_stats st, set_st;
         uint8_t *img = render_scene(tris, ntri, spp, &r, &st);
+        CHECK_MSG(!cases[i].deferred || st.pixel_bins == st.bin_items, "%llu of %llu bins straight to their pixels",
+                  (unsigned long long)st.pixel_bins, (unsigned long long)st.bin_items);
         r.bin = 16;
+        r.read = 1;
         uint8_t *set = render_scene(tris, ntri, spp, &r, &set_st);
         CHECK_MSG(st.bin == cases[i].want, "%d threads, mode %d: bin %d, want %d", cases[i].threads,
                   (int)cases[i].mode, st.bin, cases[i].want);

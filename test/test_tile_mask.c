@@ -40,6 +40,10 @@ typedef struct world {
     mos_buffer vb;
     int w, h, spp, tris;
     bool blur;
+    /* a target that keeps no samples, drawn by one opaque draw that never
+     * discards: decoupled blur's bins straight to their pixels */
+    bool pixels;
+    mos_frame_stats st;  /* the last frame's */
 } world;
 
 static void make_scene(world *wd, uint64_t seed)
@@ -89,17 +93,18 @@ static mos_result render(world *wd, const uint8_t *mask, int tile_px, float clea
     const int half = wd->tris / 2 * 3;
     if (!empty) {
         mos_draw_desc d = {.shader = wd->sh, .vertices = wd->vb, .vertex_stride = STRIDE,
-                           .vertex_count = 3 * wd->tris, .index_count = half, .uniforms = off0,
-                           .uniform_size = sizeof off0, .uniforms_t1 = wd->blur ? off1 : NULL,
-                           .depth_test = true, .depth_write = true, .blend = MOS_BLEND_OPAQUE};
+                           .vertex_count = 3 * wd->tris, .index_count = wd->pixels ? 3 * wd->tris : half,
+                           .uniforms = off0, .uniform_size = sizeof off0, .uniforms_t1 = wd->blur ? off1 : NULL,
+                           .depth_test = true, .depth_write = true, .blend = MOS_BLEND_OPAQUE,
+                           .never_discards = wd->pixels};
         r = mos_draw(wd->ctx, &d);
         d.first_index = half;
         d.index_count = 3 * wd->tris - half;
         d.blend = MOS_BLEND_ALPHA;
         d.depth_write = false;
-        if (r == MOS_OK) r = mos_draw(wd->ctx, &d);
+        if (r == MOS_OK && !wd->pixels) r = mos_draw(wd->ctx, &d);
     }
-    mos_result e = mos_end_frame(wd->ctx, NULL);
+    mos_result e = mos_end_frame(wd->ctx, &wd->st);
     return r != MOS_OK ? r : e;
 }
 
@@ -110,19 +115,27 @@ static bool pixel_in(const uint8_t *mask, int tile_px, int w, int h, int x, int 
 }
 
 /* Masks of every kind over several configurations: every masked-in pixel
- * (and sample) equals the whole-screen render, every other pixel keeps
- * what the target held before. */
-static void check_config(int threads, int bin_px, int coarse_px, int spp, bool blur, uint64_t seed)
+ * (and sample, where the target keeps them) equals the whole-screen
+ * render, every other pixel keeps what the target held before. */
+static void check_config(int threads, int bin_px, int coarse_px, int spp, bool blur, bool pixels, uint64_t seed)
 {
     world wd = {.w = TEST_SANITIZED ? 150 : 233, .h = TEST_SANITIZED ? 97 : 141, .spp = spp,
-                .tris = TEST_SANITIZED ? 120 : 400, .blur = blur};
-    mos_context_desc cd = {.pipeline = {.threads = threads, .bin_px = bin_px, .coarse_px = coarse_px}};
+                .tris = TEST_SANITIZED ? 120 : 400, .blur = blur, .pixels = pixels};
+    /* without the early-draw buffer every bin's work is one item (its
+     * pixels then need no samples) */
+    mos_context_desc cd = {.pipeline = {.threads = threads, .bin_px = bin_px, .coarse_px = coarse_px,
+                                        .early = pixels ? -1 : 0}};
     if (!CHECK_OK_B(mos_context_create(&cd, &wd.ctx))) return;
-    CHECK_OK(mos_target_create(wd.ctx, &(mos_target_desc){.width = wd.w, .height = wd.h, .samples = spp, .keep_samples = true}, &wd.rt));
+    CHECK_OK(mos_target_create(
+        wd.ctx, &(mos_target_desc){.width = wd.w, .height = wd.h, .samples = spp, .keep_samples = !pixels}, &wd.rt));
     make_scene(&wd, seed);
     CHECK_OK(render(&wd, NULL, 0, 0.1f, false));
+    if (pixels)
+        CHECK_MSG(wd.st.pixel_bins > 0 && wd.st.pixel_bins == wd.st.bin_items,
+                  "%llu of %llu bins went straight to their pixels", (unsigned long long)wd.st.pixel_bins,
+                  (unsigned long long)wd.st.bin_items);
     uint8_t *ref = tu_read_rgba8(wd.ctx, wd.rt, wd.w, wd.h);
-    uint8_t *ref_s = tu_read_samples(wd.ctx, wd.rt, wd.w, wd.h, spp);
+    uint8_t *ref_s = pixels ? NULL : tu_read_samples(wd.ctx, wd.rt, wd.w, wd.h, spp);
     test_rng r = {seed * 7 + 1};
     for (int m = 0; m < 4; m++) {
         const int tile_px = bin_px * (1 + (int)(rng_u32(&r) % 3));
@@ -143,7 +156,7 @@ static void check_config(int threads, int bin_px, int coarse_px, int spp, bool b
         memcpy(given, mask, (size_t)tiles_x * (size_t)tiles_y);
         CHECK_OK(render(&wd, given, tile_px, 0.1f, false));
         uint8_t *got = tu_read_rgba8(wd.ctx, wd.rt, wd.w, wd.h);
-        uint8_t *got_s = tu_read_samples(wd.ctx, wd.rt, wd.w, wd.h, spp);
+        uint8_t *got_s = pixels ? NULL : tu_read_samples(wd.ctx, wd.rt, wd.w, wd.h, spp);
         int bad_in = 0, bad_out = 0, bad_s = 0;
         const size_t row_s = (size_t)wd.w * (size_t)spp * 4;
         for (int y = 0; y < wd.h; y++) {
@@ -152,7 +165,7 @@ static void check_config(int threads, int bin_px, int coarse_px, int spp, bool b
                 if (pixel_in(mask, tile_px, wd.w, wd.h, x, y)) {
                     bad_in += memcmp(got + p, ref + p, 4) != 0;
                     const size_t q = (size_t)y * row_s + (size_t)x * (size_t)spp * 4;
-                    bad_s += memcmp(got_s + q, ref_s + q, (size_t)spp * 4) != 0;
+                    bad_s += got_s && memcmp(got_s + q, ref_s + q, (size_t)spp * 4) != 0;
                 } else {
                     bad_out += memcmp(got + p, before + p, 4) != 0;
                 }
@@ -180,14 +193,26 @@ static void test_sharp(void)
 {
     static const int cfg[][4] = {{1, 16, 0, 1}, {3, 8, 64, 4}, {2, 32, 0, 1}, {4, 16, 128, 8}};
     const int n = TEST_SANITIZED ? 2 : 4;
-    for (int i = 0; i < n; i++) check_config(cfg[i][0], cfg[i][1], cfg[i][2], cfg[i][3], false, 11u + (uint64_t)i);
+    for (int i = 0; i < n; i++)
+        check_config(cfg[i][0], cfg[i][1], cfg[i][2], cfg[i][3], false, false, 11u + (uint64_t)i);
 }
 
 static void test_blurred(void)
 {
     static const int cfg[][4] = {{2, 16, 0, 4}, {3, 8, 32, 8}, {1, 32, 0, 16}};
     const int n = TEST_SANITIZED ? 2 : 3;
-    for (int i = 0; i < n; i++) check_config(cfg[i][0], cfg[i][1], cfg[i][2], cfg[i][3], true, 101u + (uint64_t)i);
+    for (int i = 0; i < n; i++)
+        check_config(cfg[i][0], cfg[i][1], cfg[i][2], cfg[i][3], true, false, 101u + (uint64_t)i);
+}
+
+/* The same with a target that keeps no samples: the masked-in bins go
+ * straight to their pixels. */
+static void test_blurred_pixels(void)
+{
+    static const int cfg[][4] = {{2, 16, 0, 16}, {3, 32, 0, 27}, {1, 64, 0, 64}};
+    const int n = TEST_SANITIZED ? 2 : 3;
+    for (int i = 0; i < n; i++)
+        check_config(cfg[i][0], cfg[i][1], cfg[i][2], cfg[i][3], true, true, 201u + (uint64_t)i);
 }
 
 /* tile_px must be a positive multiple of the bin size; a refused frame
@@ -219,5 +244,6 @@ int main(void)
     TEST_RUN(test_bad_tile_px);
     TEST_RUN(test_sharp);
     TEST_RUN(test_blurred);
+    TEST_RUN(test_blurred_pixels);
     return TEST_EXIT();
 }

@@ -387,23 +387,37 @@ static void frame_packed_pattern(mos_context *ctx, frame_state *f)
     f->pattern = &ctx->packed;
 }
 
+/* The pixels the frame draws: the target's, or those of the tiles that
+ * the tile mask keeps (a tile at the target's edge counted whole). */
+static int64_t frame_pixels(const mos_context *ctx, const frame_target *t)
+{
+    if (!ctx->tile_mask) return (int64_t)t->width * t->height;
+    const int tp = ctx->tile_px, tiles_x = (t->width + tp - 1) / tp, tiles_y = (t->height + tp - 1) / tp;
+    int64_t kept = 0;
+    for (int i = 0; i < tiles_x * tiles_y; i++) kept += ctx->tile_mask[i] != 0;
+    return kept * tp * tp;
+}
+
+/* Whether bins of `bin` pixels suit the frame's coarse tile and tile mask
+ * (whole multiples of it). */
+static bool bin_fits(const mos_context *ctx, int bin)
+{
+    return ctx->pipeline.coarse_px % bin == 0 && (!ctx->tile_mask || ctx->tile_px % bin == 0);
+}
+
 /* The frame's fine bin: the pipeline's, or for a frame of blur with the
- * size left to the library FRAME_BLUR_BIN_PX, or FRAME_DECOUPLED_BIN_PX
- * for decoupled blur on a target that gives each worker
- * FRAME_DECOUPLED_BINS_PER_WORKER such bins or more, where the coarse tile
- * and the tile mask's tiles are whole multiples of it. */
+ * size left to the library FRAME_DECOUPLED_BIN_PX for decoupled blur that
+ * gives each worker FRAME_DECOUPLED_BINS_PER_WORKER such bins or more,
+ * else FRAME_BLUR_BIN_PX; each where it suits the coarse tile and the
+ * tile mask. */
 static int frame_bin_px(const mos_context *ctx, const frame_blur *b, const frame_target *t)
 {
-    int blur_bin = FRAME_BLUR_BIN_PX;
+    if (!ctx->bin_auto || !b->stochastic) return ctx->pipeline.bin_px;
     const int64_t big = FRAME_DECOUPLED_BIN_PX;
-    const int64_t big_bins = ((t->width + big - 1) / big) * ((t->height + big - 1) / big);
-    if (b->mode == MOS_SAMPLING_DECOUPLED &&
-        big_bins >= (int64_t)FRAME_DECOUPLED_BINS_PER_WORKER * ctx->pipeline.threads)
-        blur_bin = FRAME_DECOUPLED_BIN_PX;
-    if (!ctx->bin_auto || !b->stochastic || ctx->pipeline.coarse_px % blur_bin != 0 ||
-        (ctx->tile_mask && ctx->tile_px % blur_bin != 0))
-        return ctx->pipeline.bin_px;
-    return blur_bin;
+    if (b->mode == MOS_SAMPLING_DECOUPLED && bin_fits(ctx, FRAME_DECOUPLED_BIN_PX) &&
+        frame_pixels(ctx, t) >= (int64_t)FRAME_DECOUPLED_BINS_PER_WORKER * ctx->pipeline.threads * big * big)
+        return FRAME_DECOUPLED_BIN_PX;
+    return bin_fits(ctx, FRAME_BLUR_BIN_PX) ? FRAME_BLUR_BIN_PX : ctx->pipeline.bin_px;
 }
 
 /* The frame the recorded draws make, for target t: the pattern, the target's

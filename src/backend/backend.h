@@ -37,7 +37,8 @@ typedef void (*shade_quads_fn)(shade_scratch *ss, const raster_quad *quads, int 
 typedef void (*shade_points_fn)(shade_scratch *ss, const frame_tri *const *tris, const float *x, const float *y,
                                 const float *lane_px, bool cells, int n, shade_result *out);
 /* The resolve's lookup of a row of sixteen visibility-buffer entries in
- * its table of recent grid quads (recent_quads.h). */
+ * its table of recent grid quads (recent_quads.h): the visible lanes it
+ * did not answer, and the visible lanes << 16. */
 typedef struct recent_quads recent_quads;
 typedef uint32_t (*recent_row_fn)(const recent_quads *R, const uint32_t *tri, const int32_t *gx, const int32_t *gy,
                                   int32_t *code);
@@ -71,8 +72,8 @@ typedef uint64_t (*write_row_fn)(const resolve_row *w, const uint32_t *shaded, u
 /* write_row's sums for whole rows of a block, its common case (nearest
  * grid points, nothing discarded, no blur area): rows [0, n) of sixteen
  * codes, row g's visible lanes visible[g]; a visible lane adds
- * shaded[code], another lane in `inside` clear_color.  Returns the visible
- * lanes. */
+ * shaded[code], another lane in `inside` clear_color.  Returns the count
+ * of visible lanes. */
 typedef uint32_t (*sum_rows_fn)(const uint32_t *shaded, const int32_t *code, const uint16_t *visible, int n,
                                 uint32_t inside, uint32_t clear_color, uint32_t *sum);
 

@@ -1,8 +1,9 @@
 /* recent_quads.h — the resolve's table of the grid quads it last used
  * (resolve.c, LOOKUP) and the resolve's per-ISA row bodies: the lookups
  * that ask it (recent_row_tmp.h, bilinear_row_tmp.h), the bilinear mix
- * (bilinear_row_tmp.h) and the writes (resolve_row_tmp.h), in the ISA
- * table as backend_isa.recent_row, bilinear_row, mix_row and write_row.
+ * (bilinear_row_tmp.h) and the writes and sums (resolve_row_tmp.h), in the
+ * ISA table as backend_isa.recent_row, bilinear_row, mix_row, write_row and
+ * sum_rows.
  * Private to backend/. */
 #ifndef MOSAIC_BACKEND_RECENT_QUADS_H
 #define MOSAIC_BACKEND_RECENT_QUADS_H

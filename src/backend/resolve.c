@@ -70,13 +70,12 @@ static bool held_discard(const vis_buffer *vb, const shading_cache *cache)
  * the rounded mean of their S samples per channel from their sums
  * (resolve_row.sum), as backend_resolve_bin computes it from the samples. */
 UTIL_CLONES_AVX2 static void write_pixels(uint32_t *resolved, const uint32_t *pixel, uint32_t inside,
-                                          const uint32_t *sum, int S)
+                                          const uint32_t *sum, int S, float inv)
 {
-    /* n / S, rounded down, as n times the float above 1 / S, truncated:
-     * exact for the n < 2^15 here (never below a whole n / S, and less
-     * than 2^-8 above n / S, short of the next whole number by 1 / S or
-     * more); a loop over all sixteen lanes, vectorized */
-    const float inv = nextafterf(1.0f / (float)S, INFINITY);
+    /* n / S, rounded down, as n times inv (the float above 1 / S),
+     * truncated: exact for the n < 2^15 here (never below a whole n / S,
+     * and less than 2^-8 above n / S, short of the next whole number by
+     * 1 / S or more); a loop over all sixteen lanes, vectorized */
     const uint32_t h = (uint32_t)S / 2;
     uint32_t out[16];
 #define RESOLVE_DIV(n) ((uint32_t)((float)((n) + h) * inv))
@@ -119,6 +118,7 @@ UTIL_CLONES_AVX2 static void resolve_writes(resolve_ctx *r, vis_pos to, bool dis
     float *const depth = r->out == VIS_SAMPLES_DEPTH ? t->depth : NULL;
     uint32_t *const last_pixel = frame_target_records(t, MOS_INSPECT_BLUR_AREA) ? cache->last_pixel : NULL;
     const bool sums = pixels && !bilinear && !discards && !last_pixel;  /* sum_rows takes whole rows */
+    const float inv = nextafterf(1.0f / (float)S, INFINITY);            /* write_pixels' divisor */
     uint64_t points = 0, refs = 0, visible = 0;
     resolve_row w = {.clear_color = r->clear_color, .clear_depth = vb->clear_depth, .sum = pixels ? r->sum : NULL};
     for (int k = from.k; k <= to.k && k < vb->touched_count; k++) {
@@ -190,7 +190,7 @@ UTIL_CLONES_AVX2 static void resolve_writes(resolve_ctx *r, vis_pos to, bool dis
             refs += counts >> 32;
             j = end;
         }
-        if (pixels && j1 == per_block) write_pixels(t->resolved, w.pixel, inside, r->sum, S);
+        if (pixels && j1 == per_block) write_pixels(t->resolved, w.pixel, inside, r->sum, S, inv);
     }
     r->c->st->blur_points += points;
     r->c->st->blur_refs += refs;

@@ -20,8 +20,9 @@
 
 #define VIS_NONE UINT32_MAX  /* an entry no triangle of the run covers */
 /* The largest bin the buffer takes, in samples (bin_px^2 x spp): 64x64
- * pixels at 64 samples, 16 bytes each (4 MiB a worker); larger bins take
- * the ordered path. */
+ * pixels at 64 samples, 20 bytes each and a row mask per sixteen (5 MiB a
+ * worker; a bilinear run's taps and points 24 more); larger bins take the
+ * ordered path. */
 #define VIS_MAX_ENTRIES (64 * 64 * 64)
 
 typedef struct vis_buffer {
