@@ -14,13 +14,16 @@
 
 /* Direct-mapped by the low bits of the quad and the triangle's index
  * (RECENT_SLOT), each slot its quad, its triangle (UINT32_MAX: empty, as
- * VIS_NONE) and cache entry, times 4: two pairs, one 64-bit gather each.  Sixteen quads a side (a
- * 16-pixel bin's samples land on a wider stretch of a moving triangle's
- * grid) and sixteen triangles (a blurred row meets many small ones): 4096
- * slots, measured best of 2..5 bits each (bench/RESULTS.md). */
-#define RECENT_QUAD_BITS 4  /* bits of qx and of qy in a slot's index */
+ * VIS_NONE) and cache entry, times 4: two pairs, one 64-bit gather each.
+ * Sixty-four quads a side (a 64-pixel bin's samples land on a wider
+ * stretch of a moving triangle's grid) and sixteen triangles (a blurred
+ * row meets many small ones): 65536 slots, 1 MiB a worker.  With 64-pixel
+ * bins, 6 bits a side took 0.93 of 4's time at 64 spp and 0.96 at 27
+ * (bench/RESULTS.md; 4 was the best of 2..5 with 16-pixel bins). */
+#define RECENT_QUAD_BITS 6  /* bits of qx and of qy in a slot's index */
 #define RECENT_ID_BITS 4    /* bits of the triangle's index */
 #define RECENT_SLOTS (1 << (2 * RECENT_QUAD_BITS + RECENT_ID_BITS))
+_Static_assert(RECENT_SLOTS <= 65536, "recent_quads.filled holds slot numbers in 16 bits");
 typedef struct recent_slot {
     int32_t qx, qy;
     uint32_t id;
