@@ -18,6 +18,23 @@
  * SIMD_LANES lanes of the sums kept in registers over the rows. */
 #include "backend/backend.h"
 
+/* Colour c added to its pixel's sums (resolve_row.sum): red + blue << 16
+ * at [l], green + alpha << 16 at [16 + l]; and the same for SIMD_LANES
+ * lanes of colours into the sums rb and ga. */
+static inline void resolve_sum_add(uint32_t *sum, int l, uint32_t c)
+{
+    sum[l] += c & 0x00ff00ffu;
+    sum[16 + l] += (c >> 8) & 0x00ff00ffu;
+}
+#if defined(SIMD_LANES) && SIMD_LANES >= 8
+SIMD_OP void resolve_sum_add_v(simd_i c, simd_i *rb, simd_i *ga)
+{
+    const simd_i low = simd_set1_i(0x00ff00ff);
+    *rb = simd_add_i(*rb, simd_and_i(c, low));
+    *ga = simd_add_i(*ga, simd_and_i(simd_srl_i(c, 8), low));
+}
+#endif
+
 uint64_t WRITE_ROW_FN(const resolve_row *restrict w, const uint32_t *restrict shaded, uint32_t *restrict last_pixel,
                       uint32_t *restrict color, float *restrict depth)
 {
@@ -45,23 +62,23 @@ uint64_t WRITE_ROW_FN(const resolve_row *restrict w, const uint32_t *restrict sh
 #endif
     if (w->sum) {  /* kept lanes their colour, fill lanes the clear colour, per channel into the pixels' sums */
 #if defined(SIMD_LANES) && SIMD_LANES >= 8
-        const simd_i low = simd_set1_i(0x00ff00ff), clear = simd_set1_i((int32_t)w->clear_color);
+        const simd_i clear = simd_set1_i((int32_t)w->clear_color);
         for (int h = 0; h < 16; h += SIMD_LANES) {
             const simd_m kept = simd_mask(w->kept >> h), fill = simd_mask(w->fill >> h);
             simd_i c = w->rgba ? simd_loadu_i(w->rgba + h) : simd_gather_i_masked(shaded, simd_loadu_i(w->code + h), kept);
             c = simd_select_i(kept, c, simd_select_i(fill, clear, simd_zero_i()));
-            simd_storeu_i(w->sum + h, simd_add_i(simd_loadu_i(w->sum + h), simd_and_i(c, low)));
-            simd_storeu_i(w->sum + 16 + h,
-                          simd_add_i(simd_loadu_i(w->sum + 16 + h), simd_and_i(simd_srl_i(c, 8), low)));
+            simd_i rb = simd_loadu_i(w->sum + h), ga = simd_loadu_i(w->sum + 16 + h);
+            resolve_sum_add_v(c, &rb, &ga);
+            simd_storeu_i(w->sum + h, rb);
+            simd_storeu_i(w->sum + 16 + h, ga);
         }
 #else
         for (int l = 0; l < 16; l++) {
             const uint32_t bit = 1u << l;
-            const uint32_t c = (w->kept & bit)   ? (w->rgba ? w->rgba[l] : shaded[w->code[l]])
-                               : (w->fill & bit) ? w->clear_color
-                                                 : 0u;
-            w->sum[l] += c & 0x00ff00ffu;
-            w->sum[16 + l] += (c >> 8) & 0x00ff00ffu;
+            resolve_sum_add(w->sum, l,
+                            (w->kept & bit)   ? (w->rgba ? w->rgba[l] : shaded[w->code[l]])
+                            : (w->fill & bit) ? w->clear_color
+                                              : 0u);
         }
 #endif
         return points | refs << 32;
@@ -99,15 +116,13 @@ uint32_t SUM_ROWS_FN(const uint32_t *restrict shaded, const int32_t *restrict co
     uint32_t count = 0;
     for (int g = 0; g < n; g++) count += (uint32_t)__builtin_popcount(visible[g]);
 #if defined(SIMD_LANES) && SIMD_LANES >= 8
-    const simd_i low = simd_set1_i(0x00ff00ff);
     for (int h = 0; h < 16; h += SIMD_LANES) {  /* the sums of SIMD_LANES lanes stay in registers over the rows */
         const simd_i fill = simd_select_i(simd_mask(inside >> h), simd_set1_i((int32_t)clear_color), simd_zero_i());
         simd_i rb = simd_loadu_i(sum + h), ga = simd_loadu_i(sum + 16 + h);
         for (int g = 0; g < n; g++) {
             const simd_m m = simd_mask((uint32_t)visible[g] >> h);
-            const simd_i c = simd_select_i(m, simd_gather_i_masked(shaded, simd_loadu_i(code + 16 * g + h), m), fill);
-            rb = simd_add_i(rb, simd_and_i(c, low));
-            ga = simd_add_i(ga, simd_and_i(simd_srl_i(c, 8), low));
+            resolve_sum_add_v(simd_select_i(m, simd_gather_i_masked(shaded, simd_loadu_i(code + 16 * g + h), m), fill),
+                              &rb, &ga);
         }
         simd_storeu_i(sum + h, rb);
         simd_storeu_i(sum + 16 + h, ga);
@@ -116,9 +131,7 @@ uint32_t SUM_ROWS_FN(const uint32_t *restrict shaded, const int32_t *restrict co
     for (int g = 0; g < n; g++)
         for (int l = 0; l < 16; l++) {
             const uint32_t bit = 1u << l;
-            const uint32_t c = (visible[g] & bit) ? shaded[code[16 * g + l]] : (inside & bit) ? clear_color : 0u;
-            sum[l] += c & 0x00ff00ffu;
-            sum[16 + l] += (c >> 8) & 0x00ff00ffu;
+            resolve_sum_add(sum, l, (visible[g] & bit) ? shaded[code[16 * g + l]] : (inside & bit) ? clear_color : 0u);
         }
 #endif
     return count;

@@ -47,6 +47,14 @@ static inline void backend_clear_rect(frame_target *t, int x0, int y0, int x1, i
     }
 }
 
+/* The resolved image's pixels [x0, x1) x [y0, y1) of t (within it) to
+ * colour. */
+static inline void backend_clear_pixels(frame_target *t, int x0, int y0, int x1, int y1, uint32_t color)
+{
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++) t->resolved[(size_t)y * (size_t)t->width + (size_t)x] = color;
+}
+
 /* Shade and ROP stages: quads[0..n) in API order. */
 shade_scratch *shade_scratch_create(const mos_allocator *a);
 void shade_scratch_destroy(shade_scratch *s, const mos_allocator *a);

@@ -36,7 +36,6 @@ struct backend_scratch {
     bool pristine;  /* the bin holds its clear values: nothing written since (a run needs not read them) */
     bool unwritten; /* and its clear is left to its first deferred run (the samples hold an old frame's) */
     bool vis_ok;    /* this frame's bins may take the deferred path */
-    bool resolved;  /* the bin's pixels are written (a VIS_PIXELS run), its samples not */
     shade_scratch *shade;
     decouple_scratch *dec;  /* stochastic frames only (backend_scratch_reserve), */
     stoch_pixels *pixels;   /* with the stochastic rasterizer's pixel stamps */
@@ -175,8 +174,9 @@ static tri_path waiting_path(const backend_scratch *s)
  * buffer's run resolved: its depth left out of the target when `last`
  * (the bin's last work: nothing reads it again), and when the run is also
  * the bin's first write (its clear left to it) in a target that keeps no
- * samples, straight to the bin's pixels (VIS_PIXELS: s->resolved). */
-static void flush_writes(backend_scratch *s, const frame_state *f, bool last, frame_worker_stats *st)
+ * samples, straight to the bin's pixels (VIS_PIXELS).  Returns whether it
+ * wrote the bin's pixels so (the bin is resolved). */
+static bool flush_writes(backend_scratch *s, const frame_state *f, bool last, frame_worker_stats *st)
 {
     s->pristine = false;
     const int n = s->pending;
@@ -190,6 +190,7 @@ static void flush_writes(backend_scratch *s, const frame_state *f, bool last, fr
     const decouple_ctx dc = {.d = s->dec, .f = f, .shade = s->shade, .st = st};
     if (s->queued) decouple_drain(&dc);
     s->queued = false;
+    bool pixels = false;
     if (s->vis_run) {
         const vis_output out = !last                                      ? VIS_SAMPLES_DEPTH
                                : s->unwritten && !f->target->keep_samples ? VIS_PIXELS
@@ -197,10 +198,11 @@ static void flush_writes(backend_scratch *s, const frame_state *f, bool last, fr
         decouple_resolve(&dc, &s->vis, f->clear_color, out);
         if (s->unwritten) vis_clear_untouched(&s->vis, f->target, f->clear_color, out);  /* the run wrote the rest */
         s->unwritten = false;
-        s->resolved = out == VIS_PIXELS;
-        st->pixel_bins += s->resolved;
+        pixels = out == VIS_PIXELS;
+        st->pixel_bins += pixels;
     }
     s->vis_run = false;
+    return pixels;
 }
 
 /* The 2D path of one triangle over rectangle c of the bin: quads appended
@@ -250,7 +252,7 @@ void backend_run_bin(backend_scratch *s, const frame_state *f, uint32_t bin, con
     const double t0 = record_bin ? util_now_ms() : 0.0;
     const uint64_t samples0 = st->fragments;
     bin_rect r = bin_rect_of(f, bin);
-    s->pristine = s->resolved = false;
+    s->pristine = false;
     if (t->bin_stamp[bin] != f->serial) {  /* a deferred run writes every sample of its blocks: the clear can wait */
         if (!s->vis_ok) clear_bin(f, r);
         t->bin_stamp[bin] = f->serial;
@@ -297,9 +299,9 @@ void backend_run_bin(backend_scratch *s, const frame_state *f, uint32_t bin, con
             break;
         }
     }
-    flush_writes(s, f, last, st);  /* the bin's last work: a deferred run's depth is dead, or its samples too */
+    /* the bin's last work: a deferred run's depth is dead, or its samples too */
+    if (flush_writes(s, f, last, st)) t->resolve_stamp[bin] = f->serial;
     settle_clear(s, f, r);
-    if (s->resolved) t->resolve_stamp[bin] = f->serial;
     if (last) backend_resolve_bin(f, bin);  /* its samples are final and in cache: now, not at the frame's end */
     st->fragments += counts.samples;
     st->covered_pixels += counts.pixels;
@@ -350,8 +352,7 @@ void backend_resolve_bin(const frame_state *f, uint32_t bin)
     bin_rect r = bin_rect_of(f, bin);
     const int S = t->samples;
     if (t->bin_stamp[bin] != f->serial) {  /* untouched this frame: the clear colour */
-        for (int y = r.y0; y < r.y1; y++)
-            for (int x = r.x0; x < r.x1; x++) t->resolved[(size_t)y * (size_t)t->width + (size_t)x] = f->clear_color;
+        backend_clear_pixels(t, r.x0, r.y0, r.x1, r.y1, f->clear_color);
         return;
     }
     const size_t row = (size_t)(r.x1 - r.x0);

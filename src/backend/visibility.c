@@ -158,12 +158,8 @@ void vis_clear_untouched(const vis_buffer *vb, frame_target *t, uint32_t clear_c
         vis_block_origin(vb, b, &bx, &by);
         if (bx >= t->width || by >= t->height) continue;  /* a bin at the target's edge */
         const int x1 = bx + 4 < t->width ? bx + 4 : t->width, y1 = by + 4 < t->height ? by + 4 : t->height;
-        if (out != VIS_PIXELS) {
-            backend_clear_rect(t, bx, by, x1, y1, clear_color, vb->clear_depth);
-            continue;
-        }
-        for (int y = by; y < y1; y++)
-            for (int x = bx; x < x1; x++) t->resolved[(size_t)y * (size_t)t->width + (size_t)x] = clear_color;
+        if (out == VIS_PIXELS) backend_clear_pixels(t, bx, by, x1, y1, clear_color);
+        else backend_clear_rect(t, bx, by, x1, y1, clear_color, vb->clear_depth);
     }
 }
 

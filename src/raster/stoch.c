@@ -69,7 +69,7 @@ void raster_stochastic_static(const frame_tri *tri, const raster_view *v, const 
                 blk.block = stoch_block_index(bin_px, bx, by);
                 blk.sample = sample;
                 blk.group = g;
-                stoch_finish_block(&blk, depth_test ? stoch_early_depth(&blk, v) : blk.covered, bin_px, px, emit,
+                stoch_finish_block(&blk, depth_test ? stoch_early_depth(&blk, v) : blk.covered, px, emit,
                                    consumer, counts);
             }
         }

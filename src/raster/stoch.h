@@ -75,8 +75,8 @@ static inline void stoch_grid16(const float *r, float rate, int32_t *g)
 void stoch_pixels_next(stoch_pixels *px);
 
 /* Per triangle: the covered lanes of a block that are the first covered
- * (and the first live) sample of their pixel (x0, y0 multiples of 4). */
-static inline void stoch_first_of_pixel(stoch_pixels *px, stoch_block *blk, int bin_px)
+ * (and the first live) sample of their pixel (by blk->block). */
+static inline void stoch_first_of_pixel(stoch_pixels *px, stoch_block *blk)
 {
     const int b = blk->block;
     if (px->block_stamp[b] != px->stamp) {
@@ -114,11 +114,11 @@ static inline uint32_t stoch_early_depth(const stoch_block *blk, const raster_vi
  * sample of each pixel, the count of covered pixels, then emit (the walks
  * count covered samples themselves, raster_counts.samples with
  * stoch_covered). */
-static inline void stoch_finish_block(stoch_block *blk, uint32_t live, int bin_px, stoch_pixels *px,
+static inline void stoch_finish_block(stoch_block *blk, uint32_t live, stoch_pixels *px,
                                       stoch_emit_fn emit, void *consumer, raster_counts *counts)
 {
     blk->live = live;
-    stoch_first_of_pixel(px, blk, bin_px);
+    stoch_first_of_pixel(px, blk);
     counts->pixels += (uint64_t)__builtin_popcount(blk->first_covered);
     emit(consumer, blk);
 }

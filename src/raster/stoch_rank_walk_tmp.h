@@ -149,7 +149,7 @@ static void STOCH_FLUSH(const frame_tri *tri, stoch_packet *P, const raster_view
         for (int i = 0; i < P->blocks; i++)
             if (P->blk[i].covered) {
                 stoch_block *blk = &P->blk[i];
-                stoch_finish_block(blk, depth_test ? STOCH_EARLY_DEPTH16(blk, v) : blk->covered, bin_px, px, emit,
+                stoch_finish_block(blk, depth_test ? STOCH_EARLY_DEPTH16(blk, v) : blk->covered, px, emit,
                                    consumer, counts);
             }
     P->n = P->blocks = 0;

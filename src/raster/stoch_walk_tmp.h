@@ -278,7 +278,7 @@ static void STOCH_GROUP(const frame_tri *tri, const stoch_setup *restrict S, con
             blk.y0 = by;
             blk.block = row_block + ((bx & (bin_px - 1)) >> 2);
             blk.covered = m;
-            stoch_finish_block(&blk, depth_test ? STOCH_EARLY_DEPTH16(&blk, v) : m, bin_px, px, emit, consumer, counts);
+            stoch_finish_block(&blk, depth_test ? STOCH_EARLY_DEPTH16(&blk, v) : m, px, emit, consumer, counts);
         }
     }
     counts->stoch_candidates += tested;
